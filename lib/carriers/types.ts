@@ -1,0 +1,241 @@
+import type { z } from "zod";
+import type { CarrierHttp, TokenCache } from "@/lib/carriers/http";
+
+/**
+ * The carrier layer's normalized vocabulary. Adapters translate between these shapes and their carrier's wire
+ * format; nothing here knows about HTTP routes, the database or our public ids.
+ */
+
+export const WEIGHT_UNITS = ["KG", "LB", "OZ", "G"] as const;
+export type WeightUnit = (typeof WEIGHT_UNITS)[number];
+
+export const DIMENSION_UNITS = ["CM", "IN"] as const;
+export type DimensionUnit = (typeof DIMENSION_UNITS)[number];
+
+export const LABEL_TYPES = ["PDF", "ZPL", "PNG"] as const;
+export type LabelType = (typeof LABEL_TYPES)[number];
+
+export const TRACKER_STATUSES = [
+  "pending",
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "delivered",
+  "on_hold",
+  "delivery_delayed",
+  "delivery_failed",
+  "ready_for_pickup",
+  "return_to_sender",
+  "cancelled",
+  "unknown",
+] as const;
+export type TrackerStatus = (typeof TRACKER_STATUSES)[number];
+
+export const CAPABILITIES = ["rates", "ship", "void", "track", "multi_track"] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export const MESSAGE_LEVELS = ["error", "warning", "info"] as const;
+export type MessageLevel = (typeof MESSAGE_LEVELS)[number];
+
+/** Our own carrier-side codes (CONTRACT §3); adapters may also pass the carrier's own codes through. */
+export const CARRIER_ERROR_CODES = [
+  "carrier_timeout",
+  "carrier_unavailable",
+  "carrier_rate_limited",
+  "carrier_auth_failed",
+  "carrier_bad_response",
+  "tracking_not_found",
+  "not_supported",
+] as const;
+
+export interface Address {
+  person_name: string | null;
+  company_name: string | null;
+  address_line1: string;
+  address_line2: string | null;
+  city: string;
+  postal_code: string;
+  state_code: string;
+  country_code: string;
+  suburb: string | null;
+  residential: boolean;
+  email: string | null;
+  phone_number: string | null;
+  federal_tax_id: string | null;
+  state_tax_id: string | null;
+}
+
+export interface Parcel {
+  weight: number;
+  weight_unit: WeightUnit;
+  width: number | null;
+  height: number | null;
+  length: number | null;
+  dimension_unit: DimensionUnit | null;
+  packaging_type: string | null;
+  package_preset: string | null;
+  description: string | null;
+  content: string | null;
+  is_document: boolean;
+}
+
+/** A message as an adapter reports it; the carrier layer adds carrier_name and carrier_id. */
+export interface AdapterMessage {
+  code: string;
+  message: string;
+  level: MessageLevel;
+  details?: Record<string, unknown>;
+}
+
+/** The public message item of CONTRACT §3. */
+export interface CarrierMessage {
+  carrier_name: string;
+  carrier_id: string;
+  code: string;
+  message: string;
+  level: MessageLevel;
+  details: Record<string, unknown>;
+}
+
+export interface AdapterResult<T> {
+  data: T;
+  /** Warnings and notes that accompany a success; empty on a clean success. */
+  messages: AdapterMessage[];
+}
+
+/** Thrown by adapters (and the HTTP client) when the carrier refused or failed the operation. */
+export class CarrierError extends Error {
+  readonly messages: AdapterMessage[];
+  constructor(code: string, message: string, details: Record<string, unknown> = {}, more: AdapterMessage[] = []) {
+    super(message);
+    this.name = "CarrierError";
+    this.messages = [{ code, message, level: "error", details }, ...more];
+  }
+  get code(): string {
+    return this.messages[0]?.code ?? "carrier_error";
+  }
+}
+
+export interface ExtraCharge {
+  name: string;
+  amount: number;
+  currency: string;
+}
+
+export interface RateQuote {
+  service: string;
+  service_name: string;
+  currency: string;
+  base_charge: number;
+  discount: number;
+  duties_and_taxes: number;
+  total_charge: number;
+  extra_charges: ExtraCharge[];
+  transit_days: number;
+  /** `YYYY-MM-DD` when the carrier gives one. */
+  estimated_delivery: string | null;
+}
+
+export interface RateRequest {
+  shipper: Address;
+  recipient: Address;
+  parcels: Parcel[];
+  options: Record<string, unknown>;
+  /** Restrict to these service codes when non-empty. */
+  services: string[];
+}
+
+export interface ShipRequest {
+  shipper: Address;
+  recipient: Address;
+  parcels: Parcel[];
+  service: string;
+  label_type: LabelType;
+  reference: string | null;
+  options: Record<string, unknown>;
+  payment: { paid_by: string; currency: string | null; account_number: string | null } | null;
+}
+
+export interface LabelFile {
+  type: LabelType;
+  bytes: Uint8Array;
+}
+
+export interface ShipResult {
+  tracking_number: string;
+  shipment_identifier: string;
+  label: LabelFile;
+  /** The carrier's charge for the label when it reports one; null when it does not. */
+  charge: RateQuote | null;
+  meta: Record<string, unknown>;
+}
+
+export interface VoidRequest {
+  tracking_number: string;
+  shipment_identifier: string | null;
+}
+
+export interface VoidResult {
+  voided: true;
+}
+
+export interface TrackingEvent {
+  /** `YYYY-MM-DD` */
+  date: string;
+  /** `HH:MM` or null */
+  time: string | null;
+  description: string;
+  location: string;
+  code: string;
+  status: TrackerStatus;
+  /** ISO instant used for ordering and de-duplication; not part of the public event. */
+  occurred_at: string;
+}
+
+export interface TrackingResult {
+  tracking_number: string;
+  status: TrackerStatus;
+  /** Newest first. */
+  events: TrackingEvent[];
+  estimated_delivery: string | null;
+  meta: Record<string, unknown>;
+}
+
+/** What an adapter knows about the connection it runs for. Credentials are already decrypted and validated. */
+export interface ConnectionInfo {
+  id: string;
+  carrier_name: string;
+  carrier_id: string;
+  test_mode: boolean;
+  config: Record<string, unknown>;
+  credentials: Record<string, unknown>;
+}
+
+export interface AdapterContext {
+  connection: ConnectionInfo;
+  http: CarrierHttp;
+  tokens: TokenCache;
+  /** Aborted when the per-call deadline passes or the client goes away. */
+  signal: AbortSignal;
+  now: () => Date;
+}
+
+export interface CarrierAdapter {
+  carrier_name: string;
+  display_name: string;
+  capabilities: readonly Capability[];
+  label_types: readonly LabelType[];
+  /** Validates the write-only `credentials` of a connection. */
+  credentialsSchema: z.ZodType<Record<string, unknown>>;
+  /** Validates carrier-specific `config` keys of a connection (common keys such as deadline_ms are the layer's). */
+  configSchema: z.ZodType<Record<string, unknown>>;
+  rate(ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>>;
+  ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>>;
+  void(ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>>;
+  track(ctx: AdapterContext, trackingNumber: string): Promise<AdapterResult<TrackingResult>>;
+  /** Present where the carrier takes many numbers per call; results keyed by tracking number. */
+  trackMany?(
+    ctx: AdapterContext,
+    trackingNumbers: string[],
+  ): Promise<AdapterResult<Record<string, TrackingResult | CarrierError>>>;
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Parsed on first use (never at import), so `next build` and tests that set
+ * variables before touching the app both see the values they expect.
+ */
+const boolish = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  ENCRYPTION_KEY: z.string().optional(),
+  BOOTSTRAP_API_KEY: z.string().min(20, "BOOTSTRAP_API_KEY must be at least 20 characters").optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  CARRIER_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SKIP_MIGRATIONS: boolish.default(false),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | null = null;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Tests change variables between cases; production never calls this. */
+export function resetEnvCache(): void {
+  cached = null;
+}
+
+export function isBuildPhase(): boolean {
+  return process.env.NEXT_PHASE === "phase-production-build";
+}

@@ -1,0 +1,17 @@
+import pino, { type Logger } from "pino";
+import { env } from "@/lib/env";
+
+let root: Logger | null = null;
+
+/** Structured JSON logs on stdout. Secrets never reach here: callers log ids and redacted shapes only. */
+export function log(): Logger {
+  if (!root) {
+    root = pino({
+      level: env().LOG_LEVEL,
+      base: { service: "shipwell" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: ["*.authorization", "*.Authorization", "*.credentials", "*.password", "*.api_key"], censor: "[redacted]" },
+    });
+  }
+  return root;
+}
