@@ -1,0 +1,384 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CarrierError } from "@/lib/carriers/types";
+import {
+  TokenCache,
+  createCarrierHttp,
+  credentialsKey,
+  parseRetryAfter,
+  withDeadline,
+  type CarrierHttpOptions,
+} from "@/lib/carriers/http";
+
+// A real loopback server: each test installs the handler it needs and reads what the server saw.
+type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
+let server: Server;
+let base: string;
+let handle: Handler;
+let hits: { method: string; url: string }[];
+let closedPort: number;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    hits.push({ method: req.method ?? "", url: req.url ?? "" });
+    req.resume(); // drain the body so keep-alive sockets stay usable
+    handle(req, res, hits.length);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // A port that was just ours and is now closed: connections to it are refused.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  closedPort = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+let lines: Record<string, unknown>[];
+beforeEach(() => {
+  hits = [];
+  lines = [];
+  handle = (_req, res) => res.end("{}");
+});
+
+function client(signal: AbortSignal, more: Partial<CarrierHttpOptions> = {}) {
+  return createCarrierHttp({
+    carrier_name: "ups",
+    carrier_id: "ups-main",
+    display_name: "UPS",
+    signal,
+    baseDelayMs: 5,
+    logger: (line) => lines.push(line),
+    ...more,
+  });
+}
+
+const never = new AbortController().signal;
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+}
+
+async function rejection(promise: Promise<unknown>): Promise<CarrierError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CarrierError);
+  return error as CarrierError;
+}
+
+const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+
+async function until(check: () => boolean, ms = 1000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe("deadline", () => {
+  it("aborts the in-flight call and rejects with carrier_timeout long before a slow carrier answers", async () => {
+    let serverSawAbort = false;
+    handle = (req, res) => {
+      const slow = setTimeout(() => json(res, 200, { late: true }), 3000);
+      res.on("close", () => {
+        clearTimeout(slow);
+        serverSawAbort = !res.writableEnded;
+      });
+    };
+    const before = timers();
+    const started = Date.now();
+    const error = await rejection(
+      withDeadline(150, undefined, (signal) => client(signal).request({ method: "GET", url: `${base}/track/1Z`, operation: "track" }), "UPS"),
+    );
+    const elapsed = Date.now() - started;
+
+    expect(error.code).toBe("carrier_timeout");
+    expect(error.message).toBe("UPS did not answer in time.");
+    expect(elapsed).toBeGreaterThanOrEqual(140);
+    expect(elapsed).toBeLessThan(1000);
+    await until(() => serverSawAbort);
+    expect(serverSawAbort).toBe(true);
+    expect(timers()).toBeLessThanOrEqual(before);
+    expect(lines).toEqual([expect.objectContaining({ outcome: "timeout", attempt: 1, status: null })]);
+  });
+
+  it("turns an abort of the client's own signal into carrier_timeout named after the carrier", async () => {
+    handle = () => {}; // never answers
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = await rejection(client(controller.signal).request({ method: "GET", url: `${base}/x`, operation: "track" }));
+    expect(error.code).toBe("carrier_timeout");
+    expect(error.message).toBe("UPS did not answer in time.");
+  });
+
+  it("withDeadline rejects on time even when the work ignores its signal, and clears its timer", async () => {
+    const before = timers();
+    const started = Date.now();
+    const error = await rejection(withDeadline(50, undefined, () => new Promise(() => {})));
+    expect(error.code).toBe("carrier_timeout");
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(timers()).toBeLessThanOrEqual(before);
+    await expect(withDeadline(1000, undefined, async () => "done")).resolves.toBe("done");
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
+  it("caps a single attempt with timeoutMs and retries an idempotent request", async () => {
+    handle = (_req, res, hit) => {
+      if (hit === 2) json(res, 200, { ok: true });
+    };
+    const res = await client(never).request({ method: "GET", url: `${base}/x`, operation: "track", timeoutMs: 80 });
+    expect(res.json()).toEqual({ ok: true });
+    expect(lines.map((l) => l.outcome)).toEqual(["attempt_timeout", "ok"]);
+  });
+});
+
+describe("retries", () => {
+  it("retries 5xx for an idempotent request until it succeeds", async () => {
+    handle = (_req, res, hit) => (hit < 3 ? json(res, 503, { error: "busy" }) : json(res, 200, { rates: [1] }));
+    const res = await client(never).request({ method: "GET", url: `${base}/rates`, operation: "rate" });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ rates: [1] });
+    expect(hits).toHaveLength(3);
+    expect(lines.map((l) => [l.attempt, l.status, l.outcome, l.will_retry])).toEqual([
+      [1, 503, "server_error", true],
+      [2, 503, "server_error", true],
+      [3, 200, "ok", false],
+    ]);
+  });
+
+  it("retries a rating POST marked idempotent", async () => {
+    handle = (_req, res, hit) => json(res, hit === 1 ? 502 : 200, {});
+    const res = await client(never).request({ method: "POST", url: `${base}/rate`, operation: "rate", body: "{}", idempotent: true });
+    expect(res.status).toBe(200);
+    expect(hits).toHaveLength(2);
+  });
+
+  it("returns the last 5xx response to the adapter so it can read the carrier's error body", async () => {
+    handle = (_req, res) => json(res, 500, { response: { errors: [{ code: "9999", message: "down" }] } });
+    const res = await client(never).request({ method: "GET", url: `${base}/x`, operation: "track" });
+    expect(res.status).toBe(500);
+    expect(res.json()).toEqual({ response: { errors: [{ code: "9999", message: "down" }] } });
+    expect(hits).toHaveLength(3);
+  });
+
+  it("never retries a label purchase on 5xx", async () => {
+    handle = (_req, res) => json(res, 503, { error: "busy" });
+    const res = await client(never).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" });
+    expect(res.status).toBe(503);
+    expect(hits).toEqual([{ method: "POST", url: "/ship" }]);
+  });
+
+  it("never retries a label purchase when the connection drops after it was sent", async () => {
+    handle = (req) => req.socket.destroy();
+    const error = await rejection(client(never).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" }));
+    expect(error.code).toBe("carrier_unavailable");
+    expect(hits).toHaveLength(1);
+  });
+
+  it("retries an idempotent request after a dropped connection", async () => {
+    handle = (req, res, hit) => (hit === 1 ? req.socket.destroy() : json(res, 200, {}));
+    const res = await client(never).request({ method: "GET", url: `${base}/x`, operation: "track" });
+    expect(res.status).toBe(200);
+    expect(hits).toHaveLength(2);
+  });
+
+  it("gives carrier_unavailable after retrying a refused connection, for any method", async () => {
+    for (const method of ["GET", "POST"] as const) {
+      lines = [];
+      const error = await rejection(client(never).request({ method, url: `http://127.0.0.1:${closedPort}/x`, operation: "ship" }));
+      expect(error.code).toBe("carrier_unavailable");
+      expect(error.message).toBe("UPS could not be reached. Try again shortly.");
+      // Refused means nothing was sent, so even a POST is safe to try again.
+      expect(lines.map((l) => [l.attempt, l.outcome, l.error_code])).toEqual([
+        [1, "network_error", "ECONNREFUSED"],
+        [2, "network_error", "ECONNREFUSED"],
+        [3, "network_error", "ECONNREFUSED"],
+      ]);
+    }
+  });
+
+  it("stops retrying when the backoff would run past the deadline", async () => {
+    handle = (_req, res) => json(res, 503, {});
+    const res = await withDeadline(300, undefined, (signal) =>
+      client(signal, { baseDelayMs: 1000 }).request({ method: "GET", url: `${base}/x`, operation: "track" }),
+    );
+    expect(res.status).toBe(503);
+    expect(hits).toHaveLength(1);
+  });
+});
+
+describe("429", () => {
+  it("waits for Retry-After and retries, even a POST", async () => {
+    handle = (_req, res, hit) => (hit === 1 ? json(res, 429, {}, { "retry-after": "1" }) : json(res, 200, { ok: 1 }));
+    const started = Date.now();
+    const res = await withDeadline(3000, undefined, (signal) =>
+      client(signal).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" }),
+    );
+    expect(res.json()).toEqual({ ok: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(hits).toHaveLength(2);
+  });
+
+  it("throws carrier_rate_limited at once when Retry-After is past the deadline", async () => {
+    handle = (_req, res) => json(res, 429, {}, { "retry-after": "30" });
+    const started = Date.now();
+    const error = await rejection(
+      withDeadline(500, undefined, (signal) => client(signal).request({ method: "GET", url: `${base}/x`, operation: "rate" })),
+    );
+    expect(error.code).toBe("carrier_rate_limited");
+    expect(error.messages[0]?.details).toEqual({ retry_after_seconds: 30 });
+    expect(Date.now() - started).toBeLessThan(400);
+    expect(hits).toHaveLength(1);
+  });
+
+  it("throws carrier_rate_limited when the carrier gives no Retry-After or a wait above maxRetryAfterMs", async () => {
+    handle = (_req, res) => json(res, 429, {});
+    const noHeader = await rejection(client(never).request({ method: "GET", url: `${base}/x`, operation: "rate" }));
+    expect(noHeader.messages[0]?.details).toEqual({ retry_after_seconds: null });
+
+    handle = (_req, res) => json(res, 429, {}, { "retry-after": "5" });
+    const tooLong = await rejection(client(never, { maxRetryAfterMs: 1000 }).request({ method: "GET", url: `${base}/x`, operation: "rate" }));
+    expect(tooLong.messages[0]?.details).toEqual({ retry_after_seconds: 5 });
+    expect(hits).toHaveLength(2);
+  });
+
+  it("reads Retry-After as seconds or as an HTTP date", () => {
+    const now = Date.parse("2025-06-02T12:00:00Z");
+    expect(parseRetryAfter("2", now)).toBe(2000);
+    expect(parseRetryAfter("Mon, 02 Jun 2025 12:00:30 GMT", now)).toBe(30_000);
+    expect(parseRetryAfter("Mon, 02 Jun 2025 11:00:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeNull();
+    expect(parseRetryAfter(null, now)).toBeNull();
+  });
+});
+
+describe("responses and logs", () => {
+  it("throws carrier_bad_response when a body that should be JSON is not", async () => {
+    handle = (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>oops");
+    const res = await client(never).request({ method: "GET", url: `${base}/x`, operation: "track" });
+    expect(res.text()).toBe("<html>oops");
+    const error = (() => {
+      try {
+        res.json();
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(CarrierError);
+    expect((error as CarrierError).code).toBe("carrier_bad_response");
+  });
+
+  it("logs one line per attempt without secrets, headers or bodies", async () => {
+    handle = (_req, res) => json(res, 200, { access_token: "tok-from-carrier" });
+    const body = new URLSearchParams({ grant_type: "client_credentials", client_secret: "body-secret-1" });
+    await client(never, { redactKeys: ["merchant"] }).request({
+      method: "POST",
+      url: `${base}/oauth/token?client_id=abc&client_secret=s3cr3t-value&merchant=M-42&apiKey=k-9`,
+      headers: { Authorization: "Basic dXNlcjpodW50ZXIy", "x-api-key": "hdr-key-7" },
+      body,
+      operation: "auth",
+    });
+    expect(lines).toHaveLength(1);
+    const text = JSON.stringify(lines);
+    for (const secret of ["dXNlcjpodW50ZXIy", "s3cr3t-value", "M-42", "k-9", "hdr-key-7", "body-secret-1", "tok-from-carrier"]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(lines[0]).toEqual({
+      msg: "carrier_call",
+      carrier_name: "ups",
+      carrier_id: "ups-main",
+      operation: "auth",
+      method: "POST",
+      url: `${base}/oauth/token?client_id=abc&client_secret=[redacted]&merchant=[redacted]&apiKey=[redacted]`,
+      status: 200,
+      duration_ms: expect.any(Number),
+      attempt: 1,
+      request_bytes: body.toString().length,
+      response_bytes: JSON.stringify({ access_token: "tok-from-carrier" }).length,
+      outcome: "ok",
+      will_retry: false,
+    });
+  });
+});
+
+describe("TokenCache", () => {
+  function setup(expiresInSeconds = 3600) {
+    let now = 1_000_000;
+    const cache = new TokenCache({ now: () => now });
+    let calls = 0;
+    const fetch = async () => ({ token: `t${++calls}`, expiresInSeconds });
+    return { cache, fetch, calls: () => calls, advance: (ms: number) => (now += ms) };
+  }
+
+  it("reuses a token until the refresh margin, then refreshes before it expires", async () => {
+    const { cache, fetch, calls, advance } = setup(3600);
+    expect(await cache.get("k", fetch)).toBe("t1");
+    advance(54 * 60_000);
+    expect(await cache.get("k", fetch)).toBe("t1");
+    advance(60_001); // 55 min in: inside the 5 min margin of a 60 min token
+    expect(await cache.get("k", fetch)).toBe("t2");
+    expect(calls()).toBe(2);
+  });
+
+  it("still caches a short-lived token: the margin is at most half its lifetime", async () => {
+    const { cache, fetch, advance } = setup(60);
+    expect(await cache.get("k", fetch)).toBe("t1");
+    advance(29_000);
+    expect(await cache.get("k", fetch)).toBe("t1");
+    advance(2_000);
+    expect(await cache.get("k", fetch)).toBe("t2");
+  });
+
+  it("runs one refresh for many concurrent callers", async () => {
+    const cache = new TokenCache();
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const fetch = async () => {
+      calls++;
+      await gate;
+      return { token: "shared", expiresInSeconds: 3600 };
+    };
+    const all = Promise.all(Array.from({ length: 10 }, () => cache.get("k", fetch)));
+    release();
+    expect(await all).toEqual(Array(10).fill("shared"));
+    expect(calls).toBe(1);
+  });
+
+  it("does not cache a failed fetch", async () => {
+    const cache = new TokenCache();
+    let calls = 0;
+    const fetch = async () => {
+      if (++calls === 1) throw new CarrierError("carrier_auth_failed", "bad credentials");
+      return { token: "ok", expiresInSeconds: 3600 };
+    };
+    await expect(cache.get("k", fetch)).rejects.toThrow("bad credentials");
+    expect(await cache.get("k", fetch)).toBe("ok");
+    expect(calls).toBe(2);
+  });
+
+  it("refreshes after invalidate, but keeps a newer token than the one refused", async () => {
+    const { cache, fetch, calls } = setup();
+    expect(await cache.get("k", fetch)).toBe("t1");
+    cache.invalidate("k");
+    expect(await cache.get("k", fetch)).toBe("t2");
+    cache.invalidate("k", "t1"); // a late 401 for the old token
+    expect(await cache.get("k", fetch)).toBe("t2");
+    expect(calls()).toBe(2);
+  });
+
+  it("keys credentials by hash, independent of property order", () => {
+    const a = credentialsKey("fedex", { client_id: "id", client_secret: "very-secret" });
+    const b = credentialsKey("fedex", { client_secret: "very-secret", client_id: "id" });
+    expect(a).toBe(b);
+    expect(a).toMatch(/^fedex:[0-9a-f]{64}$/);
+    expect(a).not.toContain("very-secret");
+    expect(credentialsKey("fedex", { client_id: "id", client_secret: "other" })).not.toBe(a);
+  });
+});
