@@ -1,0 +1,107 @@
+import { DomainError, ValidationError, CarrierFailureError, type FieldProblem } from "@/lib/errors";
+import { log } from "@/lib/log";
+
+/** CONTRACT §3 in one place: every error code and the status it answers with. */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  not_found: 404,
+  carrier_not_found: 404,
+  method_not_allowed: 405,
+  state_conflict: 409,
+  idempotency_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Transport-level failures raised by withApi itself (auth, parsing, limits). */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: { field?: string | null; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export interface ErrorItem {
+  code: string;
+  message: string;
+  field: string | null;
+}
+
+export interface ErrorResponseParts {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+// postgres.js connection failures and the server-side codes Postgres uses while shutting down or starting up.
+const DB_DOWN_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "53300",
+]);
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && DB_DOWN_CODES.has(code)) return true;
+  }
+  return false;
+}
+
+function envelope(code: ErrorCode, items: FieldProblem[], headers: Record<string, string> = {}): ErrorResponseParts {
+  return {
+    status: ERROR_STATUS[code],
+    body: { errors: items.map((p) => ({ code, message: p.message, field: p.field })) },
+    headers,
+  };
+}
+
+/** Maps anything thrown below a route to the contract's response; internals never leave the process. */
+export function toErrorResponse(err: unknown, requestId: string): ErrorResponseParts {
+  if (err instanceof ApiError) {
+    return envelope(err.code, [{ message: err.message, field: err.options.field ?? null }], err.options.headers);
+  }
+  if (err instanceof ValidationError) return envelope("validation_error", err.problems);
+  if (err instanceof CarrierFailureError) {
+    return { status: err.status, body: { ...err.extra, messages: err.messages }, headers: {} };
+  }
+  if (err instanceof DomainError && err.code in ERROR_STATUS) {
+    return envelope(err.code as ErrorCode, [{ message: err.message, field: null }]);
+  }
+  if (isDatabaseUnavailable(err)) {
+    log().error({ msg: "database unavailable", request_id: requestId, err: String((err as Error).message ?? err) });
+    return envelope("unavailable", [{ message: "The service is temporarily unavailable. Try again shortly.", field: null }], {
+      "Retry-After": "5",
+    });
+  }
+  log().error({ msg: "unhandled error", request_id: requestId, err });
+  return envelope("internal_error", [
+    { message: `An unexpected error occurred. Quote request id ${requestId} when reporting it.`, field: null },
+  ]);
+}

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { and, eq, lt } from "drizzle-orm";
+import { idempotencyKeys } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/tx";
+import { ApiError } from "./errors";
+
+/** CONTRACT §9: keys live 24 h per organization, in the database so they hold across instances. */
+const TTL_MS = 24 * 60 * 60 * 1000;
+// A request still "in progress" after this long died with its process; the key becomes usable again.
+const LOCK_MS = 5 * 60 * 1000;
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export function requestFingerprint(method: string, path: string, body: string): string {
+  return createHash("sha256").update(`${method}\n${path}\n${body}`).digest("hex");
+}
+
+export type IdempotencyStart = { kind: "started" } | { kind: "replay"; status: number; body: unknown };
+
+export async function beginIdempotent(
+  db: Db,
+  input: { orgId: string; key: string; method: string; path: string; fingerprint: string },
+): Promise<IdempotencyStart> {
+  const now = new Date();
+  const where = and(eq(idempotencyKeys.orgId, input.orgId), eq(idempotencyKeys.key, input.key));
+  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.expiresAt, now)));
+  const inserted = await db
+    .insert(idempotencyKeys)
+    .values({
+      orgId: input.orgId,
+      key: input.key,
+      requestHash: input.fingerprint,
+      method: input.method,
+      path: input.path,
+      state: "in_progress",
+      lockedUntil: new Date(now.getTime() + LOCK_MS),
+      expiresAt: new Date(now.getTime() + TTL_MS),
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (inserted.length > 0) return { kind: "started" };
+
+  const [row] = await db.select().from(idempotencyKeys).where(where);
+  if (!row) return beginIdempotent(db, input); // expired and removed between the two statements
+  if (row.requestHash !== input.fingerprint) {
+    throw new ApiError(
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used with a different request (method, path or body).",
+    );
+  }
+  if (row.state === "completed") return { kind: "replay", status: row.responseStatus ?? 200, body: row.responseBody };
+  if (row.lockedUntil > now) {
+    throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress.", {
+      headers: { "Retry-After": "1" },
+    });
+  }
+  const taken = await db
+    .update(idempotencyKeys)
+    .set({ lockedUntil: new Date(now.getTime() + LOCK_MS) })
+    .where(and(where, eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, row.lockedUntil)))
+    .returning({ key: idempotencyKeys.key });
+  if (taken.length > 0) return { kind: "started" };
+  throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress.", {
+    headers: { "Retry-After": "1" },
+  });
+}
+
+export async function completeIdempotent(db: Db, orgId: string, key: string, status: number, body: unknown) {
+  await db
+    .update(idempotencyKeys)
+    .set({ state: "completed", responseStatus: status, responseBody: body ?? null })
+    .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key)));
+}
+
+/** After a server-side failure the key is freed, so the client's retry runs the request again. */
+export async function releaseIdempotent(db: Db, orgId: string, key: string) {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, "in_progress")));
+}

@@ -1,0 +1,18 @@
+import type { PageQuery } from "@/lib/schemas/pagination";
+
+/** CONTRACT §6 list body: `{count, next, previous, results}` with relative links that keep the other filters. */
+export function paginate<T>(req: Request, page: PageQuery, count: number, results: T[]) {
+  const url = new URL(req.url);
+  const link = (offset: number) => {
+    const params = new URLSearchParams(url.search);
+    params.set("limit", String(page.limit));
+    params.set("offset", String(offset));
+    return `${url.pathname}?${params.toString()}`;
+  };
+  return {
+    count,
+    next: page.offset + page.limit < count ? link(page.offset + page.limit) : null,
+    previous: page.offset > 0 ? link(Math.max(0, page.offset - page.limit)) : null,
+    results,
+  };
+}

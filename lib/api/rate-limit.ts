@@ -1,0 +1,50 @@
+/**
+ * Per-key token bucket: `perMinute` requests a minute with bursts up to the same number. Kept in process memory,
+ * so each instance enforces the limit on its own share of traffic (see docs/api.md).
+ */
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+export class RateLimiter {
+  private buckets = new Map<string, Bucket>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  take(key: string, perMinute: number): RateDecision {
+    const now = this.now();
+    const ratePerMs = perMinute / 60_000;
+    const bucket = this.buckets.get(key) ?? { tokens: perMinute, updatedAt: now };
+    bucket.tokens = Math.min(perMinute, bucket.tokens + (now - bucket.updatedAt) * ratePerMs);
+    bucket.updatedAt = now;
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > 50_000) this.sweep(now, ratePerMs, perMinute);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { allowed: true, limit: perMinute, remaining: Math.floor(bucket.tokens), retryAfterSeconds: 0 };
+    }
+    const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerMs / 1000));
+    return { allowed: false, limit: perMinute, remaining: 0, retryAfterSeconds };
+  }
+
+  /** Full buckets carry no information; dropping them bounds memory under many keys. */
+  private sweep(now: number, ratePerMs: number, perMinute: number) {
+    for (const [key, b] of this.buckets) {
+      if (b.tokens + (now - b.updatedAt) * ratePerMs >= perMinute) this.buckets.delete(key);
+    }
+  }
+
+  reset(): void {
+    this.buckets.clear();
+  }
+}
+
+const g = globalThis as unknown as { __shipwellRateLimiter?: RateLimiter };
+export const rateLimiter: RateLimiter = (g.__shipwellRateLimiter ??= new RateLimiter());

@@ -1,0 +1,221 @@
+import { randomBytes } from "node:crypto";
+import type { z } from "zod";
+import type { Logger } from "pino";
+import { getReadyDb } from "@/lib/platform";
+import type { Db } from "@/lib/db/tx";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { ApiError, toErrorResponse } from "./errors";
+import { parseOrThrow } from "./validation";
+import { rateLimiter } from "./rate-limit";
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  beginIdempotent,
+  completeIdempotent,
+  releaseIdempotent,
+  requestFingerprint,
+} from "./idempotency";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9_.-]{1,200}$/;
+
+export interface ApiContext {
+  org: { id: string; name: string };
+  actor: { type: "api_key"; id: string };
+  requestId: string;
+  db: Db;
+  log: Logger;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** What a handler returns: JSON with a status, or a ready Response (files). */
+export type ApiResult = { status?: number; body: unknown; headers?: Record<string, string> } | Response;
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+interface Options<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType> {
+  /** Route template for logs, e.g. `/v1/connections/{id}`. */
+  route: string;
+  params?: P;
+  body?: B;
+  query?: Q;
+}
+
+interface HandlerArgs<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType> {
+  ctx: ApiContext;
+  params: z.output<P>;
+  body: z.output<B>;
+  query: z.output<Q>;
+  req: Request;
+}
+
+function requestIdFrom(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && REQUEST_ID_PATTERN.test(given) ? given : `req_${randomBytes(16).toString("hex")}`;
+}
+
+async function readBody(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new ApiError("payload_too_large", "The request body is larger than 1 MiB.");
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new ApiError("payload_too_large", "The request body is larger than 1 MiB.");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid JSON.");
+  }
+}
+
+async function authenticate(req: Request, db: Db) {
+  const header = req.headers.get("authorization");
+  const match = header?.match(/^Token\s+(\S+)\s*$/i);
+  if (!match?.[1]) {
+    throw new ApiError("unauthorized", "Provide an API key as `Authorization: Token <API_KEY>`.", {
+      headers: { "WWW-Authenticate": "Token" },
+    });
+  }
+  const found = await authenticateApiKey(db, match[1]);
+  if (!found) {
+    throw new ApiError("unauthorized", "The API key is not valid or has been revoked.", {
+      headers: { "WWW-Authenticate": "Token" },
+    });
+  }
+  return found;
+}
+
+function toResponse(result: ApiResult, extraHeaders: Record<string, string>): Response {
+  if (result instanceof Response) {
+    for (const [k, v] of Object.entries(extraHeaders)) result.headers.set(k, v);
+    return result;
+  }
+  const headers = new Headers({ "Content-Type": "application/json; charset=utf-8", ...extraHeaders, ...result.headers });
+  return new Response(JSON.stringify(result.body), { status: result.status ?? 200, headers });
+}
+
+/**
+ * Every /v1 handler runs inside this: request id → auth → org context → rate limit → body parsing and
+ * validation → idempotency → handler → error mapping → one log line.
+ */
+export function withApi<
+  P extends z.ZodType = z.ZodType<Record<string, never>>,
+  B extends z.ZodType = z.ZodType<undefined>,
+  Q extends z.ZodType = z.ZodType<Record<string, never>>,
+>(options: Options<P, B, Q>, handler: (args: HandlerArgs<P, B, Q>) => Promise<ApiResult>) {
+  return async (req: Request, routeCtx?: RouteContext): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdFrom(req);
+    const baseHeaders: Record<string, string> = { "X-Request-ID": requestId };
+    let orgId: string | null = null;
+    let response: Response;
+    try {
+      const db = await getReadyDb();
+      const who = await authenticate(req, db);
+      orgId = who.orgId;
+
+      const limit = rateLimiter.take(who.keyId, env().RATE_LIMIT_PER_MINUTE);
+      baseHeaders["X-RateLimit-Limit"] = String(limit.limit);
+      baseHeaders["X-RateLimit-Remaining"] = String(limit.remaining);
+      if (!limit.allowed) {
+        throw new ApiError("rate_limited", `Too many requests for this API key; retry in ${limit.retryAfterSeconds} s.`, {
+          headers: { "Retry-After": String(limit.retryAfterSeconds) },
+        });
+      }
+
+      const url = new URL(req.url);
+      const rawParams = routeCtx ? await routeCtx.params : {};
+      const params = options.params ? parseOrThrow(options.params, rawParams) : ({} as z.output<P>);
+      const query = options.query
+        ? parseOrThrow(options.query, Object.fromEntries(url.searchParams))
+        : ({} as z.output<Q>);
+
+      let rawBody = "";
+      let body = undefined as z.output<B>;
+      if (options.body) {
+        const type = req.headers.get("content-type") ?? "";
+        if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type.trim())) {
+          throw new ApiError("unsupported_media_type", "Send the request body as `Content-Type: application/json`.");
+        }
+        rawBody = await readBody(req);
+        body = parseOrThrow(options.body, parseJson(rawBody));
+      }
+
+      const ctx: ApiContext = {
+        org: { id: who.orgId, name: who.orgName },
+        actor: { type: "api_key", id: who.keyId },
+        requestId,
+        db,
+        log: log().child({ request_id: requestId, org_id: who.orgId }),
+        signal: req.signal,
+      };
+      const run = () => handler({ ctx, params, body, query, req });
+
+      const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
+      if (idemKey === null) {
+        response = toResponse(await run(), baseHeaders);
+      } else {
+        if (!IDEMPOTENCY_KEY_PATTERN.test(idemKey)) {
+          throw new ApiError("validation_error", "must be 1 to 255 printable ASCII characters", {
+            field: "Idempotency-Key",
+          });
+        }
+        const fingerprint = requestFingerprint(req.method, url.pathname + url.search, rawBody);
+        const start = await beginIdempotent(db, { orgId: who.orgId, key: idemKey, method: req.method, path: url.pathname, fingerprint });
+        if (start.kind === "replay") {
+          response = toResponse(
+            { status: start.status, body: start.body },
+            { ...baseHeaders, "Idempotent-Replayed": "true" },
+          );
+        } else {
+          let result: ApiResult;
+          try {
+            result = await run();
+            if (result instanceof Response) {
+              // Files are not replayable; free the key rather than store a partial answer.
+              await releaseIdempotent(db, who.orgId, idemKey);
+            } else {
+              await completeIdempotent(db, who.orgId, idemKey, result.status ?? 200, result.body);
+            }
+          } catch (err) {
+            // Client and carrier errors are answers too and replay as such; a server fault frees the key.
+            const mapped = toErrorResponse(err, requestId);
+            if (mapped.status >= 500) await releaseIdempotent(db, who.orgId, idemKey).catch(() => {});
+            else await completeIdempotent(db, who.orgId, idemKey, mapped.status, mapped.body);
+            result = { status: mapped.status, body: mapped.body, headers: mapped.headers };
+          }
+          response = toResponse(result, baseHeaders);
+        }
+      }
+    } catch (err) {
+      const mapped = toErrorResponse(err, requestId);
+      response = toResponse({ status: mapped.status, body: mapped.body, headers: mapped.headers }, baseHeaders);
+    }
+    log().info({
+      msg: "request",
+      request_id: requestId,
+      org_id: orgId,
+      method: req.method,
+      route: options.route,
+      status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+    return response;
+  };
+}

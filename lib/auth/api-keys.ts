@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { apiKeys, organizations } from "@/lib/db/schema";
+import { newId } from "@/lib/db/ids";
+import type { DbOrTx } from "@/lib/db/tx";
+import { NotFoundError } from "@/lib/errors";
+
+/** Keys look like `shw_` + 43 base64url chars (32 random bytes); only their SHA-256 is stored. */
+export const KEY_PREFIX = "shw_";
+
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString("base64url");
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+export function displayPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX.length + 6);
+}
+
+export type KeySource = (typeof apiKeys.$inferInsert)["source"];
+
+export interface CreatedKey {
+  id: string;
+  orgId: string;
+  name: string;
+  /** The only time the key is visible. */
+  key: string;
+}
+
+export async function createApiKey(
+  db: DbOrTx,
+  input: { orgId: string; name: string; source: KeySource; key?: string },
+): Promise<CreatedKey> {
+  const org = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.orgId));
+  if (org.length === 0) throw new NotFoundError(`Organization ${input.orgId} does not exist.`);
+  const key = input.key ?? generateApiKey();
+  const id = newId("key");
+  await db.insert(apiKeys).values({
+    id,
+    orgId: input.orgId,
+    name: input.name,
+    keyHash: hashApiKey(key),
+    keyPrefix: displayPrefix(key),
+    source: input.source,
+  });
+  return { id, orgId: input.orgId, name: input.name, key };
+}
+
+export async function listApiKeys(db: DbOrTx, orgId?: string) {
+  return db
+    .select({
+      id: apiKeys.id,
+      orgId: apiKeys.orgId,
+      name: apiKeys.name,
+      prefix: apiKeys.keyPrefix,
+      source: apiKeys.source,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(orgId ? eq(apiKeys.orgId, orgId) : undefined)
+    .orderBy(desc(apiKeys.createdAt));
+}
+
+/** Revoking is permanent; revoking a revoked key is a no-op that still answers with the key. */
+export async function revokeApiKey(db: DbOrTx, keyId: string, orgId?: string) {
+  const where = orgId ? and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)) : eq(apiKeys.id, keyId);
+  const existing = await db.select().from(apiKeys).where(where);
+  const row = existing[0];
+  if (!row) throw new NotFoundError(`API key ${keyId} does not exist.`);
+  if (!row.revokedAt) {
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(and(where, isNull(apiKeys.revokedAt)));
+  }
+  return { id: row.id, orgId: row.orgId, name: row.name };
+}
+
+// Writing last_used_at on every request would turn every read into a write; a minute's precision is plenty.
+const LAST_USED_PRECISION_MS = 60_000;
+
+export interface Authenticated {
+  keyId: string;
+  orgId: string;
+  orgName: string;
+}
+
+export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Authenticated | null> {
+  if (!key.startsWith(KEY_PREFIX) && key.length < 20) return null;
+  const rows = await db
+    .select({
+      keyId: apiKeys.id,
+      orgId: apiKeys.orgId,
+      orgName: organizations.name,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
+    .where(eq(apiKeys.keyHash, hashApiKey(key)));
+  const row = rows[0];
+  if (!row || row.revokedAt) return null;
+  const now = new Date();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
+    const stale = new Date(now.getTime() - LAST_USED_PRECISION_MS);
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: now })
+      .where(and(eq(apiKeys.id, row.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
+  }
+  return { keyId: row.keyId, orgId: row.orgId, orgName: row.orgName };
+}

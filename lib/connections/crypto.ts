@@ -1,0 +1,63 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { env } from "@/lib/env";
+import { isEmbedded, isInMemory } from "@/lib/db/client";
+
+/**
+ * Carrier credentials at rest: AES-256-GCM with a random 12-byte IV per value and the connection id as
+ * additional authenticated data, so a ciphertext copied onto another row does not decrypt.
+ * Envelope: `v1.<iv>.<tag>.<ciphertext>` (base64url parts).
+ */
+let cachedKey: Buffer | null = null;
+
+function parseKey(raw: string): Buffer {
+  const trimmed = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
+  if (key.length !== 32) {
+    throw new Error("ENCRYPTION_KEY must be 32 bytes, given as 64 hex characters or base64.");
+  }
+  return key;
+}
+
+export function encryptionKey(): Buffer {
+  if (cachedKey) return cachedKey;
+  const configured = env().ENCRYPTION_KEY;
+  if (configured) {
+    cachedKey = parseKey(configured);
+  } else if (isInMemory()) {
+    cachedKey = randomBytes(32); // nothing outlives the process, so neither need the key
+  } else if (isEmbedded()) {
+    // The embedded default keeps its generated key beside the data it protects.
+    const dir = resolve(env().DATA_DIR);
+    const file = join(dir, "encryption.key");
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(file, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" });
+    }
+    cachedKey = parseKey(readFileSync(file, "utf8"));
+  } else {
+    throw new Error(
+      "ENCRYPTION_KEY is required with DATABASE_URL (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`).",
+    );
+  }
+  return cachedKey;
+}
+
+export function encryptJson(value: unknown, aad: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", encryptionKey(), iv);
+  cipher.setAAD(Buffer.from(aad));
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+}
+
+export function decryptJson<T = unknown>(envelope: string, aad: string): T {
+  const [version, iv, tag, body] = envelope.split(".");
+  if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("Unrecognised credentials envelope.");
+  const decipher = createDecipheriv("aes-256-gcm", encryptionKey(), Buffer.from(iv, "base64url"));
+  decipher.setAAD(Buffer.from(aad));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  const text = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+  return JSON.parse(text) as T;
+}

@@ -1,0 +1,44 @@
+import { and, eq, ne } from "drizzle-orm";
+import { carrierConnections } from "@/lib/db/schema";
+import type { DomainContext } from "@/lib/context";
+import { ValidationError } from "@/lib/errors";
+import type { ConnectionUpdate } from "@/lib/schemas/connection";
+import { encryptJson } from "./crypto";
+import { findConnectionRow } from "./find-connection";
+import { presentConnection } from "./present";
+import { validateCarrierSettings } from "./validate";
+
+/** PATCH semantics: absent keys stay; `credentials` and `config` are replaced whole when given. */
+export async function updateConnection({ ctx, id, input }: { ctx: DomainContext; id: string; input: ConnectionUpdate }) {
+  const row = await findConnectionRow(ctx.db, ctx.org.id, id);
+  const settings = validateCarrierSettings(row.carrierName, { credentials: input.credentials, config: input.config });
+  if (input.carrier_id !== undefined && input.carrier_id !== row.carrierId) {
+    const taken = await ctx.db
+      .select({ id: carrierConnections.id })
+      .from(carrierConnections)
+      .where(
+        and(
+          eq(carrierConnections.orgId, ctx.org.id),
+          eq(carrierConnections.carrierId, input.carrier_id),
+          ne(carrierConnections.id, id),
+        ),
+      );
+    if (taken.length > 0) throw new ValidationError("is already used by another connection", "carrier_id");
+  }
+  const credentials = settings.credentials;
+  const [updated] = await ctx.db
+    .update(carrierConnections)
+    .set({
+      carrierId: input.carrier_id,
+      displayName: input.display_name,
+      testMode: input.test_mode,
+      active: input.active,
+      config: settings.config,
+      credentialsEncrypted:
+        credentials === undefined ? undefined : Object.keys(credentials).length > 0 ? encryptJson(credentials, id) : null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(carrierConnections.orgId, ctx.org.id), eq(carrierConnections.id, id)))
+    .returning();
+  return presentConnection(updated!);
+}

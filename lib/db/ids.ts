@@ -1,0 +1,25 @@
+import { randomBytes } from "node:crypto";
+
+/** CONTRACT §1: prefix + 32 lowercase hex chars of randomness; opaque and never sequential. */
+export const ID_PREFIXES = {
+  org: "org_",
+  key: "key_",
+  connection: "car_",
+  shipment: "shp_",
+  rate: "rat_",
+  address: "adr_",
+  parcel: "pcl_",
+  tracker: "trk_",
+  event: "evt_",
+  webhook: "whk_",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+export function newId(kind: IdKind): string {
+  return ID_PREFIXES[kind] + randomBytes(16).toString("hex");
+}
+
+export function isId(kind: IdKind, value: string): boolean {
+  return new RegExp(`^${ID_PREFIXES[kind]}[0-9a-f]{32}$`).test(value);
+}

@@ -1,0 +1,24 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { organizations } from "./organizations";
+
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    // SHA-256 over method, path and body: the same key with another request answers 422.
+    requestHash: text("request_hash").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    state: text("state", { enum: ["in_progress", "completed"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    // A request that died mid-flight (process killed) stops blocking its key after this instant.
+    lockedUntil: timestamp("locked_until", { withTimezone: true, precision: 6 }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, precision: 6 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.key] }), index("idempotency_keys_expires").on(t.expiresAt)],
+);

@@ -1,0 +1,14 @@
+import { boolean, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    // The organization that BOOTSTRAP_API_KEY and the CLI's default target; at most one.
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("organizations_one_default").on(t.isDefault).where(sql`${t.isDefault}`)],
+);

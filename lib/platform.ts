@@ -1,0 +1,9 @@
+import { getDb, onDatabaseReady } from "@/lib/db/client";
+import { bootstrap } from "@/lib/auth/bootstrap";
+
+onDatabaseReady("bootstrap", bootstrap);
+
+/** The database, migrated and bootstrapped. Every entry point (routes, CLI, jobs) goes through here. */
+export function getReadyDb() {
+  return getDb();
+}

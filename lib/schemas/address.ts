@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { optionalText, requiredText } from "./common";
+
+const countryCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, "must be a two-letter country code")
+  .transform((v) => v.toUpperCase());
+
+// States and provinces are required where carriers need them to rate and deliver.
+const STATE_REQUIRED = new Set(["US", "CA", "AU"]);
+
+export const AddressInput = z
+  .object({
+    postal_code: requiredText(20),
+    city: requiredText(100),
+    country_code: countryCode,
+    state_code: z
+      .string()
+      .trim()
+      .max(10)
+      .nullish()
+      .transform((v) => (v ?? "").toUpperCase()),
+    address_line1: requiredText(200),
+    address_line2: optionalText(200),
+    person_name: optionalText(200),
+    company_name: optionalText(200),
+    email: z.email("must be an email address").nullish().transform((v) => v ?? null),
+    phone_number: optionalText(50),
+    federal_tax_id: optionalText(50),
+    state_tax_id: optionalText(50),
+    suburb: optionalText(100),
+    residential: z.boolean().default(false),
+    validate_location: z.boolean().nullish().transform((v) => v ?? null),
+    validation: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? null),
+  })
+  .superRefine(
+    (a, ctx) => {
+      if (typeof a.country_code === "string" && STATE_REQUIRED.has(a.country_code) && !a.state_code) {
+        ctx.addIssue({ code: "custom", path: ["state_code"], message: `is required for ${a.country_code} addresses` });
+      }
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  )
+  .meta({ id: "AddressInput" });
+export type AddressInput = z.output<typeof AddressInput>;
+
+export const Address = z
+  .object({
+    id: z.string().nullable(),
+    postal_code: z.string(),
+    city: z.string(),
+    federal_tax_id: z.string().nullable(),
+    state_tax_id: z.string().nullable(),
+    person_name: z.string().nullable(),
+    company_name: z.string().nullable(),
+    country_code: z.string(),
+    email: z.string().nullable(),
+    phone_number: z.string().nullable(),
+    state_code: z.string(),
+    suburb: z.string().nullable(),
+    residential: z.boolean(),
+    address_line1: z.string(),
+    address_line2: z.string().nullable(),
+    validate_location: z.boolean().nullable(),
+    validation: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: "Address" });
+export type Address = z.output<typeof Address>;
+
+export function presentAddress(a: AddressInput, id: string | null = null): Address {
+  return {
+    id,
+    postal_code: a.postal_code,
+    city: a.city,
+    federal_tax_id: a.federal_tax_id,
+    state_tax_id: a.state_tax_id,
+    person_name: a.person_name,
+    company_name: a.company_name,
+    country_code: a.country_code,
+    email: a.email,
+    phone_number: a.phone_number,
+    state_code: a.state_code,
+    suburb: a.suburb,
+    residential: a.residential,
+    address_line1: a.address_line1,
+    address_line2: a.address_line2,
+    validate_location: a.validate_location,
+    validation: a.validation,
+  };
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v === undefined ? null : v));
+
+export const requiredText = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
+
+/** CONTRACT §1: `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, always UTC. */
+export const Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
+
+export function formatTimestamp(date: Date): string {
+  const iso = date.toISOString(); // 2026-11-21T04:29:43.123Z
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000+00:00`;
+}
+
+export const Money = z.number();
+
+export const Metadata = z.record(z.string(), z.unknown());

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { CAPABILITIES } from "@/lib/carriers/types";
+import { CARRIER_NAMES } from "@/lib/carriers/registry";
+import { Timestamp, optionalText } from "./common";
+
+const friendlyId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit")
+  .refine((v) => !v.startsWith("car_"), "must not start with car_ (reserved for connection ids)");
+
+const object = z.record(z.string(), z.unknown());
+
+export const ConnectionCreate = z
+  .object({
+    carrier_name: z.enum(CARRIER_NAMES),
+    carrier_id: friendlyId,
+    display_name: optionalText(100),
+    test_mode: z.boolean().default(true),
+    active: z.boolean().default(true),
+    credentials: object.default({}),
+    config: object.default({}),
+  })
+  .meta({ id: "ConnectionCreate" });
+export type ConnectionCreate = z.output<typeof ConnectionCreate>;
+
+export const ConnectionUpdate = z
+  .object({
+    carrier_id: friendlyId.optional(),
+    display_name: z.string().trim().min(1).max(100).optional(),
+    test_mode: z.boolean().optional(),
+    active: z.boolean().optional(),
+    credentials: object.optional(),
+    config: object.optional(),
+  })
+  .meta({ id: "ConnectionUpdate" });
+export type ConnectionUpdate = z.output<typeof ConnectionUpdate>;
+
+export const Connection = z
+  .object({
+    id: z.string(),
+    carrier_name: z.string(),
+    carrier_id: z.string(),
+    display_name: z.string(),
+    test_mode: z.boolean(),
+    active: z.boolean(),
+    capabilities: z.array(z.enum(CAPABILITIES)),
+    config: object,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: "Connection" });
+export type Connection = z.output<typeof Connection>;
+
+/** Config keys every connection takes, whatever its carrier. */
+export const CommonConnectionConfig = z.object({
+  deadline_ms: z.number().int().min(100).max(120_000).optional(),
+});

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { LABEL_TYPES } from "@/lib/carriers/types";
+import { AddressInput } from "./address";
+import { ParcelInput } from "./parcel";
+import { PaymentInput } from "./payment";
+import { Rate, RateInput } from "./rate";
+import { Message } from "./message";
+import { Tracker } from "./tracker";
+import { optionalText } from "./common";
+
+const object = z.record(z.string(), z.unknown());
+
+export const ProxyRatesRequest = z
+  .object({
+    shipper: AddressInput,
+    recipient: AddressInput,
+    parcels: z.array(ParcelInput).min(1).max(50),
+    carrier_ids: z.array(z.string().trim().min(1)).max(50).default([]),
+    /** Restrict to these service codes (e.g. `SBX_GROUND`). */
+    services: z.array(z.string().trim().min(1)).max(50).default([]),
+    options: object.default({}),
+    reference: optionalText(100),
+  })
+  .meta({ id: "ProxyRatesRequest" });
+export type ProxyRatesRequest = z.output<typeof ProxyRatesRequest>;
+
+export const RatesResponse = z.object({ messages: z.array(Message), rates: z.array(Rate) }).meta({ id: "RatesResponse" });
+
+export const ProxyShippingRequest = z
+  .object({
+    selected_rate_id: z.string().trim().min(1),
+    label_type: z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES).default("PDF")),
+    options: object.default({}),
+    shipper: AddressInput,
+    recipient: AddressInput,
+    parcels: z.array(ParcelInput).min(1).max(50),
+    rates: z.array(RateInput).min(1).max(200),
+    payment: PaymentInput.nullish().transform((v) => v ?? null),
+    reference: optionalText(100),
+  })
+  .meta({ id: "ProxyShippingRequest" });
+export type ProxyShippingRequest = z.output<typeof ProxyShippingRequest>;
+
+export const TrackingResponse = z.object({ messages: z.array(Message), tracking: Tracker }).meta({ id: "TrackingResponse" });
+
+export const TrackingParams = z.object({
+  carrier_name: z.string().trim().min(1).max(50),
+  tracking_number: z
+    .string()
+    .transform((v) => decodeURIComponent(v).replace(/\s+/g, "").toUpperCase())
+    .pipe(z.string().regex(/^[A-Z0-9-]{4,64}$/, "must be 4 to 64 letters, digits or dashes")),
+});
+
+export const TrackingQuery = z.object({ carrier_id: z.string().trim().min(1).optional() });

@@ -1,0 +1,16 @@
+import { isBuildPhase } from "@/lib/env";
+import { log } from "@/lib/log";
+import { getReadyDb } from "@/lib/platform";
+
+/**
+ * Open the database, migrate and bootstrap at start, so the first API key is printed then rather than on the first
+ * request. A database that is down is not fatal: requests answer 503 and the next one tries again.
+ */
+export async function startServer(): Promise<void> {
+  if (isBuildPhase()) return;
+  try {
+    await getReadyDb();
+  } catch (err) {
+    log().error({ msg: "database not ready at start; requests will retry", err: (err as Error).message });
+  }
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { GET as listConnections } from "@/app/v1/connections/route";
+import { getReadyDb } from "@/lib/platform";
+import { apiKeys } from "@/lib/db/schema";
+import { revokeApiKey } from "@/lib/auth/api-keys";
+import { call, makeOrg } from "./helpers";
+
+describe("API key authentication", () => {
+  it("rejects a missing key with 401, the envelope and WWW-Authenticate", async () => {
+    const res = await call(listConnections, "GET", "/v1/connections");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe("Token");
+    expect(res.body).toEqual({ errors: [{ code: "unauthorized", message: expect.any(String), field: null }] });
+  });
+
+  it("rejects a malformed header, an unknown key and a Bearer scheme", async () => {
+    const { key } = await makeOrg();
+    for (const value of [key, `Bearer ${key}`, "Token", "Token shw_not-a-real-key-at-all-000000000000"]) {
+      const res = await call(listConnections, "GET", "/v1/connections", { headers: { Authorization: value } });
+      expect(res.status, value).toBe(401);
+      expect(res.body.errors[0].code).toBe("unauthorized");
+    }
+  });
+
+  it("accepts a valid key, records last_used_at, and rejects it once revoked", async () => {
+    const { key, keyId } = await makeOrg();
+    const ok = await call(listConnections, "GET", "/v1/connections", { key });
+    expect(ok.status).toBe(200);
+    const db = await getReadyDb();
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+    expect(row!.lastUsedAt).toBeInstanceOf(Date);
+    expect(row!.keyHash).not.toContain(key);
+    expect(row!.keyHash).toMatch(/^[0-9a-f]{64}$/);
+
+    await revokeApiKey(db, keyId);
+    const denied = await call(listConnections, "GET", "/v1/connections", { key });
+    expect(denied.status).toBe(401);
+  });
+
+  it("echoes a well-formed X-Request-ID and replaces a malformed one", async () => {
+    const { key } = await makeOrg();
+    const echoed = await call(listConnections, "GET", "/v1/connections", { key, headers: { "X-Request-ID": "abc.123_x-y" } });
+    expect(echoed.headers.get("x-request-id")).toBe("abc.123_x-y");
+    const replaced = await call(listConnections, "GET", "/v1/connections", { key, headers: { "X-Request-ID": "bad id!" } });
+    expect(replaced.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+    const unauth = await call(listConnections, "GET", "/v1/connections");
+    expect(unauth.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+});

@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { GET } from "@/app/v1/connections/route";
+import { closeDb } from "@/lib/db/client";
+import { getReadyDb } from "@/lib/platform";
+import { apiKeys } from "@/lib/db/schema";
+import { hashApiKey } from "@/lib/auth/api-keys";
+import { call } from "./helpers";
+
+// On PGlite this file uses a folder on disk, so a "restart" really reopens the same data.
+const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), "shipwell-boot-"));
+if (dataDir) process.env.DATA_DIR = dataDir;
+const bootstrapKey = "bootstrap-" + randomBytes(16).toString("hex");
+process.env.BOOTSTRAP_API_KEY = bootstrapKey;
+
+afterAll(async () => {
+  await closeDb();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("BOOTSTRAP_API_KEY", () => {
+  it("works on first start, again after a restart, and is never duplicated", async () => {
+    const first = await call(GET, "GET", "/v1/connections", { key: bootstrapKey });
+    expect(first.status).toBe(200);
+    expect(first.body.results.some((c: { carrier_name: string }) => c.carrier_name === "sandbox")).toBe(true);
+
+    await closeDb(); // restart
+    await closeDb();
+    const again = await call(GET, "GET", "/v1/connections", { key: bootstrapKey });
+    expect(again.status).toBe(200);
+    expect(again.body.results).toEqual(first.body.results);
+
+    const db = await getReadyDb();
+    const rows = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(bootstrapKey)));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.source).toBe("bootstrap");
+    if (dataDir) {
+      // An empty database that starts with BOOTSTRAP_API_KEY gets no generated key besides it.
+      expect(await db.select().from(apiKeys)).toHaveLength(1);
+    }
+  });
+});

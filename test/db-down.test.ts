@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+
+// Nothing listens on port 1: the database is "down" for this file.
+process.env.DATABASE_URL = "postgres://postgres@127.0.0.1:1/none";
+
+describe("database unavailable", () => {
+  it("answers 503 unavailable with Retry-After and no internals", async () => {
+    const { GET } = await import("@/app/v1/connections/route");
+    const { call } = await import("./helpers");
+    const res = await call(GET, "GET", "/v1/connections", { key: "shw_whatever-key-0000000000000000000" });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(res.body.errors[0].code).toBe("unavailable");
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres/);
+  });
+});

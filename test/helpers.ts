@@ -1,0 +1,59 @@
+import { getReadyDb } from "@/lib/platform";
+import { createOrganization } from "@/lib/orgs/create-organization";
+import { createApiKey } from "@/lib/auth/api-keys";
+
+export interface TestOrg {
+  orgId: string;
+  key: string;
+  keyId: string;
+}
+
+export async function makeOrg(name = "Test org"): Promise<TestOrg> {
+  const db = await getReadyDb();
+  const org = await createOrganization(db, { name });
+  const key = await createApiKey(db, { orgId: org.id, name: "test", source: "api" });
+  return { orgId: org.id, key: key.key, keyId: key.id };
+}
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+}
+
+// Tests read response bodies loosely and assert their shape explicitly.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = any;
+
+export interface CallResult<T = Loose> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = Loose>(handler: Handler, method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+  const url = new URL(path, "http://localhost");
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+  const headers = new Headers(opts.headers);
+  if (opts.key) headers.set("Authorization", `Token ${opts.key}`);
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    if (!headers.has("content-type")) headers.set("Content-Type", "application/json");
+  }
+  const res = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve(opts.params ?? {}) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON (label files); keep the text
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { GET } from "@/app/v1/openapi.json/route";
+
+describe("GET /v1/openapi.json", () => {
+  it("serves an OpenAPI 3.1 document generated from the zod schemas", async () => {
+    const res = await GET(new Request("http://localhost/v1/openapi.json"));
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.openapi).toBe("3.1.0");
+    const schemas = doc.components.schemas;
+    for (const name of ["Address", "Parcel", "Payment", "Rate", "Shipment", "Tracker", "TrackingEvent", "Message", "Error", "Connection"]) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    // Output schemas list every field as required (nulls kept, no dropped keys).
+    expect(schemas.Shipment.required).toEqual(expect.arrayContaining(["label", "tracking_number", "tracker_id", "messages"]));
+    expect(schemas.Address.properties.federal_tax_id).toBeDefined();
+    // Input schemas follow validation: a parcel needs weight and weight_unit.
+    expect(schemas.ParcelInput.required).toEqual(expect.arrayContaining(["weight", "weight_unit"]));
+    expect(doc.paths["/v1/connections"].post.requestBody.content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/ConnectionCreate",
+    );
+    const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
+    for (const ref of new Set(refs)) expect(schemas[ref.split("/").pop()!], ref).toBeDefined();
+  });
+});
