@@ -1,0 +1,188 @@
+import { createHash, randomInt } from "node:crypto";
+import type {
+  AdapterContext,
+  AdapterMessage,
+  AdapterResult,
+  CarrierAdapter,
+  RateQuote,
+  RateRequest,
+  ShipRequest,
+  ShipResult,
+  TrackingResult,
+  VoidRequest,
+  VoidResult,
+} from "@/lib/carriers/types";
+import { CarrierError } from "@/lib/carriers/types";
+import { authenticate, sandboxCredentialsSchema } from "@/lib/carriers/sandbox/auth";
+import { readSandboxConfig, sandboxConfigSchema, type SandboxConfig, type SandboxOperation } from "@/lib/carriers/sandbox/config";
+import { serviceNotAvailable, shipmentMismatch, trackingNotFound, unknownService, voidNotAllowed } from "@/lib/carriers/sandbox/errors";
+import { statusAt, trackingAt } from "@/lib/carriers/sandbox/events";
+import { FaultInjector, simulatedLatency } from "@/lib/carriers/sandbox/faults";
+import { sandboxLabelContent } from "@/lib/carriers/sandbox/label";
+import { cityIndex, countryIndex } from "@/lib/carriers/sandbox/locations";
+import { isInternational, priceService, validateShipment, zoneFor } from "@/lib/carriers/sandbox/pricing";
+import { NOT_FOUND_SCENARIO, scenarioFromOption, scenarioName } from "@/lib/carriers/sandbox/scenarios";
+import { findService, SANDBOX_SERVICE_CODES, servicesFor } from "@/lib/carriers/sandbox/services";
+import { makeTrackingNumber, normalizeTrackingNumber, parseTrackingNumber, type TrackingNumberParts } from "@/lib/carriers/sandbox/tracking-number";
+import { renderLabel } from "@/lib/labels/render";
+
+/**
+ * The sandbox carrier: a complete in-process carrier behind the same interface as UPS or FedEx. It authenticates
+ * (token cache), can be slow, flaky or throttled on request (config.ts), prices from a real-looking tariff
+ * (pricing.ts), issues real PDF/ZPL/PNG labels (lib/labels) and tracks parcels through simulated journeys
+ * (events.ts). It keeps no state about shipments: the tracking number carries everything (tracking-number.ts).
+ */
+
+/** How far in the future a number's purchase time may be (clock skew between servers) before it is unknown. */
+export const PURCHASE_CLOCK_SKEW_MS = 5 * 60_000;
+
+export interface SandboxDependencies {
+  /** [0, 1) source for `failure_rate`; tests pin it. */
+  random?: () => number;
+  /** 0–999 serial for new tracking numbers. */
+  serial?: () => number;
+}
+
+/** "SBXS" + 16 hex: derived from the tracking number, so void can check the pair without storing it. */
+export function shipmentIdentifierFor(trackingNumber: string): string {
+  return "SBXS" + createHash("sha256").update(`sandbox-shipment:${trackingNumber}`).digest("hex").slice(0, 16).toUpperCase();
+}
+
+function ok<T>(data: T, messages: AdapterMessage[] = []): AdapterResult<T> {
+  return { data, messages };
+}
+
+function routeText(req: { shipper: { country_code: string }; recipient: { country_code: string } }): [string, string] {
+  return [req.shipper.country_code.toUpperCase(), req.recipient.country_code.toUpperCase()];
+}
+
+export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAdapter {
+  const faults = new FaultInjector(deps.random);
+  const nextSerial = deps.serial ?? (() => randomInt(0, 1000));
+
+  /** What every call goes through before the operation itself, in the order a real carrier call would. */
+  async function preflight(ctx: AdapterContext, operation: SandboxOperation): Promise<SandboxConfig> {
+    const config = readSandboxConfig(ctx.connection.config);
+    await simulatedLatency(config.latencyMs, ctx.signal);
+    await authenticate(ctx);
+    faults.check(ctx.connection.id, operation, config);
+    return config;
+  }
+
+  /** The parts of a number this carrier knows about at `now`; tracking_not_found otherwise. */
+  function known(trackingNumber: string, now: Date): TrackingNumberParts {
+    const parts = parseTrackingNumber(trackingNumber);
+    if (!parts || parts.scenario === NOT_FOUND_SCENARIO || parts.purchasedAt.getTime() > now.getTime() + PURCHASE_CLOCK_SKEW_MS) {
+      throw trackingNotFound(trackingNumber);
+    }
+    return parts;
+  }
+
+  function trackOne(trackingNumber: string, now: Date, config: SandboxConfig): TrackingResult {
+    return trackingAt(normalizeTrackingNumber(trackingNumber), known(trackingNumber, now), now, config.pace);
+  }
+
+  return {
+    carrier_name: "sandbox",
+    display_name: "Sandbox",
+    capabilities: ["rates", "ship", "void", "track", "multi_track"],
+    label_types: ["PDF", "ZPL", "PNG"],
+    credentialsSchema: sandboxCredentialsSchema,
+    configSchema: sandboxConfigSchema,
+
+    async rate(ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>> {
+      const config = await preflight(ctx, "rates");
+      validateShipment(req.shipper, req.recipient, req.parcels);
+      const [origin, destination] = routeText(req);
+      const onRoute = servicesFor(isInternational(req.shipper, req.recipient));
+      const messages: AdapterMessage[] = [];
+      let selected = onRoute;
+      if (req.services.length > 0) {
+        const requested = new Set(req.services);
+        const ours = SANDBOX_SERVICE_CODES.filter((c) => requested.has(c));
+        if (ours.length === 0) throw unknownService(req.services.join(", "), SANDBOX_SERVICE_CODES);
+        selected = onRoute.filter((s) => requested.has(s.code));
+        const offRoute = ours.filter((c) => !selected.some((s) => s.code === c));
+        if (selected.length === 0) throw serviceNotAvailable(offRoute.join(", "), origin, destination, onRoute.map((s) => s.code));
+        for (const code of offRoute) {
+          messages.push({ code: "SBX_SERVICE_NOT_AVAILABLE", level: "warning", message: `Service ${code} is not available from ${origin} to ${destination}.`, details: { service: code } });
+        }
+      }
+      const settings = { fuelSurchargePercent: config.fuelSurchargePercent, now: ctx.now() };
+      return ok(selected.map((service) => priceService(service, req, settings)), messages);
+    },
+
+    async ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>> {
+      const config = await preflight(ctx, "ship");
+      validateShipment(req.shipper, req.recipient, req.parcels);
+      const service = findService(req.service);
+      if (!service) throw unknownService(req.service, SANDBOX_SERVICE_CODES);
+      const international = isInternational(req.shipper, req.recipient);
+      const onRoute = servicesFor(international);
+      if (!onRoute.includes(service)) {
+        const [origin, destination] = routeText(req);
+        throw serviceNotAvailable(service.code, origin, destination, onRoute.map((s) => s.code));
+      }
+      const scenario = scenarioFromOption(req.options.sandbox_scenario);
+      const now = ctx.now();
+      const charge = priceService(service, req, { fuelSurchargePercent: config.fuelSurchargePercent, now });
+
+      const originCountry = countryIndex(req.shipper.country_code);
+      const destinationCountry = countryIndex(req.recipient.country_code);
+      const trackingNumber = makeTrackingNumber({
+        purchasedAt: now,
+        scenario,
+        international,
+        originCountry,
+        originCity: cityIndex(originCountry, req.shipper),
+        destinationCountry,
+        destinationCity: cityIndex(destinationCountry, req.recipient),
+        serial: nextSerial(),
+      });
+      const content = sandboxLabelContent(req, service, trackingNumber, zoneFor(req.shipper, req.recipient), now);
+      const bytes = await renderLabel(content, req.label_type);
+      return ok({
+        tracking_number: trackingNumber,
+        shipment_identifier: shipmentIdentifierFor(trackingNumber),
+        label: { type: req.label_type, bytes },
+        charge,
+        meta: { service_name: service.name, scenario: scenarioName(scenario) },
+      });
+    },
+
+    async void(ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>> {
+      const config = await preflight(ctx, "void");
+      const now = ctx.now();
+      const parts = known(req.tracking_number, now);
+      const normalized = normalizeTrackingNumber(req.tracking_number);
+      if (req.shipment_identifier && req.shipment_identifier !== shipmentIdentifierFor(normalized)) {
+        throw shipmentMismatch(req.shipment_identifier, normalized);
+      }
+      if (statusAt(parts, now, config.pace) !== "pending") throw voidNotAllowed(normalized);
+      return ok({ voided: true as const });
+    },
+
+    async track(ctx: AdapterContext, trackingNumber: string): Promise<AdapterResult<TrackingResult>> {
+      const config = await preflight(ctx, "track");
+      return ok(trackOne(trackingNumber, ctx.now(), config));
+    },
+
+    // One call for many numbers (it counts once toward rate limits); a bad number fails alone.
+    async trackMany(ctx: AdapterContext, trackingNumbers: string[]): Promise<AdapterResult<Record<string, TrackingResult | CarrierError>>> {
+      const config = await preflight(ctx, "track");
+      const now = ctx.now();
+      const results: Record<string, TrackingResult | CarrierError> = {};
+      for (const n of trackingNumbers) {
+        try {
+          results[n] = trackOne(n, now, config);
+        } catch (error) {
+          if (!(error instanceof CarrierError)) throw error;
+          results[n] = error;
+        }
+      }
+      return ok(results);
+    },
+  };
+}
+
+export const sandboxAdapter: CarrierAdapter = createSandboxAdapter();

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { CarrierError } from "@/lib/carriers/types";
+
+/**
+ * Connection `config` keys of the sandbox carrier. They let a demo or a test make the sandbox behave like a slow,
+ * flaky or throttling carrier, and set how fast simulated parcels travel.
+ *
+ * | key                      | default | meaning |
+ * |--------------------------|---------|---------|
+ * | `latency_ms`             | 0       | delay before every answer (0–30000); aborted promptly with the call's signal |
+ * | `failure_rate`           | 0       | fraction (0–1) of calls that fail with `carrier_unavailable` |
+ * | `fail_operations`        | []      | operations ("rates", "ship", "void", "track") that always fail with `carrier_unavailable` |
+ * | `rate_limit_every`       | off     | every Nth call of the connection answers `carrier_rate_limited` (details `retry_after_seconds`) |
+ * | `pace`                   | 360     | simulated minutes of the parcel's journey per real minute (1 = real time; see events.ts) |
+ * | `fuel_surcharge_percent` | 8.5     | fuel surcharge on the base charge, in percent (0–100) |
+ */
+
+export const SANDBOX_OPERATIONS = ["rates", "ship", "void", "track"] as const;
+export type SandboxOperation = (typeof SANDBOX_OPERATIONS)[number];
+
+const shape = {
+  latency_ms: z.number().int().min(0).max(30_000).optional(),
+  failure_rate: z.number().min(0).max(1).optional(),
+  fail_operations: z.array(z.enum(SANDBOX_OPERATIONS)).max(SANDBOX_OPERATIONS.length).optional(),
+  rate_limit_every: z.number().int().min(1).max(1_000_000).optional(),
+  pace: z.number().min(0.01).max(10_000).optional(),
+  fuel_surcharge_percent: z.number().min(0).max(100).optional(),
+};
+
+/** Validates a connection's sandbox keys; unknown keys are refused so a typo does not silently do nothing. */
+export const sandboxConfigSchema = z.strictObject(shape);
+
+// At call time the connection's config also holds the layer's common keys (deadline_ms, …): ignore them.
+const runtimeSchema = z.object(shape);
+
+export const SANDBOX_CONFIG_DEFAULTS = {
+  latency_ms: 0,
+  failure_rate: 0,
+  fail_operations: [] as SandboxOperation[],
+  rate_limit_every: null as number | null,
+  /** A domestic journey is ~55 simulated hours: at 360 it plays out in about 9 real minutes, international in ~14. */
+  pace: 360,
+  fuel_surcharge_percent: 8.5,
+} as const;
+
+export interface SandboxConfig {
+  latencyMs: number;
+  failureRate: number;
+  failOperations: ReadonlySet<SandboxOperation>;
+  rateLimitEvery: number | null;
+  pace: number;
+  fuelSurchargePercent: number;
+}
+
+export function readSandboxConfig(raw: Record<string, unknown>): SandboxConfig {
+  const parsed = runtimeSchema.safeParse(raw);
+  if (!parsed.success) {
+    // Stored config was validated on write; reaching this means it was edited behind the API's back.
+    throw new CarrierError("SBX_INVALID_CONFIG", "The sandbox connection's configuration is invalid.", {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    });
+  }
+  const c = parsed.data;
+  const d = SANDBOX_CONFIG_DEFAULTS;
+  return {
+    latencyMs: c.latency_ms ?? d.latency_ms,
+    failureRate: c.failure_rate ?? d.failure_rate,
+    failOperations: new Set(c.fail_operations ?? d.fail_operations),
+    rateLimitEvery: c.rate_limit_every ?? d.rate_limit_every,
+    pace: c.pace ?? d.pace,
+    fuelSurchargePercent: c.fuel_surcharge_percent ?? d.fuel_surcharge_percent,
+  };
+}

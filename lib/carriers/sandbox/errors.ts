@@ -1,0 +1,83 @@
+import { CarrierError } from "@/lib/carriers/types";
+
+/**
+ * The sandbox's refusals, with carrier-style codes (`SBX_…`) and messages, so the rest of the service handles
+ * them exactly like a real carrier's errors. The layer's own codes (`carrier_unavailable`, `tracking_not_found`,
+ * …) are used where a real adapter would map to them.
+ */
+
+export function invalidPostalCode(postalCode: string, countryCode: string, field: string): CarrierError {
+  return new CarrierError("SBX_INVALID_POSTAL_CODE", `Invalid postal code ${postalCode} for ${countryCode}.`, {
+    field,
+    postal_code: postalCode,
+    country_code: countryCode,
+  });
+}
+
+export function weightOverLimit(parcelIndex: number, weightKg: number, limitKg: number): CarrierError {
+  return new CarrierError(
+    "SBX_WEIGHT_LIMIT_EXCEEDED",
+    `Parcel ${parcelIndex + 1} weighs ${weightKg.toFixed(2)} kg, over the ${limitKg} kg limit per parcel.`,
+    { field: `parcels[${parcelIndex}].weight`, weight_kg: Number(weightKg.toFixed(3)), limit_kg: limitKg },
+  );
+}
+
+export function unknownService(code: string, valid: readonly string[]): CarrierError {
+  return new CarrierError("SBX_UNKNOWN_SERVICE", `Unknown service code ${code}. Valid services: ${valid.join(", ")}.`, {
+    field: "service",
+    service: code,
+  });
+}
+
+export function serviceNotAvailable(code: string, origin: string, destination: string, available: readonly string[]): CarrierError {
+  return new CarrierError(
+    "SBX_SERVICE_NOT_AVAILABLE",
+    `Service ${code} is not available from ${origin} to ${destination}. Available: ${available.join(", ")}.`,
+    { field: "service", service: code, available },
+  );
+}
+
+export function invalidOption(name: string, message: string): CarrierError {
+  return new CarrierError("SBX_INVALID_OPTION", `Invalid option ${name}: ${message}`, { field: `options.${name}` });
+}
+
+export function trackingNotFound(trackingNumber: string): CarrierError {
+  return new CarrierError("tracking_not_found", `Tracking number ${trackingNumber} was not found.`, {
+    tracking_number: trackingNumber,
+  });
+}
+
+export function shipmentMismatch(shipmentIdentifier: string, trackingNumber: string): CarrierError {
+  return new CarrierError(
+    "SBX_SHIPMENT_MISMATCH",
+    `Shipment ${shipmentIdentifier} does not belong to tracking number ${trackingNumber}.`,
+    { shipment_identifier: shipmentIdentifier, tracking_number: trackingNumber },
+  );
+}
+
+export function voidNotAllowed(trackingNumber: string): CarrierError {
+  return new CarrierError("SBX_VOID_NOT_ALLOWED", "Shipment has already been picked up and can no longer be voided.", {
+    tracking_number: trackingNumber,
+  });
+}
+
+export function authExpired(): CarrierError {
+  return new CarrierError("carrier_auth_failed", "Authentication failed: the Sandbox API key has expired.", {
+    carrier_code: "SBX_AUTH_EXPIRED",
+  });
+}
+
+export function unavailable(operation: string, reason: "configured" | "random"): CarrierError {
+  return new CarrierError("carrier_unavailable", "Sandbox service temporarily unavailable. Please try again later.", {
+    operation,
+    simulated: reason,
+  });
+}
+
+export function rateLimited(retryAfterSeconds: number): CarrierError {
+  return new CarrierError(
+    "carrier_rate_limited",
+    `Too many requests. Retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}.`,
+    { retry_after_seconds: retryAfterSeconds },
+  );
+}

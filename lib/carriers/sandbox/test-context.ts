@@ -1,0 +1,107 @@
+import { TokenCache, type CarrierHttp } from "@/lib/carriers/http";
+import type { AdapterContext, Address, Parcel, RateRequest, ShipRequest } from "@/lib/carriers/types";
+
+/**
+ * Builders for sandbox tests (and anyone driving the sandbox by hand, e.g. a script or a docs example).
+ * The sandbox never touches the network, so the HTTP client is one that fails loudly if used.
+ */
+
+const noNetwork: CarrierHttp = {
+  request() {
+    throw new Error("the sandbox carrier must not use the network");
+  },
+};
+
+export interface TestContextOptions {
+  config?: Record<string, unknown>;
+  credentials?: Record<string, unknown>;
+  now?: Date | (() => Date);
+  signal?: AbortSignal;
+  tokens?: TokenCache;
+  connectionId?: string;
+}
+
+let connections = 0;
+
+export function sandboxTestContext(opts: TestContextOptions = {}): AdapterContext {
+  const now = opts.now ?? new Date("2024-03-04T15:00:00Z");
+  return {
+    connection: {
+      // A fresh id per context keeps rate-limit counters of different tests apart.
+      id: opts.connectionId ?? `car_test${++connections}`,
+      carrier_name: "sandbox",
+      carrier_id: "sandbox",
+      test_mode: true,
+      config: opts.config ?? {},
+      credentials: opts.credentials ?? {},
+    },
+    http: noNetwork,
+    tokens: opts.tokens ?? new TokenCache(),
+    signal: opts.signal ?? new AbortController().signal,
+    now: typeof now === "function" ? now : () => now,
+  };
+}
+
+export function testAddress(overrides: Partial<Address> = {}): Address {
+  return {
+    person_name: "Jane Doe",
+    company_name: null,
+    address_line1: "350 Fifth Avenue",
+    address_line2: null,
+    city: "New York",
+    postal_code: "10118",
+    state_code: "NY",
+    country_code: "US",
+    suburb: null,
+    residential: false,
+    email: null,
+    phone_number: null,
+    federal_tax_id: null,
+    state_tax_id: null,
+    ...overrides,
+  };
+}
+
+export function testParcel(overrides: Partial<Parcel> = {}): Parcel {
+  return {
+    weight: 2,
+    weight_unit: "KG",
+    width: null,
+    height: null,
+    length: null,
+    dimension_unit: null,
+    packaging_type: null,
+    package_preset: null,
+    description: null,
+    content: null,
+    is_document: false,
+    ...overrides,
+  };
+}
+
+/** New York, NY 10118 → Los Angeles, CA 90012 (zone 9), one 2 kg parcel. */
+export function testRateRequest(overrides: Partial<RateRequest> = {}): RateRequest {
+  return {
+    shipper: testAddress(),
+    recipient: testAddress({ person_name: "John Smith", address_line1: "200 N Spring St", city: "Los Angeles", postal_code: "90012", state_code: "CA" }),
+    parcels: [testParcel()],
+    options: {},
+    services: [],
+    ...overrides,
+  };
+}
+
+export function testShipRequest(overrides: Partial<ShipRequest> = {}): ShipRequest {
+  const { shipper, recipient, parcels } = testRateRequest();
+  return {
+    shipper,
+    recipient,
+    parcels,
+    service: "SBX_GROUND",
+    label_type: "PDF",
+    reference: "ORDER-1",
+    options: {},
+    payment: null,
+    ...overrides,
+  };
+}

@@ -1,0 +1,87 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont } from "pdf-lib";
+import { code128Png } from "@/lib/labels/barcode";
+import { foldLatin, type LabelContent } from "@/lib/labels/content";
+import { LABEL_DPI, layoutLabel, type TextElement } from "@/lib/labels/layout";
+
+/** A 4×6 inch page: 288 × 432 points (the layout's 812 × 1218 dots at 203 dpi). */
+export const PDF_PAGE_WIDTH = 288;
+export const PDF_PAGE_HEIGHT = 432;
+
+const PT_PER_DOT = 72 / LABEL_DPI;
+// Cell height → font size: Helvetica's ascender+descender span is about 1.15 em.
+const EM_PER_CELL = 1 / 1.15;
+// Baseline sits this far down the text cell (the rest is room for descenders).
+const BASELINE = 0.8;
+// Pixels per module in the embedded barcode image; the PDF scales it, integer pixels keep the bar edges exact.
+const BARCODE_PX_PER_MODULE = 4;
+
+/**
+ * The standard 14 fonts only cover WinAnsi; anything else would make pdf-lib throw. Characters the font lacks are
+ * folded (é stays, ő → o, Ł → L) or replaced by "?", so an address in any script still produces a valid label.
+ */
+function encodable(font: PDFFont, text: string): string {
+  const supported = new Set(font.getCharacterSet());
+  let out = "";
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0x3f;
+    if (supported.has(cp)) {
+      out += ch;
+      continue;
+    }
+    const folded = foldLatin(ch);
+    out += folded.length > 0 && Array.from(folded).every((c) => supported.has(c.codePointAt(0) ?? 0)) ? folded : "?";
+  }
+  return out;
+}
+
+function drawText(page: ReturnType<PDFDocument["addPage"]>, el: TextElement, font: PDFFont): void {
+  const value = encodable(font, el.text);
+  const maxWidth = el.width * PT_PER_DOT;
+  let size = el.size * PT_PER_DOT * EM_PER_CELL;
+  // The layout already cut the text for a worst-case font; shrink the rare line that still overflows.
+  const measured = font.widthOfTextAtSize(value, size);
+  if (measured > maxWidth) size = (size * maxWidth) / measured;
+  const width = font.widthOfTextAtSize(value, size);
+  const x = el.align === "center" ? el.x * PT_PER_DOT + (maxWidth - width) / 2 : el.x * PT_PER_DOT;
+  const baselineFromTop = (el.y + el.size * BASELINE) * PT_PER_DOT;
+  page.drawText(value, { x, y: PDF_PAGE_HEIGHT - baselineFromTop, size, font, color: rgb(0, 0, 0) });
+}
+
+export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(`${content.carrierName} label ${content.trackingNumber}`);
+  doc.setSubject(`${content.serviceName} shipping label`);
+  doc.setProducer("shipwell");
+  doc.setCreator("shipwell");
+  // Stable dates keep the output a pure function of the content (handy for caching and tests).
+  const date = new Date(`${content.shipDate}T00:00:00Z`);
+  if (!Number.isNaN(date.getTime())) {
+    doc.setCreationDate(date);
+    doc.setModificationDate(date);
+  }
+
+  const page = doc.addPage([PDF_PAGE_WIDTH, PDF_PAGE_HEIGHT]);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+
+  for (const el of layoutLabel(content)) {
+    if (el.kind === "text") {
+      drawText(page, el, el.bold ? bold : regular);
+    } else if (el.kind === "box") {
+      page.drawRectangle({
+        x: el.x * PT_PER_DOT,
+        y: PDF_PAGE_HEIGHT - (el.y + el.height) * PT_PER_DOT,
+        width: el.width * PT_PER_DOT,
+        height: el.height * PT_PER_DOT,
+        color: rgb(0, 0, 0),
+      });
+    } else {
+      const heightPx = Math.round((el.height / el.moduleWidth) * BARCODE_PX_PER_MODULE);
+      const image = await doc.embedPng(await code128Png(el.value, BARCODE_PX_PER_MODULE, heightPx));
+      const width = el.pattern.modules * el.moduleWidth * PT_PER_DOT;
+      const y = PDF_PAGE_HEIGHT - (el.y + el.height) * PT_PER_DOT;
+      page.drawImage(image, { x: el.x * PT_PER_DOT, y, width, height: el.height * PT_PER_DOT });
+    }
+  }
+  return doc.save();
+}

@@ -1,0 +1,62 @@
+import { PNG } from "pngjs";
+import { describe, expect, it } from "vitest";
+import { code128Pattern } from "@/lib/labels/barcode";
+import { isPng } from "@/lib/labels/check";
+import { layoutLabel, type BarcodeElement } from "@/lib/labels/layout";
+import { renderPngLabel } from "@/lib/labels/png";
+import { sampleAddress, sampleLabelContent } from "@/lib/labels/sample-content";
+
+/** Run lengths of dark/light pixels along one row, from the first dark pixel to the last. */
+function runs(png: PNG, y: number, x0: number, x1: number): number[] {
+  const dark = (x: number): boolean => (png.data[(y * png.width + x) * 4] ?? 255) < 128;
+  let start = x0;
+  while (start < x1 && !dark(start)) start++;
+  let end = x1 - 1;
+  while (end > start && !dark(end)) end--;
+  const out: number[] = [];
+  let current = dark(start);
+  let length = 0;
+  for (let x = start; x <= end; x++) {
+    if (dark(x) === current) length++;
+    else {
+      out.push(length);
+      current = dark(x);
+      length = 1;
+    }
+  }
+  out.push(length);
+  return out;
+}
+
+describe("renderPngLabel", () => {
+  it("is an 812x1218 PNG (4x6 in at 203 dpi) that pngjs decodes", () => {
+    const bytes = renderPngLabel(sampleLabelContent());
+    expect(isPng(bytes)).toBe(true);
+    const png = PNG.sync.read(Buffer.from(bytes));
+    expect([png.width, png.height]).toEqual([812, 1218]);
+    // It declares its resolution: pHYs with 7992 pixels per metre (= 203 dpi).
+    const phys = Buffer.from(bytes).indexOf("pHYs");
+    expect(phys).toBeGreaterThan(0);
+    expect(Buffer.from(bytes).readUInt32BE(phys + 4)).toBe(7992);
+  });
+
+  it("draws a Code 128 symbol whose bars match the encoder's pattern exactly", () => {
+    const content = sampleLabelContent();
+    const png = PNG.sync.read(Buffer.from(renderPngLabel(content)));
+    const bar = layoutLabel(content).find((e): e is BarcodeElement => e.kind === "barcode")!;
+    const expected = code128Pattern(content.barcodeValue).widths.map((w) => w * bar.moduleWidth);
+    const midRow = bar.y + Math.floor(bar.height / 2);
+    expect(runs(png, midRow, 0, png.width)).toEqual(expected);
+    // Quiet zones either side are blank.
+    const row = (x: number): number => png.data[(midRow * png.width + x) * 4]!;
+    for (let x = bar.x - 10 * bar.moduleWidth; x < bar.x; x++) expect(row(x)).toBe(255);
+  });
+
+  it("has ink in the address block and folds non-ASCII text instead of failing", () => {
+    const content = sampleLabelContent({ recipient: sampleAddress({ person_name: "Zoë Müller 王" }) });
+    const png = PNG.sync.read(Buffer.from(renderPngLabel(content)));
+    let dark = 0;
+    for (let y = 392; y < 430; y++) for (let x = 24; x < 500; x++) if (png.data[(y * png.width + x) * 4]! < 128) dark++;
+    expect(dark).toBeGreaterThan(500);
+  });
+});

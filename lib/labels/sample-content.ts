@@ -1,0 +1,53 @@
+import type { Address } from "@/lib/carriers/types";
+import type { LabelContent } from "@/lib/labels/content";
+
+/**
+ * A realistic label for tests, previews and docs. Kept beside the renderers so every format's tests draw the same
+ * thing.
+ */
+
+export function sampleAddress(overrides: Partial<Address> = {}): Address {
+  return {
+    person_name: "Jane Doe",
+    company_name: "Acme Widgets Inc.",
+    address_line1: "1600 Amphitheatre Pkwy",
+    address_line2: "Suite 200",
+    city: "Mountain View",
+    postal_code: "94043",
+    state_code: "CA",
+    country_code: "US",
+    suburb: null,
+    residential: false,
+    email: null,
+    phone_number: "+1 650 555 0100",
+    federal_tax_id: null,
+    state_tax_id: null,
+    ...overrides,
+  };
+}
+
+export function sampleLabelContent(overrides: Partial<LabelContent> = {}): LabelContent {
+  return {
+    carrierName: "Sandbox",
+    serviceName: "Sandbox Ground",
+    trackingNumber: "SBX126230400000900001705",
+    shipper: sampleAddress(),
+    recipient: sampleAddress({
+      person_name: "John Smith",
+      company_name: null,
+      address_line1: "350 Fifth Avenue",
+      address_line2: null,
+      city: "New York",
+      postal_code: "10118",
+      state_code: "NY",
+      residential: true,
+    }),
+    weightText: "2.5 KG",
+    reference: "ORDER-1042",
+    shipDate: "2024-01-01",
+    barcodeValue: "SBX126230400000900001705",
+    routingText: "ZONE 9  NEW YORK NY",
+    footerText: "SANDBOX TEST LABEL - NOT VALID FOR SHIPPING",
+    ...overrides,
+  };
+}
