@@ -1,0 +1,83 @@
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { createCarrierHttp, sharedTokenCache, withDeadline } from "./http";
+import { getAdapter } from "./registry";
+import {
+  CarrierError,
+  type AdapterContext,
+  type AdapterMessage,
+  type CarrierAdapter,
+  type CarrierMessage,
+  type ConnectionInfo,
+} from "./types";
+
+export type InvokeOutcome<T> =
+  | { ok: true; data: T; messages: CarrierMessage[] }
+  | { ok: false; messages: CarrierMessage[] };
+
+export function toCarrierMessages(connection: ConnectionInfo, messages: AdapterMessage[]): CarrierMessage[] {
+  return messages.map((m) => ({
+    carrier_name: connection.carrier_name,
+    carrier_id: connection.carrier_id,
+    code: m.code,
+    message: m.message,
+    level: m.level,
+    details: m.details ?? {},
+  }));
+}
+
+export function deadlineFor(connection: ConnectionInfo): number {
+  const configured = connection.config.deadline_ms;
+  return typeof configured === "number" ? configured : env().CARRIER_DEADLINE_MS;
+}
+
+/**
+ * Runs one adapter operation for one connection under its deadline and turns every way it can fail into
+ * `messages`, so a failing carrier never takes a request (or the other carriers of a fan-out) down with it.
+ */
+export async function invokeCarrier<T>(
+  connection: ConnectionInfo,
+  parent: AbortSignal | undefined,
+  run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
+): Promise<InvokeOutcome<T>> {
+  const adapter = getAdapter(connection.carrier_name);
+  if (!adapter) {
+    return {
+      ok: false,
+      messages: toCarrierMessages(connection, [
+        { code: "not_supported", message: `Carrier ${connection.carrier_name} is not supported.`, level: "error" },
+      ]),
+    };
+  }
+  try {
+    const result = await withDeadline(
+      deadlineFor(connection),
+      parent,
+      (signal) =>
+        run(adapter, {
+          connection,
+          signal,
+          tokens: sharedTokenCache,
+          now: () => new Date(),
+          http: createCarrierHttp({
+            carrier_name: connection.carrier_name,
+            carrier_id: connection.carrier_id,
+            display_name: adapter.display_name,
+            signal,
+          }),
+        }),
+      adapter.display_name,
+    );
+    return { ok: true, data: result.data, messages: toCarrierMessages(connection, result.messages) };
+  } catch (err) {
+    if (err instanceof CarrierError) return { ok: false, messages: toCarrierMessages(connection, err.messages) };
+    // An adapter bug: logged with its stack for us, a plain message for the client.
+    log().error({ msg: "carrier adapter failed", carrier_name: connection.carrier_name, carrier_id: connection.carrier_id, err });
+    return {
+      ok: false,
+      messages: toCarrierMessages(connection, [
+        { code: "carrier_bad_response", message: `${adapter.display_name} answered in a way we could not process.`, level: "error" },
+      ]),
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { POST as createConnection } from "@/app/v1/connections/route";
+import { call } from "./helpers";
+
+export const usShipper = {
+  person_name: "Ada Shipper",
+  company_name: "Acme Warehouse",
+  address_line1: "500 Industrial Way",
+  city: "Chicago",
+  state_code: "IL",
+  postal_code: "60607",
+  country_code: "US",
+  phone_number: "+1 312 555 0100",
+};
+
+export const usRecipient = {
+  person_name: "Bob Receiver",
+  address_line1: "12 Elm Street",
+  address_line2: "Apt 4",
+  city: "Austin",
+  state_code: "TX",
+  postal_code: "78701",
+  country_code: "US",
+  residential: true,
+};
+
+export const parcel = { weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" };
+
+export const rateRequest = (extra: Record<string, unknown> = {}) => ({
+  shipper: usShipper,
+  recipient: usRecipient,
+  parcels: [parcel],
+  ...extra,
+});
+
+export async function addSandbox(key: string, carrier_id: string, config: Record<string, unknown> = {}, more: Record<string, unknown> = {}) {
+  const res = await call(createConnection, "POST", "/v1/connections", {
+    key,
+    body: { carrier_name: "sandbox", carrier_id, config, ...more },
+  });
+  if (res.status !== 201) throw new Error(`connection not created: ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; carrier_id: string };
+}

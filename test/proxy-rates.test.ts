@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { POST as rates } from "@/app/v1/proxy/rates/route";
+import { PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
+import { RatesResponse } from "@/lib/schemas/proxy";
+import { Rate } from "@/lib/schemas/rate";
+import { call, makeOrg } from "./helpers";
+import { addSandbox, rateRequest } from "./factories";
+
+describe("POST /v1/proxy/rates", () => {
+  it("returns every Rate field from the default sandbox connection, cheapest first", async () => {
+    const { key } = await makeOrg();
+    const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
+    expect(res.status).toBe(200);
+    RatesResponse.parse(res.body);
+    expect(res.body.messages).toEqual([]);
+    expect(res.body.rates.length).toBeGreaterThanOrEqual(3);
+    for (const rate of res.body.rates) {
+      expect(Object.keys(rate).sort()).toEqual(Object.keys(Rate.shape).sort());
+      expect(rate.id).toMatch(/^rat_[0-9a-f]{32}$/);
+      expect(rate.carrier_ref).toMatch(/^car_[0-9a-f]{32}$/);
+      expect(rate).toMatchObject({ carrier_name: "sandbox", carrier_id: "sandbox", currency: "USD", test_mode: true });
+      expect(rate.meta).toMatchObject({ service_name: expect.any(String), rate_provider: "sandbox", carrier_connection_id: rate.carrier_ref });
+      expect(Number.isInteger(rate.transit_days)).toBe(true);
+      // Residential recipient: the surcharge is itemised.
+      expect(rate.extra_charges.map((c: { name: string }) => c.name.toLowerCase()).join(" ")).toMatch(/residential/);
+    }
+    const totals = res.body.rates.map((r: { total_charge: number }) => r.total_charge);
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
+  });
+
+  it("reports every missing required field with its path", async () => {
+    const { key } = await makeOrg();
+    const empty = await call(rates, "POST", "/v1/proxy/rates", { key, body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors.map((e: { field: string }) => e.field)).toEqual(["shipper", "recipient", "parcels"]);
+
+    const partial = await call(rates, "POST", "/v1/proxy/rates", {
+      key,
+      body: { shipper: {}, recipient: { ...rateRequest().recipient, state_code: null }, parcels: [{}] },
+    });
+    expect(partial.status).toBe(400);
+    expect(partial.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
+      [
+        "shipper.postal_code",
+        "shipper.city",
+        "shipper.country_code",
+        "shipper.address_line1",
+        "recipient.state_code",
+        "parcels[0].weight",
+        "parcels[0].weight_unit",
+      ].sort(),
+    );
+    const none = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ parcels: [] }) });
+    expect(none.body.errors).toEqual([{ code: "validation_error", field: "parcels", message: "must have at least 1 item" }]);
+  });
+
+  it("selects connections by carrier_id or car_ id and rejects ids that match nothing", async () => {
+    const { key } = await makeOrg();
+    const second = await addSandbox(key, "sbx-b");
+    const byFriendly = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["sbx-b"] }) });
+    expect(byFriendly.status).toBe(200);
+    expect(new Set(byFriendly.body.rates.map((r: { carrier_id: string }) => r.carrier_id))).toEqual(new Set(["sbx-b"]));
+    const byId = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: [second.id] }) });
+    expect(byId.body.rates.every((r: { carrier_ref: string }) => r.carrier_ref === second.id)).toBe(true);
+    const all = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
+    expect(new Set(all.body.rates.map((r: { carrier_id: string }) => r.carrier_id))).toEqual(new Set(["sandbox", "sbx-b"]));
+
+    const unknown = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["sbx-b", "ghost"] }) });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([{ code: "validation_error", field: "carrier_ids[1]", message: expect.stringContaining("ghost") }]);
+
+    await call(patchConnection, "PATCH", "", { key, params: { id: second.id }, body: { active: false } });
+    const inactive = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["sbx-b"] }) });
+    expect(inactive.status).toBe(404);
+    expect(inactive.body.errors[0].code).toBe("carrier_not_found");
+  });
+
+  it("never uses another organization's connection", async () => {
+    const a = await makeOrg();
+    const b = await makeOrg();
+    const mine = await addSandbox(a.key, "private");
+    const res = await call(rates, "POST", "/v1/proxy/rates", { key: b.key, body: rateRequest({ carrier_ids: [mine.id] }) });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe("carrier_ids[0]");
+  });
+
+  it("answers 207 with a carrier_timeout message when one carrier is past its deadline", async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "slow", { latency_ms: 5_000, deadline_ms: 200 });
+    const started = Date.now();
+    const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
+    expect(Date.now() - started).toBeLessThan(4_000); // the slow carrier did not hold the request
+    expect(res.status).toBe(207);
+    expect(res.body.rates.length).toBeGreaterThan(0);
+    expect(res.body.rates.every((r: { carrier_id: string }) => r.carrier_id === "sandbox")).toBe(true);
+    expect(res.body.messages).toEqual([
+      { carrier_name: "sandbox", carrier_id: "slow", code: "carrier_timeout", message: expect.any(String), level: "error", details: {} },
+    ]);
+  });
+
+  it("answers 207 when one carrier fails and 424 when all of them fail", async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "broken", { fail_operations: ["rates"] });
+    const partial = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
+    expect(partial.status).toBe(207);
+    expect(partial.body.messages[0]).toMatchObject({ carrier_id: "broken", code: "carrier_unavailable", level: "error" });
+
+    const all = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["broken"] }) });
+    expect(all.status).toBe(424);
+    expect(all.body.rates).toEqual([]);
+    expect(all.body.messages).toHaveLength(1);
+    expect(all.body).not.toHaveProperty("errors");
+  });
+
+  it("passes the carrier's own refusal through as messages (invalid postal code, overweight)", async () => {
+    const { key } = await makeOrg();
+    const bad = rateRequest({ recipient: { ...rateRequest().recipient, postal_code: "00000" } });
+    const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: bad });
+    expect(res.status).toBe(424);
+    expect(res.body.messages[0]).toMatchObject({ carrier_name: "sandbox", carrier_id: "sandbox", level: "error" });
+    expect(res.body.messages[0].message).toMatch(/00000/);
+
+    const heavy = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ parcels: [{ weight: 80, weight_unit: "KG" }] }) });
+    expect(heavy.status).toBe(424);
+    expect(heavy.body.messages[0].message).toMatch(/70/);
+  });
+
+  it("fails one connection with carrier_auth_failed when its credentials have expired", async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "expired", {}, { credentials: { api_key: "expired_key" } });
+    const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
+    expect(res.status).toBe(207);
+    expect(res.body.messages[0]).toMatchObject({ carrier_id: "expired", code: "carrier_auth_failed" });
+  });
+});
