@@ -123,6 +123,35 @@ describe("POST /v1/proxy/shipping", () => {
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "sandbox", carrier_id: "no-labels", code: "carrier_unavailable" });
   });
 
+  it("validates the rates it is given, field by field", async () => {
+    const { key } = await makeOrg();
+    const res = await call(shipping, "POST", "/v1/proxy/shipping", {
+      key,
+      body: { ...rateRequest(), selected_rate_id: "r1", rates: [{ id: "r1", carrier_name: "sandbox", carrier_ref: "nope" }], label_type: "GIF" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
+      ["label_type", "rates[0].carrier_id", "rates[0].carrier_ref", "rates[0].currency", "rates[0].service", "rates[0].total_charge"].sort(),
+    );
+  });
+
+  it("buys exactly one label when the same Idempotency-Key arrives twice at once", async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "slow-ship", { latency_ms: 400 });
+    const offered = await quote(key, { carrier_ids: ["slow-ship"] });
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+    const body = { ...rateRequest(), rates: offered, selected_rate_id: offered[0]!.id };
+    const headers = { "Idempotency-Key": "label-race" };
+    const [a, b] = await Promise.all([
+      call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body }),
+      new Promise((r) => setTimeout(r, 100)).then(() => call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body })),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect(ship).toHaveBeenCalledTimes(1);
+    const replay = await call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body });
+    expect(replay.body.tracking_number).toBe((a.status === 200 ? a : b).body.tracking_number);
+  });
+
   it("replays an Idempotency-Key without buying a second label", async () => {
     const { key } = await makeOrg();
     const offered = await quote(key);

@@ -1,0 +1,33 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { runMigrations } from "@/lib/db/migrate";
+
+// Instances racing to migrate is a Postgres concern (PGlite is one process by construction).
+const adminUrl = process.env.DATABASE_URL;
+const name = `shipwell_migrate_${randomBytes(6).toString("hex")}`;
+const targetUrl = adminUrl ? adminUrl.replace(/\/[^/]*$/, `/${name}`) : "";
+
+afterAll(async () => {
+  if (!adminUrl) return;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.end();
+});
+
+describe.skipIf(!adminUrl)("migrations on Postgres", () => {
+  it("lets several instances start at once: one migrates, the others wait and find nothing to do", async () => {
+    const admin = postgres(adminUrl!, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database "${name}"`);
+    await admin.end();
+
+    await Promise.all([1, 2, 3, 4].map(() => runMigrations({ engine: "postgres", url: targetUrl })));
+
+    const sql = postgres(targetUrl, { max: 1, onnotice: () => {} });
+    const applied = await sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
+    const tables = await sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`;
+    await sql.end();
+    expect(applied[0]!.n).toBe(1);
+    expect(tables.map((t) => t.table_name)).toEqual(["api_keys", "carrier_connections", "idempotency_keys", "organizations"]);
+  });
+});
