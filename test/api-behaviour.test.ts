@@ -6,6 +6,10 @@ import { rateLimiter } from "@/lib/api/rate-limit";
 import { resetEnvCache } from "@/lib/env";
 import { AddressInput } from "@/lib/schemas/address";
 import { ParcelInput } from "@/lib/schemas/parcel";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { idempotencyKeys } from "@/lib/db/schema";
+import { sweepExpiredIdempotencyKeys } from "@/lib/api/idempotency";
 import { call, makeOrg } from "./helpers";
 
 const conn = (carrier_id: string) => ({ carrier_name: "sandbox", carrier_id });
@@ -108,6 +112,7 @@ describe("rate limit", () => {
     expect(limited.status).toBe(429);
     expect(limited.body.errors[0].code).toBe("rate_limited");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get("x-request-id")).toMatch(/^req_/);
     expect((await call(list, "GET", "/v1/connections", { key: b.key })).status).toBe(200);
   });
 });
@@ -187,6 +192,26 @@ describe("Idempotency-Key", () => {
     expect((await call(route, "POST", "/flaky", { key, headers, body: {} })).status).toBe(500);
     expect((await call(route, "POST", "/flaky", { key, headers, body: {} })).status).toBe(200);
     expect(calls).toBe(2);
+  });
+
+  it("records nothing for a request rejected by validation, so the fixed request may reuse the key", async () => {
+    const { key } = await makeOrg();
+    const headers = { "Idempotency-Key": "fix-and-retry" };
+    const invalid = await call(create, "POST", "/v1/connections", { key, headers, body: { carrier_name: "sandbox" } });
+    expect(invalid.status).toBe(400);
+    const fixed = await call(create, "POST", "/v1/connections", { key, headers, body: conn("fixed") });
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("sweeps expired keys so the table does not grow without bound", async () => {
+    const { key, orgId } = await makeOrg();
+    await call(create, "POST", "/v1/connections", { key, headers: { "Idempotency-Key": "old" }, body: conn("old") });
+    const db = await getDb();
+    const mine = eq(idempotencyKeys.orgId, orgId);
+    expect(await db.select().from(idempotencyKeys).where(mine)).toHaveLength(1);
+    await sweepExpiredIdempotencyKeys(db, new Date(Date.now() + 25 * 3600 * 1000));
+    expect(await db.select().from(idempotencyKeys).where(mine)).toHaveLength(0);
   });
 
   it("rejects a key longer than 255 characters", async () => {

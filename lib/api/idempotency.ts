@@ -15,15 +15,24 @@ export function requestFingerprint(method: string, path: string, body: string): 
   return createHash("sha256").update(`${method}\n${path}\n${body}`).digest("hex");
 }
 
-export type IdempotencyStart = { kind: "started" } | { kind: "replay"; status: number; body: unknown };
+/** A key this request holds; `lock` (its lock deadline) tells our hold apart from a later takeover. */
+export interface IdempotencySlot {
+  orgId: string;
+  key: string;
+  lock: Date;
+}
+
+export type IdempotencyStart = { kind: "started"; lock: Date } | { kind: "replay"; status: number; body: unknown };
 
 export async function beginIdempotent(
   db: Db,
   input: { orgId: string; key: string; method: string; path: string; fingerprint: string },
 ): Promise<IdempotencyStart> {
   const now = new Date();
+  const lock = new Date(now.getTime() + LOCK_MS);
   const where = and(eq(idempotencyKeys.orgId, input.orgId), eq(idempotencyKeys.key, input.key));
   await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.expiresAt, now)));
+  sweepExpired(db, now);
   const inserted = await db
     .insert(idempotencyKeys)
     .values({
@@ -33,12 +42,12 @@ export async function beginIdempotent(
       method: input.method,
       path: input.path,
       state: "in_progress",
-      lockedUntil: new Date(now.getTime() + LOCK_MS),
+      lockedUntil: lock,
       expiresAt: new Date(now.getTime() + TTL_MS),
     })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
-  if (inserted.length > 0) return { kind: "started" };
+  if (inserted.length > 0) return { kind: "started", lock };
 
   const [row] = await db.select().from(idempotencyKeys).where(where);
   if (!row) return beginIdempotent(db, input); // expired and removed between the two statements
@@ -56,25 +65,51 @@ export async function beginIdempotent(
   }
   const taken = await db
     .update(idempotencyKeys)
-    .set({ lockedUntil: new Date(now.getTime() + LOCK_MS) })
+    .set({ lockedUntil: lock })
     .where(and(where, eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, row.lockedUntil)))
     .returning({ key: idempotencyKeys.key });
-  if (taken.length > 0) return { kind: "started" };
+  if (taken.length > 0) return { kind: "started", lock };
   throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress.", {
     headers: { "Retry-After": "1" },
   });
 }
 
-export async function completeIdempotent(db: Db, orgId: string, key: string, status: number, body: unknown) {
+const ours = (slot: IdempotencySlot) =>
+  and(
+    eq(idempotencyKeys.orgId, slot.orgId),
+    eq(idempotencyKeys.key, slot.key),
+    eq(idempotencyKeys.state, "in_progress"),
+    eq(idempotencyKeys.lockedUntil, slot.lock),
+  );
+
+export async function completeIdempotent(db: Db, slot: IdempotencySlot, status: number, body: unknown) {
   await db
     .update(idempotencyKeys)
     .set({ state: "completed", responseStatus: status, responseBody: body ?? null })
-    .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key)));
+    .where(ours(slot));
 }
 
 /** After a server-side failure the key is freed, so the client's retry runs the request again. */
-export async function releaseIdempotent(db: Db, orgId: string, key: string) {
-  await db
+export async function releaseIdempotent(db: Db, slot: IdempotencySlot) {
+  await db.delete(idempotencyKeys).where(ours(slot));
+}
+
+// Expired answers (labels included) would otherwise pile up; one sweep per instance every few minutes is plenty.
+const SWEEP_EVERY_MS = 5 * 60 * 1000;
+let lastSweep = 0;
+
+function sweepExpired(db: Db, now: Date) {
+  if (now.getTime() - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = now.getTime();
+  void db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, "in_progress")));
+    .where(lt(idempotencyKeys.expiresAt, now))
+    .catch(() => {
+      lastSweep = 0;
+    });
+}
+
+/** For tests: run the sweep now. */
+export async function sweepExpiredIdempotencyKeys(db: Db, now = new Date()) {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now));
 }

@@ -1,13 +1,14 @@
-import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import type { Logger } from "pino";
-import { getReadyDb } from "@/lib/platform";
+import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/tx";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ApiError, toErrorResponse } from "./errors";
-import { parseOrThrow } from "./validation";
+import { issuesToProblems } from "./validation";
+import { requestIdFrom } from "./request-id";
+import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { rateLimiter } from "./rate-limit";
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -15,10 +16,10 @@ import {
   completeIdempotent,
   releaseIdempotent,
   requestFingerprint,
+  type IdempotencySlot,
 } from "./idempotency";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9_.-]{1,200}$/;
 
 export interface ApiContext {
   org: { id: string; name: string };
@@ -49,11 +50,6 @@ interface HandlerArgs<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodT
   body: z.output<B>;
   query: z.output<Q>;
   req: Request;
-}
-
-function requestIdFrom(req: Request): string {
-  const given = req.headers.get("x-request-id");
-  return given && REQUEST_ID_PATTERN.test(given) ? given : `req_${randomBytes(16).toString("hex")}`;
 }
 
 async function readBody(req: Request): Promise<string> {
@@ -110,6 +106,24 @@ function toResponse(result: ApiResult, extraHeaders: Record<string, string>): Re
   return new Response(JSON.stringify(result.body), { status: result.status ?? 200, headers });
 }
 
+function ctxLog(requestId: string, orgId: string) {
+  return log().child({ request_id: requestId, org_id: orgId });
+}
+
+/**
+ * Stores what the request answered so a retry replays it. Client and carrier errors are answers too; a server
+ * fault frees the key so a retry runs again; a file is not replayable, so it frees the key as well. Failing to
+ * record never changes the answer: a label already bought must reach the client.
+ */
+async function recordIdempotent(db: Db, slot: IdempotencySlot, result: ApiResult, logger: Logger) {
+  try {
+    if (result instanceof Response || (result.status ?? 200) >= 500) await releaseIdempotent(db, slot);
+    else await completeIdempotent(db, slot, result.status ?? 200, result.body);
+  } catch (err) {
+    logger.error({ msg: "could not record the idempotent response; the key stays locked until it expires", key: slot.key, err });
+  }
+}
+
 /**
  * Every /v1 handler runs inside this: request id → auth → org context → rate limit → body parsing and
  * validation → idempotency → handler → error mapping → one log line.
@@ -126,7 +140,7 @@ export function withApi<
     let orgId: string | null = null;
     let response: Response;
     try {
-      const db = await getReadyDb();
+      const db = await getDb();
       const who = await authenticate(req, db);
       orgId = who.orgId;
 
@@ -140,29 +154,36 @@ export function withApi<
       }
 
       const url = new URL(req.url);
-      const rawParams = routeCtx ? await routeCtx.params : {};
-      const params = options.params ? parseOrThrow(options.params, rawParams) : ({} as z.output<P>);
-      const query = options.query
-        ? parseOrThrow(options.query, Object.fromEntries(url.searchParams))
-        : ({} as z.output<Q>);
-
       let rawBody = "";
-      let body = undefined as z.output<B>;
+      let json: unknown = undefined;
       if (options.body) {
         const type = req.headers.get("content-type") ?? "";
         if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type.trim())) {
           throw new ApiError("unsupported_media_type", "Send the request body as `Content-Type: application/json`.");
         }
         rawBody = await readBody(req);
-        body = parseOrThrow(options.body, parseJson(rawBody));
+        json = parseJson(rawBody);
       }
+      // Path, query and body problems come back together, so one answer lists everything to fix.
+      const problems: FieldProblem[] = [];
+      const check = <S extends z.ZodType>(schema: S | undefined, input: unknown): z.output<S> => {
+        if (!schema) return {} as z.output<S>;
+        const parsed = schema.safeParse(input);
+        if (parsed.success) return parsed.data;
+        problems.push(...issuesToProblems(parsed.error.issues));
+        return undefined as z.output<S>;
+      };
+      const params = check(options.params, routeCtx ? await routeCtx.params : {});
+      const query = check(options.query, Object.fromEntries(url.searchParams));
+      const body = (options.body ? check(options.body, json) : undefined) as z.output<B>;
+      if (problems.length > 0) throw new ValidationError(problems);
 
       const ctx: ApiContext = {
         org: { id: who.orgId, name: who.orgName },
         actor: { type: "api_key", id: who.keyId },
         requestId,
         db,
-        log: log().child({ request_id: requestId, org_id: who.orgId }),
+        log: ctxLog(requestId, who.orgId),
         signal: req.signal,
       };
       const run = () => handler({ ctx, params, body, query, req });
@@ -179,27 +200,17 @@ export function withApi<
         const fingerprint = requestFingerprint(req.method, url.pathname + url.search, rawBody);
         const start = await beginIdempotent(db, { orgId: who.orgId, key: idemKey, method: req.method, path: url.pathname, fingerprint });
         if (start.kind === "replay") {
-          response = toResponse(
-            { status: start.status, body: start.body },
-            { ...baseHeaders, "Idempotent-Replayed": "true" },
-          );
+          response = toResponse({ status: start.status, body: start.body }, { ...baseHeaders, "Idempotent-Replayed": "true" });
         } else {
+          const slot = { orgId: who.orgId, key: idemKey, lock: start.lock };
           let result: ApiResult;
           try {
             result = await run();
-            if (result instanceof Response) {
-              // Files are not replayable; free the key rather than store a partial answer.
-              await releaseIdempotent(db, who.orgId, idemKey);
-            } else {
-              await completeIdempotent(db, who.orgId, idemKey, result.status ?? 200, result.body);
-            }
           } catch (err) {
-            // Client and carrier errors are answers too and replay as such; a server fault frees the key.
             const mapped = toErrorResponse(err, requestId);
-            if (mapped.status >= 500) await releaseIdempotent(db, who.orgId, idemKey).catch(() => {});
-            else await completeIdempotent(db, who.orgId, idemKey, mapped.status, mapped.body);
             result = { status: mapped.status, body: mapped.body, headers: mapped.headers };
           }
+          await recordIdempotent(db, slot, result, ctxLog(requestId, who.orgId));
           response = toResponse(result, baseHeaders);
         }
       }
