@@ -1,4 +1,4 @@
-import { getReadyDb } from "@/lib/platform";
+import { getDb } from "@/lib/db/client";
 import { createOrganization } from "@/lib/orgs/create-organization";
 import { createApiKey } from "@/lib/auth/api-keys";
 
@@ -9,13 +9,13 @@ export interface TestOrg {
 }
 
 export async function makeOrg(name = "Test org"): Promise<TestOrg> {
-  const db = await getReadyDb();
+  const db = await getDb();
   const org = await createOrganization(db, { name });
   const key = await createApiKey(db, { orgId: org.id, name: "test", source: "api" });
   return { orgId: org.id, key: key.key, keyId: key.id };
 }
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 
 export interface CallOptions {
   key?: string | null;

@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
 import { paginate } from "@/lib/api/pagination";
 import { createConnection } from "@/lib/connections/create-connection";
@@ -15,3 +16,5 @@ export const POST = withApi({ route: "/v1/connections", body: ConnectionCreate }
   status: 201,
   body: await createConnection({ ctx, input: body }),
 }));
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

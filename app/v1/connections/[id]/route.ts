@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
 import { deleteConnection } from "@/lib/connections/delete-connection";
 import { getConnection } from "@/lib/connections/get-connection";
@@ -19,3 +20,5 @@ export const PATCH = withApi({ route, params, body: ConnectionUpdate }, async ({
 export const DELETE = withApi({ route, params }, async ({ ctx, params }) => ({
   body: await deleteConnection({ ctx, id: params.id }),
 }));
+
+export const { POST, PUT } = otherMethods("GET", "PATCH", "DELETE");

@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
 import { CarrierFailureError } from "@/lib/errors";
 import { fetchRates } from "@/lib/rates/fetch-rates";
@@ -9,3 +10,5 @@ export const POST = withApi({ route: "/v1/proxy/rates", body: ProxyRatesRequest 
   if (failed === asked) throw new CarrierFailureError(messages, { rates: [] });
   return { status: failed > 0 ? 207 : 200, body: { messages, rates } };
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

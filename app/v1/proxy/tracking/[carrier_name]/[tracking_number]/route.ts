@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
 import { trackProxy } from "@/lib/trackers/track-proxy";
 import { TrackingParams, TrackingQuery } from "@/lib/schemas/proxy";
@@ -13,3 +14,5 @@ export const GET = withApi(
     }),
   }),
 );
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
