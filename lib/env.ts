@@ -8,18 +8,24 @@ const boolish = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
   .transform((v) => v === "1" || v === "true" || v === "yes");
 
-const schema = z.object({
+const schema = z
+  .object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().min(1).default("./.data"),
   ENCRYPTION_KEY: z.string().optional(),
-  BOOTSTRAP_API_KEY: z.string().min(20, "BOOTSTRAP_API_KEY must be at least 20 characters").optional(),
+  BOOTSTRAP_API_KEY: z.string().min(32, "must be at least 32 characters of randomness").optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CARRIER_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   SKIP_MIGRATIONS: boolish.default(false),
-});
+  })
+  // A generated key would live on one instance's disk and be lost: with a shared database it must be configured.
+  .refine((e) => !e.DATABASE_URL || e.ENCRYPTION_KEY, {
+    path: ["ENCRYPTION_KEY"],
+    message: "is required with DATABASE_URL (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`)",
+  });
 
 export type Env = z.infer<typeof schema>;
 
@@ -39,6 +45,15 @@ export function env(): Env {
 /** Tests change variables between cases; production never calls this. */
 export function resetEnvCache(): void {
   cached = null;
+}
+
+/** No DATABASE_URL: the embedded PGlite database. */
+export function isEmbedded(): boolean {
+  return !env().DATABASE_URL;
+}
+
+export function isInMemory(): boolean {
+  return isEmbedded() && env().DATA_DIR.startsWith("memory://");
 }
 
 export function isBuildPhase(): boolean {

@@ -1,6 +1,6 @@
 import { isBuildPhase } from "@/lib/env";
 import { log } from "@/lib/log";
-import { getReadyDb } from "@/lib/platform";
+import { getDb } from "@/lib/db/client";
 
 /**
  * Open the database, migrate and bootstrap at start, so the first API key is printed then rather than on the first
@@ -9,7 +9,7 @@ import { getReadyDb } from "@/lib/platform";
 export async function startServer(): Promise<void> {
   if (isBuildPhase()) return;
   try {
-    await getReadyDb();
+    await getDb();
   } catch (err) {
     log().error({ msg: "database not ready at start; requests will retry", err: (err as Error).message });
   }

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { sendLogsToStderr } from "@/lib/log";
 import { closeDb } from "@/lib/db/client";
 import { DataDirInUseError } from "@/lib/db/data-dir-lock";
-import { getReadyDb } from "@/lib/platform";
+import { getDb } from "@/lib/db/client";
 import { createOrganization, ensureDefaultOrganization } from "@/lib/orgs/create-organization";
 import { listOrganizations } from "@/lib/orgs/list-organizations";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
@@ -45,7 +45,7 @@ async function run(argv: string[]): Promise<string> {
   }
   if (command === "keys revoke" && !rest[0]) throw new UsageError(`"keys revoke" needs a key id.`);
 
-  const db = await getReadyDb();
+  const db = await getDb();
   switch (command) {
     case "orgs create":
       return (await createOrganization(db, { name: values.name! })).id;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { GET as listConnections } from "@/app/v1/connections/route";
-import { getReadyDb } from "@/lib/platform";
+import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { call, makeOrg } from "./helpers";
@@ -27,7 +27,7 @@ describe("API key authentication", () => {
     const { key, keyId } = await makeOrg();
     const ok = await call(listConnections, "GET", "/v1/connections", { key });
     expect(ok.status).toBe(200);
-    const db = await getReadyDb();
+    const db = await getDb();
     const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(row!.lastUsedAt).toBeInstanceOf(Date);
     expect(row!.keyHash).not.toContain(key);

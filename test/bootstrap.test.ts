@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { GET } from "@/app/v1/connections/route";
 import { closeDb } from "@/lib/db/client";
-import { getReadyDb } from "@/lib/platform";
+import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { hashApiKey } from "@/lib/auth/api-keys";
 import { call } from "./helpers";
@@ -34,7 +34,7 @@ describe("BOOTSTRAP_API_KEY", () => {
     expect(again.status).toBe(200);
     expect(again.body.results).toEqual(first.body.results);
 
-    const db = await getReadyDb();
+    const db = await getDb();
     const rows = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(bootstrapKey)));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.source).toBe("bootstrap");

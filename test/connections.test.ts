@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { GET as list, POST as create } from "@/app/v1/connections/route";
 import { DELETE as remove, GET as get, PATCH as patch } from "@/app/v1/connections/[id]/route";
-import { getReadyDb } from "@/lib/platform";
+import { getDb } from "@/lib/db/client";
 import { carrierConnections } from "@/lib/db/schema";
 import { decryptJson } from "@/lib/connections/crypto";
 import { Connection } from "@/lib/schemas/connection";
@@ -35,7 +35,7 @@ describe("carrier connections", () => {
     expect(res.body).not.toHaveProperty("credentials");
     expect(res.body.config).toEqual({ latency_ms: 5 });
 
-    const db = await getReadyDb();
+    const db = await getDb();
     const [row] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, res.body.id));
     expect(row!.credentialsEncrypted).toMatch(/^v1\./);
     expect(row!.credentialsEncrypted).not.toContain(SECRET);
@@ -122,5 +122,8 @@ describe("carrier connections", () => {
     const bad = await call(get, "GET", "", { key, params: { id: "nope" } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe("id");
+    // Path and body problems come back in one answer.
+    const both = await call(patch, "PATCH", "", { key, params: { id: "nope" }, body: { active: "yes" } });
+    expect(both.body.errors.map((e: { field: string }) => e.field)).toEqual(["id", "active"]);
   });
 });

@@ -1,8 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { env } from "@/lib/env";
-import { isEmbedded, isInMemory } from "@/lib/db/client";
+import { env, isEmbedded, isInMemory } from "@/lib/env";
 
 /**
  * Carrier credentials at rest: AES-256-GCM with a random 12-byte IV per value and the connection id as

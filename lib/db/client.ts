@@ -1,6 +1,6 @@
-import { join } from "node:path";
-import { env, isBuildPhase } from "@/lib/env";
+import { env, isBuildPhase, isInMemory } from "@/lib/env";
 import { log } from "@/lib/log";
+import { bootstrap } from "@/lib/auth/bootstrap";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
 import { runMigrations } from "./migrate";
@@ -17,26 +17,8 @@ interface Handle {
   close: () => Promise<void>;
 }
 
-type StartHook = (db: Db) => Promise<void>;
+const g = globalThis as unknown as { __shipwellDb?: Promise<Handle> };
 
-const g = globalThis as unknown as { __shipwellDb?: Promise<Handle>; __shipwellStartHooks?: Map<string, StartHook> };
-
-/** Work to do once the database is migrated (bootstrap keys, default org). Registered by lib/platform.ts. */
-export function onDatabaseReady(name: string, hook: StartHook): void {
-  (g.__shipwellStartHooks ??= new Map()).set(name, hook);
-}
-
-export function isEmbedded(): boolean {
-  return !env().DATABASE_URL;
-}
-
-export function isInMemory(): boolean {
-  return isEmbedded() && env().DATA_DIR.startsWith("memory://");
-}
-
-export function migrationsFolder(): string {
-  return join(process.cwd(), "drizzle");
-}
 
 async function open(): Promise<Handle> {
   if (isBuildPhase()) throw new Error("The database is not opened during the build.");
@@ -76,7 +58,7 @@ async function open(): Promise<Handle> {
     if (!env().SKIP_MIGRATIONS) {
       await runMigrations(DATABASE_URL ? { engine: "postgres", url: DATABASE_URL } : { engine: "pglite", db: handle.db });
     }
-    for (const hook of g.__shipwellStartHooks?.values() ?? []) await hook(handle.db);
+    await bootstrap(handle.db);
   } catch (err) {
     await handle.close().catch(() => {});
     throw err;
@@ -85,12 +67,14 @@ async function open(): Promise<Handle> {
   return handle;
 }
 
+/** The database, migrated and bootstrapped (default organization, bootstrap or first key). */
 export function getDb(): Promise<Db> {
   if (!g.__shipwellDb) {
-    g.__shipwellDb = open();
+    const opening = open();
+    g.__shipwellDb = opening;
     // A failed open (database down at start) is not cached: the next request tries again.
-    g.__shipwellDb.catch(() => {
-      g.__shipwellDb = undefined;
+    opening.catch(() => {
+      if (g.__shipwellDb === opening) g.__shipwellDb = undefined;
     });
   }
   return g.__shipwellDb.then((h) => h.db);

@@ -24,6 +24,14 @@ function alive(pid: number): boolean {
   }
 }
 
+function owner(file: string): number {
+  try {
+    return Number.parseInt(readFileSync(file, "utf8"), 10);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export function lockDataDir(dir: string): () => void {
   const abs = resolve(dir);
   mkdirSync(abs, { recursive: true });
@@ -33,12 +41,16 @@ export function lockDataDir(dir: string): () => void {
       const fd = openSync(file, "wx");
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      const release = () => rmSync(file, { force: true });
+      const release = () => {
+        process.removeListener("exit", release);
+        // Only our own lock: after a takeover the file may name another process.
+        if (owner(file) === process.pid) rmSync(file, { force: true });
+      };
       process.once("exit", release);
       return release;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const pid = Number.parseInt(readFileSync(file, "utf8"), 10);
+      const pid = owner(file);
       if (pid === process.pid) return () => {};
       if (Number.isFinite(pid) && alive(pid)) throw new DataDirInUseError(dir, pid);
       rmSync(file, { force: true }); // stale: its owner died without cleaning up

@@ -1,7 +1,11 @@
 import { sql } from "drizzle-orm";
 import { log } from "@/lib/log";
 import type { Db } from "./tx";
-import { migrationsFolder } from "./client";
+import { join } from "node:path";
+
+function migrationsFolder(): string {
+  return join(process.cwd(), "drizzle");
+}
 
 // Any constant works; it only has to be the same in every instance of this service.
 const MIGRATION_LOCK = 72_410_955;
@@ -26,7 +30,8 @@ export async function runMigrations(target: { engine: "pglite"; db: Db } | { eng
       try {
         await migrate(db, { migrationsFolder: migrationsFolder() });
       } finally {
-        await db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`);
+        // Closing the connection releases the lock anyway; never let the unlock hide the migration's own error.
+        await db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
       }
     } finally {
       await client.end({ timeout: 5 });
