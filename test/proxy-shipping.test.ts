@@ -4,6 +4,7 @@ import { PNG } from "pngjs";
 import { POST as rates } from "@/app/v1/proxy/rates/route";
 import { POST as shipping } from "@/app/v1/proxy/shipping/route";
 import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
+import { PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
 import { Shipment } from "@/lib/schemas/shipment";
 import { call, makeOrg } from "./helpers";
 import { addSandbox, rateRequest } from "./factories";
@@ -131,25 +132,74 @@ describe("POST /v1/proxy/shipping", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
-      ["label_type", "rates[0].carrier_id", "rates[0].carrier_ref", "rates[0].currency", "rates[0].service", "rates[0].total_charge"].sort(),
+      [
+        "label_type",
+        "rates[0].base_charge",
+        "rates[0].carrier_id",
+        "rates[0].carrier_ref",
+        "rates[0].currency",
+        "rates[0].service",
+        "rates[0].total_charge",
+        "rates[0].transit_days",
+      ].sort(),
     );
   });
 
   it("buys exactly one label when the same Idempotency-Key arrives twice at once", async () => {
     const { key } = await makeOrg();
-    await addSandbox(key, "slow-ship", { latency_ms: 400 });
-    const offered = await quote(key, { carrier_ids: ["slow-ship"] });
-    const ship = vi.spyOn(sandboxAdapter, "ship");
+    const offered = await quote(key);
+    // Hold the first purchase inside the carrier until the second request has been answered.
+    const original = sandboxAdapter.ship.bind(sandboxAdapter);
+    let entered!: () => void;
+    const inCarrier = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const ship = vi.spyOn(sandboxAdapter, "ship").mockImplementation(async (ctx, req) => {
+      entered();
+      await gate;
+      return original(ctx, req);
+    });
     const body = { ...rateRequest(), rates: offered, selected_rate_id: offered[0]!.id };
     const headers = { "Idempotency-Key": "label-race" };
-    const [a, b] = await Promise.all([
-      call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body }),
-      new Promise((r) => setTimeout(r, 100)).then(() => call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body })),
-    ]);
-    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const first = call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body });
+    await inCarrier;
+    const second = await call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body });
+    expect(second.status).toBe(409);
+    expect(second.body.errors[0].code).toBe("idempotency_in_progress");
+    release();
+    expect((await first).status).toBe(200);
     expect(ship).toHaveBeenCalledTimes(1);
     const replay = await call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body });
-    expect(replay.body.tracking_number).toBe((a.status === 200 ? a : b).body.tracking_number);
+    expect(replay.body.tracking_number).toBe((await first).body.tracking_number);
+  });
+
+  it("replays a carrier refusal under the same Idempotency-Key without asking the carrier again", async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "refuses", { fail_operations: ["ship"] });
+    const offered = await quote(key, { carrier_ids: ["refuses"] });
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+    const body = { ...rateRequest(), rates: offered, selected_rate_id: offered[0]!.id };
+    const headers = { "Idempotency-Key": "refused-1" };
+    const first = await call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body });
+    const again = await call(shipping, "POST", "/v1/proxy/shipping", { key, headers, body });
+    expect(first.status).toBe(424);
+    expect(again.status).toBe(424);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(ship).toHaveBeenCalledTimes(1);
+  });
+
+  it("refuses a rate whose connection has been deactivated since it was quoted", async () => {
+    const { key } = await makeOrg();
+    const conn = await addSandbox(key, "retired");
+    const offered = await quote(key, { carrier_ids: ["retired"] });
+    await call(patchConnection, "PATCH", "", { key, params: { id: conn.id }, body: { active: false } });
+    const res = await call(shipping, "POST", "/v1/proxy/shipping", {
+      key,
+      body: { ...rateRequest(), rates: offered, selected_rate_id: offered[0]!.id },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0].code).toBe("carrier_not_found");
   });
 
   it("replays an Idempotency-Key without buying a second label", async () => {

@@ -103,10 +103,24 @@ describe("GET /v1/proxy/tracking/{carrier_name}/{tracking_number}", () => {
     expect(res.body.messages[0]).toMatchObject({ carrier_id: "down", code: "carrier_unavailable" });
   });
 
-  it("validates the tracking number's shape", async () => {
+  it("validates the tracking number's shape, including a literal percent sign", async () => {
     const { key } = await makeOrg();
-    const res = await trackingOf(key, "sandbox", "a!");
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0].field).toBe("tracking_number");
+    for (const bad of ["a!", "%", "1Z%ZZ"]) {
+      const res = await trackingOf(key, "sandbox", bad);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.errors[0].field).toBe("tracking_number");
+    }
+  });
+
+  it("does not let ?carrier_id= reach another organization's connection", async () => {
+    const owner = await makeOrg();
+    const other = await makeOrg();
+    const theirs = await addSandbox(owner.key, "theirs");
+    const number = makeTrackingNumber({ purchasedAt: days(1) });
+    for (const carrier_id of ["theirs", theirs.id]) {
+      const res = await trackingOf(other.key, "sandbox", number, { carrier_id });
+      expect(res.status).toBe(404);
+      expect(res.body.errors[0].code).toBe("carrier_not_found");
+    }
   });
 });

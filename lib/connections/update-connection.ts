@@ -1,32 +1,24 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { carrierConnections } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/context";
-import { ValidationError } from "@/lib/errors";
 import type { ConnectionUpdate } from "@/lib/schemas/connection";
+import { NotFoundError } from "@/lib/errors";
 import { encryptJson } from "./crypto";
 import { findConnectionRow } from "./find-connection";
 import { presentConnection } from "./present";
 import { validateCarrierSettings } from "./validate";
+import { assertCarrierIdFree, withUniqueCarrierId } from "./carrier-id";
 
 /** PATCH semantics: absent keys stay; `credentials` and `config` are replaced whole when given. */
 export async function updateConnection({ ctx, id, input }: { ctx: DomainContext; id: string; input: ConnectionUpdate }) {
   const row = await findConnectionRow(ctx.db, ctx.org.id, id);
   const settings = validateCarrierSettings(row.carrierName, { credentials: input.credentials, config: input.config });
   if (input.carrier_id !== undefined && input.carrier_id !== row.carrierId) {
-    const taken = await ctx.db
-      .select({ id: carrierConnections.id })
-      .from(carrierConnections)
-      .where(
-        and(
-          eq(carrierConnections.orgId, ctx.org.id),
-          eq(carrierConnections.carrierId, input.carrier_id),
-          ne(carrierConnections.id, id),
-        ),
-      );
-    if (taken.length > 0) throw new ValidationError("is already used by another connection", "carrier_id");
+    await assertCarrierIdFree(ctx.db, ctx.org.id, input.carrier_id, id);
   }
   const credentials = settings.credentials;
-  const [updated] = await ctx.db
+  const [updated] = await withUniqueCarrierId(() =>
+    ctx.db
     .update(carrierConnections)
     .set({
       carrierId: input.carrier_id,
@@ -39,6 +31,8 @@ export async function updateConnection({ ctx, id, input }: { ctx: DomainContext;
       updatedAt: new Date(),
     })
     .where(and(eq(carrierConnections.orgId, ctx.org.id), eq(carrierConnections.id, id)))
-    .returning();
-  return presentConnection(updated!);
+    .returning(),
+  );
+  if (!updated) throw new NotFoundError(`Carrier connection ${id} does not exist.`); // deleted meanwhile
+  return presentConnection(updated);
 }

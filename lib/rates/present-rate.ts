@@ -9,6 +9,9 @@ export interface RateSource {
   testMode: boolean;
 }
 
+/** CONTRACT §1: money has at most 2 decimals, whatever an adapter computed. */
+const money = (n: number) => Math.round(n * 100) / 100;
+
 export function presentRate(quote: RateQuote, connection: RateSource, id: string = newId("rate")): Rate {
   return {
     id,
@@ -16,12 +19,12 @@ export function presentRate(quote: RateQuote, connection: RateSource, id: string
     carrier_id: connection.carrierId,
     currency: quote.currency,
     service: quote.service,
-    discount: quote.discount,
-    base_charge: quote.base_charge,
-    total_charge: quote.total_charge,
-    duties_and_taxes: quote.duties_and_taxes,
+    discount: money(quote.discount),
+    base_charge: money(quote.base_charge),
+    total_charge: money(quote.total_charge),
+    duties_and_taxes: money(quote.duties_and_taxes),
     transit_days: quote.transit_days,
-    extra_charges: quote.extra_charges,
+    extra_charges: quote.extra_charges.map((c) => ({ ...c, amount: money(c.amount) })),
     meta: {
       service_name: quote.service_name,
       rate_provider: connection.carrierName,
@@ -43,10 +46,10 @@ export function rateFromInput(r: RateInput): Rate {
     currency: r.currency,
     service: r.service,
     discount: r.discount,
-    base_charge: r.base_charge ?? r.total_charge,
+    base_charge: r.base_charge,
     total_charge: r.total_charge,
     duties_and_taxes: r.duties_and_taxes,
-    transit_days: r.transit_days ?? 0,
+    transit_days: r.transit_days,
     extra_charges: r.extra_charges,
     meta: {
       ...r.meta,

@@ -47,7 +47,8 @@ export const TrackingParams = z.object({
   carrier_name: z.string().trim().min(1).max(50),
   tracking_number: z
     .string()
-    .transform((v) => decodeURIComponent(v).replace(/\s+/g, "").toUpperCase())
+    // Next.js has already percent-decoded path segments once; decoding again would choke on a literal "%".
+    .transform((v) => v.replace(/\s+/g, "").toUpperCase())
     .pipe(z.string().regex(/^[A-Z0-9-]{4,64}$/, "must be 4 to 64 letters, digits or dashes")),
 });
 

@@ -32,8 +32,8 @@ export const Rate = z
 export type Rate = z.output<typeof Rate>;
 
 /**
- * A rate sent back by a client (proxy shipping). Only what identifies the offer is required; the charges shown on
- * the resulting shipment come from the carrier's answer when it gives one.
+ * A rate sent back by a client (proxy shipping), as we returned it. The charges shown on the resulting shipment
+ * come from the carrier's answer when it gives one.
  */
 export const RateInput = z
   .object({
@@ -45,9 +45,9 @@ export const RateInput = z
     currency: z.string().min(3).max(3),
     total_charge: z.number(),
     discount: z.number().default(0),
-    base_charge: z.number().nullish(),
+    base_charge: z.number(),
     duties_and_taxes: z.number().default(0),
-    transit_days: z.number().int().nullish(),
+    transit_days: z.number().int().min(0),
     extra_charges: z.array(ExtraCharge).default([]),
     meta: z.record(z.string(), z.unknown()).default({}),
     test_mode: z.boolean().default(false),

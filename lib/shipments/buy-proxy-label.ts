@@ -26,7 +26,9 @@ export async function buyProxyLabel({ ctx, input }: { ctx: DomainContext; input:
     throw new ValidationError(`must be one of: ${adapter.label_types.join(", ")} for ${adapter.display_name}`, "label_type");
   }
 
-  const outcome = await invokeConnection(row, ctx.signal, (a, actx) =>
+  // Not the client's signal: a label purchase that reached the carrier must not be abandoned because the client
+  // hung up; the carrier deadline still bounds it.
+  const outcome = await invokeConnection(row, undefined, (a, actx) =>
     a.ship(actx, {
       shipper: input.shipper,
       recipient: input.recipient,
@@ -61,7 +63,11 @@ export async function buyProxyLabel({ ctx, input }: { ctx: DomainContext; input:
     parcels: input.parcels.map((p) => presentParcel(p)),
     services: [],
     options: input.options,
-    payment: input.payment ?? { paid_by: "sender", currency: selected.currency, account_number: null },
+    payment: {
+      paid_by: input.payment?.paid_by ?? "sender",
+      currency: input.payment?.currency ?? selected.currency,
+      account_number: input.payment?.account_number ?? null,
+    },
     customs: (input.options.customs as Record<string, unknown> | undefined) ?? null,
     reference: input.reference,
     label_type: shipped.label.type,

@@ -1,5 +1,18 @@
-import type { TrackingResult } from "@/lib/carriers/types";
+import type { TrackingEvent, TrackingResult } from "@/lib/carriers/types";
 import type { Tracker } from "@/lib/schemas/tracker";
+
+/** CONTRACT §7 once for every carrier: newest first, each event once (carriers repeat scans across pages). */
+export function orderEvents(events: TrackingEvent[]): TrackingEvent[] {
+  const seen = new Set<string>();
+  return [...events]
+    .sort((a, b) => Date.parse(b.occurred_at) - Date.parse(a.occurred_at))
+    .filter((e) => {
+      const key = [e.occurred_at, e.code, e.description, e.location].join("|");
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
 
 export function presentTracker(
   result: TrackingResult,
@@ -11,7 +24,7 @@ export function presentTracker(
     carrier_name: connection.carrierName,
     carrier_id: connection.carrierId,
     tracking_number: result.tracking_number,
-    events: result.events.map((e) => ({
+    events: orderEvents(result.events).map((e) => ({
       date: e.date,
       time: e.time,
       description: e.description,

@@ -46,6 +46,7 @@ export function raced<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /** Waits `ms`, or rejects with `signal.reason` when it aborts first (and clears the timer then). */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);

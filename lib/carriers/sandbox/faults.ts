@@ -1,3 +1,4 @@
+import { sleep } from "@/lib/carriers/http/deadline";
 import type { SandboxConfig, SandboxOperation } from "@/lib/carriers/sandbox/config";
 import { rateLimited, unavailable } from "@/lib/carriers/sandbox/errors";
 
@@ -8,21 +9,7 @@ export const RATE_LIMIT_RETRY_AFTER_SECONDS = 1;
  * Waits `ms` like a slow network would, but gives up the moment `signal` aborts (rejecting with its reason) and
  * clears its timer, so an abandoned call leaves nothing running. The caller enforces the deadline; we only listen.
  */
-export function simulatedLatency(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  if (ms <= 0) return Promise.resolve();
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
+export const simulatedLatency = sleep;
 
 /**
  * Injected failures. The call counter for `rate_limit_every` lives in this object (one per adapter instance),
