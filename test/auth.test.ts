@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { GET as listConnections } from "@/app/v1/connections/route";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
-import { revokeApiKey } from "@/lib/auth/api-keys";
+import { clearAuthCache, revokeApiKey } from "@/lib/auth/api-keys";
 import { call, makeOrg } from "./helpers";
 
 describe("API key authentication", () => {
@@ -36,6 +36,17 @@ describe("API key authentication", () => {
     await revokeApiKey(db, keyId);
     const denied = await call(listConnections, "GET", "/v1/connections", { key });
     expect(denied.status).toBe(401);
+  });
+
+  it("sees a revocation made by another process once the short auth cache expires", async () => {
+    const { key, keyId } = await makeOrg();
+    expect((await call(listConnections, "GET", "/v1/connections", { key })).status).toBe(200);
+    const db = await getDb();
+    // Another instance (or the CLI) revokes the key directly in the database.
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
+    expect((await call(listConnections, "GET", "/v1/connections", { key })).status).toBe(200); // within AUTH_CACHE_TTL_MS
+    clearAuthCache(); // as when the TTL has passed
+    expect((await call(listConnections, "GET", "/v1/connections", { key })).status).toBe(401);
   });
 
   it("echoes a well-formed X-Request-ID and replaces a malformed one", async () => {

@@ -7,7 +7,8 @@ import { eq } from "drizzle-orm";
 import { GET } from "@/app/v1/connections/route";
 import { closeDb } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
-import { apiKeys } from "@/lib/db/schema";
+import { apiKeys, organizations } from "@/lib/db/schema";
+import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
 import { hashApiKey } from "@/lib/auth/api-keys";
 import { call } from "./helpers";
 
@@ -20,6 +21,25 @@ process.env.BOOTSTRAP_API_KEY = bootstrapKey;
 afterAll(async () => {
   await closeDb();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("default organization", () => {
+  it("is created once even when several instances start at the same moment", async () => {
+    const db = await getDb();
+    const { org: previous } = await ensureDefaultOrganization(db);
+    // Start from a database with no default organization, then race five "instances" to create it.
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.id, previous.id));
+    try {
+      const results = await Promise.all([1, 2, 3, 4, 5].map(() => ensureDefaultOrganization(db)));
+      expect(new Set(results.map((r) => r.org.id)).size).toBe(1);
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const defaults = await db.select().from(organizations).where(eq(organizations.isDefault, true));
+      expect(defaults).toHaveLength(1);
+      await db.update(organizations).set({ isDefault: false }).where(eq(organizations.id, defaults[0]!.id));
+    } finally {
+      await db.update(organizations).set({ isDefault: true }).where(eq(organizations.id, previous.id));
+    }
+  });
 });
 
 describe("BOOTSTRAP_API_KEY", () => {

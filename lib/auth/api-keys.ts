@@ -75,6 +75,7 @@ export async function revokeApiKey(db: DbOrTx, keyId: string, orgId?: string) {
   if (!row.revokedAt) {
     await db.update(apiKeys).set({ revokedAt: new Date() }).where(and(where, isNull(apiKeys.revokedAt)));
   }
+  forgetKey(row.id);
   return { id: row.id, orgId: row.orgId, name: row.name };
 }
 
@@ -87,9 +88,33 @@ export interface Authenticated {
   orgName: string;
 }
 
-export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Authenticated | null> {
-  if (!key.startsWith(KEY_PREFIX) && key.length < 20) return null;
-  const rows = await db
+/**
+ * Recent lookups by key hash, so a burst of requests costs one query rather than one each. Revoking in this
+ * process takes effect at once; a revocation made by another process (another instance, the CLI) is seen within
+ * AUTH_CACHE_TTL_MS. Unknown keys are remembered too (bounded), so guessing does not turn into database load.
+ */
+export const AUTH_CACHE_TTL_MS = 5_000;
+const AUTH_CACHE_MAX = 10_000;
+
+interface CachedAuth {
+  value: Authenticated | null;
+  expiresAt: number;
+  lastUsedAt: number;
+}
+
+const g = globalThis as unknown as { __shipwellAuthCache?: Map<string, CachedAuth> };
+const authCache: Map<string, CachedAuth> = (g.__shipwellAuthCache ??= new Map());
+
+export function clearAuthCache(): void {
+  authCache.clear();
+}
+
+function forgetKey(keyId: string): void {
+  for (const [hash, entry] of authCache) if (entry.value?.keyId === keyId) authCache.delete(hash);
+}
+
+async function lookup(db: DbOrTx, hash: string) {
+  const [row] = await db
     .select({
       keyId: apiKeys.id,
       orgId: apiKeys.orgId,
@@ -99,16 +124,31 @@ export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Authe
     })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
-    .where(eq(apiKeys.keyHash, hashApiKey(key)));
-  const row = rows[0];
-  if (!row || row.revokedAt) return null;
-  const now = new Date();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
-    const stale = new Date(now.getTime() - LAST_USED_PRECISION_MS);
+    .where(eq(apiKeys.keyHash, hash));
+  return row;
+}
+
+export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Authenticated | null> {
+  if (!key.startsWith(KEY_PREFIX) && key.length < 20) return null;
+  const hash = hashApiKey(key);
+  const now = Date.now();
+  let entry = authCache.get(hash);
+  if (!entry || entry.expiresAt <= now) {
+    const row = await lookup(db, hash);
+    const value = row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId, orgName: row.orgName } : null;
+    if (authCache.size >= AUTH_CACHE_MAX) authCache.delete(authCache.keys().next().value!);
+    entry = { value, expiresAt: now + AUTH_CACHE_TTL_MS, lastUsedAt: row?.lastUsedAt?.getTime() ?? 0 };
+    authCache.delete(hash); // re-insert so the map's order stays oldest-first for eviction
+    authCache.set(hash, entry);
+  }
+  if (!entry.value) return null;
+  if (now - entry.lastUsedAt > LAST_USED_PRECISION_MS) {
+    entry.lastUsedAt = now;
+    const stale = new Date(now - LAST_USED_PRECISION_MS);
     await db
       .update(apiKeys)
-      .set({ lastUsedAt: now })
-      .where(and(eq(apiKeys.id, row.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
+      .set({ lastUsedAt: new Date(now) })
+      .where(and(eq(apiKeys.id, entry.value.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
   }
-  return { keyId: row.keyId, orgId: row.orgId, orgName: row.orgName };
+  return entry.value;
 }

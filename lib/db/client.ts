@@ -1,6 +1,7 @@
 import { env, isBuildPhase, isInMemory } from "@/lib/env";
 import { log } from "@/lib/log";
 import { bootstrap } from "@/lib/auth/bootstrap";
+import { clearAuthCache } from "@/lib/auth/api-keys";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
 import { runMigrations } from "./migrate";
@@ -83,5 +84,6 @@ export function getDb(): Promise<Db> {
 export async function closeDb(): Promise<void> {
   const pending = g.__shipwellDb;
   g.__shipwellDb = undefined;
+  clearAuthCache(); // what it remembers belongs to this database
   if (pending) await (await pending.catch(() => null))?.close();
 }
