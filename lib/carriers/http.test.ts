@@ -1,3 +1,4 @@
+import { rejection } from "@/lib/carriers/testing/rejection";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -65,14 +66,6 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 }
 
-async function rejection(promise: Promise<unknown>): Promise<CarrierError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CarrierError);
-  return error as CarrierError;
-}
 
 const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
 

@@ -1,3 +1,4 @@
+import { rejection } from "@/lib/carriers/testing/rejection";
 import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -13,14 +14,6 @@ const later = (minutes: number): Date => new Date(now.getTime() + minutes * 60_0
 // Pace 60: one simulated hour per real minute (pickup happens 3 minutes after purchase).
 const ctxAt = (when: Date, extra: Parameters<typeof sandboxTestContext>[0] = {}) => sandboxTestContext({ now: when, config: { pace: 60 }, ...extra });
 
-async function rejection(promise: Promise<unknown>): Promise<CarrierError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CarrierError);
-  return error as CarrierError;
-}
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,3 +1,4 @@
+import { sampleAddress } from "@/lib/labels/sample-content";
 import { TokenCache, type CarrierHttp } from "@/lib/carriers/http";
 import type { AdapterContext, Address, Parcel, RateRequest, ShipRequest } from "@/lib/carriers/types";
 
@@ -42,24 +43,18 @@ export function sandboxTestContext(opts: TestContextOptions = {}): AdapterContex
   };
 }
 
+/** A New York address (the sandbox's default route), built on the labels' sample address. */
 export function testAddress(overrides: Partial<Address> = {}): Address {
-  return {
-    person_name: "Jane Doe",
+  return sampleAddress({
     company_name: null,
     address_line1: "350 Fifth Avenue",
     address_line2: null,
     city: "New York",
     postal_code: "10118",
     state_code: "NY",
-    country_code: "US",
-    suburb: null,
-    residential: false,
-    email: null,
     phone_number: null,
-    federal_tax_id: null,
-    state_tax_id: null,
     ...overrides,
-  };
+  });
 }
 
 export function testParcel(overrides: Partial<Parcel> = {}): Parcel {
