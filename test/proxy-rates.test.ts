@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { log } from "@/lib/log";
 import { POST as rates } from "@/app/v1/proxy/rates/route";
 import { PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
 import { RatesResponse } from "@/lib/schemas/proxy";
@@ -123,6 +124,19 @@ describe("POST /v1/proxy/rates", () => {
     const heavy = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ parcels: [{ weight: 80, weight_unit: "KG" }] }) });
     expect(heavy.status).toBe(424);
     expect(heavy.body.messages[0].message).toMatch(/70/);
+  });
+
+  it("logs one line per carrier operation with ids, outcome and codes, never the credentials", async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "secretive", {}, { credentials: { api_key: "do-not-log-this-key" } });
+    const info = vi.spyOn(log(), "info");
+    await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["secretive"] }) });
+    const lines = info.mock.calls.map((c) => c[0] as unknown as Record<string, unknown>).filter((l) => l.msg === "carrier_operation");
+    expect(lines).toEqual([
+      expect.objectContaining({ carrier_name: "sandbox", carrier_id: "secretive", operation: "rates", outcome: "ok", codes: [] }),
+    ]);
+    expect(JSON.stringify(info.mock.calls)).not.toContain("do-not-log-this-key");
+    info.mockRestore();
   });
 
   it("fails one connection with carrier_auth_failed when its credentials have expired", async () => {

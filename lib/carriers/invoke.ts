@@ -6,6 +6,7 @@ import {
   CarrierError,
   type AdapterContext,
   type AdapterMessage,
+  type Capability,
   type CarrierAdapter,
   type CarrierMessage,
   type ConnectionInfo,
@@ -37,6 +38,7 @@ export function deadlineFor(connection: ConnectionInfo): number {
  */
 export async function invokeCarrier<T>(
   connection: ConnectionInfo,
+  operation: Capability,
   parent: AbortSignal | undefined,
   run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
 ): Promise<InvokeOutcome<T>> {
@@ -49,6 +51,19 @@ export async function invokeCarrier<T>(
       ]),
     };
   }
+  const started = performance.now();
+  // One line per carrier operation, whatever the transport (the HTTP client adds one per attempt): ids and codes only.
+  const done = (outcome: string, messages: AdapterMessage[]) =>
+    log().info({
+      msg: "carrier_operation",
+      carrier_name: connection.carrier_name,
+      carrier_id: connection.carrier_id,
+      connection_id: connection.id,
+      operation,
+      outcome,
+      codes: messages.map((m) => m.code),
+      duration_ms: Math.round(performance.now() - started),
+    });
   try {
     const result = await withDeadline(
       deadlineFor(connection),
@@ -68,9 +83,13 @@ export async function invokeCarrier<T>(
         }),
       adapter.display_name,
     );
+    done("ok", result.messages);
     return { ok: true, data: result.data, messages: toCarrierMessages(connection, result.messages) };
   } catch (err) {
-    if (err instanceof CarrierError) return { ok: false, messages: toCarrierMessages(connection, err.messages) };
+    if (err instanceof CarrierError) {
+      done("error", err.messages);
+      return { ok: false, messages: toCarrierMessages(connection, err.messages) };
+    }
     // An adapter bug: logged with its stack for us, a plain message for the client.
     log().error({ msg: "carrier adapter failed", carrier_name: connection.carrier_name, carrier_id: connection.carrier_id, err });
     return {

@@ -1,5 +1,5 @@
 import { invokeCarrier, toCarrierMessages, type InvokeOutcome } from "@/lib/carriers/invoke";
-import type { AdapterContext, AdapterMessage, CarrierAdapter } from "@/lib/carriers/types";
+import type { AdapterContext, AdapterMessage, Capability, CarrierAdapter } from "@/lib/carriers/types";
 import { log } from "@/lib/log";
 import { toConnectionInfo } from "./load-connection";
 import type { ConnectionRow } from "./present";
@@ -7,6 +7,7 @@ import type { ConnectionRow } from "./present";
 /** invokeCarrier for a stored connection; credentials that no longer decrypt fail this connection only. */
 export async function invokeConnection<T>(
   row: ConnectionRow,
+  operation: Capability,
   signal: AbortSignal | undefined,
   run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
 ): Promise<InvokeOutcome<T>> {
@@ -27,5 +28,5 @@ export async function invokeConnection<T>(
       ]),
     };
   }
-  return invokeCarrier(info, signal, run);
+  return invokeCarrier(info, operation, signal, run);
 }

@@ -39,7 +39,7 @@ export async function fetchRates({ ctx, input }: { ctx: DomainContext; input: Ra
   const outcomes = await Promise.all(
     connections.map(async (row) => ({
       row,
-      outcome: await invokeConnection(row, ctx.signal, (adapter, actx) => adapter.rate(actx, request)),
+      outcome: await invokeConnection(row, "rates", ctx.signal, (adapter, actx) => adapter.rate(actx, request)),
     })),
   );
   const rates: Rate[] = [];

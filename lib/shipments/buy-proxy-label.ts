@@ -28,7 +28,7 @@ export async function buyProxyLabel({ ctx, input }: { ctx: DomainContext; input:
 
   // Not the client's signal: a label purchase that reached the carrier must not be abandoned because the client
   // hung up; the carrier deadline still bounds it.
-  const outcome = await invokeConnection(row, undefined, (a, actx) =>
+  const outcome = await invokeConnection(row, "ship", undefined, (a, actx) =>
     a.ship(actx, {
       shipper: input.shipper,
       recipient: input.recipient,

@@ -21,7 +21,7 @@ export async function trackProxy({
 }): Promise<{ messages: Message[]; tracking: Tracker }> {
   if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${carrierName}.`);
   const row = await connectionForCarrier(ctx.db, ctx.org.id, carrierName, "track", carrierId);
-  const outcome = await invokeConnection(row, ctx.signal, (adapter, actx) => adapter.track(actx, trackingNumber));
+  const outcome = await invokeConnection(row, "track", ctx.signal, (adapter, actx) => adapter.track(actx, trackingNumber));
   if (!outcome.ok) {
     const notFound = outcome.messages.some((m) => m.code === "tracking_not_found");
     throw new CarrierFailureError(outcome.messages, { tracking: null }, notFound ? 404 : 424);
