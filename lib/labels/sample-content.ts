@@ -26,22 +26,27 @@ export function sampleAddress(overrides: Partial<Address> = {}): Address {
   };
 }
 
+/** A business address in New York (the Empire State Building), for recipients and domestic routes. */
+export function sampleNewYorkAddress(overrides: Partial<Address> = {}): Address {
+  return sampleAddress({
+    company_name: null,
+    address_line1: "350 Fifth Avenue",
+    address_line2: null,
+    city: "New York",
+    postal_code: "10118",
+    state_code: "NY",
+    phone_number: null,
+    ...overrides,
+  });
+}
+
 export function sampleLabelContent(overrides: Partial<LabelContent> = {}): LabelContent {
   return {
     carrierName: "Sandbox",
     serviceName: "Sandbox Ground",
     trackingNumber: "SBX126230400000900001705",
     shipper: sampleAddress(),
-    recipient: sampleAddress({
-      person_name: "John Smith",
-      company_name: null,
-      address_line1: "350 Fifth Avenue",
-      address_line2: null,
-      city: "New York",
-      postal_code: "10118",
-      state_code: "NY",
-      residential: true,
-    }),
+    recipient: sampleNewYorkAddress({ person_name: "John Smith", phone_number: "+1 650 555 0100", residential: true }),
     weightText: "2.5 KG",
     reference: "ORDER-1042",
     shipDate: "2024-01-01",

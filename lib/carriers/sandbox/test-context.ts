@@ -1,6 +1,6 @@
-import { sampleAddress } from "@/lib/labels/sample-content";
+import { sampleNewYorkAddress } from "@/lib/labels/sample-content";
 import { TokenCache, type CarrierHttp } from "@/lib/carriers/http";
-import type { AdapterContext, Address, Parcel, RateRequest, ShipRequest } from "@/lib/carriers/types";
+import type { AdapterContext, Parcel, RateRequest, ShipRequest } from "@/lib/carriers/types";
 
 /**
  * Builders for sandbox tests (and anyone driving the sandbox by hand, e.g. a script or a docs example).
@@ -43,19 +43,8 @@ export function sandboxTestContext(opts: TestContextOptions = {}): AdapterContex
   };
 }
 
-/** A New York address (the sandbox's default route), built on the labels' sample address. */
-export function testAddress(overrides: Partial<Address> = {}): Address {
-  return sampleAddress({
-    company_name: null,
-    address_line1: "350 Fifth Avenue",
-    address_line2: null,
-    city: "New York",
-    postal_code: "10118",
-    state_code: "NY",
-    phone_number: null,
-    ...overrides,
-  });
-}
+/** A New York address: the sandbox's default route. */
+export const testAddress = sampleNewYorkAddress;
 
 export function testParcel(overrides: Partial<Parcel> = {}): Parcel {
   return {
