@@ -204,6 +204,21 @@ describe("Idempotency-Key", () => {
     expect(fixed.headers.get("idempotent-replayed")).toBeNull();
   });
 
+  it("frees a key after its 24 hours: the same key then runs a new request", async () => {
+    const { key, orgId } = await makeOrg();
+    const headers = { "Idempotency-Key": "yesterday" };
+    expect((await call(create, "POST", "/v1/connections", { key, headers, body: conn("day-1") })).status).toBe(201);
+    const db = await getDb();
+    await db
+      .update(idempotencyKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(idempotencyKeys.orgId, orgId));
+    const today = await call(create, "POST", "/v1/connections", { key, headers, body: conn("day-2") });
+    expect(today.status).toBe(201);
+    expect(today.headers.get("idempotent-replayed")).toBeNull();
+    expect(today.body.carrier_id).toBe("day-2");
+  });
+
   it("sweeps expired keys so the table does not grow without bound", async () => {
     const { key, orgId } = await makeOrg();
     await call(create, "POST", "/v1/connections", { key, headers: { "Idempotency-Key": "old" }, body: conn("old") });

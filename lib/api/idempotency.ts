@@ -24,6 +24,11 @@ export interface IdempotencySlot {
 
 export type IdempotencyStart = { kind: "started"; lock: Date } | { kind: "replay"; status: number; body: unknown };
 
+const inProgress = () =>
+  new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress.", {
+    headers: { "Retry-After": "1" },
+  });
+
 export async function beginIdempotent(
   db: Db,
   input: { orgId: string; key: string; method: string; path: string; fingerprint: string },
@@ -31,7 +36,6 @@ export async function beginIdempotent(
   const now = new Date();
   const lock = new Date(now.getTime() + LOCK_MS);
   const where = and(eq(idempotencyKeys.orgId, input.orgId), eq(idempotencyKeys.key, input.key));
-  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.expiresAt, now)));
   sweepExpired(db, now);
   const inserted = await db
     .insert(idempotencyKeys)
@@ -50,7 +54,12 @@ export async function beginIdempotent(
   if (inserted.length > 0) return { kind: "started", lock };
 
   const [row] = await db.select().from(idempotencyKeys).where(where);
-  if (!row) return beginIdempotent(db, input); // expired and removed between the two statements
+  if (!row) return beginIdempotent(db, input); // removed between the two statements
+  if (row.expiresAt <= now) {
+    // A key older than its 24 h is free again: drop that record (only if still the same one) and start over.
+    await db.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.expiresAt, row.expiresAt)));
+    return beginIdempotent(db, input);
+  }
   if (row.requestHash !== input.fingerprint) {
     throw new ApiError(
       "idempotency_key_reused",
@@ -58,20 +67,14 @@ export async function beginIdempotent(
     );
   }
   if (row.state === "completed") return { kind: "replay", status: row.responseStatus ?? 200, body: row.responseBody };
-  if (row.lockedUntil > now) {
-    throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress.", {
-      headers: { "Retry-After": "1" },
-    });
-  }
+  if (row.lockedUntil > now) throw inProgress();
   const taken = await db
     .update(idempotencyKeys)
     .set({ lockedUntil: lock })
     .where(and(where, eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, row.lockedUntil)))
     .returning({ key: idempotencyKeys.key });
   if (taken.length > 0) return { kind: "started", lock };
-  throw new ApiError("idempotency_in_progress", "A request with this Idempotency-Key is still in progress.", {
-    headers: { "Retry-After": "1" },
-  });
+  throw inProgress();
 }
 
 const ours = (slot: IdempotencySlot) =>
@@ -101,15 +104,12 @@ let lastSweep = 0;
 function sweepExpired(db: Db, now: Date) {
   if (now.getTime() - lastSweep < SWEEP_EVERY_MS) return;
   lastSweep = now.getTime();
-  void db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.expiresAt, now))
-    .catch(() => {
-      lastSweep = 0;
-    });
+  sweepExpiredIdempotencyKeys(db, now).catch(() => {
+    lastSweep = 0;
+  });
 }
 
-/** For tests: run the sweep now. */
+/** Deletes every expired key; runs in the background (above), and directly in tests. */
 export async function sweepExpiredIdempotencyKeys(db: Db, now = new Date()) {
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now));
 }

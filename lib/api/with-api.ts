@@ -106,10 +106,6 @@ function toResponse(result: ApiResult, extraHeaders: Record<string, string>): Re
   return new Response(JSON.stringify(result.body), { status: result.status ?? 200, headers });
 }
 
-function ctxLog(requestId: string, orgId: string) {
-  return log().child({ request_id: requestId, org_id: orgId });
-}
-
 /**
  * Stores what the request answered so a retry replays it. Client and carrier errors are answers too; a server
  * fault frees the key so a retry runs again; a file is not replayable, so it frees the key as well. Failing to
@@ -183,7 +179,7 @@ export function withApi<
         actor: { type: "api_key", id: who.keyId },
         requestId,
         db,
-        log: ctxLog(requestId, who.orgId),
+        log: log().child({ request_id: requestId, org_id: who.orgId }),
         signal: req.signal,
       };
       const run = () => handler({ ctx, params, body, query, req });
@@ -210,7 +206,7 @@ export function withApi<
             const mapped = toErrorResponse(err, requestId);
             result = { status: mapped.status, body: mapped.body, headers: mapped.headers };
           }
-          await recordIdempotent(db, slot, result, ctxLog(requestId, who.orgId));
+          await recordIdempotent(db, slot, result, ctx.log);
           response = toResponse(result, baseHeaders);
         }
       }
