@@ -40,3 +40,19 @@ export async function addSandbox(key: string, carrier_id: string, config: Record
   if (res.status !== 201) throw new Error(`connection not created: ${JSON.stringify(res.body)}`);
   return res.body as { id: string; carrier_id: string };
 }
+
+export async function createShipmentFor(key: string, extra: Record<string, unknown> = {}) {
+  const { POST } = await import("@/app/v1/shipments/route");
+  const res = await call(POST, "POST", "/v1/shipments", { key, body: rateRequest(extra) });
+  if (res.status !== 201) throw new Error(`shipment not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; rates: { id: string; service: string; carrier_ref: string }[]; [k: string]: unknown };
+}
+
+export async function purchaseFor(key: string, shipment: { id: string; rates: { id: string }[] }, extra: Record<string, unknown> = {}) {
+  const { POST } = await import("@/app/v1/shipments/[id]/purchase/route");
+  return call(POST, "POST", `/v1/shipments/${shipment.id}/purchase`, {
+    key,
+    params: { id: shipment.id },
+    body: { selected_rate_id: shipment.rates[0]!.id, ...extra },
+  });
+}

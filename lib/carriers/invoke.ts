@@ -27,7 +27,7 @@ export function toCarrierMessages(connection: ConnectionInfo, messages: AdapterM
   }));
 }
 
-export function deadlineFor(connection: ConnectionInfo): number {
+export function deadlineFor(connection: Pick<ConnectionInfo, "config">): number {
   const configured = connection.config.deadline_ms;
   return typeof configured === "number" ? configured : env().CARRIER_DEADLINE_MS;
 }

@@ -21,6 +21,8 @@ export interface RatesOutcome {
   /** Connections asked, and how many of them failed outright. */
   asked: number;
   failed: number;
+  /** True when every connection asked is in test mode: what a shipment rated by them records. */
+  testMode: boolean;
 }
 
 /**
@@ -51,5 +53,5 @@ export async function fetchRates({ ctx, input }: { ctx: DomainContext; input: Ra
     else for (const quote of outcome.data) rates.push(presentRate(quote, row));
   }
   rates.sort((a, b) => a.total_charge - b.total_charge || a.transit_days - b.transit_days);
-  return { rates, messages, asked: connections.length, failed };
+  return { rates, messages, asked: connections.length, failed, testMode: connections.every((c) => c.testMode) };
 }

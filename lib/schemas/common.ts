@@ -21,3 +21,10 @@ export function formatTimestamp(date: Date): string {
 export const Money = z.number();
 
 export const Metadata = z.record(z.string(), z.unknown());
+
+/** A tracking number as carriers print it, with spaces dropped and letters upper-cased. */
+export const TrackingNumber = z
+  .string()
+  // Next.js has already percent-decoded path segments once; decoding again would choke on a literal "%".
+  .transform((v) => v.replace(/\s+/g, "").toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9-]{4,64}$/, "must be 4 to 64 letters, digits or dashes"));

@@ -21,3 +21,12 @@ export const Payment = z
   .object({ paid_by: z.string(), currency: z.string().nullable(), account_number: z.string().nullable() })
   .meta({ id: "Payment" });
 export type Payment = z.output<typeof Payment>;
+
+/** The payment a purchase records: the sender pays, in the rate's currency, unless the request says otherwise. */
+export function presentPayment(input: PaymentInput | null, rateCurrency: string): Payment {
+  return {
+    paid_by: input?.paid_by ?? "sender",
+    currency: input?.currency ?? rateCurrency,
+    account_number: input?.account_number ?? null,
+  };
+}

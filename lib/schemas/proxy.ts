@@ -6,7 +6,7 @@ import { PaymentInput } from "./payment";
 import { Rate, RateInput } from "./rate";
 import { Message } from "./message";
 import { Tracker } from "./tracker";
-import { optionalText } from "./common";
+import { TrackingNumber, optionalText } from "./common";
 
 const object = z.record(z.string(), z.unknown());
 
@@ -45,11 +45,13 @@ export const TrackingResponse = z.object({ messages: z.array(Message), tracking:
 
 export const TrackingParams = z.object({
   carrier_name: z.string().trim().min(1).max(50),
-  tracking_number: z
-    .string()
-    // Next.js has already percent-decoded path segments once; decoding again would choke on a literal "%".
-    .transform((v) => v.replace(/\s+/g, "").toUpperCase())
-    .pipe(z.string().regex(/^[A-Z0-9-]{4,64}$/, "must be 4 to 64 letters, digits or dashes")),
+  tracking_number: TrackingNumber,
 });
+
+/** The same, from app/v1/trackers/[id]/[tracking_number], whose first segment is the carrier name. */
+export const TrackerParams = z.preprocess(
+  (p) => (p && typeof p === "object" ? { carrier_name: (p as { id?: unknown }).id, tracking_number: (p as { tracking_number?: unknown }).tracking_number } : p),
+  TrackingParams,
+);
 
 export const TrackingQuery = z.object({ carrier_id: z.string().trim().min(1).optional() });

@@ -4,7 +4,12 @@ import { Parcel } from "./parcel";
 import { Rate } from "./rate";
 import { Payment } from "./payment";
 import { Message } from "./message";
-import { Timestamp } from "./common";
+import { Timestamp, TrackingNumber, optionalText } from "./common";
+import { AddressInput } from "./address";
+import { ParcelInput } from "./parcel";
+import { PaymentInput } from "./payment";
+import { LABEL_TYPES } from "@/lib/carriers/types";
+import { PageQuery } from "./pagination";
 
 export const SHIPMENT_STATUSES = [
   "created",
@@ -16,6 +21,7 @@ export const SHIPMENT_STATUSES = [
   "delivery_failed",
   "cancelled",
 ] as const;
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
 export const Shipment = z
   .object({
@@ -49,3 +55,55 @@ export const Shipment = z
   })
   .meta({ id: "Shipment" });
 export type Shipment = z.output<typeof Shipment>;
+
+const object = z.record(z.string(), z.unknown());
+const labelType = z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES));
+
+export const ShipmentCreate = z
+  .object({
+    shipper: AddressInput,
+    recipient: AddressInput,
+    parcels: z.array(ParcelInput).min(1).max(50),
+    options: object.default({}),
+    carrier_ids: z.array(z.string().trim().min(1)).max(50).default([]),
+    /** Restrict rating to these service codes (e.g. `SBX_GROUND`); echoed as the shipment's `services`. */
+    services: z.array(z.string().trim().min(1)).max(50).default([]),
+    label_type: labelType.default("PDF"),
+    reference: optionalText(100),
+    customs: object.nullish().transform((v) => v ?? null),
+  })
+  .meta({ id: "ShipmentCreate" });
+export type ShipmentCreate = z.output<typeof ShipmentCreate>;
+
+export const ShipmentPurchase = z
+  .object({
+    selected_rate_id: z.string().trim().min(1),
+    /** Overrides the shipment's `label_type` for this purchase. */
+    label_type: labelType.optional(),
+    payment: PaymentInput.nullish().transform((v) => v ?? null),
+  })
+  .meta({ id: "ShipmentPurchase" });
+export type ShipmentPurchase = z.output<typeof ShipmentPurchase>;
+
+export const ShipmentWithMessages = z.object({ messages: z.array(Message), shipment: Shipment }).meta({ id: "ShipmentWithMessages" });
+
+const instant = z
+  .string()
+  .trim()
+  .refine((v) => !Number.isNaN(Date.parse(v)), "must be a date or timestamp (ISO 8601)")
+  .transform((v) => new Date(v));
+
+export const ShipmentListQuery = PageQuery.extend({
+  status: z.enum(SHIPMENT_STATUSES).optional(),
+  carrier_name: z.string().trim().min(1).max(50).optional(),
+  tracking_number: TrackingNumber.optional(),
+  reference: z.string().trim().min(1).max(100).optional(),
+  created_after: instant.optional(),
+  created_before: instant.optional(),
+  q: z.string().trim().min(1).max(100).optional(),
+});
+export type ShipmentListQuery = z.output<typeof ShipmentListQuery>;
+
+export const LabelQuery = z.object({
+  format: z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES)).optional(),
+});

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { TRACKER_STATUSES } from "@/lib/carriers/types";
+import { Timestamp, TrackingNumber } from "./common";
+import { PageQuery } from "./pagination";
+import { boolQuery } from "./params";
 
 export const TrackingEvent = z
   .object({
@@ -27,3 +30,23 @@ export const Tracker = z
   })
   .meta({ id: "Tracker" });
 export type Tracker = z.output<typeof Tracker>;
+
+/** A tracker the organization keeps: the Tracker plus what the service knows about keeping it fresh. */
+export const StoredTracker = Tracker.extend({
+  id: z.string(),
+  shipment_id: z.string().nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  refreshed_at: Timestamp.nullable(),
+  /** Null when the tracker is final or retired: it is not refreshed any more. */
+  next_refresh_at: Timestamp.nullable(),
+}).meta({ id: "StoredTracker" });
+export type StoredTracker = z.output<typeof StoredTracker>;
+
+export const TrackerListQuery = PageQuery.extend({
+  status: z.enum(TRACKER_STATUSES).optional(),
+  carrier_name: z.string().trim().min(1).max(50).optional(),
+  tracking_number: TrackingNumber.optional(),
+  delivered: boolQuery.optional(),
+});
+export type TrackerListQuery = z.output<typeof TrackerListQuery>;

@@ -7,6 +7,7 @@ import { wrapBase64 } from "@/lib/labels/base64";
 import { presentAddress } from "@/lib/schemas/address";
 import { formatTimestamp } from "@/lib/schemas/common";
 import { presentParcel } from "@/lib/schemas/parcel";
+import { presentPayment } from "@/lib/schemas/payment";
 import type { ProxyShippingRequest } from "@/lib/schemas/proxy";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { presentRate, rateFromInput } from "@/lib/rates/present-rate";
@@ -63,11 +64,7 @@ export async function buyProxyLabel({ ctx, input }: { ctx: DomainContext; input:
     parcels: input.parcels.map((p) => presentParcel(p)),
     services: [],
     options: input.options,
-    payment: {
-      paid_by: input.payment?.paid_by ?? "sender",
-      currency: input.payment?.currency ?? selected.currency,
-      account_number: input.payment?.account_number ?? null,
-    },
+    payment: presentPayment(input.payment, selected.currency),
     customs: (input.options.customs as Record<string, unknown> | undefined) ?? null,
     reference: input.reference,
     label_type: shipped.label.type,

@@ -1,0 +1,22 @@
+import { otherMethods } from "@/lib/api/fallback";
+import { withApi } from "@/lib/api/with-api";
+import { idParam } from "@/lib/schemas/params";
+import { LabelQuery } from "@/lib/schemas/shipment";
+import { getLabel } from "@/lib/shipments/get-label";
+
+export const GET = withApi(
+  { route: "/v1/shipments/{id}/label", params: idParam("shp_"), query: LabelQuery },
+  async ({ ctx, params, query }) => {
+    const file = await getLabel({ ctx, id: params.id, format: query.format });
+    return new Response(Buffer.from(file.content), {
+      headers: {
+        "Content-Type": file.contentType,
+        "Content-Length": String(file.content.byteLength),
+        "Content-Disposition": `attachment; filename="${file.filename}"`,
+        "Cache-Control": "private, no-store",
+      },
+    });
+  },
+);
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,0 +1,10 @@
+import { otherMethods } from "@/lib/api/fallback";
+import { withApi } from "@/lib/api/with-api";
+import { idParam } from "@/lib/schemas/params";
+import { getShipment } from "@/lib/shipments/get-shipment";
+
+export const GET = withApi({ route: "/v1/shipments/{id}", params: idParam("shp_") }, async ({ ctx, params }) => ({
+  body: await getShipment({ ctx, id: params.id }),
+}));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

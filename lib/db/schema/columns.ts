@@ -1,0 +1,11 @@
+import { customType, timestamp } from "drizzle-orm/pg-core";
+
+/** Every timestamp we store: with time zone, microseconds (CONTRACT §1 prints six digits). */
+export const timestamptz = (name: string) => timestamp(name, { withTimezone: true, precision: 6 });
+
+/** Raw bytes (label files). postgres.js hands back a Buffer, PGlite a Uint8Array: both are Uint8Array. */
+export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+  fromDriver: (value) => (value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBufferLike)),
+});

@@ -1,0 +1,82 @@
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { shipments } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/tx";
+import { deadlineFor } from "@/lib/carriers/invoke";
+import { StateConflictError } from "@/lib/errors";
+import type { ShipmentStatus } from "@/lib/schemas/shipment";
+import type { ShipmentRow } from "./present-shipment";
+
+/**
+ * A purchase or cancellation reaches the carrier only after this shipment row says so: the claim is one
+ * conditional UPDATE, committed before the carrier is called, so of any number of concurrent calls (on any
+ * number of servers) exactly one gets it. The claim carries its own deadline, so a process that dies holding it
+ * does not lock the shipment forever.
+ */
+export type PendingOperation = "purchase" | "cancel";
+
+export interface Claim {
+  orgId: string;
+  shipmentId: string;
+  operation: PendingOperation;
+  until: Date;
+}
+
+/** Long enough for the carrier call (its deadline) and for recording the outcome, with its retries. */
+export const claimLeaseMs = (connection: { config: Record<string, unknown> }) => deadlineFor(connection) + 2 * 60 * 1000;
+
+export function claimIsLive(row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil">, now = new Date()): boolean {
+  return row.pendingOperation !== null && row.pendingUntil !== null && row.pendingUntil > now;
+}
+
+export async function claimShipment(
+  db: DbOrTx,
+  row: ShipmentRow,
+  operation: PendingOperation,
+  from: readonly ShipmentStatus[],
+  leaseMs: number,
+): Promise<Claim> {
+  const now = new Date();
+  const until = new Date(now.getTime() + leaseMs);
+  const claimed = await db
+    .update(shipments)
+    .set({ pendingOperation: operation, pendingUntil: until })
+    .where(
+      and(
+        eq(shipments.orgId, row.orgId),
+        eq(shipments.id, row.id),
+        inArray(shipments.status, [...from]),
+        or(isNull(shipments.pendingOperation), lt(shipments.pendingUntil, now)),
+      ),
+    )
+    .returning({ id: shipments.id });
+  if (claimed.length === 0) throw conflictFor(operation);
+  return { orgId: row.orgId, shipmentId: row.id, operation, until };
+}
+
+function conflictFor(operation: PendingOperation) {
+  return new StateConflictError(
+    `The shipment changed while this ${operation === "purchase" ? "purchase" : "cancellation"} started: another purchase or cancellation is in progress or has finished. Fetch the shipment and retry if needed.`,
+  );
+}
+
+/** The WHERE of every write that ends a claim: only while it is still ours. */
+export const heldBy = (claim: Claim) =>
+  and(
+    eq(shipments.orgId, claim.orgId),
+    eq(shipments.id, claim.shipmentId),
+    eq(shipments.pendingOperation, claim.operation),
+    eq(shipments.pendingUntil, claim.until),
+  );
+
+/** Gives the shipment back unchanged (the carrier refused); a claim already lost is left alone. */
+export async function releaseClaim(db: DbOrTx, claim: Claim): Promise<void> {
+  await db.update(shipments).set({ pendingOperation: null, pendingUntil: null }).where(heldBy(claim));
+}
+
+/** A claim that was not written back means someone else holds the shipment now. */
+export class ClaimLostError extends Error {
+  constructor() {
+    super("the shipment's claim expired and was taken over");
+    this.name = "ClaimLostError";
+  }
+}

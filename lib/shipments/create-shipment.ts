@@ -1,0 +1,64 @@
+import type { DomainContext } from "@/lib/context";
+import { addresses, parcels as parcelsTable, rates as ratesTable, shipments } from "@/lib/db/schema";
+import { newId } from "@/lib/db/ids";
+import { CarrierFailureError } from "@/lib/errors";
+import { fetchRates } from "@/lib/rates/fetch-rates";
+import type { Shipment, ShipmentCreate } from "@/lib/schemas/shipment";
+import { presentShipment, searchTextOf } from "./present-shipment";
+import { addressValues, parcelValues, rateValues } from "./rows";
+
+/**
+ * POST /v1/shipments: rate with the selected connections (the proxy's fan-out), then store the shipment, its
+ * addresses, parcels and rates in one transaction. Every carrier failing is a 424 and stores nothing; partial
+ * failures stay on the shipment as `messages`.
+ */
+export async function createShipment({ ctx, input }: { ctx: DomainContext; input: ShipmentCreate }): Promise<Shipment> {
+  const quoted = await fetchRates({ ctx, input });
+  if (quoted.failed === quoted.asked) throw new CarrierFailureError(quoted.messages, { shipment: null });
+
+  const orgId = ctx.org.id;
+  const id = newId("shipment");
+  const shipperId = newId("address");
+  const recipientId = newId("address");
+  const parts = await ctx.db.transaction(async (tx) => {
+    const addressRows = await tx
+      .insert(addresses)
+      .values([addressValues(input.shipper, shipperId, orgId), addressValues(input.recipient, recipientId, orgId)])
+      .returning();
+    const shipper = addressRows.find((a) => a.id === shipperId);
+    const recipient = addressRows.find((a) => a.id === recipientId);
+    const [row] = await tx
+      .insert(shipments)
+      .values({
+        id,
+        orgId,
+        status: "created",
+        shipperId,
+        recipientId,
+        carrierIds: input.carrier_ids,
+        services: input.services,
+        options: input.options,
+        customs: input.customs,
+        reference: input.reference,
+        labelType: input.label_type,
+        testMode: quoted.testMode,
+        messages: quoted.messages,
+        meta: {},
+        searchText: searchTextOf({ reference: input.reference, trackingNumber: null, recipient: input.recipient }),
+      })
+      .returning();
+    const parcelRows = await tx
+      .insert(parcelsTable)
+      .values(input.parcels.map((p, i) => parcelValues(p, newId("parcel"), orgId, id, i)))
+      .returning();
+    const rateRows =
+      quoted.rates.length === 0
+        ? []
+        : await tx
+            .insert(ratesTable)
+            .values(quoted.rates.map((r, i) => rateValues(r, orgId, id, i)))
+            .returning();
+    return { row: row!, shipper: shipper!, recipient: recipient!, parcels: parcelRows, rates: rateRows, label: null };
+  });
+  return presentShipment(parts);
+}

@@ -1,0 +1,39 @@
+import { and, eq } from "drizzle-orm";
+import type { DomainContext } from "@/lib/context";
+import { labels } from "@/lib/db/schema";
+import type { LabelType } from "@/lib/carriers/types";
+import { StateConflictError, ValidationError } from "@/lib/errors";
+import { LABEL_CONTENT_TYPES } from "@/lib/labels/check";
+import { findShipmentRow } from "./load-shipments";
+
+export interface LabelFileOut {
+  type: LabelType;
+  contentType: string;
+  filename: string;
+  content: Uint8Array;
+}
+
+const EXTENSIONS: Record<LabelType, string> = { PDF: "pdf", ZPL: "zpl", PNG: "png" };
+
+/**
+ * GET /v1/shipments/{id}/label: the file itself. `format` may only confirm the stored type (a label is bought
+ * in one format; converting PDF to ZPL would not be the carrier's label). A voided label is not handed out for
+ * printing.
+ */
+export async function getLabel({ ctx, id, format }: { ctx: DomainContext; id: string; format?: LabelType }): Promise<LabelFileOut> {
+  const row = await findShipmentRow(ctx.db, ctx.org.id, id);
+  const [label] = await ctx.db
+    .select()
+    .from(labels)
+    .where(and(eq(labels.orgId, ctx.org.id), eq(labels.shipmentId, id)));
+  if (!label) throw new StateConflictError("The shipment has no label yet: purchase it first.");
+  if (row.status === "cancelled") throw new StateConflictError("The shipment is cancelled and its label voided; it must not be used.");
+  const type = label.type as LabelType;
+  if (format && format !== type) throw new ValidationError(`this shipment's label is ${type}`, "format");
+  return {
+    type,
+    contentType: LABEL_CONTENT_TYPES[type],
+    filename: `${(row.trackingNumber ?? row.id).replace(/[^A-Za-z0-9_-]/g, "")}.${EXTENSIONS[type]}`,
+    content: label.content,
+  };
+}

@@ -1,0 +1,48 @@
+import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL } from "drizzle-orm";
+import type { DomainContext } from "@/lib/context";
+import { shipments } from "@/lib/db/schema";
+import type { Shipment, ShipmentListQuery } from "@/lib/schemas/shipment";
+import { likePattern } from "@/lib/db/like";
+import { loadShipmentParts } from "./load-shipments";
+import { presentShipment } from "./present-shipment";
+
+export function shipmentFilters(orgId: string, f: ShipmentListQuery): SQL {
+  return and(
+    eq(shipments.orgId, orgId),
+    f.status ? eq(shipments.status, f.status) : undefined,
+    f.carrier_name ? eq(shipments.carrierName, f.carrier_name) : undefined,
+    f.tracking_number ? eq(shipments.trackingNumber, f.tracking_number) : undefined,
+    f.reference ? eq(shipments.reference, f.reference) : undefined,
+    f.created_after ? gte(shipments.createdAt, f.created_after) : undefined,
+    f.created_before ? lt(shipments.createdAt, f.created_before) : undefined,
+    f.q ? ilike(shipments.searchText, likePattern(f.q.toLowerCase())) : undefined,
+  )!;
+}
+
+/**
+ * Newest first. The page's ids are found first (the index on org and creation time answers that without touching
+ * the rows, so a deep offset walks index entries only), then only those shipments and their parts are read.
+ */
+export async function listShipments({ ctx, filters }: { ctx: DomainContext; filters: ShipmentListQuery }): Promise<{ count: number; results: Shipment[] }> {
+  const where = shipmentFilters(ctx.org.id, filters);
+  const [page, [total]] = await Promise.all([
+    ctx.db
+      .select({ id: shipments.id })
+      .from(shipments)
+      .where(where)
+      .orderBy(desc(shipments.createdAt), desc(shipments.id))
+      .limit(filters.limit)
+      .offset(filters.offset),
+    ctx.db.select({ n: count() }).from(shipments).where(where),
+  ]);
+  if (page.length === 0) return { count: total?.n ?? 0, results: [] };
+  const ids = page.map((p) => p.id);
+  const rows = await ctx.db
+    .select()
+    .from(shipments)
+    .where(and(eq(shipments.orgId, ctx.org.id), inArray(shipments.id, ids)));
+  const order = new Map(ids.map((id, i) => [id, i]));
+  rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  const parts = await loadShipmentParts(ctx.db, ctx.org.id, rows);
+  return { count: total?.n ?? 0, results: parts.map(presentShipment) };
+}

@@ -1,0 +1,47 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { addresses, labels, parcels, rates, shipments } from "@/lib/db/schema";
+import type { DbOrTx } from "@/lib/db/tx";
+import { NotFoundError } from "@/lib/errors";
+import type { ShipmentParts, ShipmentRow } from "./present-shipment";
+
+/** Always scoped by organization: another organization's id is simply not found. */
+export async function findShipmentRow(db: DbOrTx, orgId: string, id: string): Promise<ShipmentRow> {
+  const [row] = await db
+    .select()
+    .from(shipments)
+    .where(and(eq(shipments.orgId, orgId), eq(shipments.id, id)));
+  if (!row) throw new NotFoundError(`Shipment ${id} does not exist.`);
+  return row;
+}
+
+/** The parts of many shipments in four queries, whatever their number (lists, not N+1). */
+export async function loadShipmentParts(db: DbOrTx, orgId: string, rows: ShipmentRow[]): Promise<ShipmentParts[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const addressIds = rows.flatMap((r) => [r.shipperId, r.recipientId]);
+  const [addressRows, parcelRows, rateRows, labelRows] = await Promise.all([
+    db.select().from(addresses).where(and(eq(addresses.orgId, orgId), inArray(addresses.id, addressIds))),
+    db.select().from(parcels).where(and(eq(parcels.orgId, orgId), inArray(parcels.shipmentId, ids))),
+    db.select().from(rates).where(and(eq(rates.orgId, orgId), inArray(rates.shipmentId, ids))),
+    db
+      .select({ shipmentId: labels.shipmentId, content: labels.content })
+      .from(labels)
+      .where(and(eq(labels.orgId, orgId), inArray(labels.shipmentId, ids))),
+  ]);
+  const addressById = new Map(addressRows.map((a) => [a.id, a]));
+  const labelById = new Map(labelRows.map((l) => [l.shipmentId, l]));
+  return rows.map((row) => ({
+    row,
+    shipper: addressById.get(row.shipperId)!,
+    recipient: addressById.get(row.recipientId)!,
+    parcels: parcelRows.filter((p) => p.shipmentId === row.id),
+    rates: rateRows.filter((r) => r.shipmentId === row.id),
+    label: labelById.get(row.id) ?? null,
+  }));
+}
+
+export async function loadShipment(db: DbOrTx, orgId: string, id: string): Promise<ShipmentParts> {
+  const row = await findShipmentRow(db, orgId, id);
+  const [parts] = await loadShipmentParts(db, orgId, [row]);
+  return parts!;
+}

@@ -1,0 +1,168 @@
+import { and, eq } from "drizzle-orm";
+import type { DomainContext } from "@/lib/context";
+import { rates } from "@/lib/db/schema";
+import { getAdapter } from "@/lib/carriers/registry";
+import type { CarrierMessage, ShipResult } from "@/lib/carriers/types";
+import { connectionById } from "@/lib/connections/select-connections";
+import { invokeConnection } from "@/lib/connections/invoke-connection";
+import type { ConnectionRow } from "@/lib/connections/present";
+import { CarrierFailureError, StateConflictError, ValidationError } from "@/lib/errors";
+import { log as rootLog } from "@/lib/log";
+import { presentRate } from "@/lib/rates/present-rate";
+import { formatTimestamp } from "@/lib/schemas/common";
+import { presentPayment } from "@/lib/schemas/payment";
+import type { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
+import { claimIsLive, claimLeaseMs, claimShipment, ClaimLostError, releaseClaim, type Claim } from "./claim";
+import { loadShipmentParts, findShipmentRow } from "./load-shipments";
+import { presentShipment, type ShipmentRow } from "./present-shipment";
+import { recordPurchase } from "./record-purchase";
+import { addressInputFromRow, parcelInputFromRow, rateFromRow } from "./rows";
+import { voidOrphanLabel } from "./void-orphan-label";
+
+/** Pauses between attempts to record a bought label while the database is unavailable (about 10 s in all). */
+export const RECORD_RETRY_DELAYS_MS = [250, 1000, 3000, 6000];
+
+export interface PurchaseOptions {
+  recordRetryDelaysMs?: readonly number[];
+}
+
+/**
+ * POST /v1/shipments/{id}/purchase. Exactly one label per shipment, with this order of operations:
+ * 1. claim the shipment in the database (committed; concurrent purchases and cancellations get 409);
+ * 2. buy the label (a refusal releases the claim: the shipment stays `created`, 424);
+ * 3. record label, tracker and purchased shipment in one transaction, retried while the database is away;
+ * 4. if it cannot be recorded, void the label at the carrier, so no label exists without its shipment row.
+ */
+export async function purchaseShipment({
+  ctx,
+  id,
+  input,
+  options = {},
+}: {
+  ctx: DomainContext;
+  id: string;
+  input: ShipmentPurchase;
+  options?: PurchaseOptions;
+}): Promise<{ messages: CarrierMessage[]; shipment: Shipment }> {
+  const orgId = ctx.org.id;
+  const row = await findShipmentRow(ctx.db, orgId, id);
+  assertPurchasable(row);
+  const [rate] = await ctx.db
+    .select()
+    .from(rates)
+    .where(and(eq(rates.orgId, orgId), eq(rates.shipmentId, id), eq(rates.id, input.selected_rate_id)));
+  if (!rate) throw new ValidationError("must be the id of one of this shipment's rates", "selected_rate_id");
+  const connection = await connectionById(ctx.db, orgId, rate.carrierRef, "ship");
+  const adapter = getAdapter(connection.carrierName)!;
+  const labelType = input.label_type ?? (row.labelType as NonNullable<ShipmentPurchase["label_type"]>);
+  if (!adapter.label_types.includes(labelType)) {
+    throw new ValidationError(`must be one of: ${adapter.label_types.join(", ")} for ${adapter.display_name}`, "label_type");
+  }
+  const [parts] = await loadShipmentParts(ctx.db, orgId, [row]);
+  const warnings = abandonedAttemptWarning(row, connection);
+
+  const claim = await claimShipment(ctx.db, row, "purchase", ["created"], claimLeaseMs(connection));
+  // Not the client's signal: a purchase that reached the carrier must not be abandoned because the client hung up.
+  const outcome = await invokeConnection(connection, "ship", undefined, (a, actx) =>
+    a.ship(actx, {
+      shipper: addressInputFromRow(parts!.shipper),
+      recipient: addressInputFromRow(parts!.recipient),
+      parcels: parts!.parcels.sort((x, y) => x.position - y.position).map(parcelInputFromRow),
+      service: rate.service,
+      label_type: labelType,
+      // Our id on the carrier's label record when the client gave no reference: an orphan can be found by it.
+      reference: row.reference ?? row.id,
+      options: row.customs ? { ...row.options, customs: row.customs } : row.options,
+      payment: input.payment,
+    }),
+  );
+  if (!outcome.ok) {
+    await releaseClaim(ctx.db, claim).catch((err) =>
+      logger(ctx).error({ msg: "could not release a purchase claim; it expires by itself", shipment_id: id, err }),
+    );
+    throw new CarrierFailureError(outcome.messages, { shipment: null });
+  }
+
+  const shipped = outcome.data;
+  const selected = shipped.charge ? presentRate(shipped.charge, connection, rate.id) : rateFromRow(rate);
+  const messages = [...warnings, ...outcome.messages];
+  const purchase = {
+    claim,
+    connection,
+    shipped,
+    selected,
+    messages,
+    payment: presentPayment(input.payment, selected.currency),
+    meta: { rate_provider: connection.carrierName, service_name: selected.meta.service_name, carrier_connection_id: connection.id },
+    recipient: parts!.recipient,
+  };
+  let recorded: ShipmentRow;
+  try {
+    recorded = await withRetries(options.recordRetryDelaysMs ?? RECORD_RETRY_DELAYS_MS, () => recordPurchase(ctx.db, purchase));
+  } catch (err) {
+    await voidOrphanLabel({ ctx, connection, shipped, claim, cause: err });
+    if (err instanceof ClaimLostError) {
+      throw new StateConflictError("Another purchase or cancellation took this shipment over; the label bought here was voided.");
+    }
+    throw err;
+  }
+  return {
+    messages,
+    shipment: presentShipment({ ...parts!, row: recorded, label: { content: shipped.label.bytes } }),
+  };
+}
+
+function assertPurchasable(row: ShipmentRow) {
+  if (row.status !== "created") {
+    throw new StateConflictError(
+      row.status === "cancelled" ? "The shipment is cancelled; create a new one." : `The shipment is already ${row.status}; its label was bought.`,
+    );
+  }
+  if (claimIsLive(row)) {
+    throw new StateConflictError(`A ${row.pendingOperation === "cancel" ? "cancellation" : "purchase"} of this shipment is in progress.`);
+  }
+}
+
+/**
+ * A purchase claim that expired means its process died between buying and recording (or never reached the
+ * carrier). Which of the two cannot be known here, so the client is told to check the carrier account.
+ */
+function abandonedAttemptWarning(row: ShipmentRow, connection: ConnectionRow): CarrierMessage[] {
+  if (row.pendingOperation !== "purchase" || !row.pendingUntil) return [];
+  rootLog().warn({ msg: "taking over an abandoned purchase claim", shipment_id: row.id, claim_expired_at: row.pendingUntil });
+  return [
+    {
+      carrier_name: connection.carrierName,
+      carrier_id: connection.carrierId,
+      code: "previous_purchase_unfinished",
+      message: `An earlier purchase attempt of this shipment did not finish (claim expired ${formatTimestamp(row.pendingUntil)}). If the carrier account shows a label with reference ${row.reference ?? row.id}, void it there.`,
+      level: "warning",
+      details: {},
+    },
+  ];
+}
+
+async function withRetries<T>(delays: readonly number[], attempt: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof ClaimLostError || i >= delays.length) throw err;
+      rootLog().warn({ msg: "recording a bought label failed; retrying", attempt: i + 1, err: (err as Error).message });
+      await new Promise((r) => setTimeout(r, delays[i]));
+    }
+  }
+}
+
+const logger = (ctx: DomainContext) => ctx.log ?? rootLog();
+
+export type PurchaseRecord = {
+  claim: Claim;
+  connection: ConnectionRow;
+  shipped: ShipResult;
+  selected: ReturnType<typeof presentRate>;
+  messages: CarrierMessage[];
+  payment: ReturnType<typeof presentPayment>;
+  meta: Record<string, unknown>;
+  recipient: { personName: string | null; companyName: string | null; city: string; postalCode: string };
+};

@@ -1,0 +1,87 @@
+import { and, eq } from "drizzle-orm";
+import { labels, shipments, trackers } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/tx";
+import { newId } from "@/lib/db/ids";
+import { FIRST_REFRESH_AFTER_PURCHASE_MS } from "@/lib/trackers/tracking-rules";
+import { ClaimLostError, heldBy } from "./claim";
+import { searchTextOf, type ShipmentRow } from "./present-shipment";
+import type { PurchaseRecord } from "./purchase-shipment";
+
+/**
+ * Step 3 of a purchase, in one transaction: the label file, the tracker (created, or an existing tracker of the
+ * same number linked), and the shipment turned `purchased` — only while our claim still holds. Safe to run again
+ * after an attempt whose commit may have landed: it recognises its own tracking number and returns that row.
+ */
+export async function recordPurchase(db: Db, p: PurchaseRecord): Promise<ShipmentRow> {
+  const { claim, connection, shipped } = p;
+  const now = new Date();
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(shipments)
+      .where(and(eq(shipments.orgId, claim.orgId), eq(shipments.id, claim.shipmentId)));
+    if (current?.status === "purchased" && current.trackingNumber === shipped.tracking_number) return current;
+
+    await tx.insert(labels).values({
+      shipmentId: claim.shipmentId,
+      orgId: claim.orgId,
+      type: shipped.label.type,
+      content: shipped.label.bytes,
+    });
+    const [tracker] = await tx
+      .insert(trackers)
+      .values({
+        id: newId("tracker"),
+        orgId: claim.orgId,
+        carrierName: connection.carrierName,
+        carrierId: connection.carrierId,
+        carrierConnectionId: connection.id,
+        trackingNumber: shipped.tracking_number,
+        status: "pending",
+        testMode: connection.testMode,
+        shipmentId: claim.shipmentId,
+        nextRefreshAt: new Date(now.getTime() + FIRST_REFRESH_AFTER_PURCHASE_MS),
+      })
+      .onConflictDoUpdate({
+        target: [trackers.orgId, trackers.carrierName, trackers.trackingNumber],
+        set: { shipmentId: claim.shipmentId, updatedAt: now },
+      })
+      .returning({ id: trackers.id });
+    const [row] = await tx
+      .update(shipments)
+      .set({
+        status: "purchased",
+        carrierConnectionId: connection.id,
+        carrierName: connection.carrierName,
+        carrierId: connection.carrierId,
+        trackingNumber: shipped.tracking_number,
+        shipmentIdentifier: shipped.shipment_identifier,
+        selectedRateId: p.selected.id,
+        selectedRate: p.selected,
+        service: p.selected.service,
+        labelType: shipped.label.type,
+        payment: p.payment,
+        meta: p.meta,
+        testMode: connection.testMode,
+        messages: p.messages,
+        trackerId: tracker!.id,
+        pendingOperation: null,
+        pendingUntil: null,
+        searchText: searchTextOf({
+          reference: current?.reference ?? null,
+          trackingNumber: shipped.tracking_number,
+          recipient: {
+            person_name: p.recipient.personName,
+            company_name: p.recipient.companyName,
+            city: p.recipient.city,
+            postal_code: p.recipient.postalCode,
+          },
+        }),
+        updatedAt: now,
+      })
+      .where(heldBy(claim))
+      .returning();
+    if (!row) throw new ClaimLostError();
+    return row;
+  });
+}

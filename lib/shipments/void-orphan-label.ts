@@ -1,0 +1,52 @@
+import type { DomainContext } from "@/lib/context";
+import { getAdapter } from "@/lib/carriers/registry";
+import type { ShipResult } from "@/lib/carriers/types";
+import { invokeConnection } from "@/lib/connections/invoke-connection";
+import type { ConnectionRow } from "@/lib/connections/present";
+import { log as rootLog } from "@/lib/log";
+import { ClaimLostError, releaseClaim, type Claim } from "./claim";
+
+/**
+ * Step 4 of a purchase: the label was bought but could not be recorded, so it must not stay alive at the carrier.
+ * Void it; when that works the claim is released (best effort: the database may still be away, and the claim
+ * expires by itself). When it does not, the label is logged as an orphan with what an operator needs to void it.
+ */
+export async function voidOrphanLabel({
+  ctx,
+  connection,
+  shipped,
+  claim,
+  cause,
+}: {
+  ctx: DomainContext;
+  connection: ConnectionRow;
+  shipped: ShipResult;
+  claim: Claim;
+  cause: unknown;
+}): Promise<void> {
+  const log = ctx.log ?? rootLog();
+  const facts = {
+    shipment_id: claim.shipmentId,
+    connection_id: connection.id,
+    carrier_name: connection.carrierName,
+    tracking_number: shipped.tracking_number,
+    shipment_identifier: shipped.shipment_identifier,
+    cause: cause instanceof ClaimLostError ? "claim_lost" : String((cause as Error)?.message ?? cause),
+  };
+  const canVoid = getAdapter(connection.carrierName)?.capabilities.includes("void") ?? false;
+  const outcome = canVoid
+    ? await invokeConnection(connection, "void", undefined, (a, actx) =>
+        a.void(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
+      )
+    : null;
+  if (!outcome?.ok) {
+    log.error({
+      msg: "orphan label: bought but neither recorded nor voided; void it in the carrier account",
+      ...facts,
+      codes: outcome?.messages.map((m) => m.code) ?? ["not_supported"],
+    });
+    return;
+  }
+  log.warn({ msg: "label voided because its purchase could not be recorded", ...facts });
+  if (!(cause instanceof ClaimLostError)) await releaseClaim(ctx.db, claim).catch(() => undefined);
+}

@@ -1,0 +1,77 @@
+import { and, eq } from "drizzle-orm";
+import type { DomainContext } from "@/lib/context";
+import { trackers } from "@/lib/db/schema";
+import { newId } from "@/lib/db/ids";
+import { isCarrierName } from "@/lib/carriers/registry";
+import { connectionForCarrier } from "@/lib/connections/select-connections";
+import { invokeConnection } from "@/lib/connections/invoke-connection";
+import { CarrierFailureError, CarrierNotFoundError } from "@/lib/errors";
+import type { StoredTracker } from "@/lib/schemas/tracker";
+import { presentTrackerRow } from "./load-trackers";
+import { recordTracking } from "./record-tracking";
+
+/**
+ * POST|GET /v1/trackers/{carrier_name}/{tracking_number}: the organization's tracker for that pair, created on
+ * first call (201) and returned as stored afterwards (200; the background refresh keeps it current, and
+ * POST /v1/trackers/{id}/refresh asks now). The unique index on (org, carrier, number) makes concurrent first
+ * calls end with one tracker. A number the carrier does not know is a 404 and stores nothing.
+ */
+export async function createTracker({
+  ctx,
+  carrierName,
+  trackingNumber,
+  carrierId,
+}: {
+  ctx: DomainContext;
+  carrierName: string;
+  trackingNumber: string;
+  carrierId?: string;
+}): Promise<{ created: boolean; tracker: StoredTracker }> {
+  if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${carrierName}.`);
+  const orgId = ctx.org.id;
+  const existing = await findByNumber(ctx, carrierName, trackingNumber);
+  if (existing) return { created: false, tracker: await presentTrackerRow(ctx.db, existing) };
+
+  const connection = await connectionForCarrier(ctx.db, orgId, carrierName, "track", carrierId);
+  const outcome = await invokeConnection(connection, "track", ctx.signal, (adapter, actx) => adapter.track(actx, trackingNumber));
+  if (!outcome.ok) {
+    const notFound = outcome.messages.some((m) => m.code === "tracking_not_found");
+    throw new CarrierFailureError(outcome.messages, {}, notFound ? 404 : 424);
+  }
+
+  const now = new Date();
+  const row = await ctx.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(trackers)
+      .values({
+        id: newId("tracker"),
+        orgId,
+        carrierName,
+        carrierId: connection.carrierId,
+        carrierConnectionId: connection.id,
+        trackingNumber,
+        status: "unknown",
+        testMode: connection.testMode,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!inserted) return null;
+    return (await recordTracking(tx, inserted, outcome.data, now)).tracker;
+  });
+  if (!row) {
+    // Another call created it between our look and our insert: theirs is the tracker.
+    const winner = await findByNumber(ctx, carrierName, trackingNumber);
+    return { created: false, tracker: await presentTrackerRow(ctx.db, winner!) };
+  }
+  return { created: true, tracker: await presentTrackerRow(ctx.db, row) };
+}
+
+async function findByNumber(ctx: DomainContext, carrierName: string, trackingNumber: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(trackers)
+    .where(and(eq(trackers.orgId, ctx.org.id), eq(trackers.carrierName, carrierName), eq(trackers.trackingNumber, trackingNumber)));
+  return row ?? null;
+}

@@ -1,0 +1,7 @@
+import type { DomainContext } from "@/lib/context";
+import type { StoredTracker } from "@/lib/schemas/tracker";
+import { findTrackerRow, presentTrackerRow } from "./load-trackers";
+
+export async function getTracker({ ctx, id }: { ctx: DomainContext; id: string }): Promise<StoredTracker> {
+  return presentTrackerRow(ctx.db, await findTrackerRow(ctx.db, ctx.org.id, id));
+}

@@ -1,0 +1,30 @@
+import { and, count, desc, eq, ne, type SQL } from "drizzle-orm";
+import type { DomainContext } from "@/lib/context";
+import { trackers } from "@/lib/db/schema";
+import type { StoredTracker, TrackerListQuery } from "@/lib/schemas/tracker";
+import { presentTrackers } from "./load-trackers";
+
+function trackerFilters(orgId: string, f: TrackerListQuery): SQL {
+  return and(
+    eq(trackers.orgId, orgId),
+    f.status ? eq(trackers.status, f.status) : undefined,
+    f.carrier_name ? eq(trackers.carrierName, f.carrier_name) : undefined,
+    f.tracking_number ? eq(trackers.trackingNumber, f.tracking_number) : undefined,
+    f.delivered === undefined ? undefined : f.delivered ? eq(trackers.status, "delivered") : ne(trackers.status, "delivered"),
+  )!;
+}
+
+export async function listTrackers({ ctx, filters }: { ctx: DomainContext; filters: TrackerListQuery }): Promise<{ count: number; results: StoredTracker[] }> {
+  const where = trackerFilters(ctx.org.id, filters);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(trackers)
+      .where(where)
+      .orderBy(desc(trackers.createdAt), desc(trackers.id))
+      .limit(filters.limit)
+      .offset(filters.offset),
+    ctx.db.select({ n: count() }).from(trackers).where(where),
+  ]);
+  return { count: total?.n ?? 0, results: await presentTrackers(ctx.db, ctx.org.id, rows) };
+}
