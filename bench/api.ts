@@ -6,17 +6,9 @@
  *
  * Env: BENCH_SECONDS (default 10 per run), PORT (default 3210), DATABASE_URL (optional; default embedded PGlite).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
-import autocannon from "autocannon";
+import { ensureBuild, printRows, run as runOnce, SECONDS, startServer, type Row } from "./server";
 
 const PORT = Number(process.env.PORT ?? 3210);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const BASE = `http://127.0.0.1:${PORT}`;
-const KEY = "bench-" + randomBytes(16).toString("hex");
 
 const rateBody = (carrier_ids: string[]) =>
   JSON.stringify({
@@ -26,72 +18,15 @@ const rateBody = (carrier_ids: string[]) =>
     carrier_ids,
   });
 
-const headers = { Authorization: `Token ${KEY}`, "Content-Type": "application/json" };
-
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, unknown>>;
-}
-
-async function waitUntilUp(deadline: number) {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("server did not start");
-}
-
-interface Row {
-  scenario: string;
-  connections: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function run(scenario: string, connections: number, opts: { path: string; method?: "GET" | "POST"; body?: string }): Promise<Row> {
-  const result = await autocannon({
-    url: BASE + opts.path,
-    method: opts.method ?? "GET",
-    headers: opts.method === "POST" ? headers : {},
-    body: opts.body,
-    connections,
-    duration: SECONDS,
-  });
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { scenario, connections, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
-}
-
 async function main() {
-  if (!existsSync(".next/BUILD_ID")) {
-    console.log("No production build found; running `npm run build` first…");
-    const build = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
-    if (build.status !== 0) process.exit(build.status ?? 1);
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "shipwell-bench-"));
-  const server = spawn("npx", ["next", "start", "-p", String(PORT)], {
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATA_DIR: dataDir,
-      BOOTSTRAP_API_KEY: KEY,
-      RATE_LIMIT_PER_MINUTE: "100000000",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
+  ensureBuild();
+  const server = await startServer({ port: PORT });
+  const run = (scenario: string, connections: number, opts: { path: string; method?: "GET" | "POST"; body?: string }) =>
+    runOnce(server.base, scenario, connections, { ...opts, headers: opts.method === "POST" ? server.headers : {} });
   try {
-    await waitUntilUp(Date.now() + 60_000);
     const slow: string[] = [];
     for (const name of ["slow-a", "slow-b", "slow-c"]) {
-      await api("POST", "/v1/connections", { carrier_name: "sandbox", carrier_id: name, config: { latency_ms: 200 } });
+      await server.api("POST", "/v1/connections", { carrier_name: "sandbox", carrier_id: name, config: { latency_ms: 200 } });
       slow.push(name);
     }
     const fast = rateBody(["sandbox"]);
@@ -108,26 +43,14 @@ async function main() {
 
     const engine = process.env.DATABASE_URL ? "postgres" : "pglite";
     console.log(`\nShipwell API bench — production build, ${engine}, ${SECONDS}s per run, node ${process.version}\n`);
-    console.log("scenario".padEnd(44) + "conc".padStart(5) + "req/s".padStart(10) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "errors".padStart(8));
-    for (const r of rows) {
-      console.log(
-        r.scenario.padEnd(44) +
-          String(r.connections).padStart(5) +
-          r.rps.toFixed(0).padStart(10) +
-          String(r.p50).padStart(9) +
-          String(r.p99).padStart(9) +
-          String(r.errors).padStart(8),
-      );
-    }
+    printRows(rows);
     for (const c of [1, 32]) {
       const trivial = rows.find((r) => r.connections === c && r.scenario.startsWith("GET"))!;
       const rates = rows.find((r) => r.connections === c && r.scenario.includes("@0ms"))!;
       console.log(`ratio rates/trivial throughput at concurrency ${c}: ${(rates.rps / trivial.rps).toFixed(2)}`);
     }
   } finally {
-    if (server.pid) process.kill(-server.pid, "SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

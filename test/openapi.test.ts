@@ -19,6 +19,21 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.paths["/v1/connections"].post.requestBody.content["application/json"].schema.$ref).toBe(
       "#/components/schemas/ConnectionCreate",
     );
+    for (const [path, methods] of Object.entries({
+      "/v1/shipments": ["get", "post"],
+      "/v1/shipments/{id}": ["get"],
+      "/v1/shipments/{id}/purchase": ["post"],
+      "/v1/shipments/{id}/cancel": ["post"],
+      "/v1/shipments/{id}/label": ["get"],
+      "/v1/trackers": ["get"],
+      "/v1/trackers/{carrier_name}/{tracking_number}": ["get", "post"],
+      "/v1/trackers/{id}": ["get", "delete"],
+      "/v1/trackers/{id}/refresh": ["post"],
+    })) {
+      expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
+    }
+    expect(doc.paths["/v1/shipments/{id}/label"].get.responses["200"].content["application/pdf"].schema.format).toBe("binary");
+    expect(schemas.ShipmentCreate.required).toEqual(expect.arrayContaining(["shipper", "recipient", "parcels"]));
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
     for (const ref of new Set(refs)) expect(schemas[ref.split("/").pop()!], ref).toBeDefined();
   });

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments/route";
 import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
-import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import { POST as cancel } from "@/app/v1/shipments/[id]/cancel/route";
 import { GET as label } from "@/app/v1/shipments/[id]/label/route";
 import { GET as getTracker } from "@/app/v1/trackers/[id]/route";

@@ -4,8 +4,8 @@ import { Address, AddressInput } from "@/lib/schemas/address";
 import { Parcel, ParcelInput } from "@/lib/schemas/parcel";
 import { Payment, PaymentInput } from "@/lib/schemas/payment";
 import { Rate, RateInput } from "@/lib/schemas/rate";
-import { Shipment } from "@/lib/schemas/shipment";
-import { Tracker, TrackingEvent } from "@/lib/schemas/tracker";
+import { Shipment, ShipmentCreate, ShipmentPurchase, ShipmentWithMessages } from "@/lib/schemas/shipment";
+import { StoredTracker, Tracker, TrackingEvent } from "@/lib/schemas/tracker";
 import { ErrorEnvelope, Message, MessagesEnvelope } from "@/lib/schemas/message";
 import { Connection, ConnectionCreate, ConnectionUpdate } from "@/lib/schemas/connection";
 import { pageOf } from "@/lib/schemas/pagination";
@@ -15,14 +15,18 @@ import { apiOperations } from "./operations";
  * OpenAPI 3.1 from the same zod schemas that validate requests (CONTRACT §10). Request schemas are rendered as
  * the JSON a client may send (io: input), response schemas as the JSON we answer with (io: output).
  */
-export const INPUT_SCHEMAS = { AddressInput, ParcelInput, PaymentInput, RateInput, ConnectionCreate, ConnectionUpdate };
+export const INPUT_SCHEMAS = { AddressInput, ParcelInput, PaymentInput, RateInput, ConnectionCreate, ConnectionUpdate, ShipmentCreate, ShipmentPurchase };
 export const OUTPUT_SCHEMAS = {
   Address,
   Parcel,
   Payment,
   Rate,
   Shipment,
+  ShipmentWithMessages,
+  ShipmentList: pageOf(Shipment, "ShipmentList"),
   Tracker,
+  StoredTracker,
+  TrackerList: pageOf(StoredTracker, "TrackerList"),
   TrackingEvent,
   Message,
   Error: ErrorEnvelope,
@@ -67,9 +71,12 @@ export function openApiDocument(): Record<string, unknown> {
     for (const [status, description] of Object.entries(op.responses)) {
       const carrierFailure = status === "424" || (status === "404" && description.includes("messages"));
       const schemaId = carrierFailure ? "CarrierFailure" : Number(status) < 300 ? (op.responseSchema?.id ?? op.responseRef) : null;
-      responses[status] = schemaId
-        ? { description, content: { [op.responseContentType ?? "application/json"]: { schema: ref(schemaId) } } }
-        : errorResponse(description);
+      const file = Number(status) < 300 && op.responseFiles;
+      responses[status] = file
+        ? { description, content: Object.fromEntries(file.map((type) => [type, { schema: { type: "string", format: "binary" } }])) }
+        : schemaId
+          ? { description, content: { [op.responseContentType ?? "application/json"]: { schema: ref(schemaId) } } }
+          : errorResponse(description);
     }
     for (const code of ["400", "401", "429", "500", "503"]) {
       responses[code] ??= errorResponse(

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { TRACKER_STATUSES, type TrackerStatus, type TrackingResult } from "@/lib/carriers/types";
+import { getDb } from "@/lib/db/client";
+import { shipments, trackers } from "@/lib/db/schema";
+import { recordTracking } from "@/lib/trackers/record-tracking";
+import { RETIRE_AFTER_MS, shipmentStatusFor } from "@/lib/trackers/tracking-rules";
+import { makeOrg } from "./helpers";
+import { createShipmentFor, purchaseFor } from "./factories";
+
+const event = (status: TrackerStatus, at: Date, code = status) => ({
+  date: at.toISOString().slice(0, 10),
+  time: at.toISOString().slice(11, 16),
+  description: `Scan ${code}`,
+  location: "Austin, TX, US",
+  code,
+  status,
+  occurred_at: at.toISOString(),
+});
+
+const result = (number: string, status: TrackerStatus, events = [event(status, new Date())]): TrackingResult => ({
+  tracking_number: number,
+  status,
+  events,
+  estimated_delivery: null,
+  meta: {},
+});
+
+async function purchasedTracker(key: string) {
+  const s = await createShipmentFor(key);
+  const bought = (await purchaseFor(key, s)).body.shipment;
+  const db = await getDb();
+  const [row] = await db.select().from(trackers).where(eq(trackers.id, bought.tracker_id));
+  return { shipmentId: s.id, tracker: row! };
+}
+
+const shipmentStatus = async (id: string) => {
+  const db = await getDb();
+  const [row] = await db.select({ status: shipments.status }).from(shipments).where(eq(shipments.id, id));
+  return row!.status;
+};
+
+describe("tracker → shipment status (CONTRACT §7)", () => {
+  it.each(TRACKER_STATUSES.filter((s) => s !== "cancelled"))("a tracker turning %s moves a purchased shipment as the table says", async (status) => {
+    const { key } = await makeOrg();
+    const { shipmentId, tracker } = await purchasedTracker(key);
+    const db = await getDb();
+    const out = await db.transaction((tx) => recordTracking(tx, tracker, result(tracker.trackingNumber, status)));
+    expect(out.tracker.status).toBe(status);
+    expect(await shipmentStatus(shipmentId)).toBe(shipmentStatusFor(status) ?? "purchased");
+  });
+
+  it("nothing leaves delivered: a later in_transit scan does not move the shipment back", async () => {
+    const { key } = await makeOrg();
+    const { shipmentId, tracker } = await purchasedTracker(key);
+    const db = await getDb();
+    const delivered = await recordTracking(db, tracker, result(tracker.trackingNumber, "delivered"));
+    expect(await shipmentStatus(shipmentId)).toBe("delivered");
+    await recordTracking(db, delivered.tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", new Date(Date.now() + 1000))]));
+    expect(await shipmentStatus(shipmentId)).toBe("delivered");
+  });
+
+  it("merging the same events twice stores them once and reports no change", async () => {
+    const { key } = await makeOrg();
+    const { tracker } = await purchasedTracker(key);
+    const db = await getDb();
+    const scans = [event("picked_up", new Date(Date.now() - 7_200_000)), event("in_transit", new Date(Date.now() - 3_600_000))];
+    const first = await recordTracking(db, tracker, result(tracker.trackingNumber, "in_transit", [...scans, scans[0]!]));
+    expect(first).toMatchObject({ newEvents: 2, changed: true });
+    const second = await recordTracking(db, first.tracker, result(tracker.trackingNumber, "in_transit", scans));
+    expect(second).toMatchObject({ newEvents: 0, changed: false });
+    expect(second.tracker.lastEventAt!.getTime()).toBe(new Date(scans[1]!.occurred_at).getTime());
+  });
+
+  it("retires a tracker with no new event for 90 days: unknown, never refreshed again", async () => {
+    const { key } = await makeOrg();
+    const { shipmentId, tracker } = await purchasedTracker(key);
+    const db = await getDb();
+    const old = new Date(Date.now() - 100 * 86_400_000);
+    const first = await recordTracking(db, tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), new Date(old.getTime() + 1000));
+    expect(first.tracker.nextRefreshAt).not.toBeNull();
+    const later = new Date(old.getTime() + RETIRE_AFTER_MS + 1000);
+    const retired = await recordTracking(db, first.tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), later);
+    expect(retired.tracker).toMatchObject({ status: "unknown", nextRefreshAt: null, retiredAt: later });
+    expect(await shipmentStatus(shipmentId)).toBe("in_transit");
+  });
+});
