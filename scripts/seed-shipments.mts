@@ -93,8 +93,12 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
     timings.push(`${label} ${((Date.now() - t) / 1000).toFixed(1)}s`);
     return result;
   };
+  // A superuser can skip the per-row foreign key triggers (the rows are consistent by construction): ~30% faster.
+  const [role] = await sql<{ rolsuper: boolean }[]>`select rolsuper from pg_roles where rolname = current_user`;
+  const skipForeignKeyChecks = role?.rolsuper === true;
   await sql.begin(async (tx) => {
     await tx`set local synchronous_commit = off`;
+    if (skipForeignKeyChecks) await tx`set local session_replication_role = replica`;
     await tx`create temp table seed_place (i int primary key, city text, state text, postal text) on commit drop`;
     await tx`insert into seed_place ${tx(PLACES.map(([city, state, postal], i) => ({ i: i + 1, city, state, postal })))}`;
     await tx`create temp table seed_wh (i int primary key, company text, line1 text, city text, state text, postal text, phone text) on commit drop`;
@@ -135,7 +139,8 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
     // Derived columns: the recipient's residential flag, the rates' charges, the tracking number and search text.
     await timed("seed", tx`
       create temp table seed on commit drop as
-      select s.*, p.city, p.state, p.postal, s.company is null as residential,
+      select d.*, lower(concat_ws(' ', d.reference, d.tracking_number, d.person, d.company, d.city, d.postal)) as search_text
+      from (select s.*, p.city, p.state, p.postal, s.company is null as residential,
         round(s.base1 * 0.08, 2) as fuel1,
         round(s.base1 * 1.75, 2) as base2,
         round(s.base1 * 1.75 * 0.08, 2) as fuel2,
@@ -144,9 +149,7 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
           'SBX' || lpad(floor(extract(epoch from s.purchased_at) - 1577836800)::bigint::text, 9, '0')
                 || lpad(floor(random() * 1e11)::bigint::text, 11, '0') || floor(random() * 10)::int
         end as tracking_number
-      from seed_s s join seed_place p on p.i = s.place`);
-    await timed("search_text col", tx`alter table seed add column search_text text`);
-    await timed("search_text", tx`update seed set search_text = lower(concat_ws(' ', reference, tracking_number, person, company, city, postal))`);
+      from seed_s s join seed_place p on p.i = s.place) d`);
 
     const addr = await timed("addresses", tx`
       insert into addresses (id, org_id, person_name, company_name, address_line1, city, postal_code, state_code, country_code, residential, phone_number, created_at)
@@ -157,10 +160,13 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
       from seed s`);
     inserted.addresses = addr.count;
 
-    // Trackers before shipments (shipments.tracker_id references them); their shipment_id is set afterwards.
+    // Trackers before shipments (shipments.tracker_id references them); with the foreign keys checked, their
+    // shipment_id (which references shipments) is set afterwards.
     const trk = await timed("trackers", tx`
-      insert into trackers (id, org_id, carrier_name, carrier_id, carrier_connection_id, tracking_number, status, test_mode, created_at, updated_at)
-      select tracker_id, ${orgId}, 'sandbox', 'sandbox', ${connectionId}, tracking_number, 'pending', true, purchased_at, purchased_at
+      insert into trackers (id, org_id, carrier_name, carrier_id, carrier_connection_id, tracking_number, status, test_mode, shipment_id,
+        created_at, updated_at)
+      select tracker_id, ${orgId}, 'sandbox', 'sandbox', ${connectionId}, tracking_number, 'pending', true,
+        case when ${skipForeignKeyChecks}::boolean then id end, purchased_at, purchased_at
       from seed where purchased`);
     inserted.trackers = trk.count;
 
@@ -193,7 +199,9 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
       from seed s`);
     inserted.shipments = shp.count;
 
-    await timed("trackers.shipment_id", tx`update trackers t set shipment_id = s.id from seed s where s.purchased and t.id = s.tracker_id`);
+    if (!skipForeignKeyChecks) {
+      await timed("trackers.shipment_id", tx`update trackers t set shipment_id = s.id from seed s where s.purchased and t.id = s.tracker_id`);
+    }
 
     const pcl = await timed("parcels", tx`
       insert into parcels (id, org_id, shipment_id, position, weight, weight_unit, width, height, length, dimension_unit, is_document)
