@@ -1,0 +1,280 @@
+/**
+ * Managed shipments benchmark against a production build on Postgres (`npm run bench:shipments`).
+ * Prints numbers; asserts nothing.
+ *
+ *  1. GET /v1/shipments with BENCH_SHIPMENTS (default 100 000) shipments in the organization, seeded in SQL
+ *     (scripts/seed-shipments.mts): first page, deep offset, status filter, free-text `q`, at concurrency 1 and 16;
+ *     then EXPLAIN ANALYZE of the list's queries, to show where the time goes;
+ *  2. create + purchase throughput: 16 workers, each looping POST /v1/shipments then POST /v1/shipments/{id}/purchase
+ *     with the sandbox at zero latency (fetch, since autocannon cannot chain requests).
+ *
+ * Each run gets a fresh database `shipwell_bench_<random>` on the DATABASE_URL server, dropped at the end.
+ * Env: DATABASE_URL (required; any database on the server, used to create and drop the bench one), ENCRYPTION_KEY
+ * (default 64 × "a"), BENCH_SECONDS (default 10 per run), BENCH_SHIPMENTS (default 100000), BENCH_WORKERS
+ * (default 16), PORT (default 3211).
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { ensureBuild, printRows, run, SECONDS, startServer, type BenchServer, type Row } from "./server";
+import { defaultOrgId, seedShipments, type SeedResult } from "../scripts/seed-shipments.mjs";
+
+const ADMIN_URL = process.env.DATABASE_URL;
+if (!ADMIN_URL) {
+  console.error(
+    "bench:shipments runs against Postgres: set DATABASE_URL to a database on the server to use, e.g.\n" +
+      "  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:shipments\n" +
+      "A fresh database shipwell_bench_<random> is created there for the run and dropped at the end.",
+  );
+  process.exit(1);
+}
+const ENCRYPTION_KEY = process.env.ENCRYPTION_KEY || "a".repeat(64);
+const PORT = Number(process.env.PORT ?? 3211);
+const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 100_000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
+const DB_NAME = "shipwell_bench_" + randomBytes(6).toString("hex");
+
+const shipmentBody = JSON.stringify({
+  shipper: { address_line1: "500 Industrial Way", city: "Chicago", state_code: "IL", postal_code: "60607", country_code: "US" },
+  recipient: { address_line1: "12 Elm St", city: "Austin", state_code: "TX", postal_code: "78701", country_code: "US", residential: true },
+  parcels: [{ weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" }],
+  carrier_ids: ["sandbox"],
+});
+
+function database(action: "create" | "drop") {
+  const r = spawnSync(process.execPath, ["scripts/pg-database.mjs", action, ADMIN_URL!, DB_NAME], { stdio: "inherit" });
+  if (r.status !== 0) throw new Error(`could not ${action} database ${DB_NAME}`);
+}
+
+function benchDatabaseUrl(): string {
+  const url = new URL(ADMIN_URL!);
+  url.pathname = "/" + DB_NAME;
+  return url.toString();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// create + purchase
+
+/** Nearest-rank percentile of an ascending array, in ms. */
+function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+interface PairStats {
+  seconds: number;
+  pairs: number;
+  pair: number[];
+  create: number[];
+  purchase: number[];
+  errors: { create: number; purchase: number };
+  samples: string[];
+}
+
+async function createAndPurchase(server: BenchServer, stats: PairStats): Promise<void> {
+  const t0 = performance.now();
+  let id: string;
+  let rateId: string;
+  try {
+    const res = await fetch(`${server.base}/v1/shipments`, { method: "POST", headers: server.headers, body: shipmentBody });
+    const text = await res.text();
+    if (res.status !== 201) throw new Error(`POST /v1/shipments → ${res.status} ${text.slice(0, 300)}`);
+    const shipment = JSON.parse(text) as { id: string; rates: { id: string }[] };
+    if (!shipment.rates?.[0]) throw new Error(`POST /v1/shipments → no rates: ${text.slice(0, 300)}`);
+    id = shipment.id;
+    rateId = shipment.rates[0].id;
+  } catch (err) {
+    stats.errors.create++;
+    if (stats.samples.length < 5) stats.samples.push((err as Error).message);
+    return;
+  }
+  const t1 = performance.now();
+  try {
+    const res = await fetch(`${server.base}/v1/shipments/${id}/purchase`, {
+      method: "POST",
+      headers: server.headers,
+      body: JSON.stringify({ selected_rate_id: rateId }),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`POST /v1/shipments/{id}/purchase → ${res.status} ${text.slice(0, 300)}`);
+    const body = JSON.parse(text) as { shipment?: { status?: string } };
+    if (body.shipment?.status !== "purchased") throw new Error(`purchase answered status ${body.shipment?.status}`);
+  } catch (err) {
+    stats.errors.purchase++;
+    if (stats.samples.length < 5) stats.samples.push((err as Error).message);
+    return;
+  }
+  const t2 = performance.now();
+  stats.create.push(t1 - t0);
+  stats.purchase.push(t2 - t1);
+  stats.pair.push(t2 - t0);
+  stats.pairs++;
+}
+
+/** `workers` loops of create+purchase for `seconds`; an iteration started before the deadline is finished. */
+async function pairLoad(server: BenchServer, workers: number, seconds: number): Promise<PairStats> {
+  const stats: PairStats = { seconds: 0, pairs: 0, pair: [], create: [], purchase: [], errors: { create: 0, purchase: 0 }, samples: [] };
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (performance.now() < deadline) await createAndPurchase(server, stats);
+    }),
+  );
+  stats.seconds = (performance.now() - started) / 1000;
+  for (const a of [stats.pair, stats.create, stats.purchase]) a.sort((x, y) => x - y);
+  return stats;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// EXPLAIN ANALYZE
+
+interface Explained {
+  label: string;
+  ms: number;
+  plan: string[];
+}
+
+async function explain(sql: postgres.Sql, label: string, query: string): Promise<Explained> {
+  const rows = await sql.unsafe<{ "QUERY PLAN": string }[]>(`explain (analyze, buffers) ${query}`);
+  const plan = rows.map((r) => r["QUERY PLAN"]);
+  const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan.join("\n"))?.[1] ?? NaN);
+  return { label, ms, plan };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+let cleanup: (() => Promise<void>) | null = null;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the server and dropping ${DB_NAME}…`);
+    void (cleanup ?? (async () => {}))().finally(() => process.exit(130));
+  });
+}
+
+ensureBuild();
+console.log(`Creating database ${DB_NAME}…`);
+database("create");
+let server: BenchServer | null = null;
+let sql: postgres.Sql | null = null;
+let cleaned: Promise<void> | null = null;
+cleanup = () =>
+  (cleaned ??= (async () => {
+    await sql?.end({ timeout: 5 }).catch(() => {});
+    await server?.stop().catch(() => {});
+    try {
+      database("drop");
+      console.log(`Dropped database ${DB_NAME}.`);
+    } catch (err) {
+      console.error((err as Error).message);
+    }
+  })());
+
+try {
+  const dbUrl = benchDatabaseUrl();
+  server = await startServer({ port: PORT, env: { DATABASE_URL: dbUrl, ENCRYPTION_KEY } });
+  // Migrations and bootstrap run at start; the first authenticated call proves the key and the database work.
+  await server.api("GET", "/v1/shipments?limit=1");
+  sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
+  const orgId = await defaultOrgId(sql);
+
+  // 1. Lists over a big organization.
+  console.log(`Seeding ${SHIPMENTS} shipments into ${orgId}…`);
+  const seedStarted = Date.now();
+  const seed: SeedResult = await seedShipments(sql, { orgId, count: SHIPMENTS, log: (line) => console.log("  " + line) });
+  const seedSeconds = (Date.now() - seedStarted) / 1000;
+  const [{ n: total } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from shipments where org_id = ${orgId}`;
+
+  const auth = { Authorization: server.headers.Authorization! };
+  const deepOffset = Math.floor(total / 2);
+  const lists: [string, string][] = [
+    ["GET /v1/shipments?limit=20", "/v1/shipments?limit=20"],
+    [`GET …?limit=20&offset=${deepOffset}`, `/v1/shipments?limit=20&offset=${deepOffset}`],
+    ["GET …?limit=20&status=purchased", "/v1/shipments?limit=20&status=purchased"],
+    ["GET …?limit=20&q=austin", "/v1/shipments?limit=20&q=austin"],
+  ];
+  const pageInfo: string[] = [];
+  for (const [label, path] of lists) {
+    const res = await fetch(server.base + path, { headers: auth });
+    const text = await res.text();
+    const body = JSON.parse(text) as { count?: number; results?: unknown[] };
+    pageInfo.push(`${label}: HTTP ${res.status}, count ${body.count}, ${body.results?.length} results, ${(text.length / 1024).toFixed(0)} KB`);
+    // Warm up the route, the JIT and Postgres' cache for this query.
+    await run(server.base, "warm-up", 4, { path, headers: auth, seconds: 2 });
+  }
+  const listRows: Row[] = [];
+  for (const c of [1, 16]) {
+    for (const [label, path] of lists) listRows.push(await run(server.base, label, c, { path, headers: auth }));
+  }
+
+  // Where the time goes: the list's queries as Postgres runs them (the org id inlined; it is our own org_ id).
+  if (!/^org_[0-9a-f]{32}$/.test(orgId)) throw new Error(`unexpected org id ${orgId}`);
+  const org = `'${orgId}'`;
+  const explained: Explained[] = [
+    await explain(sql, `id query, offset ${deepOffset}`, `select id from shipments where org_id = ${org} order by created_at desc, id desc limit 20 offset ${deepOffset}`),
+    await explain(sql, "count(*)", `select count(*) from shipments where org_id = ${org}`),
+    await explain(sql, "id query, first page", `select id from shipments where org_id = ${org} order by created_at desc, id desc limit 20 offset 0`),
+    await explain(sql, "id query, status=purchased", `select id from shipments where org_id = ${org} and status = 'purchased' order by created_at desc, id desc limit 20`),
+    await explain(sql, "count(*), status=purchased", `select count(*) from shipments where org_id = ${org} and status = 'purchased'`),
+    await explain(sql, "id query, q=austin", `select id from shipments where org_id = ${org} and search_text ilike '%austin%' order by created_at desc, id desc limit 20`),
+    await explain(sql, "count(*), q=austin", `select count(*) from shipments where org_id = ${org} and search_text ilike '%austin%'`),
+  ];
+
+  // 2. create + purchase.
+  console.log(`Create+purchase: warm-up, then ${WORKERS} workers for ${SECONDS}s…`);
+  const purchaseStarted = new Date();
+  await pairLoad(server, 4, 2);
+  const pairs = await pairLoad(server, WORKERS, SECONDS);
+  const [label] = await sql<{ avg: number | null; n: number }[]>`
+    select avg(octet_length(content))::int as avg, count(*)::int as n from labels where created_at >= ${purchaseStarted}`;
+
+  // Report.
+  console.log(`\nShipwell shipments bench — production build, postgres, ${SECONDS}s per run, node ${process.version}\n`);
+  console.log(
+    `Seed: ${seed.inserted.shipments} shipments (${seed.inserted.labels} purchased with labels, ${seed.inserted.rates} rates, ` +
+      `${seed.inserted.parcels} parcels, ${seed.inserted.addresses} addresses) in ${seedSeconds.toFixed(1)} s ` +
+      `(insert ${(seed.insertMs / 1000).toFixed(1)} s, vacuum analyze ${(seed.vacuumMs / 1000).toFixed(1)} s); ${total} shipments in the org.`,
+  );
+  for (const line of pageInfo) console.log(line);
+  console.log();
+  printRows(listRows, 40);
+
+  console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the list's queries:`);
+  for (const e of explained) {
+    console.log(`\n-- ${e.label}: ${e.ms} ms`);
+    for (const line of e.plan) console.log("   " + line);
+  }
+
+  const errors = pairs.errors.create + pairs.errors.purchase;
+  console.log(
+    `\nCreate+purchase, ${WORKERS} workers, ${pairs.seconds.toFixed(1)} s: ${pairs.pairs} pairs = ${(pairs.pairs / pairs.seconds).toFixed(1)} shipments/s; ` +
+      `errors: ${pairs.errors.create} create, ${pairs.errors.purchase} purchase`,
+  );
+  for (const s of pairs.samples) console.log(`  error: ${s}`);
+  if (label?.n) console.log(`Real sandbox PDF labels bought in this run: ${label.n}, ${label.avg} bytes on average (the seed's are 2–4 KB).`);
+
+  const md: string[] = [
+    "| scenario | conc | req/s | p50 ms | p99 ms | errors |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...listRows.map((r) => `| ${r.scenario} | ${r.connections} | ${r.rps.toFixed(0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} |`),
+    `| create+purchase pair (shipments/s) | ${WORKERS} | ${(pairs.pairs / pairs.seconds).toFixed(1)} | ${fmt(percentile(pairs.pair, 0.5))} | ${fmt(percentile(pairs.pair, 0.99))} | ${errors} |`,
+    `| — POST /v1/shipments step | ${WORKERS} | | ${fmt(percentile(pairs.create, 0.5))} | ${fmt(percentile(pairs.create, 0.99))} | ${pairs.errors.create} |`,
+    `| — POST /v1/shipments/{id}/purchase step | ${WORKERS} | | ${fmt(percentile(pairs.purchase, 0.5))} | ${fmt(percentile(pairs.purchase, 0.99))} | ${pairs.errors.purchase} |`,
+    "",
+    "| query (EXPLAIN ANALYZE) | execution ms |",
+    "|---|---:|",
+    ...explained.map((e) => `| ${e.label} | ${e.ms} |`),
+  ];
+  console.log(`\n## Results (${total} shipments in the org, ${SECONDS}s per run)\n`);
+  console.log(md.join("\n"));
+  const shown = new URL(ADMIN_URL);
+  shown.password = ""; // never print a password
+  console.log(`\nReproduce: DATABASE_URL=${shown} BENCH_SECONDS=${SECONDS} BENCH_SHIPMENTS=${SHIPMENTS} npm run bench:shipments`);
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}
