@@ -8,7 +8,9 @@
  * (shipper and recipient), one parcel (two for ~10%), one or two sandbox rates; about half are purchased, with a
  * tracker, tracking number, selected rate and a 2–4 KB PDF-ish label. created_at is spread over the last 365 days.
  * Tracking numbers have the sandbox's shape (SBX + 21 digits) but are not trackable. Postgres only (not PGlite).
- * Ends with VACUUM ANALYZE so that the planner has statistics and index-only scans see an all-visible heap.
+ * Ends with VACUUM ANALYZE so that the planner has statistics and index-only scans see an all-visible heap (so no
+ * `synchronous_commit = off`: VACUUM cannot mark pages all-visible before the commit record is flushed). VACUUM
+ * needs the tables' owner; a connecting superuser also skips the foreign key triggers while inserting.
  */
 import postgres from "postgres";
 import { pathToFileURL } from "node:url";
@@ -97,7 +99,6 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
   const [role] = await sql<{ rolsuper: boolean }[]>`select rolsuper from pg_roles where rolname = current_user`;
   const skipForeignKeyChecks = role?.rolsuper === true;
   await sql.begin(async (tx) => {
-    await tx`set local synchronous_commit = off`;
     if (skipForeignKeyChecks) await tx`set local session_replication_role = replica`;
     await tx`create temp table seed_place (i int primary key, city text, state text, postal text) on commit drop`;
     await tx`insert into seed_place ${tx(PLACES.map(([city, state, postal], i) => ({ i: i + 1, city, state, postal })))}`;

@@ -77,10 +77,10 @@ describe("tracker → shipment status (CONTRACT §7)", () => {
     const { shipmentId, tracker } = await purchasedTracker(key);
     const db = await getDb();
     const old = new Date(Date.now() - 100 * 86_400_000);
-    const first = await recordTracking(db, tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), new Date(old.getTime() + 1000));
+    const first = await recordTracking(db, tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), { now: new Date(old.getTime() + 1000) });
     expect(first.tracker.nextRefreshAt).not.toBeNull();
     const later = new Date(old.getTime() + RETIRE_AFTER_MS + 1000);
-    const retired = await recordTracking(db, first.tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), later);
+    const retired = await recordTracking(db, first.tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), { now: later });
     expect(retired.tracker).toMatchObject({ status: "unknown", nextRefreshAt: null, retiredAt: later });
     expect(await shipmentStatus(shipmentId)).toBe("in_transit");
   });

@@ -233,6 +233,11 @@ export interface CarrierAdapter {
   ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>>;
   void(ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>>;
   track(ctx: AdapterContext, trackingNumber: string): Promise<AdapterResult<TrackingResult>>;
+  /**
+   * How many times faster than real time this carrier's parcels move: the sandbox's `pace`. Background tracking
+   * divides its refresh intervals by it, so simulated parcels are followed at their own speed. Absent: 1.
+   */
+  simulatedPace?(config: Record<string, unknown>): number;
   /** Present where the carrier takes many numbers per call; results keyed by tracking number. */
   trackMany?(
     ctx: AdapterContext,

@@ -1,7 +1,7 @@
 import { getAdapter } from "@/lib/carriers/registry";
 import { issuesToProblems } from "@/lib/api/validation";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
-import { CommonConnectionConfig } from "@/lib/schemas/connection";
+import { COMMON_CONFIG_KEYS, CommonConnectionConfig } from "@/lib/schemas/connection";
 
 /**
  * Credentials and config are checked against the schemas the carrier's module exports, so a typo in a
@@ -21,14 +21,13 @@ export function validateCarrierSettings(
     else problems.push(...issuesToProblems(parsed.error.issues, "credentials"));
   }
   if (input.config !== undefined) {
-    const { deadline_ms, ...carrierKeys } = input.config;
-    const common = CommonConnectionConfig.safeParse({ deadline_ms });
+    const commonKeys = Object.fromEntries(Object.entries(input.config).filter(([k]) => (COMMON_CONFIG_KEYS as string[]).includes(k)));
+    const carrierKeys = Object.fromEntries(Object.entries(input.config).filter(([k]) => !(k in commonKeys)));
+    const common = CommonConnectionConfig.strict().safeParse(commonKeys);
     const specific = adapter.configSchema.safeParse(carrierKeys);
     if (!common.success) problems.push(...issuesToProblems(common.error.issues, "config"));
     if (!specific.success) problems.push(...issuesToProblems(specific.error.issues, "config"));
-    if (common.success && specific.success) {
-      out.config = { ...specific.data, ...(common.data.deadline_ms === undefined ? {} : { deadline_ms: common.data.deadline_ms }) };
-    }
+    if (common.success && specific.success) out.config = { ...specific.data, ...common.data };
   }
   if (problems.length > 0) throw new ValidationError(problems);
   return out;

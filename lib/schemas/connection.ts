@@ -48,6 +48,8 @@ export const Connection = z
     config: object,
     created_at: Timestamp,
     updated_at: Timestamp,
+    /** Set while the carrier has told us to slow down (429): background tracking waits until then. */
+    refresh_backoff_until: Timestamp.nullable(),
   })
   .meta({ id: "Connection" });
 export type Connection = z.output<typeof Connection>;
@@ -55,4 +57,9 @@ export type Connection = z.output<typeof Connection>;
 /** Config keys every connection takes, whatever its carrier. */
 export const CommonConnectionConfig = z.object({
   deadline_ms: z.number().int().min(100).max(120_000).optional(),
+  /** Background tracking budget (defaults per carrier in lib/trackers/refresh/budget.ts). */
+  refresh_concurrency: z.number().int().min(1).max(64).optional(),
+  refresh_requests_per_minute: z.number().int().min(1).max(100_000).optional(),
+  refresh_batch_size: z.number().int().min(1).max(100).optional(),
 });
+export const COMMON_CONFIG_KEYS = Object.keys(CommonConnectionConfig.shape) as (keyof z.output<typeof CommonConnectionConfig>)[];

@@ -3,6 +3,7 @@ import { labels, shipments, trackers } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import { newId } from "@/lib/db/ids";
 import { FIRST_REFRESH_AFTER_PURCHASE_MS } from "@/lib/trackers/tracking-rules";
+import { refreshTimeScale } from "@/lib/trackers/refresh/budget";
 import { ClaimLostError, heldBy } from "./claim";
 import { searchTextOf, type ShipmentRow } from "./present-shipment";
 import type { PurchaseRecord } from "./purchase-shipment";
@@ -40,7 +41,7 @@ export async function recordPurchase(db: Db, p: PurchaseRecord): Promise<Shipmen
         status: "pending",
         testMode: connection.testMode,
         shipmentId: claim.shipmentId,
-        nextRefreshAt: new Date(now.getTime() + FIRST_REFRESH_AFTER_PURCHASE_MS),
+        nextRefreshAt: new Date(now.getTime() + FIRST_REFRESH_AFTER_PURCHASE_MS * refreshTimeScale(connection)),
       })
       .onConflictDoUpdate({
         target: [trackers.orgId, trackers.carrierName, trackers.trackingNumber],

@@ -9,6 +9,7 @@ import { CarrierFailureError, CarrierNotFoundError } from "@/lib/errors";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 import { presentTrackerRow } from "./load-trackers";
 import { recordTracking } from "./record-tracking";
+import { refreshTimeScale } from "./refresh/budget";
 
 /**
  * POST|GET /v1/trackers/{carrier_name}/{tracking_number}: the organization's tracker for that pair, created on
@@ -58,7 +59,7 @@ export async function createTracker({
       .onConflictDoNothing()
       .returning();
     if (!inserted) return null;
-    return (await recordTracking(tx, inserted, outcome.data, now)).tracker;
+    return (await recordTracking(tx, inserted, outcome.data, { now, timeScale: refreshTimeScale(connection) })).tracker;
   });
   if (!row) {
     // Another call created it between our look and our insert: theirs is the tracker.

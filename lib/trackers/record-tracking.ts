@@ -1,13 +1,14 @@
 import { and, desc, eq, ne, notInArray } from "drizzle-orm";
 import { shipments, trackers, trackingEvents } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
-import type { TrackerStatus, TrackingResult } from "@/lib/carriers/types";
+import type { CarrierMessage, TrackerStatus, TrackingResult } from "@/lib/carriers/types";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
 import type { TrackerRow } from "./present-tracker";
 import {
   FINAL_TRACKER_STATUSES,
   SHIPMENT_STATUSES_TRACKING_CANNOT_MOVE,
   eventFingerprint,
+  failureRetryAt,
   isStale,
   mergedStatus,
   nextRefreshAt,
@@ -30,7 +31,12 @@ export interface RecordedTracking {
  * retired, and the linked shipment moved. Used by tracker creation, refresh on demand and the background refresh;
  * run it inside a transaction so the tracker and its shipment move together.
  */
-export async function recordTracking(db: DbOrTx, tracker: TrackerRow, result: TrackingResult, now = new Date()): Promise<RecordedTracking> {
+export async function recordTracking(
+  db: DbOrTx,
+  tracker: TrackerRow,
+  result: TrackingResult,
+  { now = new Date(), timeScale = 1 }: { now?: Date; timeScale?: number } = {},
+): Promise<RecordedTracking> {
   const byKey = new Map(
     result.events.map((e) => [
       eventFingerprint(e),
@@ -65,7 +71,7 @@ export async function recordTracking(db: DbOrTx, tracker: TrackerRow, result: Tr
     newestStatus = newest?.status ?? null;
   }
   let status = mergedStatus(result.status, newestStatus, tracker.status);
-  let next = nextRefreshAt(status, now);
+  let next = nextRefreshAt(status, now, { timeScale });
   let retiredAt: Date | null = null;
   if (!FINAL_TRACKER_STATUSES.has(status) && isStale(lastEventAt, tracker.createdAt, now)) {
     // CONTRACT §8: silent for 90 days, the parcel's fate is unknown and asking again is pointless.
@@ -119,4 +125,28 @@ export async function followTracker(
     )
     .returning({ status: shipments.status });
   return moved[0]?.status ?? null;
+}
+
+/**
+ * A refresh that failed for this tracker (the carrier refused the number, timed out, …): nothing the client sees
+ * changes; the error is kept, the next try backs off, and a tracker silent for 90 days is retired all the same.
+ */
+export async function recordTrackingFailure(
+  db: DbOrTx,
+  tracker: TrackerRow,
+  messages: CarrierMessage[],
+  { now = new Date(), timeScale = 1 }: { now?: Date; timeScale?: number } = {},
+): Promise<void> {
+  const failures = tracker.refreshFailures + 1;
+  const retire = tracker.status !== "cancelled" && !FINAL_TRACKER_STATUSES.has(tracker.status) && isStale(tracker.lastEventAt, tracker.createdAt, now);
+  await db
+    .update(trackers)
+    .set({
+      refreshFailures: failures,
+      lastError: messages,
+      ...(retire
+        ? { status: "unknown" as const, nextRefreshAt: null, retiredAt: now, updatedAt: now }
+        : { nextRefreshAt: failureRetryAt(failures, now, { timeScale }) }),
+    })
+    .where(and(eq(trackers.orgId, tracker.orgId), eq(trackers.id, tracker.id)));
 }

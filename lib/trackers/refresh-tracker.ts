@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
-import { trackers } from "@/lib/db/schema";
 import { connectionForCarrier } from "@/lib/connections/select-connections";
 import { findConnectionRow } from "@/lib/connections/find-connection";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
@@ -10,7 +8,8 @@ import { CarrierFailureError, NotFoundError } from "@/lib/errors";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 import { findTrackerRow, presentTrackerRow } from "./load-trackers";
 import type { TrackerRow } from "./present-tracker";
-import { recordTracking } from "./record-tracking";
+import { recordTracking, recordTrackingFailure } from "./record-tracking";
+import { refreshTimeScale } from "./refresh/budget";
 
 /** POST /v1/trackers/{id}/refresh: ask the carrier now and merge; a carrier failure changes nothing but is noted. */
 export async function refreshTracker({ ctx, id }: { ctx: DomainContext; id: string }): Promise<StoredTracker> {
@@ -18,13 +17,10 @@ export async function refreshTracker({ ctx, id }: { ctx: DomainContext; id: stri
   const connection = await trackingConnection(ctx.db, row);
   const outcome = await invokeConnection(connection, "track", ctx.signal, (adapter, actx) => adapter.track(actx, row.trackingNumber));
   if (!outcome.ok) {
-    await ctx.db
-      .update(trackers)
-      .set({ lastError: outcome.messages, refreshFailures: row.refreshFailures + 1 })
-      .where(and(eq(trackers.orgId, row.orgId), eq(trackers.id, row.id)));
+    await recordTrackingFailure(ctx.db, row, outcome.messages, { timeScale: refreshTimeScale(connection) });
     throw new CarrierFailureError(outcome.messages);
   }
-  const recorded = await ctx.db.transaction((tx) => recordTracking(tx, row, outcome.data));
+  const recorded = await ctx.db.transaction((tx) => recordTracking(tx, row, outcome.data, { timeScale: refreshTimeScale(connection) }));
   return presentTrackerRow(ctx.db, recorded.tracker);
 }
 

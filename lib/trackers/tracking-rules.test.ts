@@ -32,12 +32,13 @@ describe("tracking rules", () => {
   });
 
   it("schedules the next refresh from the status, ±10 % jitter, never for final statuses", () => {
-    const at = (status: (typeof TRACKER_STATUSES)[number], r: number) => nextRefreshAt(status, now, () => r)?.getTime();
+    const at = (status: (typeof TRACKER_STATUSES)[number], r: number, timeScale = 1) => nextRefreshAt(status, now, { random: () => r, timeScale })?.getTime();
     expect(at("out_for_delivery", 0.5)).toBe(now.getTime() + 15 * 60_000);
     expect(at("in_transit", 0.5)).toBe(now.getTime() + 60 * 60_000);
     expect(at("pending", 0.5)).toBe(now.getTime() + 4 * 3_600_000);
     expect(at("in_transit", 0)).toBe(now.getTime() + 54 * 60_000);
     expect(at("in_transit", 1)).toBe(now.getTime() + 66 * 60_000);
+    expect(at("pending", 0.5, 1 / 360)).toBe(now.getTime() + 40_000);
     expect(at("delivered", 0.5)).toBeUndefined();
     expect(at("cancelled", 0.5)).toBeUndefined();
     expect(at("return_to_sender", 0.5)).toBeUndefined();

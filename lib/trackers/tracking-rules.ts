@@ -79,11 +79,16 @@ export const REFRESH_INTERVAL_MS: Record<TrackerStatus, number> = {
 
 /**
  * When the tracker is next due, or null when it is final. ±10 % jitter spreads trackers created together
- * (a batch of labels bought in one go) over time instead of hitting the carrier in one burst.
+ * (a batch of labels bought in one go) over time instead of hitting the carrier in one burst. `timeScale` shrinks
+ * the interval for carriers whose parcels move on a simulated clock (the sandbox).
  */
-export function nextRefreshAt(status: TrackerStatus, now: Date, random: () => number = Math.random): Date | null {
+export function nextRefreshAt(
+  status: TrackerStatus,
+  now: Date,
+  { timeScale = 1, random = Math.random }: { timeScale?: number; random?: () => number } = {},
+): Date | null {
   if (FINAL_TRACKER_STATUSES.has(status)) return null;
-  const base = REFRESH_INTERVAL_MS[status];
+  const base = REFRESH_INTERVAL_MS[status] * timeScale;
   const jitter = base * 0.1 * (random() * 2 - 1);
   return new Date(now.getTime() + base + jitter);
 }
@@ -94,4 +99,14 @@ export const FIRST_REFRESH_AFTER_PURCHASE_MS = 15 * MINUTE;
 /** True when the tracker has heard nothing new for RETIRE_AFTER_MS (counted from its newest event or creation). */
 export function isStale(lastEventAt: Date | null, createdAt: Date, now: Date): boolean {
   return now.getTime() - (lastEventAt ?? createdAt).getTime() >= RETIRE_AFTER_MS;
+}
+
+/** After a failed refresh: 15 min, 30 min, 1 h … doubling up to 12 h (scaled and jittered like nextRefreshAt). */
+export function failureRetryAt(
+  failures: number,
+  now: Date,
+  { timeScale = 1, random = Math.random }: { timeScale?: number; random?: () => number } = {},
+): Date {
+  const base = Math.min(15 * MINUTE * 2 ** Math.max(0, failures - 1), 12 * 60 * MINUTE) * timeScale;
+  return new Date(now.getTime() + base + base * 0.1 * (random() * 2 - 1));
 }

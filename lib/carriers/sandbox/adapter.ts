@@ -90,6 +90,14 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAda
     credentialsSchema: sandboxCredentialsSchema,
     configSchema: sandboxConfigSchema,
 
+    simulatedPace(config: Record<string, unknown>): number {
+      try {
+        return readSandboxConfig(config).pace;
+      } catch {
+        return 1;
+      }
+    },
+
     async rate(ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>> {
       const config = await preflight(ctx, "rates");
       validateShipment(req.shipper, req.recipient, req.parcels);

@@ -17,6 +17,8 @@ export const carrierConnections = pgTable(
     config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
     // AES-256-GCM envelope (lib/connections/crypto.ts); null when the carrier needs no credentials.
     credentialsEncrypted: text("credentials_encrypted"),
+    // The carrier asked us to slow down (429 / Retry-After): background tracking leaves it alone until then.
+    refreshBackoffUntil: timestamp("refresh_backoff_until", { withTimezone: true, precision: 6 }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },

@@ -37,6 +37,7 @@ export const trackers = pgTable(
     index("trackers_org_status_created").on(t.orgId, t.status, t.createdAt.desc()),
     index("trackers_org_number").on(t.orgId, t.trackingNumber),
     index("trackers_due").on(t.nextRefreshAt).where(sql`${t.nextRefreshAt} is not null`),
+    index("trackers_connection_due").on(t.carrierConnectionId, t.nextRefreshAt).where(sql`${t.nextRefreshAt} is not null`),
     index("trackers_shipment").on(t.shipmentId),
   ],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "carrier_connections" ADD COLUMN "refresh_backoff_until" timestamp (6) with time zone;--> statement-breakpoint
+CREATE INDEX "trackers_connection_due" ON "trackers" USING btree ("carrier_connection_id","next_refresh_at") WHERE "trackers"."next_refresh_at" is not null;

@@ -1,0 +1,34 @@
+import { getDb } from "@/lib/db/client";
+import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
+import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
+import { logConnectionRound } from "@/lib/trackers/refresh/refresh-round";
+import { inngest } from "./inngest";
+
+/**
+ * `refresh-trackers`: every minute, plan the round, then one step per connection with due trackers, run in
+ * parallel. Each step is retried on its own by Inngest, and one failing or slow carrier is one failing or slow
+ * step: the others complete. Only one run at a time, so rounds never overlap.
+ */
+export const refreshTrackersFunction = inngest.createFunction(
+  { id: "refresh-trackers", triggers: [{ cron: "* * * * *" }], concurrency: { limit: 1 } },
+  async ({ step }) => {
+    const plan = await step.run("plan", async () => planRefresh(await getDb(), new Date()));
+    const reports = await Promise.all(
+      plan.map(({ connectionId }) =>
+        step.run(`refresh-${connectionId}`, async () => {
+          const report = await refreshConnection(await getDb(), connectionId, { maxDurationMs: 45_000 });
+          logConnectionRound(report, "inngest");
+          return report;
+        }),
+      ),
+    );
+    return {
+      connections: reports.length,
+      refreshed: reports.reduce((n, r) => n + r.refreshed, 0),
+      failed: reports.reduce((n, r) => n + r.failed, 0),
+      backed_off: reports.reduce((n, r) => n + r.backed_off, 0),
+    };
+  },
+);
+
+export const jobFunctions = [refreshTrackersFunction];

@@ -1,0 +1,35 @@
+import { and, eq } from "drizzle-orm";
+import { trackers } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/tx";
+import { connectionForCarrier } from "@/lib/connections/select-connections";
+import { CarrierNotFoundError } from "@/lib/errors";
+import { recordTrackingFailure } from "../record-tracking";
+import { claimDueTrackers } from "./due-trackers";
+
+/**
+ * Trackers whose connection was deleted, deactivated or cannot track: each moves to its organization's active
+ * connection of the same carrier and is due at once; with none, it keeps waiting (retried later, never dropped).
+ */
+export async function reassignOrphanTrackers(db: Db, connectionId: string, now: Date): Promise<{ claimed: number; reassigned: number }> {
+  const rows = await claimDueTrackers(db, connectionId, 500, now, new Date(now.getTime() + 5 * 60_000));
+  let reassigned = 0;
+  for (const row of rows) {
+    try {
+      const next = await connectionForCarrier(db, row.orgId, row.carrierName, "track");
+      await db
+        .update(trackers)
+        .set({ carrierConnectionId: next.id, carrierId: next.carrierId, nextRefreshAt: now })
+        .where(and(eq(trackers.orgId, row.orgId), eq(trackers.id, row.id)));
+      reassigned++;
+    } catch (err) {
+      if (!(err instanceof CarrierNotFoundError)) throw err;
+      await recordTrackingFailure(
+        db,
+        row,
+        [{ carrier_name: row.carrierName, carrier_id: row.carrierId, code: "carrier_not_found", message: err.message, level: "error", details: {} }],
+        { now },
+      );
+    }
+  }
+  return { claimed: rows.length, reassigned };
+}

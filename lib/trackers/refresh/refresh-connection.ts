@@ -1,0 +1,196 @@
+import { eq } from "drizzle-orm";
+import { carrierConnections } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/tx";
+import { getAdapter } from "@/lib/carriers/registry";
+import type { CarrierMessage, TrackingResult } from "@/lib/carriers/types";
+import { CarrierError } from "@/lib/carriers/types";
+import { toCarrierMessages } from "@/lib/carriers/invoke";
+import { invokeConnection } from "@/lib/connections/invoke-connection";
+import type { ConnectionRow } from "@/lib/connections/present";
+import type { TrackerRow } from "../present-tracker";
+import { recordTracking, recordTrackingFailure } from "../record-tracking";
+import { refreshBudget, refreshTimeScale, type RefreshBudget } from "./budget";
+import { claimDueTrackers, rescheduleTrackers } from "./due-trackers";
+import { pacerFor } from "./pacer";
+import { reassignOrphanTrackers } from "./reassign";
+
+export interface ConnectionRoundReport {
+  connection_id: string;
+  carrier_name: string | null;
+  /** Trackers claimed for this round. */
+  due: number;
+  refreshed: number;
+  /** Refreshed trackers whose events, status or estimated delivery changed. */
+  changed: number;
+  failed: number;
+  /** Trackers put off because the carrier said 429 / Retry-After (retried later, never dropped). */
+  backed_off: number;
+  /** Trackers handed back unrefreshed: out of round time, or the carrier kept failing. */
+  deferred: number;
+  requests: number;
+  duration_ms: number;
+}
+
+export interface RefreshOptions {
+  now?: () => Date;
+  /** Stop starting calls after this long; what is left is due again at once. */
+  maxDurationMs?: number;
+  /** Cap on trackers claimed per round (also capped by one minute of the connection's request budget). */
+  maxTrackers?: number;
+}
+
+// A claim outlives any round (rounds stop starting calls after maxDurationMs and each call has a deadline).
+const LEASE_MS = 5 * 60 * 1000;
+// A Retry-After up to this long is waited out within the round; longer ones end the round for the connection.
+const WAIT_OUT_MS = 10_000;
+const MAX_RATE_LIMIT_RETRIES = 3;
+// This many transport failures in a row (timeouts, 5xx) and the connection is left alone until the next round.
+const FAILURE_STREAK = 3;
+const TRANSPORT_CODES = new Set(["carrier_timeout", "carrier_unavailable", "carrier_bad_response"]);
+
+/**
+ * One round for one carrier connection: claim its due trackers, ask the carrier in batches (trackMany where it
+ * batches) within the connection's budget, and merge every answer with the managed-mode rules. Connections run
+ * independently, so a slow or failing carrier only ever costs its own trackers time.
+ */
+export async function refreshConnection(db: Db, connectionId: string, options: RefreshOptions = {}): Promise<ConnectionRoundReport> {
+  const clock = options.now ?? (() => new Date());
+  const started = performance.now();
+  const report: ConnectionRoundReport = {
+    connection_id: connectionId,
+    carrier_name: null,
+    due: 0,
+    refreshed: 0,
+    changed: 0,
+    failed: 0,
+    backed_off: 0,
+    deferred: 0,
+    requests: 0,
+    duration_ms: 0,
+  };
+  const finish = () => ({ ...report, duration_ms: Math.round(performance.now() - started) });
+
+  const [connection] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, connectionId));
+  const adapter = connection ? getAdapter(connection.carrierName) : undefined;
+  if (!connection || !connection.active || !adapter?.capabilities.includes("track")) {
+    const moved = await reassignOrphanTrackers(db, connectionId, clock());
+    report.due = moved.claimed;
+    report.deferred = moved.reassigned;
+    report.failed = moved.claimed - moved.reassigned;
+    return finish();
+  }
+  report.carrier_name = connection.carrierName;
+  const now = clock();
+  if (connection.refreshBackoffUntil && connection.refreshBackoffUntil > now) return finish();
+
+  const budget = refreshBudget(connection);
+  const timeScale = refreshTimeScale(connection);
+  const limit = Math.min(options.maxTrackers ?? 5000, budget.requestsPerMinute * budget.batchSize);
+  const claimed = await claimDueTrackers(db, connection.id, limit, now, new Date(now.getTime() + LEASE_MS));
+  report.due = claimed.length;
+  if (claimed.length === 0) return finish();
+
+  const queue = chunk(claimed, budget.batchSize).map((rows) => ({ rows, rateLimited: 0 }));
+  const pacer = pacerFor(connection.id, budget.requestsPerMinute);
+  const maxDuration = options.maxDurationMs ?? 50_000;
+  let pausedUntil = 0;
+  let failureStreak = 0;
+  let stop: { at: Date; reason: "time" | "rate_limited" | "failing" } | null = null;
+
+  const backedOff = new Set<string>();
+  const worker = async () => {
+    while (!stop) {
+      const item = queue.shift();
+      if (!item) break;
+      if (performance.now() - started > maxDuration) {
+        stop = { at: clock(), reason: "time" };
+        queue.unshift(item);
+        break;
+      }
+      await pacer.take();
+      if (pausedUntil > Date.now()) await sleep(pausedUntil - Date.now());
+      report.requests++;
+      const outcome = await askCarrier(connection, budget, item.rows);
+      if (outcome.ok) {
+        failureStreak = 0;
+        await db.transaction(async (tx) => {
+          for (const row of item.rows) {
+            const answer = outcome.results.get(row.trackingNumber);
+            if (answer && !(answer instanceof CarrierError)) {
+              const merged = await recordTracking(tx, row, answer, { now: clock(), timeScale });
+              report.refreshed++;
+              if (merged.changed) report.changed++;
+            } else {
+              const messages = answer ? toMessages(connection, answer) : notInAnswer(connection, row);
+              await recordTrackingFailure(tx, row, messages, { now: clock(), timeScale });
+              report.failed++;
+            }
+          }
+        });
+        continue;
+      }
+      const limited = outcome.messages.find((m) => m.code === "carrier_rate_limited");
+      if (limited) {
+        for (const row of item.rows) backedOff.add(row.id);
+        const waitMs = retryAfterMs(limited);
+        if (waitMs <= WAIT_OUT_MS && item.rateLimited < MAX_RATE_LIMIT_RETRIES) {
+          // Honour the carrier's pause for every worker of this connection, then ask again.
+          pausedUntil = Math.max(pausedUntil, Date.now() + waitMs);
+          queue.push({ rows: item.rows, rateLimited: item.rateLimited + 1 });
+          continue;
+        }
+        const until = new Date(clock().getTime() + Math.max(waitMs, 1000));
+        stop = { at: until, reason: "rate_limited" };
+        queue.unshift(item);
+        await db.update(carrierConnections).set({ refreshBackoffUntil: until }).where(eq(carrierConnections.id, connection.id));
+        break;
+      }
+      failureStreak = outcome.messages.some((m) => TRANSPORT_CODES.has(m.code)) ? failureStreak + 1 : 0;
+      for (const row of item.rows) await recordTrackingFailure(db, row, outcome.messages, { now: clock(), timeScale });
+      report.failed += item.rows.length;
+      if (failureStreak >= FAILURE_STREAK && !stop) stop = { at: new Date(clock().getTime() + 5 * 60_000 * timeScale), reason: "failing" };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(budget.concurrency, queue.length) }, worker));
+
+  // Never dropped: whatever was not asked is due again when the round's stop says (at once if time ran out).
+  const left = queue.flatMap((q) => q.rows);
+  const halted = stop as { at: Date; reason: string } | null;
+  await rescheduleTrackers(db, left, halted?.at ?? clock());
+  if (halted?.reason === "rate_limited") for (const row of left) backedOff.add(row.id);
+  else report.deferred += left.filter((r) => !backedOff.has(r.id)).length;
+  report.backed_off = backedOff.size;
+  return finish();
+}
+
+type CarrierAnswer =
+  | { ok: true; results: Map<string, TrackingResult | CarrierError> }
+  | { ok: false; messages: CarrierMessage[] };
+
+async function askCarrier(connection: ConnectionRow, budget: RefreshBudget, rows: TrackerRow[]): Promise<CarrierAnswer> {
+  const numbers = rows.map((r) => r.trackingNumber);
+  if (budget.batchSize > 1) {
+    const outcome = await invokeConnection(connection, "multi_track", undefined, (a, ctx) => a.trackMany!(ctx, numbers));
+    return outcome.ok ? { ok: true, results: new Map(Object.entries(outcome.data)) } : { ok: false, messages: outcome.messages };
+  }
+  const outcome = await invokeConnection(connection, "track", undefined, (a, ctx) => a.track(ctx, numbers[0]!));
+  return outcome.ok ? { ok: true, results: new Map([[numbers[0]!, outcome.data]]) } : { ok: false, messages: outcome.messages };
+}
+
+const info = (c: ConnectionRow) => ({ id: c.id, carrier_name: c.carrierName, carrier_id: c.carrierId, test_mode: c.testMode, config: {}, credentials: {} });
+const toMessages = (c: ConnectionRow, err: CarrierError) => toCarrierMessages(info(c), err.messages);
+const notInAnswer = (c: ConnectionRow, row: TrackerRow) =>
+  toCarrierMessages(info(c), [{ code: "carrier_bad_response", message: `The carrier's answer left out ${row.trackingNumber}.`, level: "error" }]);
+
+function retryAfterMs(message: CarrierMessage): number {
+  const seconds = message.details.retry_after_seconds;
+  return typeof seconds === "number" && seconds >= 0 ? seconds * 1000 : 60_000;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { InngestTestEngine } from "@inngest/test";
+import { refreshTrackersFunction } from "@/lib/jobs/refresh-trackers";
+import { currentRefreshLoop, startRefreshLoop } from "@/lib/jobs/scheduler";
+import { makeOrg } from "./helpers";
+import { addSandbox } from "./factories";
+import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
+
+// Other test files share the database: rounds here only see this file's connections.
+const mine = vi.hoisted(() => new Set<string>());
+vi.mock("@/lib/trackers/refresh/due-trackers", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/trackers/refresh/due-trackers")>();
+  return {
+    ...original,
+    planRefresh: async (...args: Parameters<typeof original.planRefresh>) =>
+      (await original.planRefresh(...args)).filter((p) => mine.has(p.connectionId)),
+  };
+});
+
+afterEach(async () => {
+  await currentRefreshLoop()?.stop();
+});
+
+async function twoConnectionsWithDueTrackers() {
+  const { key, orgId } = await makeOrg();
+  const a = await addSandbox(key, "job-a", { pace: 1 });
+  const b = await addSandbox(key, "job-b", { pace: 1, fail_operations: ["track"] });
+  mine.add(a.id);
+  mine.add(b.id);
+  const good = await seedDueTrackers(orgId, a.id, sandboxNumbers(5, 30, 2));
+  const bad = await seedDueTrackers(orgId, b.id, sandboxNumbers(3, 31, 2));
+  return { a, b, good, bad };
+}
+
+describe("Inngest function refresh-trackers", () => {
+  it("plans, then runs one step per connection; a failing carrier fails only its own trackers", async () => {
+    const { a, b, good, bad } = await twoConnectionsWithDueTrackers();
+    const t = new InngestTestEngine({ function: refreshTrackersFunction });
+    const { result, ctx, state } = await t.execute();
+    expect(result).toEqual({ connections: 2, refreshed: 5, failed: 3, backed_off: 0 });
+    const stepIds = (ctx.step.run as unknown as { mock: { calls: [string][] } }).mock.calls.map((c) => c[0]);
+    expect(stepIds).toEqual(expect.arrayContaining(["plan", `refresh-${a.id}`, `refresh-${b.id}`]));
+    const outputs = await Promise.all(Object.values(state));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ connection_id: a.id, refreshed: 5, failed: 0 }),
+        expect.objectContaining({ connection_id: b.id, refreshed: 0, failed: 3 }),
+      ]),
+    );
+    for (const row of await trackerRows(good)) expect(row.status).toBe("in_transit");
+    for (const row of await trackerRows(bad)) expect(row).toMatchObject({ status: "pending", refreshFailures: 1 });
+  });
+
+  it("is a cron function that never overlaps itself", () => {
+    const config = refreshTrackersFunction.opts as { triggers?: { cron?: string }[]; concurrency?: { limit: number } };
+    expect(config.triggers).toEqual([{ cron: "* * * * *" }]);
+    expect(config.concurrency).toEqual({ limit: 1 });
+  });
+});
+
+describe("in-process refresh loop (embedded default)", () => {
+  it("starts once per process, also across module reloads, and refreshes due trackers on its ticks", async () => {
+    const { good } = await twoConnectionsWithDueTrackers();
+    const loop = startRefreshLoop({ intervalMs: 100 });
+    expect(startRefreshLoop({ intervalMs: 100 })).toBe(loop);
+    // A dev-server hot reload evaluates the module again: the loop on globalThis is found, not duplicated.
+    vi.resetModules();
+    const reloaded = await import("@/lib/jobs/scheduler");
+    expect(reloaded.startRefreshLoop({ intervalMs: 100 })).toBe(loop);
+
+    await vi.waitFor(
+      async () => {
+        for (const row of await trackerRows(good)) expect(row.status).toBe("in_transit");
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(loop.ticks).toBeGreaterThan(0);
+    await loop.stop();
+    expect(currentRefreshLoop()).toBeUndefined();
+    const ticks = loop.ticks;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(loop.ticks).toBe(ticks);
+  });
+
+  it("is started by the server start-up only when Inngest is not configured", async () => {
+    const { resetEnvCache } = await import("@/lib/env");
+    const { startServer } = await import("@/lib/start-server");
+    vi.stubEnv("INNGEST_SIGNING_KEY", "signkey-test-abc");
+    resetEnvCache();
+    await startServer();
+    expect(currentRefreshLoop()).toBeUndefined();
+    vi.unstubAllEnvs();
+    resetEnvCache();
+    await startServer();
+    expect(currentRefreshLoop()).toBeDefined();
+    await startServer();
+    expect(currentRefreshLoop()?.intervalMs).toBe(15_000);
+  });
+});

@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
+import { CarrierError } from "@/lib/carriers/types";
+import { getDb } from "@/lib/db/client";
+import { carrierConnections, shipments, trackers } from "@/lib/db/schema";
+import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
+import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
+import { REFRESH_INTERVAL_MS, RETIRE_AFTER_MS } from "@/lib/trackers/tracking-rules";
+import { makeOrg } from "./helpers";
+import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
+import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+// pace 1: the sandbox's clock is real time, so due times are the real-carrier intervals.
+const realTime = { pace: 1 };
+
+describe("background refresh core", () => {
+  it("selects only due trackers and sets the next due time from the new status", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "clock", realTime);
+    const inTransit = sandboxNumbers(3, 30, 2); // stops at the sort hub: in_transit
+    const outForDelivery = sandboxNumbers(2, 60, 3);
+    const delivered = sandboxNumbers(2, 24 * 5, 0);
+    const due = await seedDueTrackers(orgId, conn.id, [...inTransit, ...outForDelivery, ...delivered]);
+    const db = await getDb();
+    const later = await seedDueTrackers(orgId, conn.id, [sandboxNumbers(4, 30, 2)[3]!], { nextRefreshAt: new Date(Date.now() + 3_600_000) });
+
+    const plan = (await planRefresh(db, new Date())).filter((p) => p.connectionId === conn.id);
+    expect(plan).toEqual([{ connectionId: conn.id, due: 7 }]);
+
+    const before = Date.now();
+    const report = await refreshConnection(db, conn.id);
+    expect(report).toMatchObject({ due: 7, refreshed: 7, changed: 7, failed: 0, backed_off: 0, deferred: 0, requests: 1 });
+    const rows = await trackerRows([...due, ...later]);
+    const byNumber = new Map(rows.map((r) => [r.trackingNumber, r]));
+    const dueIn = (n: string) => byNumber.get(n)!.nextRefreshAt!.getTime() - before;
+    for (const n of inTransit) {
+      expect(byNumber.get(n)!.status).toBe("in_transit");
+      expect(dueIn(n)).toBeGreaterThanOrEqual(REFRESH_INTERVAL_MS.in_transit * 0.9 - 1000);
+      expect(dueIn(n)).toBeLessThanOrEqual(REFRESH_INTERVAL_MS.in_transit * 1.1 + 1000);
+    }
+    for (const n of outForDelivery) {
+      expect(byNumber.get(n)!.status).toBe("out_for_delivery");
+      expect(dueIn(n)).toBeLessThanOrEqual(REFRESH_INTERVAL_MS.out_for_delivery * 1.1 + 1000);
+    }
+    for (const n of delivered) expect(byNumber.get(n)).toMatchObject({ status: "delivered", nextRefreshAt: null });
+    const untouched = rows.find((r) => r.id === later[0])!;
+    expect(untouched).toMatchObject({ status: "pending", refreshedAt: null });
+    expect((await planRefresh(db, new Date())).filter((p) => p.connectionId === conn.id)).toEqual([]);
+  });
+
+  it("two workers at once never refresh the same tracker twice", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "busy", { ...realTime, latency_ms: 20, refresh_batch_size: 5 });
+    const numbers = sandboxNumbers(60, 30, 2);
+    await seedDueTrackers(orgId, conn.id, numbers);
+    const asked: string[] = [];
+    const original = sandboxAdapter.trackMany!.bind(sandboxAdapter);
+    vi.spyOn(sandboxAdapter, "trackMany").mockImplementation(async (ctx, batch) => {
+      asked.push(...batch);
+      return original(ctx, batch);
+    });
+    const db = await getDb();
+    const [a, b] = await Promise.all([refreshConnection(db, conn.id), refreshConnection(db, conn.id)]);
+    expect(a.refreshed + b.refreshed).toBe(60);
+    expect(a.due + b.due).toBe(60);
+    expect(asked).toHaveLength(60);
+    expect(new Set(asked).size).toBe(60);
+  });
+
+  it("waits out a short Retry-After and still refreshes every tracker in the round", async () => {
+    const { key, orgId } = await makeOrg();
+    // Every second call answers carrier_rate_limited with retry_after_seconds 1.
+    const conn = await addSandbox(key, "throttled", { ...realTime, rate_limit_every: 2, refresh_batch_size: 4 });
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(12, 30, 2));
+    const report = await refreshConnection(await getDb(), conn.id);
+    expect(report.refreshed).toBe(12);
+    expect(report.backed_off).toBeGreaterThan(0);
+    expect(report.failed).toBe(0);
+    expect(report.requests).toBeGreaterThan(3);
+    for (const row of await trackerRows(ids)) expect(row.status).toBe("in_transit");
+  });
+
+  it("a long Retry-After backs the connection off; its trackers are rescheduled, not dropped, and refreshed later", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "quota", { ...realTime, refresh_batch_size: 2, refresh_concurrency: 1 });
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(6, 30, 2));
+    vi.spyOn(sandboxAdapter, "trackMany").mockRejectedValueOnce(
+      new CarrierError("carrier_rate_limited", "Quota exceeded", { retry_after_seconds: 120 }),
+    );
+    const db = await getDb();
+    const started = Date.now();
+    const report = await refreshConnection(db, conn.id);
+    expect(report).toMatchObject({ refreshed: 0, failed: 0, backed_off: 6 });
+    const [row] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, conn.id));
+    expect(row!.refreshBackoffUntil!.getTime()).toBeGreaterThanOrEqual(started + 119_000);
+    for (const t of await trackerRows(ids)) {
+      expect(t.nextRefreshAt!.getTime()).toBe(row!.refreshBackoffUntil!.getTime());
+      expect(t.refreshFailures).toBe(0);
+    }
+    // While backed off the connection is left out of rounds.
+    expect((await planRefresh(db, new Date())).some((p) => p.connectionId === conn.id)).toBe(false);
+    const { GET } = await import("@/app/v1/connections/[id]/route");
+    const { call } = await import("./helpers");
+    const shown = await call(GET, "GET", `/v1/connections/${conn.id}`, { key, params: { id: conn.id } });
+    expect(shown.body.refresh_backoff_until).toEqual(expect.any(String));
+
+    const after = () => new Date(Date.now() + 130_000);
+    expect((await planRefresh(db, after())).find((p) => p.connectionId === conn.id)?.due).toBe(6);
+    const later = await refreshConnection(db, conn.id, { now: after });
+    expect(later.refreshed).toBe(6);
+  });
+
+  it("a carrier timing out does not hold up another connection's trackers", async () => {
+    const { key, orgId } = await makeOrg();
+    const slow = await addSandbox(key, "slow", { ...realTime, latency_ms: 5000, deadline_ms: 200, refresh_batch_size: 1 });
+    const fast = await addSandbox(key, "fast", realTime);
+    const slowIds = await seedDueTrackers(orgId, slow.id, sandboxNumbers(8, 30, 2));
+    const fastIds = await seedDueTrackers(orgId, fast.id, sandboxNumbers(8, 31, 2));
+    const db = await getDb();
+    const started = performance.now();
+    const [s, f] = await Promise.all([refreshConnection(db, slow.id), refreshConnection(db, fast.id)]);
+    expect(f).toMatchObject({ refreshed: 8, failed: 0 });
+    // Three timeouts in a row end the slow connection's round; the rest wait for the next one.
+    expect(s.refreshed).toBe(0);
+    expect(s.failed + s.deferred).toBe(8);
+    expect(s.requests).toBeLessThan(8);
+    expect(performance.now() - started).toBeLessThan(3000);
+    for (const t of await trackerRows(fastIds)) expect(t.status).toBe("in_transit");
+    for (const t of await trackerRows(slowIds)) {
+      expect(t.status).toBe("pending");
+      expect(t.nextRefreshAt!.getTime()).toBeGreaterThan(Date.now());
+    }
+  });
+
+  it("retires a tracker that has heard nothing for 90 days, even while its carrier fails", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "silent", { ...realTime, fail_operations: ["track"] });
+    const old = new Date(Date.now() - RETIRE_AFTER_MS - 86_400_000);
+    const [id] = await seedDueTrackers(orgId, conn.id, sandboxNumbers(1, 30, 2), { createdAt: old, lastEventAt: old, status: "in_transit" });
+    const report = await refreshConnection(await getDb(), conn.id);
+    expect(report.failed).toBe(1);
+    const [row] = await trackerRows([id!]);
+    expect(row).toMatchObject({ status: "unknown", nextRefreshAt: null });
+    expect(row!.retiredAt).not.toBeNull();
+  });
+
+  it("the shipment follows its tracker when the background refresh moves it", async () => {
+    const { key } = await makeOrg();
+    const s = await createShipmentFor(key);
+    const bought = (await purchaseFor(key, s)).body.shipment;
+    const db = await getDb();
+    await db.update(trackers).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(trackers.id, bought.tracker_id));
+    const [tracker] = await trackerRows([bought.tracker_id]);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 86_400_000 });
+    const report = await refreshConnection(db, tracker!.carrierConnectionId);
+    expect(report.refreshed).toBeGreaterThanOrEqual(1);
+    const [row] = await db.select().from(shipments).where(eq(shipments.id, s.id));
+    expect(row!.status).toBe("delivered");
+  });
+});
