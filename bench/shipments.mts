@@ -287,7 +287,7 @@ try {
   console.log(md.join("\n"));
   const shown = new URL(ADMIN_URL);
   shown.password = ""; // never print a password
-  console.log(`\nReproduce: DATABASE_URL=${shown} BENCH_SECONDS=${SECONDS} BENCH_SHIPMENTS=${SHIPMENTS} npm run bench:shipments`);
+  console.log(`\nReproduce: DATABASE_URL=${shown} BENCH_SECONDS=${SECONDS} BENCH_SHIPMENTS=${SHIPMENTS} BENCH_WORKERS=${WORKERS} npm run bench:shipments`);
 } catch (err) {
   console.error(err);
   process.exitCode = 1;

@@ -20,7 +20,7 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), "shipwell-e2e-"));
   const apiKey = "e2e-" + randomBytes(16).toString("hex");
   const server: ChildProcess = spawn("npx", ["next", "start", "-p", String(PORT)], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: "warn" },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: "warn", REFRESH_TICK_SECONDS: "1" },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });

@@ -1,8 +1,7 @@
-import { and, desc, eq, ne, notInArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { shipments, trackers, trackingEvents } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import type { CarrierMessage, TrackerStatus, TrackingResult } from "@/lib/carriers/types";
-import type { ShipmentStatus } from "@/lib/schemas/shipment";
 import type { TrackerRow } from "./present-tracker";
 import {
   FINAL_TRACKER_STATUSES,
@@ -21,29 +20,40 @@ export interface RecordedTracking {
   newEvents: number;
   /** Anything a client would notice: new events, status or estimated delivery. */
   changed: boolean;
-  /** The shipment's new status when this moved it. */
-  shipmentStatus: ShipmentStatus | null;
+}
+
+export interface TrackingAnswer {
+  tracker: TrackerRow;
+  result: TrackingResult;
+}
+
+interface MergeOptions {
+  now?: Date;
+  timeScale?: number;
+}
+
+/** One tracker: recordTrackings with a batch of one. */
+export async function recordTracking(db: DbOrTx, tracker: TrackerRow, result: TrackingResult, options: MergeOptions = {}): Promise<RecordedTracking> {
+  const [recorded] = await recordTrackings(db, [{ tracker, result }], options);
+  return recorded!;
 }
 
 /**
- * Merges a carrier's answer into a stored tracker (CONTRACT §7–8): new events stored once (the fingerprint key
- * makes a repeated scan a no-op), status recomputed, next due time set from it, a tracker silent for 90 days
- * retired, and the linked shipment moved. Used by tracker creation, refresh on demand and the background refresh;
- * run it inside a transaction so the tracker and its shipment move together.
+ * Merges carriers' answers into stored trackers (CONTRACT §7–8): new events stored once (the fingerprint key makes
+ * a repeated scan a no-op), status recomputed, next due time set from it, a tracker silent for 90 days retired,
+ * and linked shipments moved. Used by tracker creation, refresh on demand and the background refresh. A batch
+ * costs the same few statements as one tracker; run it inside a transaction so trackers and shipments move together.
  */
-export async function recordTracking(
-  db: DbOrTx,
-  tracker: TrackerRow,
-  result: TrackingResult,
-  { now = new Date(), timeScale = 1 }: { now?: Date; timeScale?: number } = {},
-): Promise<RecordedTracking> {
-  const byKey = new Map(
-    result.events.map((e) => [
-      eventFingerprint(e),
-      {
+export async function recordTrackings(db: DbOrTx, answers: TrackingAnswer[], { now = new Date(), timeScale = 1 }: MergeOptions = {}): Promise<RecordedTracking[]> {
+  if (answers.length === 0) return [];
+  const events = new Map<string, typeof trackingEvents.$inferInsert>();
+  for (const { tracker, result } of answers) {
+    for (const e of result.events) {
+      const fingerprint = eventFingerprint(e);
+      events.set(`${tracker.id}:${fingerprint}`, {
         trackerId: tracker.id,
         orgId: tracker.orgId,
-        fingerprint: eventFingerprint(e),
+        fingerprint,
         occurredAt: new Date(e.occurred_at),
         date: e.date,
         time: e.time,
@@ -51,91 +61,123 @@ export async function recordTracking(
         location: e.location,
         code: e.code,
         status: e.status,
-      },
-    ]),
-  );
+      });
+    }
+  }
   const inserted =
-    byKey.size === 0 ? [] : await db.insert(trackingEvents).values([...byKey.values()]).onConflictDoNothing().returning({ at: trackingEvents.occurredAt });
-
-  let lastEventAt = tracker.lastEventAt;
-  for (const e of inserted) if (!lastEventAt || e.at > lastEventAt) lastEventAt = e.at;
-
-  let newestStatus: TrackerStatus | null = null;
-  if (result.status === "unknown") {
-    const [newest] = await db
-      .select({ status: trackingEvents.status })
-      .from(trackingEvents)
-      .where(eq(trackingEvents.trackerId, tracker.id))
-      .orderBy(desc(trackingEvents.occurredAt))
-      .limit(1);
-    newestStatus = newest?.status ?? null;
+    events.size === 0
+      ? []
+      : await db.insert(trackingEvents).values([...events.values()]).onConflictDoNothing().returning({ trackerId: trackingEvents.trackerId, at: trackingEvents.occurredAt });
+  const fresh = new Map<string, { count: number; newest: Date }>();
+  for (const e of inserted) {
+    const seen = fresh.get(e.trackerId);
+    if (!seen) fresh.set(e.trackerId, { count: 1, newest: e.at });
+    else {
+      seen.count++;
+      if (e.at > seen.newest) seen.newest = e.at;
+    }
   }
-  let status = mergedStatus(result.status, newestStatus, tracker.status);
-  let next = nextRefreshAt(status, now, { timeScale });
-  let retiredAt: Date | null = null;
-  if (!FINAL_TRACKER_STATUSES.has(status) && isStale(lastEventAt, tracker.createdAt, now)) {
-    // CONTRACT §8: silent for 90 days, the parcel's fate is unknown and asking again is pointless.
-    status = "unknown";
-    next = null;
-    retiredAt = now;
-  }
-  const estimatedDelivery = result.estimated_delivery;
-  const changed = inserted.length > 0 || status !== tracker.status || estimatedDelivery !== tracker.estimatedDelivery;
+  const newestStatus = await newestEventStatuses(
+    db,
+    answers.filter((a) => a.result.status === "unknown").map((a) => a.tracker.id),
+  );
 
-  const [updated] = await db
-    .update(trackers)
-    .set({
-      status,
-      estimatedDelivery,
-      lastEventAt,
-      refreshedAt: now,
-      nextRefreshAt: next,
-      retiredAt,
-      refreshFailures: 0,
-      lastError: null,
-      ...(changed ? { updatedAt: now } : {}),
-    })
-    .where(and(eq(trackers.orgId, tracker.orgId), eq(trackers.id, tracker.id)))
-    .returning();
+  const recorded = answers.map(({ tracker, result }): RecordedTracking => {
+    const added = fresh.get(tracker.id);
+    const lastEventAt = added && (!tracker.lastEventAt || added.newest > tracker.lastEventAt) ? added.newest : tracker.lastEventAt;
+    let status = mergedStatus(result.status, newestStatus.get(tracker.id) ?? null, tracker.status);
+    let nextRefresh = nextRefreshAt(status, now, { timeScale });
+    let retiredAt: Date | null = null;
+    if (!FINAL_TRACKER_STATUSES.has(status) && isStale(lastEventAt, tracker.createdAt, now)) {
+      // CONTRACT §8: silent for 90 days, the parcel's fate is unknown and asking again is pointless.
+      status = "unknown";
+      nextRefresh = null;
+      retiredAt = now;
+    }
+    const estimatedDelivery = result.estimated_delivery;
+    const changed = !!added || status !== tracker.status || estimatedDelivery !== tracker.estimatedDelivery;
+    return {
+      tracker: {
+        ...tracker,
+        status,
+        estimatedDelivery,
+        lastEventAt,
+        refreshedAt: now,
+        nextRefreshAt: nextRefresh,
+        retiredAt,
+        refreshFailures: 0,
+        lastError: null,
+        updatedAt: changed ? now : tracker.updatedAt,
+      },
+      newEvents: added?.count ?? 0,
+      changed,
+    };
+  });
 
-  const shipmentStatus = tracker.shipmentId ? await followTracker(db, tracker.orgId, tracker.shipmentId, status, now) : null;
-  return { tracker: updated ?? tracker, newEvents: inserted.length, changed, shipmentStatus };
+  // One statement for the whole batch: each row's new values travel as one JSON document.
+  const rows = recorded.map(({ tracker: t }) => ({
+    id: t.id,
+    org_id: t.orgId,
+    status: t.status,
+    eta: t.estimatedDelivery,
+    last_event_at: t.lastEventAt?.toISOString() ?? null,
+    next: t.nextRefreshAt?.toISOString() ?? null,
+    retired: t.retiredAt?.toISOString() ?? null,
+    updated: t.updatedAt.toISOString(),
+  }));
+  await db.execute(sql`
+    update ${trackers} set
+      status = d.status, estimated_delivery = d.eta, last_event_at = d.last_event_at, refreshed_at = ${now.toISOString()}::timestamptz,
+      next_refresh_at = d.next, retired_at = d.retired, refresh_failures = 0, last_error = null, updated_at = d.updated
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as d(id text, org_id text, status text, eta text, last_event_at timestamptz, next timestamptz, retired timestamptz, updated timestamptz)
+    where ${trackers.id} = d.id and ${trackers.orgId} = d.org_id`);
+
+  await followTrackers(db, recorded.map((r) => r.tracker), now);
+  return recorded;
 }
 
-/** CONTRACT §7: the shipment follows its tracker, except out of the states nothing leaves (or `created`). */
-export async function followTracker(
-  db: DbOrTx,
-  orgId: string,
-  shipmentId: string,
-  status: TrackerStatus,
-  now = new Date(),
-): Promise<ShipmentStatus | null> {
-  const target = shipmentStatusFor(status);
-  if (!target) return null;
-  const moved = await db
-    .update(shipments)
-    .set({ status: target, updatedAt: now })
-    .where(
-      and(
-        eq(shipments.orgId, orgId),
-        eq(shipments.id, shipmentId),
-        ne(shipments.status, target),
-        notInArray(shipments.status, [...SHIPMENT_STATUSES_TRACKING_CANNOT_MOVE]),
-      ),
-    )
-    .returning({ status: shipments.status });
-  return moved[0]?.status ?? null;
+async function newestEventStatuses(db: DbOrTx, trackerIds: string[]): Promise<Map<string, TrackerStatus>> {
+  if (trackerIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([trackingEvents.trackerId], { trackerId: trackingEvents.trackerId, status: trackingEvents.status })
+    .from(trackingEvents)
+    .where(inArray(trackingEvents.trackerId, trackerIds))
+    .orderBy(trackingEvents.trackerId, desc(trackingEvents.occurredAt));
+  return new Map(rows.map((r) => [r.trackerId, r.status]));
+}
+
+/**
+ * CONTRACT §7: shipments follow their trackers, except out of the states nothing leaves (or `created`). Runs for
+ * every linked tracker, changed or not, so a shipment linked to a tracker that was already moving catches up.
+ */
+async function followTrackers(db: DbOrTx, refreshed: TrackerRow[], now: Date): Promise<void> {
+  const moves = refreshed.flatMap((t) => {
+    const target = shipmentStatusFor(t.status);
+    return t.shipmentId && target ? [{ id: t.shipmentId, org_id: t.orgId, status: target }] : [];
+  });
+  if (moves.length === 0) return;
+  const frozen = sql.join(
+    SHIPMENT_STATUSES_TRACKING_CANNOT_MOVE.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update ${shipments} set status = d.status, updated_at = ${now.toISOString()}::timestamptz
+    from jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) as d(id text, org_id text, status text)
+    where ${shipments.id} = d.id and ${shipments.orgId} = d.org_id
+      and ${shipments.status} <> d.status and ${shipments.status} not in (${frozen})`);
 }
 
 /**
  * A refresh that failed for this tracker (the carrier refused the number, timed out, …): nothing the client sees
- * changes; the error is kept, the next try backs off, and a tracker silent for 90 days is retired all the same.
+ * changes; the error is kept, the next try backs off (a failed refresh on demand keeps the background schedule),
+ * and a tracker silent for 90 days is retired all the same.
  */
 export async function recordTrackingFailure(
   db: DbOrTx,
   tracker: TrackerRow,
   messages: CarrierMessage[],
-  { now = new Date(), timeScale = 1 }: { now?: Date; timeScale?: number } = {},
+  { now = new Date(), timeScale = 1, keepSchedule = false }: MergeOptions & { keepSchedule?: boolean } = {},
 ): Promise<void> {
   const failures = tracker.refreshFailures + 1;
   const retire = tracker.status !== "cancelled" && !FINAL_TRACKER_STATUSES.has(tracker.status) && isStale(tracker.lastEventAt, tracker.createdAt, now);
@@ -146,7 +188,9 @@ export async function recordTrackingFailure(
       lastError: messages,
       ...(retire
         ? { status: "unknown" as const, nextRefreshAt: null, retiredAt: now, updatedAt: now }
-        : { nextRefreshAt: failureRetryAt(failures, now, { timeScale }) }),
+        : keepSchedule
+          ? {}
+          : { nextRefreshAt: failureRetryAt(failures, now, { timeScale }) }),
     })
     .where(and(eq(trackers.orgId, tracker.orgId), eq(trackers.id, tracker.id)));
 }

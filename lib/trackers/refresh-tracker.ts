@@ -17,7 +17,7 @@ export async function refreshTracker({ ctx, id }: { ctx: DomainContext; id: stri
   const connection = await trackingConnection(ctx.db, row);
   const outcome = await invokeConnection(connection, "track", ctx.signal, (adapter, actx) => adapter.track(actx, row.trackingNumber));
   if (!outcome.ok) {
-    await recordTrackingFailure(ctx.db, row, outcome.messages, { timeScale: refreshTimeScale(connection) });
+    await recordTrackingFailure(ctx.db, row, outcome.messages, { keepSchedule: true });
     throw new CarrierFailureError(outcome.messages);
   }
   const recorded = await ctx.db.transaction((tx) => recordTracking(tx, row, outcome.data, { timeScale: refreshTimeScale(connection) }));

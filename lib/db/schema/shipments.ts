@@ -6,7 +6,7 @@ import type { Rate } from "@/lib/schemas/rate";
 import { organizations } from "./organizations";
 import { addresses } from "./addresses";
 import { trackers } from "./trackers";
-import { bytea, timestamptz } from "./columns";
+import { bytea, newestFirst, timestamptz } from "./columns";
 
 const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: "number" });
 
@@ -55,9 +55,9 @@ export const shipments = pgTable(
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },
   (t) => [
-    index("shipments_org_created").on(t.orgId, t.createdAt.desc(), t.id.desc()),
-    index("shipments_org_status_created").on(t.orgId, t.status, t.createdAt.desc()),
-    index("shipments_org_carrier_created").on(t.orgId, t.carrierName, t.createdAt.desc()),
+    index("shipments_org_created").on(t.orgId, ...newestFirst(t)),
+    index("shipments_org_status_created").on(t.orgId, t.status, ...newestFirst(t)),
+    index("shipments_org_carrier_created").on(t.orgId, t.carrierName, ...newestFirst(t)),
     index("shipments_org_tracking_number").on(t.orgId, t.trackingNumber),
     index("shipments_org_reference").on(t.orgId, t.reference),
   ],

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { TRACKER_STATUSES, type CarrierMessage } from "../../carriers/types";
 import { organizations } from "./organizations";
 import { shipments } from "./shipments";
-import { timestamptz } from "./columns";
+import { newestFirst, timestamptz } from "./columns";
 
 export const trackers = pgTable(
   "trackers",
@@ -33,8 +33,8 @@ export const trackers = pgTable(
   },
   (t) => [
     uniqueIndex("trackers_org_carrier_number").on(t.orgId, t.carrierName, t.trackingNumber),
-    index("trackers_org_created").on(t.orgId, t.createdAt.desc(), t.id.desc()),
-    index("trackers_org_status_created").on(t.orgId, t.status, t.createdAt.desc()),
+    index("trackers_org_created").on(t.orgId, ...newestFirst(t)),
+    index("trackers_org_status_created").on(t.orgId, t.status, ...newestFirst(t)),
     index("trackers_org_number").on(t.orgId, t.trackingNumber),
     index("trackers_due").on(t.nextRefreshAt).where(sql`${t.nextRefreshAt} is not null`),
     index("trackers_connection_due").on(t.carrierConnectionId, t.nextRefreshAt).where(sql`${t.nextRefreshAt} is not null`),

@@ -8,7 +8,7 @@ import { toCarrierMessages } from "@/lib/carriers/invoke";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
 import type { TrackerRow } from "../present-tracker";
-import { recordTracking, recordTrackingFailure } from "../record-tracking";
+import { recordTrackingFailure, recordTrackings, type TrackingAnswer } from "../record-tracking";
 import { refreshBudget, refreshTimeScale, type RefreshBudget } from "./budget";
 import { claimDueTrackers, rescheduleTrackers } from "./due-trackers";
 import { pacerFor } from "./pacer";
@@ -114,18 +114,19 @@ export async function refreshConnection(db: Db, connectionId: string, options: R
       if (outcome.ok) {
         failureStreak = 0;
         await db.transaction(async (tx) => {
+          const answers: TrackingAnswer[] = [];
           for (const row of item.rows) {
             const answer = outcome.results.get(row.trackingNumber);
-            if (answer && !(answer instanceof CarrierError)) {
-              const merged = await recordTracking(tx, row, answer, { now: clock(), timeScale });
-              report.refreshed++;
-              if (merged.changed) report.changed++;
-            } else {
+            if (answer && !(answer instanceof CarrierError)) answers.push({ tracker: row, result: answer });
+            else {
               const messages = answer ? toMessages(connection, answer) : notInAnswer(connection, row);
               await recordTrackingFailure(tx, row, messages, { now: clock(), timeScale });
               report.failed++;
             }
           }
+          const merged = await recordTrackings(tx, answers, { now: clock(), timeScale });
+          report.refreshed += merged.length;
+          report.changed += merged.filter((m) => m.changed).length;
         });
         continue;
       }
