@@ -32,22 +32,3 @@ export function code128Pattern(value: string): Code128Pattern {
   const widths = first.sbs;
   return { widths, modules: widths.reduce((sum, w) => sum + w, 0) };
 }
-
-/**
- * A PNG of the bars only (no human-readable text, no padding): `moduleWidth` pixels per module, `heightPx` tall.
- * Used by the PDF renderer, which embeds the image and scales it to the layout box.
- */
-export async function code128Png(value: string, moduleWidth: number, heightPx: number): Promise<Uint8Array> {
-  // bwip-js measures height in millimetres at 72 px per inch before scaling.
-  const heightMm = (heightPx / moduleWidth) * (25.4 / 72);
-  const png = await bwipjs.toBuffer({
-    bcid: "code128",
-    text: code128Text(value),
-    scale: moduleWidth,
-    height: heightMm,
-    includetext: false,
-    paddingwidth: 0,
-    paddingheight: 0,
-  });
-  return new Uint8Array(png);
-}

@@ -2,6 +2,7 @@ import { PDFDocument, PDFRawStream, decodePDFRawStream } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { isPdf } from "@/lib/labels/check";
 import { PDF_PAGE_HEIGHT, PDF_PAGE_WIDTH, renderPdfLabel } from "@/lib/labels/pdf";
+import { layoutLabel } from "@/lib/labels/layout";
 import { sampleAddress, sampleLabelContent } from "@/lib/labels/sample-content";
 
 /** The page's drawing operators as text (pdf-lib writes text as hex strings in Tj operators). */
@@ -30,13 +31,19 @@ describe("renderPdfLabel", () => {
     expect([width, height]).toEqual([288, 432]);
   });
 
-  it("draws addresses, service and tracking number as text and embeds the barcode image", async () => {
+  it("draws addresses, service and tracking number as text and the barcode as vector bars", async () => {
     const bytes = await renderPdfLabel(sampleLabelContent());
     const ops = await pageOperators(bytes);
     for (const text of ["SBX126230400000900001705", "John Smith", "350 Fifth Avenue", "New York, NY 10118", "Jane Doe", "Sandbox Ground"]) {
       expect(ops).toContain(`<${hex(text)}> Tj`);
     }
-    expect(ops).toMatch(/\/Image-\d+ Do/);
+    expect(ops).not.toMatch(/\/Image-\d+ Do/);
+    const layout = layoutLabel(sampleLabelContent());
+    const barcode = layout.find((e) => e.kind === "barcode")!;
+    const bars = barcode.kind === "barcode" ? barcode.pattern.widths.filter((_, i) => i % 2 === 0).length : 0;
+    const boxes = layout.filter((e) => e.kind === "box").length;
+    // pdf-lib fills each rectangle as a closed path ending in a lone `f` operator.
+    expect(ops.match(/^f$/gm)).toHaveLength(bars + boxes);
   });
 
   it("survives text outside the standard fonts' character set", async () => {

@@ -1,5 +1,4 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont } from "pdf-lib";
-import { code128Png } from "@/lib/labels/barcode";
 import { foldLatin, type LabelContent } from "@/lib/labels/content";
 import { LABEL_DPI, layoutLabel, type TextElement } from "@/lib/labels/layout";
 
@@ -12,8 +11,6 @@ const PT_PER_DOT = 72 / LABEL_DPI;
 const EM_PER_CELL = 1 / 1.15;
 // Baseline sits this far down the text cell (the rest is room for descenders).
 const BASELINE = 0.8;
-// Pixels per module in the embedded barcode image; the PDF scales it, integer pixels keep the bar edges exact.
-const BARCODE_PX_PER_MODULE = 4;
 
 /**
  * The standard 14 fonts only cover WinAnsi; anything else would make pdf-lib throw. Characters the font lacks are
@@ -76,11 +73,15 @@ export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array>
         color: rgb(0, 0, 0),
       });
     } else {
-      const heightPx = Math.round((el.height / el.moduleWidth) * BARCODE_PX_PER_MODULE);
-      const image = await doc.embedPng(await code128Png(el.value, BARCODE_PX_PER_MODULE, heightPx));
-      const width = el.pattern.modules * el.moduleWidth * PT_PER_DOT;
+      // Vector bars straight from the Code 128 pattern: sharp at any zoom or printer resolution, and no PNG to
+      // encode and decode for every label.
+      const module = el.moduleWidth * PT_PER_DOT;
       const y = PDF_PAGE_HEIGHT - (el.y + el.height) * PT_PER_DOT;
-      page.drawImage(image, { x: el.x * PT_PER_DOT, y, width, height: el.height * PT_PER_DOT });
+      let x = el.x * PT_PER_DOT;
+      el.pattern.widths.forEach((w, i) => {
+        if (i % 2 === 0) page.drawRectangle({ x, y, width: w * module, height: el.height * PT_PER_DOT, color: rgb(0, 0, 0) });
+        x += w * module;
+      });
     }
   }
   return doc.save();
