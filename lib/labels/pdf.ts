@@ -75,12 +75,12 @@ export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array>
     } else {
       // Vector bars straight from the Code 128 pattern: sharp at any zoom or printer resolution, and no PNG to
       // encode and decode for every label.
-      const module = el.moduleWidth * PT_PER_DOT;
+      const moduleWidth = el.moduleWidth * PT_PER_DOT;
       const y = PDF_PAGE_HEIGHT - (el.y + el.height) * PT_PER_DOT;
       let x = el.x * PT_PER_DOT;
       el.pattern.widths.forEach((w, i) => {
-        if (i % 2 === 0) page.drawRectangle({ x, y, width: w * module, height: el.height * PT_PER_DOT, color: rgb(0, 0, 0) });
-        x += w * module;
+        if (i % 2 === 0) page.drawRectangle({ x, y, width: w * moduleWidth, height: el.height * PT_PER_DOT, color: rgb(0, 0, 0) });
+        x += w * moduleWidth;
       });
     }
   }
