@@ -206,9 +206,14 @@ describe("POST /v1/shipments/{id}/purchase", () => {
     });
     const res = await purchaseFor(key, s);
     expect(res.status).toBe(424);
-    expect(res.body.messages[0].code).toBe("carrier_timeout");
+    expect(res.body.messages.map((m: { code: string; level: string }) => [m.code, m.level])).toEqual([
+      ["carrier_timeout", "error"],
+      ["purchase_outcome_unknown", "warning"],
+    ]);
     const stored = await call(getShipment, "GET", `/v1/shipments/${s.id}`, { key, params: { id: s.id } });
     expect(stored.body).toMatchObject({ status: "created", label: null, tracking_number: null, carrier_name: null, tracker_id: null });
+    // The doubt stays visible on the shipment until the next operation.
+    expect(stored.body.messages).toEqual([expect.objectContaining({ code: "purchase_outcome_unknown" })]);
   });
 });
 

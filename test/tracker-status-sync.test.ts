@@ -1,9 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { TRACKER_STATUSES, type TrackerStatus, type TrackingResult } from "@/lib/carriers/types";
 import { getDb } from "@/lib/db/client";
 import { shipments, trackers } from "@/lib/db/schema";
-import { recordTracking } from "@/lib/trackers/record-tracking";
+import { recordTracking, recordTrackings } from "@/lib/trackers/record-tracking";
+import { cancelShipment } from "@/lib/shipments/cancel-shipment";
+import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { RETIRE_AFTER_MS, shipmentStatusFor } from "@/lib/trackers/tracking-rules";
 import { makeOrg } from "./helpers";
 import { createShipmentFor, purchaseFor } from "./factories";
@@ -39,6 +41,8 @@ const shipmentStatus = async (id: string) => {
   const [row] = await db.select({ status: shipments.status }).from(shipments).where(eq(shipments.id, id));
   return row!.status;
 };
+
+afterEach(() => vi.restoreAllMocks());
 
 describe("tracker → shipment status (CONTRACT §7)", () => {
   it.each(TRACKER_STATUSES.filter((s) => s !== "cancelled"))("a tracker turning %s moves a purchased shipment as the table says", async (status) => {
@@ -83,5 +87,52 @@ describe("tracker → shipment status (CONTRACT §7)", () => {
     const retired = await recordTracking(db, first.tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), { now: later });
     expect(retired.tracker).toMatchObject({ status: "unknown", nextRefreshAt: null, retiredAt: later });
     expect(await shipmentStatus(shipmentId)).toBe("in_transit");
+  });
+
+  it("a return delivered back to the sender stays return_to_sender and is final", async () => {
+    const { key } = await makeOrg();
+    const { shipmentId, tracker } = await purchasedTracker(key);
+    const db = await getDb();
+    const returning = await recordTracking(db, tracker, result(tracker.trackingNumber, "return_to_sender"));
+    expect(returning.tracker.nextRefreshAt).not.toBeNull();
+    const back = await recordTracking(db, returning.tracker, result(tracker.trackingNumber, "delivered", [event("delivered", new Date(Date.now() + 1000))]));
+    expect(back.tracker).toMatchObject({ status: "return_to_sender", nextRefreshAt: null });
+    expect(await shipmentStatus(shipmentId)).toBe("delivery_failed");
+  });
+});
+
+describe("races between refresh and the shipment's own operations", () => {
+  it("a refresh answer does not revive a tracker cancelled while the carrier was being asked", async () => {
+    const { orgId, key } = await makeOrg();
+    const { shipmentId, tracker: stale } = await purchasedTracker(key);
+    await cancelShipment({ ctx: { db: await getDb(), org: { id: orgId } }, id: shipmentId });
+    const db = await getDb();
+    const [out] = await recordTrackings(db, [{ tracker: stale, result: result(stale.trackingNumber, "in_transit") }]);
+    expect(out!.tracker).toMatchObject({ status: "cancelled", nextRefreshAt: null });
+    const [row] = await db.select().from(trackers).where(eq(trackers.id, stale.id));
+    expect(row).toMatchObject({ status: "cancelled", nextRefreshAt: null });
+    expect(await shipmentStatus(shipmentId)).toBe("cancelled");
+  });
+
+  it("a tracker deleted while the carrier was being asked is skipped, not an error", async () => {
+    const { key } = await makeOrg();
+    const { tracker } = await purchasedTracker(key);
+    const db = await getDb();
+    await db.delete(trackers).where(eq(trackers.id, tracker.id));
+    expect(await recordTrackings(db, [{ tracker, result: result(tracker.trackingNumber, "in_transit") }])).toEqual([]);
+  });
+
+  it("a cancellation does not overwrite a status the parcel reached during the void (409)", async () => {
+    const { orgId, key } = await makeOrg();
+    const { shipmentId } = await purchasedTracker(key);
+    const db = await getDb();
+    const original = sandboxAdapter.void.bind(sandboxAdapter);
+    vi.spyOn(sandboxAdapter, "void").mockImplementation(async (ctx, req) => {
+      // Whatever moved it (an operator, a late write), the cancellation must not paper over it.
+      await db.update(shipments).set({ status: "delivered" }).where(eq(shipments.id, shipmentId));
+      return original(ctx, req);
+    });
+    await expect(cancelShipment({ ctx: { db, org: { id: orgId } }, id: shipmentId })).rejects.toMatchObject({ code: "state_conflict" });
+    expect(await shipmentStatus(shipmentId)).toBe("delivered");
   });
 });

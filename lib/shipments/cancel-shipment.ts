@@ -10,6 +10,7 @@ import { CarrierFailureError, CarrierNotFoundError, NotFoundError, StateConflict
 import type { Shipment } from "@/lib/schemas/shipment";
 import { claimIsLive, claimLeaseMs, claimShipment, heldBy, releaseClaim, type Claim } from "./claim";
 import { findShipmentRow, loadShipmentParts } from "./load-shipments";
+import { RECORD_RETRY_DELAYS_MS, recordWithRetries } from "./record-retries";
 import { presentShipment, type ShipmentRow } from "./present-shipment";
 
 /**
@@ -30,7 +31,7 @@ export async function cancelShipment({ ctx, id }: { ctx: DomainContext; id: stri
   if (row.status === "created") {
     // Nothing at the carrier yet; the claim's guard (status and no live claim) still applies to this one write.
     const claim = await claimShipment(ctx.db, row, "cancel", ["created"], 60_000);
-    return present(ctx.db, await finish(ctx.db, claim, []), []);
+    return present(ctx.db, await finish(ctx.db, claim, row.trackerId, []), []);
   }
 
   const connection = row.carrierConnectionId ? await findConnectionRow(ctx.db, orgId, row.carrierConnectionId).catch(notFoundToNull) : null;
@@ -50,7 +51,7 @@ export async function cancelShipment({ ctx, id }: { ctx: DomainContext; id: stri
       level: "warning",
       details: {},
     };
-    return present(ctx.db, await finish(ctx.db, claim, [warning]), [warning]);
+    return present(ctx.db, await finish(ctx.db, claim, row.trackerId, [warning]), [warning]);
   }
   const outcome = await invokeConnection(connection, "void", undefined, (a, actx) =>
     a.void(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),
@@ -59,7 +60,7 @@ export async function cancelShipment({ ctx, id }: { ctx: DomainContext; id: stri
     await releaseClaim(ctx.db, claim).catch(() => undefined);
     throw new CarrierFailureError(outcome.messages, { shipment: null });
   }
-  return present(ctx.db, await finish(ctx.db, claim, outcome.messages), outcome.messages);
+  return present(ctx.db, await finish(ctx.db, claim, row.trackerId, outcome.messages), outcome.messages);
 }
 
 const notFoundToNull = (err: unknown) => {
@@ -67,24 +68,31 @@ const notFoundToNull = (err: unknown) => {
   throw err;
 };
 
-/** Cancels the shipment and stops its tracker (a voided label will not move), while the claim holds. */
-async function finish(db: Db, claim: Claim, messages: CarrierMessage[]): Promise<ShipmentRow> {
-  const now = new Date();
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(shipments)
-      .set({ status: "cancelled", messages, pendingOperation: null, pendingUntil: null, updatedAt: now })
-      .where(heldBy(claim))
-      .returning();
-    if (!row) throw new StateConflictError("The shipment changed while it was being cancelled; fetch it and retry.");
-    if (row.trackerId) {
-      await tx
-        .update(trackers)
-        .set({ status: "cancelled", nextRefreshAt: null, updatedAt: now })
-        .where(and(eq(trackers.orgId, claim.orgId), eq(trackers.id, row.trackerId)));
-    }
-    return row;
-  });
+/**
+ * Cancels the shipment and stops its tracker (a voided label will not move), while the claim holds. The tracker is
+ * written first: the background refresh locks trackers before shipments, and one lock order means no deadlock.
+ * Retried while the database is away: after a void at the carrier the cancellation must be recorded.
+ */
+async function finish(db: Db, claim: Claim, trackerId: string | null, messages: CarrierMessage[]): Promise<ShipmentRow> {
+  return recordWithRetries(RECORD_RETRY_DELAYS_MS, () =>
+    db.transaction(async (tx) => {
+      const now = new Date();
+      if (trackerId) {
+        await tx
+          .update(trackers)
+          .set({ status: "cancelled", nextRefreshAt: null, updatedAt: now })
+          .where(and(eq(trackers.orgId, claim.orgId), eq(trackers.id, trackerId)));
+      }
+      const [row] = await tx
+        .update(shipments)
+        .set({ status: "cancelled", messages, pendingOperation: null, pendingUntil: null, updatedAt: now })
+        .where(heldBy(claim))
+        .returning();
+      // Rolls the tracker back too.
+      if (!row) throw new StateConflictError("The shipment changed while it was being cancelled; fetch it and retry.");
+      return row;
+    }),
+  );
 }
 
 async function present(db: Db, row: ShipmentRow, messages: CarrierMessage[]) {

@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/lib/db/tx";
 import { deadlineFor } from "@/lib/carriers/invoke";
 import { StateConflictError } from "@/lib/errors";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
+import type { CarrierMessage } from "@/lib/carriers/types";
 import type { ShipmentRow } from "./present-shipment";
 
 /**
@@ -19,6 +20,8 @@ export interface Claim {
   shipmentId: string;
   operation: PendingOperation;
   until: Date;
+  /** The statuses the operation starts from; the write that ends it still requires one of them. */
+  from: readonly ShipmentStatus[];
 }
 
 /** Long enough for the carrier call (its deadline) and for recording the outcome, with its retries. */
@@ -50,7 +53,7 @@ export async function claimShipment(
     )
     .returning({ id: shipments.id });
   if (claimed.length === 0) throw conflictFor(operation);
-  return { orgId: row.orgId, shipmentId: row.id, operation, until };
+  return { orgId: row.orgId, shipmentId: row.id, operation, until, from };
 }
 
 function conflictFor(operation: PendingOperation) {
@@ -59,18 +62,25 @@ function conflictFor(operation: PendingOperation) {
   );
 }
 
-/** The WHERE of every write that ends a claim: only while it is still ours. */
+/** The WHERE of every write that ends a claim: only while it is still ours and the shipment where it started. */
 export const heldBy = (claim: Claim) =>
   and(
     eq(shipments.orgId, claim.orgId),
     eq(shipments.id, claim.shipmentId),
     eq(shipments.pendingOperation, claim.operation),
     eq(shipments.pendingUntil, claim.until),
+    inArray(shipments.status, [...claim.from]),
   );
 
-/** Gives the shipment back unchanged (the carrier refused); a claim already lost is left alone. */
-export async function releaseClaim(db: DbOrTx, claim: Claim): Promise<void> {
-  await db.update(shipments).set({ pendingOperation: null, pendingUntil: null }).where(heldBy(claim));
+/**
+ * Gives the shipment back (the carrier refused), unchanged apart from `messages` when given; a claim already lost
+ * is left alone.
+ */
+export async function releaseClaim(db: DbOrTx, claim: Claim, messages?: CarrierMessage[]): Promise<void> {
+  await db
+    .update(shipments)
+    .set({ pendingOperation: null, pendingUntil: null, ...(messages ? { messages } : {}) })
+    .where(heldBy(claim));
 }
 
 /** A claim that was not written back means someone else holds the shipment now. */

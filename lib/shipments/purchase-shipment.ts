@@ -18,9 +18,7 @@ import { presentShipment, type ShipmentRow } from "./present-shipment";
 import { recordPurchase } from "./record-purchase";
 import { addressInputFromRow, parcelInputFromRow, rateFromRow } from "./rows";
 import { voidOrphanLabel } from "./void-orphan-label";
-
-/** Pauses between attempts to record a bought label while the database is unavailable (about 10 s in all). */
-export const RECORD_RETRY_DELAYS_MS = [250, 1000, 3000, 6000];
+import { RECORD_RETRY_DELAYS_MS, recordWithRetries } from "./record-retries";
 
 export interface PurchaseOptions {
   recordRetryDelaysMs?: readonly number[];
@@ -77,10 +75,12 @@ export async function purchaseShipment({
     }),
   );
   if (!outcome.ok) {
-    await releaseClaim(ctx.db, claim).catch((err) =>
+    const unsure = outcomeUnknown(outcome.messages, connection, row);
+    const messages = [...outcome.messages, ...unsure];
+    await releaseClaim(ctx.db, claim, unsure.length > 0 ? unsure : undefined).catch((err) =>
       logger(ctx).error({ msg: "could not release a purchase claim; it expires by itself", shipment_id: id, err }),
     );
-    throw new CarrierFailureError(outcome.messages, { shipment: null });
+    throw new CarrierFailureError(messages, { shipment: null });
   }
 
   const shipped = outcome.data;
@@ -98,7 +98,7 @@ export async function purchaseShipment({
   };
   let recorded: ShipmentRow;
   try {
-    recorded = await withRetries(options.recordRetryDelaysMs ?? RECORD_RETRY_DELAYS_MS, () => recordPurchase(ctx.db, purchase));
+    recorded = await recordWithRetries(options.recordRetryDelaysMs ?? RECORD_RETRY_DELAYS_MS, () => recordPurchase(ctx.db, purchase));
   } catch (err) {
     await voidOrphanLabel({ ctx, connection, shipped, claim, cause: err });
     if (err instanceof ClaimLostError) {
@@ -142,16 +142,22 @@ function abandonedAttemptWarning(row: ShipmentRow, connection: ConnectionRow): C
   ];
 }
 
-async function withRetries<T>(delays: readonly number[], attempt: () => Promise<T>): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (err instanceof ClaimLostError || i >= delays.length) throw err;
-      rootLog().warn({ msg: "recording a bought label failed; retrying", attempt: i + 1, err: (err as Error).message });
-      await new Promise((r) => setTimeout(r, delays[i]));
-    }
-  }
+/**
+ * A timeout or an unreadable answer does not say whether the carrier sold the label. The shipment goes back to
+ * `created` (the client decides), and both the answer and the shipment's messages say to check the carrier account.
+ */
+function outcomeUnknown(messages: CarrierMessage[], connection: ConnectionRow, row: ShipmentRow): CarrierMessage[] {
+  if (!messages.some((m) => m.code === "carrier_timeout" || m.code === "carrier_bad_response")) return [];
+  return [
+    {
+      carrier_name: connection.carrierName,
+      carrier_id: connection.carrierId,
+      code: "purchase_outcome_unknown",
+      message: `The carrier's answer to the label purchase was lost; it may have created a label with reference ${row.reference ?? row.id}. Check the carrier account (and void it there) before buying again.`,
+      level: "warning",
+      details: {},
+    },
+  ];
 }
 
 const logger = (ctx: DomainContext) => ctx.log ?? rootLog();

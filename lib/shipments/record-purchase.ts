@@ -45,7 +45,15 @@ export async function recordPurchase(db: Db, p: PurchaseRecord): Promise<Shipmen
       })
       .onConflictDoUpdate({
         target: [trackers.orgId, trackers.carrierName, trackers.trackingNumber],
-        set: { shipmentId: claim.shipmentId, updatedAt: now },
+        // The same number tracked before (or a carrier reusing numbers): this label's tracker starts afresh.
+        set: {
+          shipmentId: claim.shipmentId,
+          status: "pending",
+          nextRefreshAt: new Date(now.getTime() + FIRST_REFRESH_AFTER_PURCHASE_MS * refreshTimeScale(connection)),
+          retiredAt: null,
+          refreshFailures: 0,
+          updatedAt: now,
+        },
       })
       .returning({ id: trackers.id });
     const [row] = await tx

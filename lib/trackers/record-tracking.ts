@@ -2,12 +2,14 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { shipments, trackers, trackingEvents } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import type { CarrierMessage, TrackerStatus, TrackingResult } from "@/lib/carriers/types";
+import { NotFoundError } from "@/lib/errors";
 import type { TrackerRow } from "./present-tracker";
 import {
   FINAL_TRACKER_STATUSES,
   SHIPMENT_STATUSES_TRACKING_CANNOT_MOVE,
   eventFingerprint,
   failureRetryAt,
+  isDeliveredBack,
   isStale,
   mergedStatus,
   nextRefreshAt,
@@ -32,10 +34,12 @@ interface MergeOptions {
   timeScale?: number;
 }
 
-/** One tracker: recordTrackings with a batch of one. */
+/** One tracker: recordTrackings with a batch of one (not found if it was deleted meanwhile). */
 export async function recordTracking(db: DbOrTx, tracker: TrackerRow, result: TrackingResult, options: MergeOptions = {}): Promise<RecordedTracking> {
   const [recorded] = await recordTrackings(db, [{ tracker, result }], options);
-  return recorded!;
+  // Deleted while the carrier was being asked.
+  if (!recorded) throw new NotFoundError(`Tracker ${tracker.id} does not exist.`);
+  return recorded;
 }
 
 /**
@@ -44,7 +48,20 @@ export async function recordTracking(db: DbOrTx, tracker: TrackerRow, result: Tr
  * and linked shipments moved. Used by tracker creation, refresh on demand and the background refresh. A batch
  * costs the same few statements as one tracker; run it inside a transaction so trackers and shipments move together.
  */
-export async function recordTrackings(db: DbOrTx, answers: TrackingAnswer[], { now = new Date(), timeScale = 1 }: MergeOptions = {}): Promise<RecordedTracking[]> {
+export async function recordTrackings(db: DbOrTx, given: TrackingAnswer[], { now = new Date(), timeScale = 1 }: MergeOptions = {}): Promise<RecordedTracking[]> {
+  if (given.length === 0) return [];
+  // Merge into the trackers as they are now, locked: between the carrier call and this write a tracker may have
+  // been cancelled (a voided label) or deleted, and the answer must not undo either.
+  const current = await db
+    .select()
+    .from(trackers)
+    .where(and(inArray(trackers.orgId, [...new Set(given.map((a) => a.tracker.orgId))]), inArray(trackers.id, given.map((a) => a.tracker.id))))
+    .for("update");
+  const byId = new Map(current.map((t) => [t.id, t]));
+  const answers = given.flatMap((a) => {
+    const tracker = byId.get(a.tracker.id);
+    return tracker && tracker.orgId === a.tracker.orgId ? [{ tracker, result: a.result }] : [];
+  });
   if (answers.length === 0) return [];
   const events = new Map<string, typeof trackingEvents.$inferInsert>();
   for (const { tracker, result } of answers) {
@@ -79,14 +96,14 @@ export async function recordTrackings(db: DbOrTx, answers: TrackingAnswer[], { n
   }
   const newestStatus = await newestEventStatuses(
     db,
-    answers.filter((a) => a.result.status === "unknown").map((a) => a.tracker.id),
+    answers.filter((a) => a.result.status === "unknown").map((a) => a.tracker),
   );
 
   const recorded = answers.map(({ tracker, result }): RecordedTracking => {
     const added = fresh.get(tracker.id);
     const lastEventAt = added && (!tracker.lastEventAt || added.newest > tracker.lastEventAt) ? added.newest : tracker.lastEventAt;
     let status = mergedStatus(result.status, newestStatus.get(tracker.id) ?? null, tracker.status);
-    let nextRefresh = nextRefreshAt(status, now, { timeScale });
+    let nextRefresh = isDeliveredBack(result.status, tracker.status) ? null : nextRefreshAt(status, now, { timeScale });
     let retiredAt: Date | null = null;
     if (!FINAL_TRACKER_STATUSES.has(status) && isStale(lastEventAt, tracker.createdAt, now)) {
       // CONTRACT §8: silent for 90 days, the parcel's fate is unknown and asking again is pointless.
@@ -137,19 +154,22 @@ export async function recordTrackings(db: DbOrTx, answers: TrackingAnswer[], { n
   return recorded;
 }
 
-async function newestEventStatuses(db: DbOrTx, trackerIds: string[]): Promise<Map<string, TrackerStatus>> {
-  if (trackerIds.length === 0) return new Map();
+async function newestEventStatuses(db: DbOrTx, of: TrackerRow[]): Promise<Map<string, TrackerStatus>> {
+  if (of.length === 0) return new Map();
+  const orgIds = [...new Set(of.map((t) => t.orgId))];
+  const trackerIds = of.map((t) => t.id);
   const rows = await db
     .selectDistinctOn([trackingEvents.trackerId], { trackerId: trackingEvents.trackerId, status: trackingEvents.status })
     .from(trackingEvents)
-    .where(inArray(trackingEvents.trackerId, trackerIds))
+    .where(and(inArray(trackingEvents.orgId, orgIds), inArray(trackingEvents.trackerId, trackerIds)))
     .orderBy(trackingEvents.trackerId, desc(trackingEvents.occurredAt));
   return new Map(rows.map((r) => [r.trackerId, r.status]));
 }
 
 /**
- * CONTRACT §7: shipments follow their trackers, except out of the states nothing leaves (or `created`). Runs for
- * every linked tracker, changed or not, so a shipment linked to a tracker that was already moving catches up.
+ * CONTRACT §7: shipments follow their trackers, except out of the states nothing leaves (or `created`), and not
+ * while a purchase or cancellation holds the shipment (that operation decides its status). Runs for every linked
+ * tracker, changed or not, so a shipment linked to a tracker that was already moving catches up.
  */
 async function followTrackers(db: DbOrTx, refreshed: TrackerRow[], now: Date): Promise<void> {
   const moves = refreshed.flatMap((t) => {
@@ -165,7 +185,8 @@ async function followTrackers(db: DbOrTx, refreshed: TrackerRow[], now: Date): P
     update ${shipments} set status = d.status, updated_at = ${now.toISOString()}::timestamptz
     from jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) as d(id text, org_id text, status text)
     where ${shipments.id} = d.id and ${shipments.orgId} = d.org_id
-      and ${shipments.status} <> d.status and ${shipments.status} not in (${frozen})`);
+      and ${shipments.status} <> d.status and ${shipments.status} not in (${frozen})
+      and (${shipments.pendingOperation} is null or ${shipments.pendingUntil} < ${now.toISOString()}::timestamptz)`);
 }
 
 /**

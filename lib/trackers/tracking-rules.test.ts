@@ -29,6 +29,8 @@ describe("tracking rules", () => {
     expect(mergedStatus("unknown", null, "in_transit")).toBe("in_transit");
     expect(mergedStatus("unknown", null, null)).toBe("unknown");
     expect(mergedStatus("in_transit", "in_transit", "cancelled")).toBe("cancelled");
+    // A return reported delivered reached the sender: still return_to_sender (and final, see recordTrackings).
+    expect(mergedStatus("delivered", "delivered", "return_to_sender")).toBe("return_to_sender");
   });
 
   it("schedules the next refresh from the status, ±10 % jitter, never for final statuses", () => {
@@ -41,7 +43,7 @@ describe("tracking rules", () => {
     expect(at("pending", 0.5, 1 / 360)).toBe(now.getTime() + 40_000);
     expect(at("delivered", 0.5)).toBeUndefined();
     expect(at("cancelled", 0.5)).toBeUndefined();
-    expect(at("return_to_sender", 0.5)).toBeUndefined();
+    expect(at("return_to_sender", 0.5)).toBe(now.getTime() + 4 * 3_600_000);
     expect(REFRESH_INTERVAL_MS.out_for_delivery).toBeLessThan(REFRESH_INTERVAL_MS.in_transit);
     expect(REFRESH_INTERVAL_MS.in_transit).toBeLessThan(REFRESH_INTERVAL_MS.pending);
   });

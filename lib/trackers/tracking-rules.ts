@@ -8,8 +8,11 @@ import type { ShipmentStatus } from "@/lib/schemas/shipment";
  * tracker is next due. Pure functions; lib/trackers/record-tracking.ts applies them to the database.
  */
 
-/** No further refresh: the parcel's story is over. */
-export const FINAL_TRACKER_STATUSES: ReadonlySet<TrackerStatus> = new Set(["delivered", "cancelled", "return_to_sender"]);
+/**
+ * No further refresh: the parcel's story is over. `return_to_sender` is not in it: the parcel is still travelling
+ * back, and becomes final once it is delivered back (see mergedStatus and isDeliveredBack).
+ */
+export const FINAL_TRACKER_STATUSES: ReadonlySet<TrackerStatus> = new Set(["delivered", "cancelled"]);
 
 /** Shipment statuses a tracker can no longer move (nothing leaves cancelled or delivered; created has no label). */
 export const SHIPMENT_STATUSES_TRACKING_CANNOT_MOVE: readonly ShipmentStatus[] = ["created", "cancelled", "delivered"];
@@ -30,8 +33,15 @@ export function eventFingerprint(e: Pick<TrackingEvent, "occurred_at" | "code" |
 export function mergedStatus(carrierStatus: TrackerStatus, newestEventStatus: TrackerStatus | null, previous: TrackerStatus | null): TrackerStatus {
   // A cancelled tracker belongs to a voided label: whatever the carrier still shows for the number, it will not move.
   if (previous === "cancelled") return "cancelled";
+  // Delivered back to the sender is the end of a return, not a delivery to the recipient.
+  if (isDeliveredBack(carrierStatus, previous)) return "return_to_sender";
   if (carrierStatus !== "unknown") return carrierStatus;
   return newestEventStatus ?? previous ?? "unknown";
+}
+
+/** CONTRACT §8: a returning parcel reported delivered has reached its sender: the tracker is final. */
+export function isDeliveredBack(carrierStatus: TrackerStatus, previous: TrackerStatus | null): boolean {
+  return previous === "return_to_sender" && carrierStatus === "delivered";
 }
 
 /** CONTRACT §7: tracker status → shipment status; null leaves the shipment as it is. */
@@ -74,7 +84,7 @@ export const REFRESH_INTERVAL_MS: Record<TrackerStatus, number> = {
   unknown: 4 * 60 * MINUTE,
   delivered: 0,
   cancelled: 0,
-  return_to_sender: 0,
+  return_to_sender: 4 * 60 * MINUTE,
 };
 
 /**

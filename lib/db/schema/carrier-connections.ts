@@ -19,6 +19,8 @@ export const carrierConnections = pgTable(
     credentialsEncrypted: text("credentials_encrypted"),
     // The carrier asked us to slow down (429 / Retry-After): background tracking leaves it alone until then.
     refreshBackoffUntil: timestamp("refresh_backoff_until", { withTimezone: true, precision: 6 }),
+    // One background-refresh worker per connection at a time, across processes: its budget is spent in one place.
+    refreshLeaseUntil: timestamp("refresh_lease_until", { withTimezone: true, precision: 6 }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },

@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { log } from "@/lib/log";
 import { carrierConnections } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import { getAdapter } from "@/lib/carriers/registry";
@@ -23,8 +24,10 @@ export interface ConnectionRoundReport {
   /** Refreshed trackers whose events, status or estimated delivery changed. */
   changed: number;
   failed: number;
-  /** Trackers put off because the carrier said 429 / Retry-After (retried later, never dropped). */
+  /** Trackers put off to a later round because the carrier said 429 / Retry-After (never dropped). */
   backed_off: number;
+  /** Carrier calls answered 429 (waited out within the round, or ending it). */
+  rate_limited_calls: number;
   /** Trackers handed back unrefreshed: out of round time, or the carrier kept failing. */
   deferred: number;
   requests: number;
@@ -64,6 +67,7 @@ export async function refreshConnection(db: Db, connectionId: string, options: R
     changed: 0,
     failed: 0,
     backed_off: 0,
+    rate_limited_calls: 0,
     deferred: 0,
     requests: 0,
     duration_ms: 0,
@@ -83,6 +87,40 @@ export async function refreshConnection(db: Db, connectionId: string, options: R
   const now = clock();
   if (connection.refreshBackoffUntil && connection.refreshBackoffUntil > now) return finish();
 
+  // One worker per connection at a time, on any server: the pacer below then spaces all of its calls.
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  const [leased] = await db
+    .update(carrierConnections)
+    .set({ refreshLeaseUntil: leaseUntil })
+    .where(
+      and(
+        eq(carrierConnections.id, connection.id),
+        or(isNull(carrierConnections.refreshLeaseUntil), lt(carrierConnections.refreshLeaseUntil, now)),
+      ),
+    )
+    .returning({ id: carrierConnections.id });
+  if (!leased) return finish();
+  try {
+    return await runRound(db, connection, report, started, clock, options, finish);
+  } finally {
+    await db
+      .update(carrierConnections)
+      .set({ refreshLeaseUntil: null })
+      .where(and(eq(carrierConnections.id, connection.id), eq(carrierConnections.refreshLeaseUntil, leaseUntil)))
+      .catch(() => undefined);
+  }
+}
+
+async function runRound(
+  db: Db,
+  connection: ConnectionRow,
+  report: ConnectionRoundReport,
+  started: number,
+  clock: () => Date,
+  options: RefreshOptions,
+  finish: () => ConnectionRoundReport,
+): Promise<ConnectionRoundReport> {
+  const now = clock();
   const budget = refreshBudget(connection);
   const timeScale = refreshTimeScale(connection);
   const limit = Math.min(options.maxTrackers ?? 5000, budget.requestsPerMinute * budget.batchSize);
@@ -92,12 +130,14 @@ export async function refreshConnection(db: Db, connectionId: string, options: R
 
   const queue = chunk(claimed, budget.batchSize).map((rows) => ({ rows, rateLimited: 0 }));
   const pacer = pacerFor(connection.id, budget.requestsPerMinute);
-  const maxDuration = options.maxDurationMs ?? 50_000;
+  // Well inside the lease, so no other worker can claim this round's trackers while it still runs.
+  const maxDuration = Math.min(options.maxDurationMs ?? 50_000, LEASE_MS / 2);
   let pausedUntil = 0;
   let failureStreak = 0;
   let stop: { at: Date; reason: "time" | "rate_limited" | "failing" } | null = null;
 
   const backedOff = new Set<string>();
+  const refreshed = new Set<string>();
   const worker = async () => {
     while (!stop) {
       const item = queue.shift();
@@ -109,11 +149,15 @@ export async function refreshConnection(db: Db, connectionId: string, options: R
       }
       await pacer.take();
       if (pausedUntil > Date.now()) await sleep(pausedUntil - Date.now());
+      if (stop) {
+        queue.unshift(item);
+        break;
+      }
       report.requests++;
       const outcome = await askCarrier(connection, budget, item.rows);
       if (outcome.ok) {
         failureStreak = 0;
-        await db.transaction(async (tx) => {
+        const saved = await db.transaction(async (tx) => {
           const answers: TrackingAnswer[] = [];
           for (const row of item.rows) {
             const answer = outcome.results.get(row.trackingNumber);
@@ -127,11 +171,24 @@ export async function refreshConnection(db: Db, connectionId: string, options: R
           const merged = await recordTrackings(tx, answers, { now: clock(), timeScale });
           report.refreshed += merged.length;
           report.changed += merged.filter((m) => m.changed).length;
-        });
+          for (const m of merged) refreshed.add(m.tracker.id);
+        }).then(
+          () => true,
+          (err: unknown) => {
+            // The database failed this batch: its trackers are due again at once (their lease would free them anyway).
+            log().error({ msg: "tracker refresh could not save a batch", connection_id: connection.id, err: (err as Error).message });
+            return false;
+          },
+        );
+        if (!saved) {
+          report.deferred += item.rows.length;
+          await rescheduleTrackers(db, item.rows, clock()).catch(() => undefined);
+        }
         continue;
       }
       const limited = outcome.messages.find((m) => m.code === "carrier_rate_limited");
       if (limited) {
+        report.rate_limited_calls++;
         for (const row of item.rows) backedOff.add(row.id);
         const waitMs = retryAfterMs(limited);
         if (waitMs <= WAIT_OUT_MS && item.rateLimited < MAX_RATE_LIMIT_RETRIES) {
@@ -160,7 +217,8 @@ export async function refreshConnection(db: Db, connectionId: string, options: R
   await rescheduleTrackers(db, left, halted?.at ?? clock());
   if (halted?.reason === "rate_limited") for (const row of left) backedOff.add(row.id);
   else report.deferred += left.filter((r) => !backedOff.has(r.id)).length;
-  report.backed_off = backedOff.size;
+  // Trackers the carrier made us put off and that were not refreshed after all in this round.
+  report.backed_off = [...backedOff].filter((id) => !refreshed.has(id)).length;
   return finish();
 }
 

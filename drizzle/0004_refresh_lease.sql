@@ -1,0 +1,1 @@
+ALTER TABLE "carrier_connections" ADD COLUMN "refresh_lease_until" timestamp (6) with time zone;

@@ -1,0 +1,22 @@
+import { log } from "@/lib/log";
+import { DomainError } from "@/lib/errors";
+import { ClaimLostError } from "./claim";
+
+/** Pauses between attempts to record what a carrier already did while the database is unavailable (~10 s in all). */
+export const RECORD_RETRY_DELAYS_MS = [250, 1000, 3000, 6000];
+
+/**
+ * Records the outcome of a carrier operation that already happened (a label bought, a label voided): the database
+ * being away for a few seconds must not lose it. A lost claim or a domain refusal is an answer, not a fault: not retried.
+ */
+export async function recordWithRetries<T>(delays: readonly number[], attempt: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof ClaimLostError || err instanceof DomainError || i >= delays.length) throw err;
+      log().warn({ msg: "recording a carrier outcome failed; retrying", attempt: i + 1, err: (err as Error).message });
+      await new Promise((r) => setTimeout(r, delays[i]));
+    }
+  }
+}
