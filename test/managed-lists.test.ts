@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { GET as listShipments } from "@/app/v1/shipments/route";
 import { GET as listTrackers } from "@/app/v1/trackers/route";
 import { POST as trackPost } from "@/app/v1/trackers/[id]/[tracking_number]/route";
@@ -78,6 +78,13 @@ describe("GET /v1/shipments", () => {
     expect(ids(await list({ q: purchased.tracking_number.slice(-8) }))).toEqual([made[1]!.id]);
     expect((await list({ q: "78701" })).body.count).toBe(5);
     expect((await list({ q: "%" })).body.count).toBe(0);
+  });
+
+  it("has a trigram index for q on both engines (drizzle/0005)", async () => {
+    const db = await getDb();
+    const rows = await db.execute(sql`select indexname from pg_indexes where tablename = 'shipments' and indexname = 'shipments_search_trgm'`);
+    const list = Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows;
+    expect(list).toHaveLength(1);
   });
 });
 

@@ -40,7 +40,9 @@ async function open(): Promise<Handle> {
     try {
       const { PGlite } = await import("@electric-sql/pglite");
       const { drizzle } = await import("drizzle-orm/pglite");
-      const client = new PGlite(DATA_DIR);
+      // pg_trgm backs the shipment search index (drizzle/0005); loaded with the engine, created by the migration.
+      const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+      const client = new PGlite(DATA_DIR, { extensions: { pg_trgm } });
       await client.waitReady;
       handle = {
         db: drizzle(client, { schema }) as unknown as Db,
