@@ -6,6 +6,7 @@ import { POST as trackPost } from "@/app/v1/trackers/[id]/[tracking_number]/rout
 import { makeTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
 import { getDb } from "@/lib/db/client";
 import { shipments } from "@/lib/db/schema";
+import { rowsOf } from "@/lib/db/rows";
 import { call, makeOrg, type TestOrg } from "./helpers";
 import { createShipmentFor, purchaseFor, usRecipient } from "./factories";
 
@@ -82,9 +83,8 @@ describe("GET /v1/shipments", () => {
 
   it("has a trigram index for q on both engines (drizzle/0005)", async () => {
     const db = await getDb();
-    const rows = await db.execute(sql`select indexname from pg_indexes where tablename = 'shipments' and indexname = 'shipments_search_trgm'`);
-    const list = Array.isArray(rows) ? rows : (rows as unknown as { rows: unknown[] }).rows;
-    expect(list).toHaveLength(1);
+    const rows = rowsOf(await db.execute(sql`select indexname from pg_indexes where tablename = 'shipments' and indexname = 'shipments_search_trgm'`));
+    expect(rows).toHaveLength(1);
   });
 });
 
