@@ -3,12 +3,11 @@ import type { DomainContext } from "@/lib/context";
 import { trackers } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
 import { isCarrierName } from "@/lib/carriers/registry";
-import { connectionForCarrier } from "@/lib/connections/select-connections";
-import { invokeConnection } from "@/lib/connections/invoke-connection";
-import { CarrierFailureError, CarrierNotFoundError } from "@/lib/errors";
+import { CarrierNotFoundError } from "@/lib/errors";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 import { presentTrackerRow } from "./load-trackers";
 import { recordTracking } from "./record-tracking";
+import { trackAtCarrier } from "./track-at-carrier";
 import { refreshTimeScale } from "./refresh/budget";
 
 /**
@@ -33,12 +32,7 @@ export async function createTracker({
   const existing = await findByNumber(ctx, carrierName, trackingNumber);
   if (existing) return { created: false, tracker: await presentTrackerRow(ctx.db, existing) };
 
-  const connection = await connectionForCarrier(ctx.db, orgId, carrierName, "track", carrierId);
-  const outcome = await invokeConnection(connection, "track", ctx.signal, (adapter, actx) => adapter.track(actx, trackingNumber));
-  if (!outcome.ok) {
-    const notFound = outcome.messages.some((m) => m.code === "tracking_not_found");
-    throw new CarrierFailureError(outcome.messages, {}, notFound ? 404 : 424);
-  }
+  const { connection, result } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId });
 
   const now = new Date();
   const row = await ctx.db.transaction(async (tx) => {
@@ -59,7 +53,7 @@ export async function createTracker({
       .onConflictDoNothing()
       .returning();
     if (!inserted) return null;
-    return (await recordTracking(tx, inserted, outcome.data, { now, timeScale: refreshTimeScale(connection) })).tracker;
+    return (await recordTracking(tx, inserted, result, { now, timeScale: refreshTimeScale(connection) })).tracker;
   });
   if (!row) {
     // Another call created it between our look and our insert: theirs is the tracker.
