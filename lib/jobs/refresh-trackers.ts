@@ -1,7 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
-import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
-import { logConnectionRound } from "@/lib/trackers/refresh/refresh-round";
+import { logConnectionRound, refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { inngest } from "./inngest";
 
 /**

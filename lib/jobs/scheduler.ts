@@ -1,8 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
-import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
-import { logConnectionRound } from "@/lib/trackers/refresh/refresh-round";
+import { logConnectionRound, refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 
 /**
  * The embedded default's background refresh: the same core as the Inngest function, on a timer in the server

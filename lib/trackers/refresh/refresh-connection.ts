@@ -222,6 +222,13 @@ async function runRound(
   return finish();
 }
 
+/** One log line per connection per round: what an operator needs to see a carrier throttling or failing. */
+export function logConnectionRound(report: ConnectionRoundReport, runner: string): void {
+  if (report.due === 0) return;
+  const level = report.failed > 0 || report.backed_off > 0 || report.rate_limited_calls > 0 ? "warn" : "info";
+  log()[level]({ msg: "tracker_refresh", runner, ...report });
+}
+
 type CarrierAnswer =
   | { ok: true; results: Map<string, TrackingResult | CarrierError> }
   | { ok: false; messages: CarrierMessage[] };
