@@ -16,7 +16,7 @@ export type InvokeOutcome<T> =
   | { ok: true; data: T; messages: CarrierMessage[] }
   | { ok: false; messages: CarrierMessage[] };
 
-export function toCarrierMessages(connection: ConnectionInfo, messages: AdapterMessage[]): CarrierMessage[] {
+export function toCarrierMessages(connection: Pick<ConnectionInfo, "carrier_name" | "carrier_id">, messages: AdapterMessage[]): CarrierMessage[] {
   return messages.map((m) => ({
     carrier_name: connection.carrier_name,
     carrier_id: connection.carrier_id,

@@ -1,8 +1,13 @@
 import { invokeCarrier, toCarrierMessages, type InvokeOutcome } from "@/lib/carriers/invoke";
-import type { AdapterContext, AdapterMessage, Capability, CarrierAdapter } from "@/lib/carriers/types";
+import type { AdapterContext, AdapterMessage, Capability, CarrierAdapter, CarrierMessage } from "@/lib/carriers/types";
 import { log } from "@/lib/log";
 import { toConnectionInfo } from "./load-connection";
 import type { ConnectionRow } from "./present";
+
+/** Messages in the public shape (CONTRACT §3) about a stored connection, whoever raises them: carrier or service. */
+export function connectionMessages(row: Pick<ConnectionRow, "carrierName" | "carrierId">, messages: AdapterMessage[]): CarrierMessage[] {
+  return toCarrierMessages({ carrier_name: row.carrierName, carrier_id: row.carrierId }, messages);
+}
 
 /** invokeCarrier for a stored connection; credentials that no longer decrypt fail this connection only. */
 export async function invokeConnection<T>(
@@ -16,10 +21,9 @@ export async function invokeConnection<T>(
     info = toConnectionInfo(row);
   } catch (err) {
     log().error({ msg: "connection credentials do not decrypt", connection_id: row.id, err: (err as Error).message });
-    const bare = { id: row.id, carrier_name: row.carrierName, carrier_id: row.carrierId, test_mode: row.testMode, config: {}, credentials: {} };
     return {
       ok: false,
-      messages: toCarrierMessages(bare, [
+      messages: connectionMessages(row, [
         {
           code: "carrier_auth_failed",
           message: "The stored credentials of this connection cannot be read; save them again.",

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/tx";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage } from "@/lib/carriers/types";
 import { findConnectionRow } from "@/lib/connections/find-connection";
-import { invokeConnection } from "@/lib/connections/invoke-connection";
+import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, CarrierNotFoundError, NotFoundError, StateConflictError } from "@/lib/errors";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { claimIsLive, claimLeaseMs, claimShipment, heldBy, releaseClaim, type Claim } from "./claim";
@@ -43,15 +43,14 @@ export async function cancelShipment({ ctx, id }: { ctx: DomainContext; id: stri
   const adapter = getAdapter(connection.carrierName)!;
   const claim = await claimShipment(ctx.db, row, "cancel", ["purchased"], claimLeaseMs(connection));
   if (!adapter.capabilities.includes("void")) {
-    const warning: CarrierMessage = {
-      carrier_name: connection.carrierName,
-      carrier_id: connection.carrierId,
-      code: "not_supported",
-      message: `${adapter.display_name} labels cannot be voided through its API: the shipment is cancelled here only. Ask ${adapter.display_name} for a refund of the unused label if it charges for it.`,
-      level: "warning",
-      details: {},
-    };
-    return present(ctx.db, await finish(ctx.db, claim, row.trackerId, [warning]), [warning]);
+    const warning = connectionMessages(connection, [
+      {
+        code: "not_supported",
+        message: `${adapter.display_name} labels cannot be voided through its API: the shipment is cancelled here only. Ask ${adapter.display_name} for a refund of the unused label if it charges for it.`,
+        level: "warning",
+      },
+    ]);
+    return present(ctx.db, await finish(ctx.db, claim, row.trackerId, warning), warning);
   }
   const outcome = await invokeConnection(connection, "void", undefined, (a, actx) =>
     a.void(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),

@@ -4,7 +4,7 @@ import { rates } from "@/lib/db/schema";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage, ShipResult } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
-import { invokeConnection } from "@/lib/connections/invoke-connection";
+import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
 import { CarrierFailureError, StateConflictError, ValidationError } from "@/lib/errors";
 import { log as rootLog } from "@/lib/log";
@@ -130,16 +130,13 @@ function assertPurchasable(row: ShipmentRow) {
 function abandonedAttemptWarning(row: ShipmentRow, connection: ConnectionRow): CarrierMessage[] {
   if (row.pendingOperation !== "purchase" || !row.pendingUntil) return [];
   rootLog().warn({ msg: "taking over an abandoned purchase claim", shipment_id: row.id, claim_expired_at: row.pendingUntil });
-  return [
+  return connectionMessages(connection, [
     {
-      carrier_name: connection.carrierName,
-      carrier_id: connection.carrierId,
       code: "previous_purchase_unfinished",
       message: `An earlier purchase attempt of this shipment did not finish (claim expired ${formatTimestamp(row.pendingUntil)}). If the carrier account shows a label with reference ${row.reference ?? row.id}, void it there.`,
       level: "warning",
-      details: {},
     },
-  ];
+  ]);
 }
 
 /**
@@ -148,16 +145,13 @@ function abandonedAttemptWarning(row: ShipmentRow, connection: ConnectionRow): C
  */
 function outcomeUnknown(messages: CarrierMessage[], connection: ConnectionRow, row: ShipmentRow): CarrierMessage[] {
   if (!messages.some((m) => m.code === "carrier_timeout" || m.code === "carrier_bad_response")) return [];
-  return [
+  return connectionMessages(connection, [
     {
-      carrier_name: connection.carrierName,
-      carrier_id: connection.carrierId,
       code: "purchase_outcome_unknown",
       message: `The carrier's answer to the label purchase was lost; it may have created a label with reference ${row.reference ?? row.id}. Check the carrier account (and void it there) before buying again.`,
       level: "warning",
-      details: {},
     },
-  ];
+  ]);
 }
 
 const logger = (ctx: DomainContext) => ctx.log ?? rootLog();

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { trackers } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import { connectionForCarrier } from "@/lib/connections/select-connections";
+import { connectionMessages } from "@/lib/connections/invoke-connection";
 import { CarrierNotFoundError } from "@/lib/errors";
 import { recordTrackingFailure } from "../record-tracking";
 import { claimDueTrackers } from "./due-trackers";
@@ -26,7 +27,7 @@ export async function reassignOrphanTrackers(db: Db, connectionId: string, now: 
       await recordTrackingFailure(
         db,
         row,
-        [{ carrier_name: row.carrierName, carrier_id: row.carrierId, code: "carrier_not_found", message: err.message, level: "error", details: {} }],
+        connectionMessages(row, [{ code: "carrier_not_found", message: err.message, level: "error" }]),
         { now },
       );
     }

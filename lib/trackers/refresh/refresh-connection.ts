@@ -5,8 +5,7 @@ import type { Db } from "@/lib/db/tx";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage, TrackingResult } from "@/lib/carriers/types";
 import { CarrierError } from "@/lib/carriers/types";
-import { toCarrierMessages } from "@/lib/carriers/invoke";
-import { invokeConnection } from "@/lib/connections/invoke-connection";
+import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
 import type { TrackerRow } from "../present-tracker";
 import { recordTrackingFailure, recordTrackings, type TrackingAnswer } from "../record-tracking";
@@ -163,7 +162,7 @@ async function runRound(
             const answer = outcome.results.get(row.trackingNumber);
             if (answer && !(answer instanceof CarrierError)) answers.push({ tracker: row, result: answer });
             else {
-              const messages = answer ? toMessages(connection, answer) : notInAnswer(connection, row);
+              const messages = answer ? connectionMessages(connection, answer.messages) : notInAnswer(connection, row);
               await recordTrackingFailure(tx, row, messages, { now: clock(), timeScale });
               report.failed++;
             }
@@ -243,10 +242,8 @@ async function askCarrier(connection: ConnectionRow, budget: RefreshBudget, rows
   return outcome.ok ? { ok: true, results: new Map([[numbers[0]!, outcome.data]]) } : { ok: false, messages: outcome.messages };
 }
 
-const info = (c: ConnectionRow) => ({ id: c.id, carrier_name: c.carrierName, carrier_id: c.carrierId, test_mode: c.testMode, config: {}, credentials: {} });
-const toMessages = (c: ConnectionRow, err: CarrierError) => toCarrierMessages(info(c), err.messages);
 const notInAnswer = (c: ConnectionRow, row: TrackerRow) =>
-  toCarrierMessages(info(c), [{ code: "carrier_bad_response", message: `The carrier's answer left out ${row.trackingNumber}.`, level: "error" }]);
+  connectionMessages(c, [{ code: "carrier_bad_response", message: `The carrier's answer left out ${row.trackingNumber}.`, level: "error" }]);
 
 function retryAfterMs(message: CarrierMessage): number {
   const seconds = message.details.retry_after_seconds;
