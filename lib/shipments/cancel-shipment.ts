@@ -8,7 +8,7 @@ import { findConnectionRow } from "@/lib/connections/find-connection";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, CarrierNotFoundError, NotFoundError, StateConflictError } from "@/lib/errors";
 import type { Shipment } from "@/lib/schemas/shipment";
-import { claimIsLive, claimLeaseMs, claimShipment, heldBy, releaseClaim, type Claim } from "./claim";
+import { assertNoLiveClaim, claimLeaseMs, claimShipment, heldBy, releaseClaim, type Claim } from "./claim";
 import { findShipmentRow, loadShipmentParts } from "./load-shipments";
 import { RECORD_RETRY_DELAYS_MS, recordWithRetries } from "./record-retries";
 import { presentShipment, type ShipmentRow } from "./present-shipment";
@@ -25,9 +25,7 @@ export async function cancelShipment({ ctx, id }: { ctx: DomainContext; id: stri
   if (row.status !== "created" && row.status !== "purchased") {
     throw new StateConflictError(`The shipment is ${row.status}; only created or purchased shipments can be cancelled.`);
   }
-  if (claimIsLive(row)) {
-    throw new StateConflictError(`A ${row.pendingOperation === "cancel" ? "cancellation" : "purchase"} of this shipment is in progress.`);
-  }
+  assertNoLiveClaim(row);
   if (row.status === "created") {
     // Nothing at the carrier yet; the claim's guard (status and no live claim) still applies to this one write.
     const claim = await claimShipment(ctx.db, row, "cancel", ["created"], 60_000);

@@ -27,8 +27,11 @@ export interface Claim {
 /** Long enough for the carrier call (its deadline) and for recording the outcome, with its retries. */
 export const claimLeaseMs = (connection: { config: Record<string, unknown> }) => deadlineFor(connection) + 2 * 60 * 1000;
 
-export function claimIsLive(row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil">, now = new Date()): boolean {
-  return row.pendingOperation !== null && row.pendingUntil !== null && row.pendingUntil > now;
+/** 409 while another purchase or cancellation holds the shipment (an expired claim no longer does). */
+export function assertNoLiveClaim(row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil">, now = new Date()): void {
+  if (row.pendingOperation !== null && row.pendingUntil !== null && row.pendingUntil > now) {
+    throw new StateConflictError(`A ${row.pendingOperation === "cancel" ? "cancellation" : "purchase"} of this shipment is in progress.`);
+  }
 }
 
 export async function claimShipment(

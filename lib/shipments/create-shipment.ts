@@ -58,7 +58,9 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
             .insert(ratesTable)
             .values(quoted.rates.map((r, i) => rateValues(r, orgId, id, i)))
             .returning();
-    return { row: row!, shipper: shipper!, recipient: recipient!, parcels: parcelRows, rates: rateRows, label: null };
+    // RETURNING promises no order: put parts back in position order, as loadShipmentParts reads them.
+    const byPosition = <T extends { position: number }>(rows: T[]) => rows.sort((x, y) => x.position - y.position);
+    return { row: row!, shipper: shipper!, recipient: recipient!, parcels: byPosition(parcelRows), rates: byPosition(rateRows), label: null };
   });
   return presentShipment(parts);
 }

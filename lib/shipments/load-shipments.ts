@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { addresses, labels, parcels, rates, shipments } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
@@ -14,15 +14,15 @@ export async function findShipmentRow(db: DbOrTx, orgId: string, id: string): Pr
   return row;
 }
 
-/** The parts of many shipments in four queries, whatever their number (lists, not N+1). */
+/** The parts of many shipments in four queries, whatever their number (lists, not N+1); parcels and rates in order. */
 export async function loadShipmentParts(db: DbOrTx, orgId: string, rows: ShipmentRow[]): Promise<ShipmentParts[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const addressIds = rows.flatMap((r) => [r.shipperId, r.recipientId]);
   const [addressRows, parcelRows, rateRows, labelRows] = await Promise.all([
     db.select().from(addresses).where(and(eq(addresses.orgId, orgId), inArray(addresses.id, addressIds))),
-    db.select().from(parcels).where(and(eq(parcels.orgId, orgId), inArray(parcels.shipmentId, ids))),
-    db.select().from(rates).where(and(eq(rates.orgId, orgId), inArray(rates.shipmentId, ids))),
+    db.select().from(parcels).where(and(eq(parcels.orgId, orgId), inArray(parcels.shipmentId, ids))).orderBy(asc(parcels.position)),
+    db.select().from(rates).where(and(eq(rates.orgId, orgId), inArray(rates.shipmentId, ids))).orderBy(asc(rates.position)),
     db
       .select({ shipmentId: labels.shipmentId, content: labels.content })
       .from(labels)

@@ -7,7 +7,7 @@ import { addressFromRow, parcelFromRow, rateFromRow, type AddressRow, type Parce
 
 export type ShipmentRow = typeof shipments.$inferSelect;
 
-/** Everything a stored shipment's answer is made of. */
+/** Everything a stored shipment's answer is made of; parcels and rates in `position` order. */
 export interface ShipmentParts {
   row: ShipmentRow;
   shipper: AddressRow;
@@ -28,12 +28,12 @@ export function presentShipment({ row, shipper, recipient, parcels, rates, label
     shipment_identifier: row.shipmentIdentifier,
     selected_rate: row.selectedRate,
     selected_rate_id: row.selectedRateId,
-    rates: [...rates].sort((a, b) => a.position - b.position).map(rateFromRow),
+    rates: rates.map(rateFromRow),
     tracking_url: row.carrierName && row.trackingNumber ? proxyTrackingUrl(row.carrierName, row.trackingNumber) : null,
     service: row.service,
     shipper: addressFromRow(shipper),
     recipient: addressFromRow(recipient),
-    parcels: [...parcels].sort((a, b) => a.position - b.position).map(parcelFromRow),
+    parcels: parcels.map(parcelFromRow),
     services: row.services,
     options: row.options,
     payment: row.payment,

@@ -12,7 +12,7 @@ import { presentRate } from "@/lib/rates/present-rate";
 import { formatTimestamp } from "@/lib/schemas/common";
 import { presentPayment } from "@/lib/schemas/payment";
 import type { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
-import { claimIsLive, claimLeaseMs, claimShipment, ClaimLostError, releaseClaim, type Claim } from "./claim";
+import { assertNoLiveClaim, claimLeaseMs, claimShipment, ClaimLostError, releaseClaim, type Claim } from "./claim";
 import { loadShipmentParts, findShipmentRow } from "./load-shipments";
 import { presentShipment, type ShipmentRow } from "./present-shipment";
 import { recordPurchase } from "./record-purchase";
@@ -65,7 +65,7 @@ export async function purchaseShipment({
     a.ship(actx, {
       shipper: addressInputFromRow(parts!.shipper),
       recipient: addressInputFromRow(parts!.recipient),
-      parcels: parts!.parcels.sort((x, y) => x.position - y.position).map(parcelInputFromRow),
+      parcels: parts!.parcels.map(parcelInputFromRow),
       service: rate.service,
       label_type: labelType,
       // Our id on the carrier's label record when the client gave no reference: an orphan can be found by it.
@@ -118,9 +118,7 @@ function assertPurchasable(row: ShipmentRow) {
       row.status === "cancelled" ? "The shipment is cancelled; create a new one." : `The shipment is already ${row.status}; its label was bought.`,
     );
   }
-  if (claimIsLive(row)) {
-    throw new StateConflictError(`A ${row.pendingOperation === "cancel" ? "cancellation" : "purchase"} of this shipment is in progress.`);
-  }
+  assertNoLiveClaim(row);
 }
 
 /**
