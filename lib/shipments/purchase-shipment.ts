@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { rates } from "@/lib/db/schema";
 import { getAdapter } from "@/lib/carriers/registry";
-import type { CarrierMessage, ShipResult } from "@/lib/carriers/types";
+import type { CarrierMessage } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
@@ -12,7 +12,7 @@ import { presentRate } from "@/lib/rates/present-rate";
 import { formatTimestamp } from "@/lib/schemas/common";
 import { presentPayment } from "@/lib/schemas/payment";
 import type { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
-import { assertNoLiveClaim, claimLeaseMs, claimShipment, ClaimLostError, releaseClaim, type Claim } from "./claim";
+import { assertNoLiveClaim, claimLeaseMs, claimShipment, ClaimLostError, releaseClaim } from "./claim";
 import { loadShipmentParts, findShipmentRow } from "./load-shipments";
 import { presentShipment, type ShipmentRow } from "./present-shipment";
 import { recordPurchase } from "./record-purchase";
@@ -153,14 +153,3 @@ function outcomeUnknown(messages: CarrierMessage[], connection: ConnectionRow, r
 }
 
 const logger = (ctx: DomainContext) => ctx.log ?? rootLog();
-
-export type PurchaseRecord = {
-  claim: Claim;
-  connection: ConnectionRow;
-  shipped: ShipResult;
-  selected: ReturnType<typeof presentRate>;
-  messages: CarrierMessage[];
-  payment: ReturnType<typeof presentPayment>;
-  meta: Record<string, unknown>;
-  recipient: { personName: string | null; companyName: string | null; city: string; postalCode: string };
-};

@@ -6,7 +6,23 @@ import { FIRST_REFRESH_AFTER_PURCHASE_MS } from "@/lib/trackers/tracking-rules";
 import { refreshTimeScale } from "@/lib/trackers/refresh/budget";
 import { ClaimLostError, heldBy } from "./claim";
 import { searchTextOf, type ShipmentRow } from "./present-shipment";
-import type { PurchaseRecord } from "./purchase-shipment";
+import type { CarrierMessage, ShipResult } from "@/lib/carriers/types";
+import type { ConnectionRow } from "@/lib/connections/present";
+import type { Payment } from "@/lib/schemas/payment";
+import type { Rate } from "@/lib/schemas/rate";
+import type { Claim } from "./claim";
+
+/** What a purchase has in hand once the carrier sold the label. */
+export interface PurchaseRecord {
+  claim: Claim;
+  connection: ConnectionRow;
+  shipped: ShipResult;
+  selected: Rate;
+  messages: CarrierMessage[];
+  payment: Payment;
+  meta: Record<string, unknown>;
+  recipient: { personName: string | null; companyName: string | null; city: string; postalCode: string };
+}
 
 /**
  * Step 3 of a purchase, in one transaction: the label file, the tracker (created, or an existing tracker of the
