@@ -20,8 +20,14 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["@/lib/db", "@/lib/db/*", "**/lib/db", "**/lib/db/*"], message: "app/v1 must not import the database layer; call a lib verb." },
-            { group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/pglite", "@electric-sql/pglite/*"], message: "app/v1 must not talk to the database directly." },
+            {
+              group: ["@/lib/db", "@/lib/db/*", "**/lib/db", "**/lib/db/*"],
+              message: "app/v1 must not import the database layer; call a lib verb.",
+            },
+            {
+              group: ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/pglite", "@electric-sql/pglite/*"],
+              message: "app/v1 must not talk to the database directly.",
+            },
           ],
         },
       ],

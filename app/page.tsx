@@ -5,8 +5,7 @@ export default function Home() {
     <main className="mx-auto max-w-2xl px-6 py-16">
       <h1 className="text-3xl font-semibold tracking-tight">Shipwell</h1>
       <p className="mt-3 text-slate-600">
-        One API in front of many carriers. The API lives under <InlineCode>/v1</InlineCode>; its OpenAPI document is
-        at{" "}
+        One API in front of many carriers. The API lives under <InlineCode>/v1</InlineCode>; its OpenAPI document is at{" "}
         <a className="text-blue-700 underline" href="/v1/openapi.json">
           /v1/openapi.json
         </a>

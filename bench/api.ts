@@ -12,8 +12,21 @@ const PORT = Number(process.env.PORT ?? 3210);
 
 const rateBody = (carrier_ids: string[]) =>
   JSON.stringify({
-    shipper: { address_line1: "500 Industrial Way", city: "Chicago", state_code: "IL", postal_code: "60607", country_code: "US" },
-    recipient: { address_line1: "12 Elm St", city: "Austin", state_code: "TX", postal_code: "78701", country_code: "US", residential: true },
+    shipper: {
+      address_line1: "500 Industrial Way",
+      city: "Chicago",
+      state_code: "IL",
+      postal_code: "60607",
+      country_code: "US",
+    },
+    recipient: {
+      address_line1: "12 Elm St",
+      city: "Austin",
+      state_code: "TX",
+      postal_code: "78701",
+      country_code: "US",
+      residential: true,
+    },
     parcels: [{ weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" }],
     carrier_ids,
   });
@@ -26,7 +39,11 @@ async function main() {
   try {
     const slow: string[] = [];
     for (const name of ["slow-a", "slow-b", "slow-c"]) {
-      await server.api("POST", "/v1/connections", { carrier_name: "sandbox", carrier_id: name, config: { latency_ms: 200 } });
+      await server.api("POST", "/v1/connections", {
+        carrier_name: "sandbox",
+        carrier_id: name,
+        config: { latency_ms: 200 },
+      });
       slow.push(name);
     }
     const fast = rateBody(["sandbox"]);
@@ -36,10 +53,24 @@ async function main() {
     const rows: Row[] = [];
     for (const c of [1, 32]) {
       rows.push(await run("GET /api/health (trivial)", c, { path: "/api/health" }));
-      rows.push(await run("POST /v1/proxy/rates, 1 sandbox @0ms", c, { path: "/v1/proxy/rates", method: "POST", body: fast }));
+      rows.push(
+        await run("POST /v1/proxy/rates, 1 sandbox @0ms", c, { path: "/v1/proxy/rates", method: "POST", body: fast }),
+      );
     }
-    rows.push(await run("POST /v1/proxy/rates, 3 sandboxes @200ms", 1, { path: "/v1/proxy/rates", method: "POST", body: rateBody(slow) }));
-    rows.push(await run("POST /v1/proxy/rates, 3 sandboxes @200ms", 32, { path: "/v1/proxy/rates", method: "POST", body: rateBody(slow) }));
+    rows.push(
+      await run("POST /v1/proxy/rates, 3 sandboxes @200ms", 1, {
+        path: "/v1/proxy/rates",
+        method: "POST",
+        body: rateBody(slow),
+      }),
+    );
+    rows.push(
+      await run("POST /v1/proxy/rates, 3 sandboxes @200ms", 32, {
+        path: "/v1/proxy/rates",
+        method: "POST",
+        body: rateBody(slow),
+      }),
+    );
 
     const engine = process.env.DATABASE_URL ? "postgres" : "pglite";
     console.log(`\nShipwell API bench — production build, ${engine}, ${SECONDS}s per run, node ${process.version}\n`);

@@ -27,13 +27,13 @@ process.env.LOG_LEVEL ??= "warn";
 process.env.ENCRYPTION_KEY ??= "a".repeat(64);
 const adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) {
-  console.error("bench:refresh needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): it creates a scratch database there.");
+  console.error(
+    "bench:refresh needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): it creates a scratch database there.",
+  );
   process.exit(1);
 }
 const TRACKERS = Number(process.env.TRACKERS ?? 10_000);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 50);
-
-
 
 async function main(adminUrl: string) {
   const name = `shipwell_refresh_${randomBytes(4).toString("hex")}`;
@@ -50,12 +50,21 @@ async function main(adminUrl: string) {
     await db.insert(organizations).values({ id: orgId, name: "bench" });
     const connIds = [1, 2, 3].map(() => newId("connection"));
     await db.insert(carrierConnections).values(
-      connIds.map((id, i) => ({ id, orgId, carrierName: "sandbox", carrierId: `sbx-${i + 1}`, displayName: `Sandbox ${i + 1}`, config: { latency_ms: LATENCY_MS, pace: 1 } })),
+      connIds.map((id, i) => ({
+        id,
+        orgId,
+        carrierName: "sandbox",
+        carrierId: `sbx-${i + 1}`,
+        displayName: `Sandbox ${i + 1}`,
+        config: { latency_ms: LATENCY_MS, pace: 1 },
+      })),
     );
 
     // Parcels bought 30 h ago that stop at the sort hub (scenario 2): every refresh finds events to merge.
     const base = Date.now() - 30 * 3_600_000;
-    const numbers = Array.from({ length: TRACKERS }, (_, i) => makeTrackingNumber({ purchasedAt: new Date(base - Math.floor(i / 1000) * 1000), scenario: 2, serial: i % 1000 }));
+    const numbers = Array.from({ length: TRACKERS }, (_, i) =>
+      makeTrackingNumber({ purchasedAt: new Date(base - Math.floor(i / 1000) * 1000), scenario: 2, serial: i % 1000 }),
+    );
     const rows = numbers.map((n, i) => ({
       id: newId("tracker"),
       orgId,
@@ -70,11 +79,13 @@ async function main(adminUrl: string) {
 
     const budget = refreshBudget({ carrierName: "sandbox", config: {} });
     const perConnection = Math.ceil(TRACKERS / 3);
-    const idealMs = Math.ceil(perConnection / budget.batchSize) * LATENCY_MS / budget.concurrency;
+    const idealMs = (Math.ceil(perConnection / budget.batchSize) * LATENCY_MS) / budget.concurrency;
 
     async function scenario(label: string) {
       await db.delete(trackingEvents);
-      await db.update(trackers).set({ status: "pending", nextRefreshAt: new Date(Date.now() - 1000), lastEventAt: null, refreshedAt: null });
+      await db
+        .update(trackers)
+        .set({ status: "pending", nextRefreshAt: new Date(Date.now() - 1000), lastEventAt: null, refreshedAt: null });
       await db.update(carrierConnections).set({ refreshBackoffUntil: null });
       await client`vacuum analyze trackers`;
       queries = 0;
@@ -122,16 +133,27 @@ async function main(adminUrl: string) {
 
     const results = [await scenario(`3 × sandbox @${LATENCY_MS} ms`)];
     if (process.env.SKIP_THROTTLED !== "1") {
-      await db.update(carrierConnections).set({ config: { latency_ms: LATENCY_MS, pace: 1, rate_limit_every: 2 } }).where(eq(carrierConnections.id, connIds[0]!));
+      await db
+        .update(carrierConnections)
+        .set({ config: { latency_ms: LATENCY_MS, pace: 1, rate_limit_every: 2 } })
+        .where(eq(carrierConnections.id, connIds[0]!));
       results.push(await scenario("same, one answers 429 every 2nd call"));
     }
 
-    console.log(`\n${TRACKERS} due trackers, 3 sandbox connections, ${LATENCY_MS} ms per call, batch ${budget.batchSize}, concurrency ${budget.concurrency}, ${budget.requestsPerMinute} calls/min per connection`);
-    console.log(`ideal per round: ceil(${perConnection}/${budget.batchSize}) calls × ${LATENCY_MS} ms / ${budget.concurrency} = ${idealMs} ms (connections in parallel); without batching it would be ${(perConnection * LATENCY_MS) / budget.concurrency} ms`);
-    console.log("\n| scenario | refreshed | seconds | done per connection (s) | trackers/min | rounds | carrier calls | put off by 429 (tracker-rounds) | DB statements/tracker | ideal/actual |");
+    console.log(
+      `\n${TRACKERS} due trackers, 3 sandbox connections, ${LATENCY_MS} ms per call, batch ${budget.batchSize}, concurrency ${budget.concurrency}, ${budget.requestsPerMinute} calls/min per connection`,
+    );
+    console.log(
+      `ideal per round: ceil(${perConnection}/${budget.batchSize}) calls × ${LATENCY_MS} ms / ${budget.concurrency} = ${idealMs} ms (connections in parallel); without batching it would be ${(perConnection * LATENCY_MS) / budget.concurrency} ms`,
+    );
+    console.log(
+      "\n| scenario | refreshed | seconds | done per connection (s) | trackers/min | rounds | carrier calls | put off by 429 (tracker-rounds) | DB statements/tracker | ideal/actual |",
+    );
     console.log("|---|---|---|---|---|---|---|---|---|---|");
     for (const r of results) {
-      console.log(`| ${r.scenario} | ${r.trackers} | ${r.seconds} | ${r.perConnection} | ${r.perMinute} | ${r.rounds} | ${r.calls} | ${r.backedOff} | ${r.queriesPerTracker} | ${r.ratioToIdeal} |`);
+      console.log(
+        `| ${r.scenario} | ${r.trackers} | ${r.seconds} | ${r.perConnection} | ${r.perMinute} | ${r.rounds} | ${r.calls} | ${r.backedOff} | ${r.queriesPerTracker} | ${r.ratioToIdeal} |`,
+      );
     }
     console.log("\nreproduce: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:refresh");
   } finally {

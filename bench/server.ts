@@ -39,7 +39,8 @@ async function listening(base: string): Promise<boolean> {
 
 async function waitUntilUp(base: string, child: ChildProcess, deadline: number) {
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited early (${child.exitCode ?? child.signalCode})`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`server exited early (${child.exitCode ?? child.signalCode})`);
     if (await listening(base)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -50,7 +51,13 @@ async function waitUntilUp(base: string, child: ChildProcess, deadline: number) 
  * `next start -p port` in its own process group, with a fresh bootstrap key, a temporary DATA_DIR and no rate
  * limit; `env` adds to or overrides the variables (e.g. DATABASE_URL). Resolves once /api/health answers.
  */
-export async function startServer({ port, env = {} }: { port: number; env?: Record<string, string> }): Promise<BenchServer> {
+export async function startServer({
+  port,
+  env = {},
+}: {
+  port: number;
+  env?: Record<string, string>;
+}): Promise<BenchServer> {
   const base = `http://127.0.0.1:${port}`;
   // Another server on the port would answer /api/health and be measured instead of ours.
   if (await listening(base)) throw new Error(`port ${port} is already in use; set PORT to a free one`);
@@ -94,7 +101,11 @@ export async function startServer({ port, env = {} }: { port: number; env?: Reco
     rmSync(dataDir, { recursive: true, force: true });
   };
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
     return res.json() as Promise<Record<string, unknown>>;
   };
@@ -132,12 +143,26 @@ export async function run(
     duration: opts.seconds ?? SECONDS,
   });
   const errors = result.errors + result.timeouts + result.non2xx;
-  return { scenario, connections, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  return {
+    scenario,
+    connections,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+  };
 }
 
 /** The fixed-width table `npm run bench` has always printed. */
 export function printRows(rows: Row[], width = 44): void {
-  console.log("scenario".padEnd(width) + "conc".padStart(5) + "req/s".padStart(10) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "errors".padStart(8));
+  console.log(
+    "scenario".padEnd(width) +
+      "conc".padStart(5) +
+      "req/s".padStart(10) +
+      "p50 ms".padStart(9) +
+      "p99 ms".padStart(9) +
+      "errors".padStart(8),
+  );
   for (const r of rows) {
     console.log(
       r.scenario.padEnd(width) +

@@ -35,8 +35,21 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
 const DB_NAME = "shipwell_bench_" + randomBytes(6).toString("hex");
 
 const shipmentBody = JSON.stringify({
-  shipper: { address_line1: "500 Industrial Way", city: "Chicago", state_code: "IL", postal_code: "60607", country_code: "US" },
-  recipient: { address_line1: "12 Elm St", city: "Austin", state_code: "TX", postal_code: "78701", country_code: "US", residential: true },
+  shipper: {
+    address_line1: "500 Industrial Way",
+    city: "Chicago",
+    state_code: "IL",
+    postal_code: "60607",
+    country_code: "US",
+  },
+  recipient: {
+    address_line1: "12 Elm St",
+    city: "Austin",
+    state_code: "TX",
+    postal_code: "78701",
+    country_code: "US",
+    residential: true,
+  },
   parcels: [{ weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" }],
   carrier_ids: ["sandbox"],
 });
@@ -76,7 +89,11 @@ async function createAndPurchase(server: BenchServer, stats: PairStats): Promise
   let id: string;
   let rateId: string;
   try {
-    const res = await fetch(`${server.base}/v1/shipments`, { method: "POST", headers: server.headers, body: shipmentBody });
+    const res = await fetch(`${server.base}/v1/shipments`, {
+      method: "POST",
+      headers: server.headers,
+      body: shipmentBody,
+    });
     const text = await res.text();
     if (res.status !== 201) throw new Error(`POST /v1/shipments → ${res.status} ${text.slice(0, 300)}`);
     const shipment = JSON.parse(text) as { id: string; rates: { id: string }[] };
@@ -113,7 +130,15 @@ async function createAndPurchase(server: BenchServer, stats: PairStats): Promise
 
 /** `workers` loops of create+purchase for `seconds`; an iteration started before the deadline is finished. */
 async function pairLoad(server: BenchServer, workers: number, seconds: number): Promise<PairStats> {
-  const stats: PairStats = { seconds: 0, pairs: 0, pair: [], create: [], purchase: [], errors: { create: 0, purchase: 0 }, samples: [] };
+  const stats: PairStats = {
+    seconds: 0,
+    pairs: 0,
+    pair: [],
+    create: [],
+    purchase: [],
+    errors: { create: 0, purchase: 0 },
+    samples: [],
+  };
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
@@ -139,7 +164,8 @@ interface Explained {
 
 async function explain(sql: postgres.Sql, label: string, query: string): Promise<Explained> {
   const executionMs = (lines: string[]) => Number(/Execution Time: ([\d.]+) ms/.exec(lines.join("\n"))?.[1] ?? NaN);
-  const text = async (options: string) => (await sql.unsafe<{ "QUERY PLAN": string }[]>(`explain (${options}) ${query}`)).map((r) => r["QUERY PLAN"]);
+  const text = async (options: string) =>
+    (await sql.unsafe<{ "QUERY PLAN": string }[]>(`explain (${options}) ${query}`)).map((r) => r["QUERY PLAN"]);
   const plan = await text("analyze, buffers");
   const times: number[] = [];
   for (let i = 0; i < 3; i++) times.push(executionMs(await text("analyze, timing off")));
@@ -188,9 +214,15 @@ try {
   // 1. Lists over a big organization.
   console.log(`Seeding ${SHIPMENTS} shipments into ${orgId}…`);
   const seedStarted = Date.now();
-  const seed: SeedResult = await seedShipments(sql, { orgId, count: SHIPMENTS, log: (line) => console.log("  " + line) });
+  const seed: SeedResult = await seedShipments(sql, {
+    orgId,
+    count: SHIPMENTS,
+    log: (line) => console.log("  " + line),
+  });
   const seedSeconds = (Date.now() - seedStarted) / 1000;
-  const [{ n: total } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from shipments where org_id = ${orgId}`;
+  const [{ n: total } = { n: 0 }] = await sql<
+    { n: number }[]
+  >`select count(*)::int as n from shipments where org_id = ${orgId}`;
   // Index-only scans skip the heap only on all-visible pages (VACUUM sets them).
   const [vis] = await sql<{ pages: number; visible: number }[]>`
     select relpages as pages, relallvisible as visible from pg_class where oid = 'shipments'::regclass`;
@@ -208,7 +240,9 @@ try {
     const res = await fetch(server.base + path, { headers: auth });
     const text = await res.text();
     const body = JSON.parse(text) as { count?: number; results?: unknown[] };
-    pageInfo.push(`${label}: HTTP ${res.status}, count ${body.count}, ${body.results?.length} results, ${(text.length / 1024).toFixed(0)} KB`);
+    pageInfo.push(
+      `${label}: HTTP ${res.status}, count ${body.count}, ${body.results?.length} results, ${(text.length / 1024).toFixed(0)} KB`,
+    );
     // Warm up the route, the JIT and Postgres' cache for this query.
     await run(server.base, "warm-up", 4, { path, headers: auth, seconds: 2 });
   }
@@ -229,12 +263,24 @@ try {
     await explain(sql, "count(*)", `select count(*) from shipments where org_id = ${org}`),
     await explain(sql, "id query, first page", idQuery("", appOrder, 0)),
     await explain(sql, "id query, status=purchased", idQuery(" and status = 'purchased'", appOrder, 0)),
-    await explain(sql, "count(*), status=purchased", `select count(*) from shipments where org_id = ${org} and status = 'purchased'`),
+    await explain(
+      sql,
+      "count(*), status=purchased",
+      `select count(*) from shipments where org_id = ${org} and status = 'purchased'`,
+    ),
     await explain(sql, "id query, q=austin", idQuery(" and search_text ilike '%austin%'", appOrder, 0)),
-    await explain(sql, "count(*), q=austin", `select count(*) from shipments where org_id = ${org} and search_text ilike '%austin%'`),
+    await explain(
+      sql,
+      "count(*), q=austin",
+      `select count(*) from shipments where org_id = ${org} and search_text ilike '%austin%'`,
+    ),
     // Not what the app sends: the same pages in the index's own order, for comparison.
     await explain(sql, "(comparison) id query, first page, ORDER BY … NULLS LAST", idQuery("", indexOrder, 0)),
-    await explain(sql, `(comparison) id query, offset ${deepOffset}, ORDER BY … NULLS LAST`, idQuery("", indexOrder, deepOffset)),
+    await explain(
+      sql,
+      `(comparison) id query, offset ${deepOffset}, ORDER BY … NULLS LAST`,
+      idQuery("", indexOrder, deepOffset),
+    ),
   ];
 
   // 2. create + purchase.
@@ -246,7 +292,9 @@ try {
     select avg(octet_length(content))::int as avg, count(*)::int as n from labels where created_at >= ${purchaseStarted}`;
 
   // Report.
-  console.log(`\nShipwell shipments bench — production build, postgres, ${SECONDS}s per run, node ${process.version}\n`);
+  console.log(
+    `\nShipwell shipments bench — production build, postgres, ${SECONDS}s per run, node ${process.version}\n`,
+  );
   console.log(
     `Seed: ${seed.inserted.shipments} shipments (${seed.inserted.labels} purchased with labels, ${seed.inserted.rates} rates, ` +
       `${seed.inserted.parcels} parcels, ${seed.inserted.addresses} addresses) in ${seedSeconds.toFixed(1)} s ` +
@@ -269,12 +317,17 @@ try {
       `errors: ${pairs.errors.create} create, ${pairs.errors.purchase} purchase`,
   );
   for (const s of pairs.samples) console.log(`  error: ${s}`);
-  if (label?.n) console.log(`Real sandbox PDF labels bought in this run: ${label.n}, ${label.avg} bytes on average (the seed's are 2–4 KB).`);
+  if (label?.n)
+    console.log(
+      `Real sandbox PDF labels bought in this run: ${label.n}, ${label.avg} bytes on average (the seed's are 2–4 KB).`,
+    );
 
   const md: string[] = [
     "| scenario | conc | req/s | p50 ms | p99 ms | errors |",
     "|---|---:|---:|---:|---:|---:|",
-    ...listRows.map((r) => `| ${r.scenario} | ${r.connections} | ${r.rps.toFixed(0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} |`),
+    ...listRows.map(
+      (r) => `| ${r.scenario} | ${r.connections} | ${r.rps.toFixed(0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} |`,
+    ),
     `| create+purchase pair (shipments/s) | ${WORKERS} | ${(pairs.pairs / pairs.seconds).toFixed(1)} | ${fmt(percentile(pairs.pair, 0.5))} | ${fmt(percentile(pairs.pair, 0.99))} | ${errors} |`,
     `| — POST /v1/shipments step | ${WORKERS} | | ${fmt(percentile(pairs.create, 0.5))} | ${fmt(percentile(pairs.create, 0.99))} | ${pairs.errors.create} |`,
     `| — POST /v1/shipments/{id}/purchase step | ${WORKERS} | | ${fmt(percentile(pairs.purchase, 0.5))} | ${fmt(percentile(pairs.purchase, 0.99))} | ${pairs.errors.purchase} |`,
@@ -287,7 +340,9 @@ try {
   console.log(md.join("\n"));
   const shown = new URL(ADMIN_URL);
   shown.password = ""; // never print a password
-  console.log(`\nReproduce: DATABASE_URL=${shown} BENCH_SECONDS=${SECONDS} BENCH_SHIPMENTS=${SHIPMENTS} BENCH_WORKERS=${WORKERS} npm run bench:shipments`);
+  console.log(
+    `\nReproduce: DATABASE_URL=${shown} BENCH_SECONDS=${SECONDS} BENCH_SHIPMENTS=${SHIPMENTS} BENCH_WORKERS=${WORKERS} npm run bench:shipments`,
+  );
 } catch (err) {
   console.error(err);
   process.exitCode = 1;

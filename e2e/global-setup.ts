@@ -16,11 +16,19 @@ const PORT = Number(process.env.E2E_PORT ?? 3311);
 
 /** Starts the production build on an empty embedded database for the browser tests, and stops it after. */
 export default async function setup(project: TestProject) {
-  if (!existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npm run build` before `npm run test:e2e`.");
+  if (!existsSync(".next/BUILD_ID"))
+    throw new Error("No production build: run `npm run build` before `npm run test:e2e`.");
   const dataDir = mkdtempSync(join(tmpdir(), "shipwell-e2e-"));
   const apiKey = "e2e-" + randomBytes(16).toString("hex");
   const server: ChildProcess = spawn("npx", ["next", "start", "-p", String(PORT)], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: "warn", REFRESH_TICK_SECONDS: "1" },
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATA_DIR: dataDir,
+      BOOTSTRAP_API_KEY: apiKey,
+      LOG_LEVEL: "warn",
+      REFRESH_TICK_SECONDS: "1",
+    },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });

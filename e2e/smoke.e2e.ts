@@ -25,7 +25,9 @@ describe("the running app", () => {
   });
 
   it("answers the API from the same server with the bootstrap key", async () => {
-    const res = await fetch(inject("baseUrl") + "/v1/connections", { headers: { Authorization: `Token ${inject("apiKey")}` } });
+    const res = await fetch(inject("baseUrl") + "/v1/connections", {
+      headers: { Authorization: `Token ${inject("apiKey")}` },
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.results[0]).toMatchObject({ carrier_name: "sandbox", active: true });

@@ -10,24 +10,28 @@ const boolish = z
 
 const schema = z
   .object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  DATA_DIR: z.string().min(1).default("./.data"),
-  ENCRYPTION_KEY: z.string().optional(),
-  BOOTSTRAP_API_KEY: z.string().min(32, "must be at least 32 characters of randomness").optional(),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  CARRIER_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  SKIP_MIGRATIONS: boolish.default(false),
-  // Background tracker refresh. auto: Inngest when it is configured (below), else an in-process timer.
-  TRACKER_REFRESH: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),
-  REFRESH_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
-  // Read by the Inngest SDK itself; listed here so the choice above is made from validated values.
-  INNGEST_SIGNING_KEY: z.string().optional(),
-  INNGEST_EVENT_KEY: z.string().optional(),
-  INNGEST_BASE_URL: z.string().url().optional(),
-  INNGEST_DEV: z.string().optional(),
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: z
+      .string()
+      .url()
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATA_DIR: z.string().min(1).default("./.data"),
+    ENCRYPTION_KEY: z.string().optional(),
+    BOOTSTRAP_API_KEY: z.string().min(32, "must be at least 32 characters of randomness").optional(),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    CARRIER_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    SKIP_MIGRATIONS: boolish.default(false),
+    // Background tracker refresh. auto: Inngest when it is configured (below), else an in-process timer.
+    TRACKER_REFRESH: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),
+    REFRESH_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+    // Read by the Inngest SDK itself; listed here so the choice above is made from validated values.
+    INNGEST_SIGNING_KEY: z.string().optional(),
+    INNGEST_EVENT_KEY: z.string().optional(),
+    INNGEST_BASE_URL: z.string().url().optional(),
+    INNGEST_DEV: z.string().optional(),
   })
   // A generated key would live on one instance's disk and be lost: with a shared database it must be configured.
   .refine((e) => !e.DATABASE_URL || e.ENCRYPTION_KEY, {
@@ -72,5 +76,7 @@ export function isBuildPhase(): boolean {
 export function trackerRefreshRunner(): "inngest" | "in_process" | "off" {
   const e = env();
   if (e.TRACKER_REFRESH !== "auto") return e.TRACKER_REFRESH;
-  return e.INNGEST_SIGNING_KEY || e.INNGEST_BASE_URL || (e.INNGEST_DEV && e.INNGEST_DEV !== "0") ? "inngest" : "in_process";
+  return e.INNGEST_SIGNING_KEY || e.INNGEST_BASE_URL || (e.INNGEST_DEV && e.INNGEST_DEV !== "0")
+    ? "inngest"
+    : "in_process";
 }

@@ -13,12 +13,18 @@ export function sendLogsToStderr(): void {
 /** Structured JSON logs on stdout. Secrets never reach here: callers log ids and redacted shapes only. */
 export function log(): Logger {
   if (!root) {
-    root = pino({
-      level: env().LOG_LEVEL,
-      base: { service: "shipwell" },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: ["*.authorization", "*.Authorization", "*.credentials", "*.password", "*.api_key"], censor: "[redacted]" },
-    }, pino.destination({ fd: toStderr ? 2 : 1, sync: true }));
+    root = pino(
+      {
+        level: env().LOG_LEVEL,
+        base: { service: "shipwell" },
+        timestamp: pino.stdTimeFunctions.isoTime,
+        redact: {
+          paths: ["*.authorization", "*.Authorization", "*.credentials", "*.password", "*.api_key"],
+          censor: "[redacted]",
+        },
+      },
+      pino.destination({ fd: toStderr ? 2 : 1, sync: true }),
+    );
   }
   return root;
 }

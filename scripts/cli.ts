@@ -25,7 +25,11 @@ function table(rows: Record<string, unknown>[]): string {
   const cols = Object.keys(rows[0]!);
   const cell = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? "-" : String(v));
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(cols), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n");
 }
 
@@ -72,7 +76,9 @@ async function main() {
   } catch (err) {
     code = err instanceof UsageError ? 2 : 1;
     const known = err instanceof UsageError || err instanceof NotFoundError || err instanceof DataDirInUseError;
-    process.stderr.write(`error: ${known ? (err as Error).message : `unexpected failure: ${(err as Error).message}`}\n`);
+    process.stderr.write(
+      `error: ${known ? (err as Error).message : `unexpected failure: ${(err as Error).message}`}\n`,
+    );
     if (err instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
   } finally {
     await closeDb().catch(() => {});

@@ -61,10 +61,66 @@ const WAREHOUSES: [company: string, line1: string, city: string, state: string, 
   ["Acme Fulfilment East", "20 Port Rd", "Newark", "NJ", "07114", "+1 973 555 0100"],
   ["Acme Fulfilment West", "900 Logistics Pkwy", "Reno", "NV", "89502", "+1 775 555 0100"],
 ];
-const FIRST = ["Ana", "Ben", "Chloe", "David", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jamal", "Kate", "Liam", "Maya", "Noah", "Olga", "Pedro", "Quinn", "Rosa", "Sam", "Tara"];
-const LAST = ["Garcia", "Smith", "Nguyen", "Johnson", "Kim", "Brown", "Lopez", "Miller", "Davis", "Wilson", "Moore", "Taylor", "Clark", "Lewis", "Walker", "Young"];
-const COMPANIES = ["Blue Fern Studio", "Northwind Traders", "Pixel & Co", "Riverbend Books", "Summit Outfitters", "Tidewater Labs"];
-const STREETS = ["Elm St", "Oak Ave", "Maple Dr", "Cedar Ln", "Pine St", "Main St", "Lake Rd", "Hill St", "Park Ave", "River Rd"];
+const FIRST = [
+  "Ana",
+  "Ben",
+  "Chloe",
+  "David",
+  "Elena",
+  "Farid",
+  "Grace",
+  "Hiro",
+  "Ines",
+  "Jamal",
+  "Kate",
+  "Liam",
+  "Maya",
+  "Noah",
+  "Olga",
+  "Pedro",
+  "Quinn",
+  "Rosa",
+  "Sam",
+  "Tara",
+];
+const LAST = [
+  "Garcia",
+  "Smith",
+  "Nguyen",
+  "Johnson",
+  "Kim",
+  "Brown",
+  "Lopez",
+  "Miller",
+  "Davis",
+  "Wilson",
+  "Moore",
+  "Taylor",
+  "Clark",
+  "Lewis",
+  "Walker",
+  "Young",
+];
+const COMPANIES = [
+  "Blue Fern Studio",
+  "Northwind Traders",
+  "Pixel & Co",
+  "Riverbend Books",
+  "Summit Outfitters",
+  "Tidewater Labs",
+];
+const STREETS = [
+  "Elm St",
+  "Oak Ave",
+  "Maple Dr",
+  "Cedar Ln",
+  "Pine St",
+  "Main St",
+  "Lake Rd",
+  "Hill St",
+  "Park Ave",
+  "River Rd",
+];
 
 type Sql = postgres.Sql;
 
@@ -105,14 +161,19 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
     await tx`create temp table seed_wh (i int primary key, company text, line1 text, city text, state text, postal text, phone text) on commit drop`;
     await tx`insert into seed_wh ${tx(WAREHOUSES.map(([company, line1, city, state, postal, phone], i) => ({ i: i + 1, company, line1, city, state, postal, phone })))}`;
     // 64 incompressible blobs of 2–4 KB (random hex decoded), shared round-robin by the labels.
-    await timed("blobs", tx`
+    await timed(
+      "blobs",
+      tx`
       create temp table seed_blob on commit drop as
       select i, decode(string_agg(md5(random()::text || i || '.' || j), '' order by j), 'hex') as b
       from generate_series(0, 63) i cross join lateral generate_series(1, 128 + i * 2) j
-      group by i`);
+      group by i`,
+    );
 
     log(`generating ${count} shipments…`);
-    await timed("seed_s", tx`
+    await timed(
+      "seed_s",
+      tx`
       create temp table seed_s on commit drop as
       select g.*,
         least(now(), g.created_at + random() * interval '3 hours') as purchased_at,
@@ -136,9 +197,12 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
         ${tx.unsafe(newIdSql("rat_"))} as rate1_id,
         ${tx.unsafe(newIdSql("rat_"))} as rate2_id,
         ${tx.unsafe(newIdSql("trk_"))} as tracker_id
-      from (select n, now() - random() * interval '365 days' as created_at from generate_series(1, ${count}::int) n) g`);
+      from (select n, now() - random() * interval '365 days' as created_at from generate_series(1, ${count}::int) n) g`,
+    );
     // Derived columns: the recipient's residential flag, the rates' charges, the tracking number and search text.
-    await timed("seed", tx`
+    await timed(
+      "seed",
+      tx`
       create temp table seed on commit drop as
       select d.*, lower(concat_ws(' ', d.reference, d.tracking_number, d.person, d.company, d.city, d.postal)) as search_text
       from (select s.*, p.city, p.state, p.postal, s.company is null as residential,
@@ -150,28 +214,37 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
           'SBX' || lpad(floor(extract(epoch from s.purchased_at) - 1577836800)::bigint::text, 9, '0')
                 || lpad(floor(random() * 1e11)::bigint::text, 11, '0') || floor(random() * 10)::int
         end as tracking_number
-      from seed_s s join seed_place p on p.i = s.place) d`);
+      from seed_s s join seed_place p on p.i = s.place) d`,
+    );
 
-    const addr = await timed("addresses", tx`
+    const addr = await timed(
+      "addresses",
+      tx`
       insert into addresses (id, org_id, person_name, company_name, address_line1, city, postal_code, state_code, country_code, residential, phone_number, created_at)
       select s.shipper_id, ${orgId}, null, w.company, w.line1, w.city, w.postal, w.state, 'US', false, w.phone, s.created_at
       from seed s join seed_wh w on w.i = s.warehouse
       union all
       select s.recipient_id, ${orgId}, s.person, s.company, s.line1, s.city, s.postal, s.state, 'US', s.residential, null, s.created_at
-      from seed s`);
+      from seed s`,
+    );
     inserted.addresses = addr.count;
 
     // Trackers before shipments (shipments.tracker_id references them); with the foreign keys checked, their
     // shipment_id (which references shipments) is set afterwards.
-    const trk = await timed("trackers", tx`
+    const trk = await timed(
+      "trackers",
+      tx`
       insert into trackers (id, org_id, carrier_name, carrier_id, carrier_connection_id, tracking_number, status, test_mode, shipment_id,
         created_at, updated_at)
       select tracker_id, ${orgId}, 'sandbox', 'sandbox', ${connectionId}, tracking_number, 'pending', true,
         case when ${skipForeignKeyChecks}::boolean then id end, purchased_at, purchased_at
-      from seed where purchased`);
+      from seed where purchased`,
+    );
     inserted.trackers = trk.count;
 
-    const shp = await timed("shipments", tx`
+    const shp = await timed(
+      "shipments",
+      tx`
       insert into shipments (id, org_id, status, shipper_id, recipient_id, carrier_ids, services, options, customs, reference, label_type,
         test_mode, messages, carrier_connection_id, carrier_name, carrier_id, tracking_number, shipment_identifier, selected_rate_id,
         selected_rate, service, payment, meta, tracker_id, search_text, created_at, updated_at)
@@ -197,21 +270,30 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
              else '{}'::jsonb end,
         case when s.purchased then s.tracker_id end,
         s.search_text, s.created_at, case when s.purchased then s.purchased_at else s.created_at end
-      from seed s`);
+      from seed s`,
+    );
     inserted.shipments = shp.count;
 
     if (!skipForeignKeyChecks) {
-      await timed("trackers.shipment_id", tx`update trackers t set shipment_id = s.id from seed s where s.purchased and t.id = s.tracker_id`);
+      await timed(
+        "trackers.shipment_id",
+        tx`update trackers t set shipment_id = s.id from seed s where s.purchased and t.id = s.tracker_id`,
+      );
     }
 
-    const pcl = await timed("parcels", tx`
+    const pcl = await timed(
+      "parcels",
+      tx`
       insert into parcels (id, org_id, shipment_id, position, weight, weight_unit, width, height, length, dimension_unit, is_document)
       select parcel1_id, ${orgId}, id, 0, weight, 'KG', 20 + (weight * 2)::int, 10 + weight::int, 30 + (weight * 3)::int, 'CM', false from seed
       union all
-      select parcel2_id, ${orgId}, id, 1, 1.5, 'KG', 20, 15, 10, 'CM', false from seed where two_parcels`);
+      select parcel2_id, ${orgId}, id, 1, 1.5, 'KG', 20, 15, 10, 'CM', false from seed where two_parcels`,
+    );
     inserted.parcels = pcl.count;
 
-    const rat = await timed("rates", tx`
+    const rat = await timed(
+      "rates",
+      tx`
       insert into rates (id, org_id, shipment_id, position, carrier_ref, carrier_name, carrier_id, service, currency, base_charge, discount,
         duties_and_taxes, total_charge, extra_charges, transit_days, meta, test_mode)
       select rate1_id, ${orgId}, id, 0, ${connectionId}, 'sandbox', 'sandbox', 'SBX_GROUND', 'USD', base1, 0, 0, base1 + fuel1 + resi,
@@ -226,18 +308,26 @@ export async function seedShipments(sql: Sql, { orgId, count, log = () => {} }: 
           || case when residential then jsonb_build_array(jsonb_build_object('name', 'Residential surcharge', 'amount', 4.5, 'currency', 'USD')) else '[]'::jsonb end,
         2, jsonb_build_object('service_name', 'Sandbox 2-Day', 'rate_provider', 'sandbox', 'carrier_connection_id', ${connectionId}::text,
           'estimated_delivery', to_char(created_at + interval '3 days', 'YYYY-MM-DD')), true
-      from seed where two_rates`);
+      from seed where two_rates`,
+    );
     inserted.rates = rat.count;
 
-    const lbl = await timed("labels", tx`
+    const lbl = await timed(
+      "labels",
+      tx`
       insert into labels (shipment_id, org_id, type, content, created_at)
       select s.id, ${orgId}, 'PDF', convert_to(E'%PDF-1.4\n% sandbox label ' || s.tracking_number || E'\n', 'UTF8') || b.b, s.purchased_at
       from seed s join seed_blob b on b.i = s.n % 64
-      where s.purchased`);
+      where s.purchased`,
+    );
     inserted.labels = lbl.count;
   });
   const insertMs = Date.now() - started;
-  log(`inserted in ${(insertMs / 1000).toFixed(1)} s: ${Object.entries(inserted).map(([t, n]) => `${n} ${t}`).join(", ")}`);
+  log(
+    `inserted in ${(insertMs / 1000).toFixed(1)} s: ${Object.entries(inserted)
+      .map(([t, n]) => `${n} ${t}`)
+      .join(", ")}`,
+  );
   log(`  steps: ${timings.join(", ")}; vacuum analyze…`);
   const vacuumStarted = Date.now();
   await sql.unsafe("vacuum analyze shipments, addresses, parcels, rates, labels, trackers");

@@ -17,14 +17,22 @@ const conn = (carrier_id: string) => ({ carrier_name: "sandbox", carrier_id });
 describe("request parsing", () => {
   it("answers 400 invalid_json for a body that is not JSON", async () => {
     const { key } = await makeOrg();
-    const res = await call(create, "POST", "/v1/connections", { key, rawBody: "{nope", headers: { "Content-Type": "application/json" } });
+    const res = await call(create, "POST", "/v1/connections", {
+      key,
+      rawBody: "{nope",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toEqual({ code: "invalid_json", message: expect.any(String), field: null });
   });
 
   it("answers 415 for a body that is not declared as JSON", async () => {
     const { key } = await makeOrg();
-    const res = await call(create, "POST", "/v1/connections", { key, rawBody: JSON.stringify(conn("x")), headers: { "Content-Type": "text/plain" } });
+    const res = await call(create, "POST", "/v1/connections", {
+      key,
+      rawBody: JSON.stringify(conn("x")),
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(res.status).toBe(415);
     expect(res.body.errors[0].code).toBe("unsupported_media_type");
   });
@@ -32,7 +40,11 @@ describe("request parsing", () => {
   it("answers 413 for a body over 1 MiB, with or without Content-Length", async () => {
     const { key } = await makeOrg();
     const big = JSON.stringify({ ...conn("big"), config: { pad: "x".repeat(1024 * 1024) } });
-    const res = await call(create, "POST", "/v1/connections", { key, rawBody: big, headers: { "Content-Type": "application/json" } });
+    const res = await call(create, "POST", "/v1/connections", {
+      key,
+      rawBody: big,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(413);
     expect(res.body.errors[0].code).toBe("payload_too_large");
 
@@ -62,11 +74,16 @@ describe("request parsing", () => {
       key,
       body: {
         shipper: { city: "Austin", country_code: "USA", postal_code: "78701", address_line1: "1 Main St" },
-        parcels: [{ weight: 1, weight_unit: "KG" }, { weight: 0, weight_unit: "STONE", width: 10 }],
+        parcels: [
+          { weight: 1, weight_unit: "KG" },
+          { weight: 0, weight_unit: "STONE", width: 10 },
+        ],
       },
     });
     expect(res.status).toBe(400);
-    const items = Object.fromEntries(res.body.errors.map((e: { field: string; message: string }) => [e.field, e.message]));
+    const items = Object.fromEntries(
+      res.body.errors.map((e: { field: string; message: string }) => [e.field, e.message]),
+    );
     expect(items).toEqual({
       "shipper.country_code": "must be a two-letter country code",
       "parcels[1].weight": "must be greater than 0",
@@ -134,9 +151,17 @@ describe("Idempotency-Key", () => {
   it("replays client errors too, and answers 422 for the same key with another body", async () => {
     const { key } = await makeOrg();
     const headers = { "Idempotency-Key": "k2" };
-    const bad = await call(create, "POST", "/v1/connections", { key, headers, body: { carrier_name: "sandbox", carrier_id: "sandbox" } });
+    const bad = await call(create, "POST", "/v1/connections", {
+      key,
+      headers,
+      body: { carrier_name: "sandbox", carrier_id: "sandbox" },
+    });
     expect(bad.status).toBe(400);
-    const replay = await call(create, "POST", "/v1/connections", { key, headers, body: { carrier_name: "sandbox", carrier_id: "sandbox" } });
+    const replay = await call(create, "POST", "/v1/connections", {
+      key,
+      headers,
+      body: { carrier_name: "sandbox", carrier_id: "sandbox" },
+    });
     expect(replay.status).toBe(400);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     const reused = await call(create, "POST", "/v1/connections", { key, headers, body: conn("other") });
@@ -231,7 +256,11 @@ describe("Idempotency-Key", () => {
 
   it("rejects a key longer than 255 characters", async () => {
     const { key } = await makeOrg();
-    const res = await call(create, "POST", "/v1/connections", { key, headers: { "Idempotency-Key": "k".repeat(256) }, body: conn("z") });
+    const res = await call(create, "POST", "/v1/connections", {
+      key,
+      headers: { "Idempotency-Key": "k".repeat(256) },
+      body: conn("z"),
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe("Idempotency-Key");
   });

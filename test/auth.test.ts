@@ -51,9 +51,15 @@ describe("API key authentication", () => {
 
   it("echoes a well-formed X-Request-ID and replaces a malformed one", async () => {
     const { key } = await makeOrg();
-    const echoed = await call(listConnections, "GET", "/v1/connections", { key, headers: { "X-Request-ID": "abc.123_x-y" } });
+    const echoed = await call(listConnections, "GET", "/v1/connections", {
+      key,
+      headers: { "X-Request-ID": "abc.123_x-y" },
+    });
     expect(echoed.headers.get("x-request-id")).toBe("abc.123_x-y");
-    const replaced = await call(listConnections, "GET", "/v1/connections", { key, headers: { "X-Request-ID": "bad id!" } });
+    const replaced = await call(listConnections, "GET", "/v1/connections", {
+      key,
+      headers: { "X-Request-ID": "bad id!" },
+    });
     expect(replaced.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
     const unauth = await call(listConnections, "GET", "/v1/connections");
     expect(unauth.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);

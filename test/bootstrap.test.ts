@@ -55,7 +55,10 @@ describe("BOOTSTRAP_API_KEY", () => {
     expect(again.body.results).toEqual(first.body.results);
 
     const db = await getDb();
-    const rows = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(bootstrapKey)));
+    const rows = await db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.keyHash, hashApiKey(bootstrapKey)));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.source).toBe("bootstrap");
     if (dataDir) {

@@ -27,7 +27,12 @@ describe("carrier connections", () => {
     const { key } = await makeOrg();
     const res = await call(create, "POST", "/v1/connections", {
       key,
-      body: { carrier_name: "sandbox", carrier_id: "sbx-2", credentials: { api_key: SECRET }, config: { latency_ms: 5 } },
+      body: {
+        carrier_name: "sandbox",
+        carrier_id: "sbx-2",
+        credentials: { api_key: SECRET },
+        config: { latency_ms: 5 },
+      },
     });
     expect(res.status).toBe(201);
     expect(Connection.strict().parse(res.body)).toBeTruthy();
@@ -43,7 +48,10 @@ describe("carrier connections", () => {
     // Bound to its row: the same ciphertext does not open under another connection's id.
     expect(() => decryptJson(row!.credentialsEncrypted!, "car_" + "0".repeat(32))).toThrow();
 
-    for (const body of [(await call(get, "GET", "", { key, params: { id: res.body.id } })).body, (await call(list, "GET", "/v1/connections", { key })).body]) {
+    for (const body of [
+      (await call(get, "GET", "", { key, params: { id: res.body.id } })).body,
+      (await call(list, "GET", "/v1/connections", { key })).body,
+    ]) {
       expect(JSON.stringify(body)).not.toContain(SECRET);
       expect(JSON.stringify(body)).not.toContain(row!.credentialsEncrypted!);
     }
@@ -62,7 +70,12 @@ describe("carrier connections", () => {
 
     const creds = await call(create, "POST", "/v1/connections", {
       key,
-      body: { carrier_name: "sandbox", carrier_id: "x", credentials: { api_key: 5, extra: "?" }, config: { latency_ms: -1, deadline_ms: 1 } },
+      body: {
+        carrier_name: "sandbox",
+        carrier_id: "x",
+        credentials: { api_key: 5, extra: "?" },
+        config: { latency_ms: -1, deadline_ms: 1 },
+      },
     });
     expect(creds.status).toBe(400);
     expect(creds.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
@@ -74,19 +87,31 @@ describe("carrier connections", () => {
   it("keeps carrier_id unique per organization but not across organizations", async () => {
     const a = await makeOrg();
     const b = await makeOrg();
-    const first = await call(create, "POST", "/v1/connections", { key: a.key, body: { carrier_name: "sandbox", carrier_id: "main" } });
+    const first = await call(create, "POST", "/v1/connections", {
+      key: a.key,
+      body: { carrier_name: "sandbox", carrier_id: "main" },
+    });
     expect(first.status).toBe(201);
-    const dup = await call(create, "POST", "/v1/connections", { key: a.key, body: { carrier_name: "sandbox", carrier_id: "main" } });
+    const dup = await call(create, "POST", "/v1/connections", {
+      key: a.key,
+      body: { carrier_name: "sandbox", carrier_id: "main" },
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.errors[0]).toMatchObject({ code: "validation_error", field: "carrier_id" });
-    const other = await call(create, "POST", "/v1/connections", { key: b.key, body: { carrier_name: "sandbox", carrier_id: "main" } });
+    const other = await call(create, "POST", "/v1/connections", {
+      key: b.key,
+      body: { carrier_name: "sandbox", carrier_id: "main" },
+    });
     expect(other.status).toBe(201);
   });
 
   it("answers 404 for another organization's connection on every verb and changes nothing", async () => {
     const owner = await makeOrg();
     const intruder = await makeOrg();
-    const { body: conn } = await call(create, "POST", "/v1/connections", { key: owner.key, body: { carrier_name: "sandbox", carrier_id: "mine" } });
+    const { body: conn } = await call(create, "POST", "/v1/connections", {
+      key: owner.key,
+      body: { carrier_name: "sandbox", carrier_id: "mine" },
+    });
     const params = { id: conn.id };
     expect((await call(get, "GET", "", { key: intruder.key, params })).status).toBe(404);
     const p = await call(patch, "PATCH", "", { key: intruder.key, params, body: { active: false } });
@@ -100,14 +125,22 @@ describe("carrier connections", () => {
 
   it("updates, paginates and deletes", async () => {
     const { key } = await makeOrg();
-    const { body: conn } = await call(create, "POST", "/v1/connections", { key, body: { carrier_name: "sandbox", carrier_id: "one" } });
+    const { body: conn } = await call(create, "POST", "/v1/connections", {
+      key,
+      body: { carrier_name: "sandbox", carrier_id: "one" },
+    });
     const updated = await call(patch, "PATCH", "", {
       key,
       params: { id: conn.id },
       body: { display_name: "Renamed", active: false, config: { latency_ms: 10 } },
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ display_name: "Renamed", active: false, config: { latency_ms: 10 }, carrier_id: "one" });
+    expect(updated.body).toMatchObject({
+      display_name: "Renamed",
+      active: false,
+      config: { latency_ms: 10 },
+      carrier_id: "one",
+    });
 
     const page1 = await call(list, "GET", "/v1/connections", { key, query: { limit: "1" } });
     expect(page1.body.count).toBe(2);

@@ -32,7 +32,12 @@ export const rateRequest = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-export async function addSandbox(key: string, carrier_id: string, config: Record<string, unknown> = {}, more: Record<string, unknown> = {}) {
+export async function addSandbox(
+  key: string,
+  carrier_id: string,
+  config: Record<string, unknown> = {},
+  more: Record<string, unknown> = {},
+) {
   const res = await call(createConnection, "POST", "/v1/connections", {
     key,
     body: { carrier_name: "sandbox", carrier_id, config, ...more },
@@ -45,10 +50,18 @@ export async function createShipmentFor(key: string, extra: Record<string, unkno
   const { POST } = await import("@/app/v1/shipments/route");
   const res = await call(POST, "POST", "/v1/shipments", { key, body: rateRequest(extra) });
   if (res.status !== 201) throw new Error(`shipment not created: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as { id: string; rates: { id: string; service: string; carrier_ref: string }[]; [k: string]: unknown };
+  return res.body as {
+    id: string;
+    rates: { id: string; service: string; carrier_ref: string }[];
+    [k: string]: unknown;
+  };
 }
 
-export async function purchaseFor(key: string, shipment: { id: string; rates: { id: string }[] }, extra: Record<string, unknown> = {}) {
+export async function purchaseFor(
+  key: string,
+  shipment: { id: string; rates: { id: string }[] },
+  extra: Record<string, unknown> = {},
+) {
   const { POST } = await import("@/app/v1/shipments/[id]/purchase/route");
   return call(POST, "POST", `/v1/shipments/${shipment.id}/purchase`, {
     key,

@@ -36,7 +36,12 @@ export interface CallResult<T = Loose> {
   body: T;
 }
 
-export async function call<T = Loose>(handler: Handler, method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+export async function call<T = Loose>(
+  handler: Handler,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<CallResult<T>> {
   const url = new URL(path, "http://localhost");
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
   const headers = new Headers(opts.headers);
@@ -47,7 +52,9 @@ export async function call<T = Loose>(handler: Handler, method: string, path: st
     body = JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("Content-Type", "application/json");
   }
-  const res = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve(opts.params ?? {}) });
+  const res = await handler(new Request(url, { method, headers, body }), {
+    params: Promise.resolve(opts.params ?? {}),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -14,7 +14,8 @@ let org: TestOrg;
 const made: { id: string; reference: string }[] = [];
 let purchased: { id: string; tracking_number: string };
 
-const list = (query: Record<string, string> = {}) => call(listShipments, "GET", "/v1/shipments", { key: org.key, query });
+const list = (query: Record<string, string> = {}) =>
+  call(listShipments, "GET", "/v1/shipments", { key: org.key, query });
 const ids = (res: { body: { results: { id: string }[] } }) => res.body.results.map((r) => r.id);
 
 beforeAll(async () => {
@@ -27,11 +28,16 @@ beforeAll(async () => {
     });
     made.push({ id: s.id, reference: `ORD-${i}` });
   }
-  purchased = (await purchaseFor(org.key, { id: made[1]!.id, rates: (await list({ reference: "ORD-1" })).body.results[0].rates })).body.shipment;
+  purchased = (
+    await purchaseFor(org.key, { id: made[1]!.id, rates: (await list({ reference: "ORD-1" })).body.results[0].rates })
+  ).body.shipment;
   // Spread creation times so the date filters have something to cut: ORD-0 oldest … ORD-4 newest.
   const db = await getDb();
   for (const [i, s] of made.entries()) {
-    await db.update(shipments).set({ createdAt: new Date(Date.UTC(2026, 0, 1 + i * 10)) }).where(eq(shipments.id, s.id));
+    await db
+      .update(shipments)
+      .set({ createdAt: new Date(Date.UTC(2026, 0, 1 + i * 10)) })
+      .where(eq(shipments.id, s.id));
   }
 });
 
@@ -59,7 +65,12 @@ describe("GET /v1/shipments", () => {
     expect(res.body.next).toBe("/v1/shipments?limit=1&status=created&offset=1");
     const bad = await list({ limit: "0", offset: "-1", status: "lost", created_after: "yesterday" });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["created_after", "limit", "offset", "status"]);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      "created_after",
+      "limit",
+      "offset",
+      "status",
+    ]);
   });
 
   it("filters by status, carrier_name, tracking_number, reference and creation time", async () => {
@@ -68,7 +79,10 @@ describe("GET /v1/shipments", () => {
     expect(ids(await list({ carrier_name: "sandbox" }))).toEqual([made[1]!.id]);
     expect(ids(await list({ tracking_number: purchased.tracking_number.toLowerCase() }))).toEqual([made[1]!.id]);
     expect(ids(await list({ reference: "ORD-3" }))).toEqual([made[3]!.id]);
-    expect(ids(await list({ created_after: "2026-01-15", created_before: "2026-02-01" }))).toEqual([made[3]!.id, made[2]!.id]);
+    expect(ids(await list({ created_after: "2026-01-15", created_before: "2026-02-01" }))).toEqual([
+      made[3]!.id,
+      made[2]!.id,
+    ]);
     expect(ids(await list({ created_before: "2026-01-01T00:00:01Z" }))).toEqual([made[0]!.id]);
   });
 
@@ -83,7 +97,11 @@ describe("GET /v1/shipments", () => {
 
   it("has a trigram index for q on both engines (drizzle/0005)", async () => {
     const db = await getDb();
-    const rows = rowsOf(await db.execute(sql`select indexname from pg_indexes where tablename = 'shipments' and indexname = 'shipments_search_trgm'`));
+    const rows = rowsOf(
+      await db.execute(
+        sql`select indexname from pg_indexes where tablename = 'shipments' and indexname = 'shipments_search_trgm'`,
+      ),
+    );
     expect(rows).toHaveLength(1);
   });
 });
@@ -98,15 +116,23 @@ describe("GET /v1/trackers", () => {
       makeTrackingNumber({ purchasedAt: days(10), scenario: 3 }),
     ];
     for (const n of numbers) {
-      const res = await call(trackPost, "POST", `/v1/trackers/sandbox/${n}`, { key, params: { id: "sandbox", tracking_number: n } });
+      const res = await call(trackPost, "POST", `/v1/trackers/sandbox/${n}`, {
+        key,
+        params: { id: "sandbox", tracking_number: n },
+      });
       expect(res.status).toBe(201);
     }
     const get = (query: Record<string, string> = {}) => call(listTrackers, "GET", "/v1/trackers", { key, query });
     const all = await get({ limit: "2" });
     expect(all.body.count).toBe(3);
-    expect(all.body.results.map((t: { tracking_number: string }) => t.tracking_number)).toEqual([numbers[2], numbers[1]]);
+    expect(all.body.results.map((t: { tracking_number: string }) => t.tracking_number)).toEqual([
+      numbers[2],
+      numbers[1],
+    ]);
     expect(all.body.next).toBe("/v1/trackers?limit=2&offset=2");
-    expect((await get({ delivered: "true" })).body.results.map((t: { tracking_number: string }) => t.tracking_number)).toEqual([numbers[0]]);
+    expect(
+      (await get({ delivered: "true" })).body.results.map((t: { tracking_number: string }) => t.tracking_number),
+    ).toEqual([numbers[0]]);
     expect((await get({ delivered: "false" })).body.count).toBe(2);
     expect((await get({ status: "out_for_delivery" })).body.results[0].tracking_number).toBe(numbers[2]);
     expect((await get({ tracking_number: numbers[1]! })).body.count).toBe(1);

@@ -36,16 +36,34 @@ describe("tenancy: another organization's ids are not found", () => {
       delete: await call(deleteTracker, "DELETE", `/v1/trackers/${tid}`, { ...asB, params: { id: tid } }),
     };
     for (const [name, res] of Object.entries(answers)) {
-      expect({ name, status: res.status, code: res.body.errors?.[0]?.code }).toEqual({ name, status: 404, code: "not_found" });
+      expect({ name, status: res.status, code: res.body.errors?.[0]?.code }).toEqual({
+        name,
+        status: 404,
+        code: "not_found",
+      });
       expect(JSON.stringify(res.body)).not.toContain(a.orgId);
     }
     // A's own data is untouched by B's attempts.
-    expect((await call(getShipment, "GET", `/v1/shipments/${sid}`, { key: a.key, params: { id: sid } })).body.status).toBe("purchased");
-    expect((await call(getTracker, "GET", `/v1/trackers/${tid}`, { key: a.key, params: { id: tid } })).status).toBe(200);
-    expect((await call(getShipment, "GET", `/v1/shipments/${created.id}`, { key: a.key, params: { id: created.id } })).body.status).toBe("created");
+    expect(
+      (await call(getShipment, "GET", `/v1/shipments/${sid}`, { key: a.key, params: { id: sid } })).body.status,
+    ).toBe("purchased");
+    expect((await call(getTracker, "GET", `/v1/trackers/${tid}`, { key: a.key, params: { id: tid } })).status).toBe(
+      200,
+    );
+    expect(
+      (await call(getShipment, "GET", `/v1/shipments/${created.id}`, { key: a.key, params: { id: created.id } })).body
+        .status,
+    ).toBe("created");
 
     expect((await call(listShipments, "GET", "/v1/shipments", asB)).body.count).toBe(0);
-    expect((await call(listShipments, "GET", "/v1/shipments", { ...asB, query: { tracking_number: shipment.tracking_number } })).body.count).toBe(0);
+    expect(
+      (
+        await call(listShipments, "GET", "/v1/shipments", {
+          ...asB,
+          query: { tracking_number: shipment.tracking_number },
+        })
+      ).body.count,
+    ).toBe(0);
     expect((await call(listTrackers, "GET", "/v1/trackers", asB)).body.count).toBe(0);
 
     // The same number tracked by B is B's own tracker, not A's.

@@ -8,11 +8,24 @@ describe("GET /v1/openapi.json", () => {
     const doc = await res.json();
     expect(doc.openapi).toBe("3.1.0");
     const schemas = doc.components.schemas;
-    for (const name of ["Address", "Parcel", "Payment", "Rate", "Shipment", "Tracker", "TrackingEvent", "Message", "Error", "Connection"]) {
+    for (const name of [
+      "Address",
+      "Parcel",
+      "Payment",
+      "Rate",
+      "Shipment",
+      "Tracker",
+      "TrackingEvent",
+      "Message",
+      "Error",
+      "Connection",
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
     // Output schemas list every field as required (nulls kept, no dropped keys).
-    expect(schemas.Shipment.required).toEqual(expect.arrayContaining(["label", "tracking_number", "tracker_id", "messages"]));
+    expect(schemas.Shipment.required).toEqual(
+      expect.arrayContaining(["label", "tracking_number", "tracker_id", "messages"]),
+    );
     expect(schemas.Address.properties.federal_tax_id).toBeDefined();
     // Input schemas follow validation: a parcel needs weight and weight_unit.
     expect(schemas.ParcelInput.required).toEqual(expect.arrayContaining(["weight", "weight_unit"]));
@@ -32,7 +45,9 @@ describe("GET /v1/openapi.json", () => {
     })) {
       expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     }
-    expect(doc.paths["/v1/shipments/{id}/label"].get.responses["200"].content["application/pdf"].schema.format).toBe("binary");
+    expect(doc.paths["/v1/shipments/{id}/label"].get.responses["200"].content["application/pdf"].schema.format).toBe(
+      "binary",
+    );
     expect(schemas.ShipmentCreate.required).toEqual(expect.arrayContaining(["shipper", "recipient", "parcels"]));
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
     for (const ref of new Set(refs)) expect(schemas[ref.split("/").pop()!], ref).toBeDefined();

@@ -20,7 +20,11 @@ describe("POST /v1/proxy/rates", () => {
       expect(rate.id).toMatch(/^rat_[0-9a-f]{32}$/);
       expect(rate.carrier_ref).toMatch(/^car_[0-9a-f]{32}$/);
       expect(rate).toMatchObject({ carrier_name: "sandbox", carrier_id: "sandbox", currency: "USD", test_mode: true });
-      expect(rate.meta).toMatchObject({ service_name: expect.any(String), rate_provider: "sandbox", carrier_connection_id: rate.carrier_ref });
+      expect(rate.meta).toMatchObject({
+        service_name: expect.any(String),
+        rate_provider: "sandbox",
+        carrier_connection_id: rate.carrier_ref,
+      });
       expect(Number.isInteger(rate.transit_days)).toBe(true);
       // Residential recipient: the surcharge is itemised.
       expect(rate.extra_charges.map((c: { name: string }) => c.name.toLowerCase()).join(" ")).toMatch(/residential/);
@@ -52,26 +56,41 @@ describe("POST /v1/proxy/rates", () => {
       ].sort(),
     );
     const none = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ parcels: [] }) });
-    expect(none.body.errors).toEqual([{ code: "validation_error", field: "parcels", message: "must have at least 1 item" }]);
+    expect(none.body.errors).toEqual([
+      { code: "validation_error", field: "parcels", message: "must have at least 1 item" },
+    ]);
   });
 
   it("selects connections by carrier_id or car_ id and rejects ids that match nothing", async () => {
     const { key } = await makeOrg();
     const second = await addSandbox(key, "sbx-b");
-    const byFriendly = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["sbx-b"] }) });
+    const byFriendly = await call(rates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({ carrier_ids: ["sbx-b"] }),
+    });
     expect(byFriendly.status).toBe(200);
     expect(new Set(byFriendly.body.rates.map((r: { carrier_id: string }) => r.carrier_id))).toEqual(new Set(["sbx-b"]));
     const byId = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: [second.id] }) });
     expect(byId.body.rates.every((r: { carrier_ref: string }) => r.carrier_ref === second.id)).toBe(true);
     const all = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
-    expect(new Set(all.body.rates.map((r: { carrier_id: string }) => r.carrier_id))).toEqual(new Set(["sandbox", "sbx-b"]));
+    expect(new Set(all.body.rates.map((r: { carrier_id: string }) => r.carrier_id))).toEqual(
+      new Set(["sandbox", "sbx-b"]),
+    );
 
-    const unknown = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["sbx-b", "ghost"] }) });
+    const unknown = await call(rates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({ carrier_ids: ["sbx-b", "ghost"] }),
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual([{ code: "validation_error", field: "carrier_ids[1]", message: expect.stringContaining("ghost") }]);
+    expect(unknown.body.errors).toEqual([
+      { code: "validation_error", field: "carrier_ids[1]", message: expect.stringContaining("ghost") },
+    ]);
 
     await call(patchConnection, "PATCH", "", { key, params: { id: second.id }, body: { active: false } });
-    const inactive = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["sbx-b"] }) });
+    const inactive = await call(rates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({ carrier_ids: ["sbx-b"] }),
+    });
     expect(inactive.status).toBe(404);
     expect(inactive.body.errors[0].code).toBe("carrier_not_found");
   });
@@ -80,7 +99,10 @@ describe("POST /v1/proxy/rates", () => {
     const a = await makeOrg();
     const b = await makeOrg();
     const mine = await addSandbox(a.key, "private");
-    const res = await call(rates, "POST", "/v1/proxy/rates", { key: b.key, body: rateRequest({ carrier_ids: [mine.id] }) });
+    const res = await call(rates, "POST", "/v1/proxy/rates", {
+      key: b.key,
+      body: rateRequest({ carrier_ids: [mine.id] }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe("carrier_ids[0]");
   });
@@ -95,7 +117,14 @@ describe("POST /v1/proxy/rates", () => {
     expect(res.body.rates.length).toBeGreaterThan(0);
     expect(res.body.rates.every((r: { carrier_id: string }) => r.carrier_id === "sandbox")).toBe(true);
     expect(res.body.messages).toEqual([
-      { carrier_name: "sandbox", carrier_id: "slow", code: "carrier_timeout", message: expect.any(String), level: "error", details: {} },
+      {
+        carrier_name: "sandbox",
+        carrier_id: "slow",
+        code: "carrier_timeout",
+        message: expect.any(String),
+        level: "error",
+        details: {},
+      },
     ]);
   });
 
@@ -104,7 +133,11 @@ describe("POST /v1/proxy/rates", () => {
     await addSandbox(key, "broken", { fail_operations: ["rates"] });
     const partial = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
     expect(partial.status).toBe(207);
-    expect(partial.body.messages[0]).toMatchObject({ carrier_id: "broken", code: "carrier_unavailable", level: "error" });
+    expect(partial.body.messages[0]).toMatchObject({
+      carrier_id: "broken",
+      code: "carrier_unavailable",
+      level: "error",
+    });
 
     const all = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["broken"] }) });
     expect(all.status).toBe(424);
@@ -121,7 +154,10 @@ describe("POST /v1/proxy/rates", () => {
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "sandbox", carrier_id: "sandbox", level: "error" });
     expect(res.body.messages[0].message).toMatch(/00000/);
 
-    const heavy = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ parcels: [{ weight: 80, weight_unit: "KG" }] }) });
+    const heavy = await call(rates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({ parcels: [{ weight: 80, weight_unit: "KG" }] }),
+    });
     expect(heavy.status).toBe(424);
     expect(heavy.body.messages[0].message).toMatch(/70/);
   });
@@ -131,9 +167,17 @@ describe("POST /v1/proxy/rates", () => {
     await addSandbox(key, "secretive", {}, { credentials: { api_key: "do-not-log-this-key" } });
     const info = vi.spyOn(log(), "info");
     await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["secretive"] }) });
-    const lines = info.mock.calls.map((c) => c[0] as unknown as Record<string, unknown>).filter((l) => l.msg === "carrier_operation");
+    const lines = info.mock.calls
+      .map((c) => c[0] as unknown as Record<string, unknown>)
+      .filter((l) => l.msg === "carrier_operation");
     expect(lines).toEqual([
-      expect.objectContaining({ carrier_name: "sandbox", carrier_id: "secretive", operation: "rates", outcome: "ok", codes: [] }),
+      expect.objectContaining({
+        carrier_name: "sandbox",
+        carrier_id: "secretive",
+        operation: "rates",
+        outcome: "ok",
+        codes: [],
+      }),
     ]);
     expect(JSON.stringify(info.mock.calls)).not.toContain("do-not-log-this-key");
     info.mockRestore();

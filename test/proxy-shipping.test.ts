@@ -95,7 +95,9 @@ describe("POST /v1/proxy/shipping", () => {
       body: { ...rateRequest(), rates: offered, selected_rate_id: "rat_" + "f".repeat(32) },
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([{ code: "validation_error", field: "selected_rate_id", message: expect.any(String) }]);
+    expect(res.body.errors).toEqual([
+      { code: "validation_error", field: "selected_rate_id", message: expect.any(String) },
+    ]);
     const missing = await call(shipping, "POST", "/v1/proxy/shipping", { key, body: rateRequest() });
     expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["rates", "selected_rate_id"]);
   });
@@ -121,14 +123,23 @@ describe("POST /v1/proxy/shipping", () => {
       body: { ...rateRequest(), rates: offered, selected_rate_id: offered[0]!.id },
     });
     expect(res.status).toBe(424);
-    expect(res.body.messages[0]).toMatchObject({ carrier_name: "sandbox", carrier_id: "no-labels", code: "carrier_unavailable" });
+    expect(res.body.messages[0]).toMatchObject({
+      carrier_name: "sandbox",
+      carrier_id: "no-labels",
+      code: "carrier_unavailable",
+    });
   });
 
   it("validates the rates it is given, field by field", async () => {
     const { key } = await makeOrg();
     const res = await call(shipping, "POST", "/v1/proxy/shipping", {
       key,
-      body: { ...rateRequest(), selected_rate_id: "r1", rates: [{ id: "r1", carrier_name: "sandbox", carrier_ref: "nope" }], label_type: "GIF" },
+      body: {
+        ...rateRequest(),
+        selected_rate_id: "r1",
+        rates: [{ id: "r1", carrier_name: "sandbox", carrier_ref: "nope" }],
+        label_type: "GIF",
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(

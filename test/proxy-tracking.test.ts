@@ -9,7 +9,11 @@ import { addSandbox, rateRequest } from "./factories";
 
 const days = (n: number) => new Date(Date.now() - n * 86_400_000);
 const trackingOf = (key: string, carrier_name: string, tracking_number: string, query?: Record<string, string>) =>
-  call(track, "GET", `/v1/proxy/tracking/${carrier_name}/${tracking_number}`, { key, params: { carrier_name, tracking_number }, query });
+  call(track, "GET", `/v1/proxy/tracking/${carrier_name}/${tracking_number}`, {
+    key,
+    params: { carrier_name, tracking_number },
+    query,
+  });
 
 describe("GET /v1/proxy/tracking/{carrier_name}/{tracking_number}", () => {
   it("tracks a label just bought: pending, one event, nothing stored", async () => {
@@ -57,9 +61,19 @@ describe("GET /v1/proxy/tracking/{carrier_name}/{tracking_number}", () => {
 
   it("normalizes each scenario's final status", async () => {
     const { key } = await makeOrg();
-    const expected: Record<number, string> = { 1: "pending", 2: "in_transit", 3: "out_for_delivery", 5: "return_to_sender", 6: "ready_for_pickup" };
+    const expected: Record<number, string> = {
+      1: "pending",
+      2: "in_transit",
+      3: "out_for_delivery",
+      5: "return_to_sender",
+      6: "ready_for_pickup",
+    };
     for (const [scenario, status] of Object.entries(expected)) {
-      const res = await trackingOf(key, "sandbox", makeTrackingNumber({ purchasedAt: days(20), scenario: Number(scenario) }));
+      const res = await trackingOf(
+        key,
+        "sandbox",
+        makeTrackingNumber({ purchasedAt: days(20), scenario: Number(scenario) }),
+      );
       expect(res.body.tracking.status, `scenario ${scenario}`).toBe(status);
       expect(res.body.tracking.delivered).toBe(false);
     }
@@ -78,7 +92,14 @@ describe("GET /v1/proxy/tracking/{carrier_name}/{tracking_number}", () => {
       expect(res.status).toBe(404);
       expect(res.body.tracking).toBeNull();
       expect(res.body.messages).toEqual([
-        { carrier_name: "sandbox", carrier_id: "sandbox", code: "tracking_not_found", message: expect.any(String), level: "error", details: expect.any(Object) },
+        {
+          carrier_name: "sandbox",
+          carrier_id: "sandbox",
+          code: "tracking_not_found",
+          message: expect.any(String),
+          level: "error",
+          details: expect.any(Object),
+        },
       ]);
     }
   });

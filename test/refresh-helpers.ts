@@ -13,7 +13,12 @@ export function sandboxNumbers(count: number, hoursAgo: number, scenario = 0): s
 }
 
 /** Stored trackers due now on the connection, as the purchase or create flow would leave them. */
-export async function seedDueTrackers(orgId: string, connectionId: string, numbers: string[], extra: Partial<typeof trackers.$inferInsert> = {}) {
+export async function seedDueTrackers(
+  orgId: string,
+  connectionId: string,
+  numbers: string[],
+  extra: Partial<typeof trackers.$inferInsert> = {},
+) {
   const db = await getDb();
   const [conn] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, connectionId));
   const rows = numbers.map((n) => ({

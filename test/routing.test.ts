@@ -9,7 +9,9 @@ describe("unknown endpoints and methods", () => {
     for (const handler of [unknown, unknownDelete]) {
       const res = await call(handler, "GET", "/v1/nothing/here");
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ errors: [{ code: "not_found", message: expect.stringContaining("/v1/nothing/here"), field: null }] });
+      expect(res.body).toEqual({
+        errors: [{ code: "not_found", message: expect.stringContaining("/v1/nothing/here"), field: null }],
+      });
       expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     }
   });

@@ -74,7 +74,11 @@ describe("exactly one label per shipment", () => {
     const { key, orgId } = await makeOrg();
     const rate = vi.spyOn(sandboxAdapter, "rate");
     const send = () =>
-      call(createShipment, "POST", "/v1/shipments", { key, headers: { "Idempotency-Key": "create-1" }, body: rateRequest() });
+      call(createShipment, "POST", "/v1/shipments", {
+        key,
+        headers: { "Idempotency-Key": "create-1" },
+        body: rateRequest(),
+      });
     const first = await send();
     const second = await send();
     expect(first.status).toBe(201);
@@ -154,10 +158,15 @@ describe("a bought label never goes missing", () => {
     expect(blocked.body.errors[0].message).toMatch(/in progress/);
 
     const real = await getDb();
-    await real.update(shipments).set({ pendingUntil: new Date(Date.now() - 1000) }).where(eq(shipments.id, s.id));
+    await real
+      .update(shipments)
+      .set({ pendingUntil: new Date(Date.now() - 1000) })
+      .where(eq(shipments.id, s.id));
     const later = await purchaseFor(key, s);
     expect(later.status).toBe(200);
-    expect(later.body.messages).toEqual([expect.objectContaining({ code: "previous_purchase_unfinished", level: "warning" })]);
+    expect(later.body.messages).toEqual([
+      expect.objectContaining({ code: "previous_purchase_unfinished", level: "warning" }),
+    ]);
     expect(later.body.shipment.messages).toEqual(later.body.messages);
   });
 });

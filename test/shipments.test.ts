@@ -88,7 +88,10 @@ describe("POST /v1/shipments", () => {
   it("answers 424 and stores nothing when every carrier fails", async () => {
     const { key, orgId } = await makeOrg();
     await addSandbox(key, "broken", { fail_operations: ["rates"] });
-    const res = await call(createShipment, "POST", "/v1/shipments", { key, body: rateRequest({ carrier_ids: ["broken"] }) });
+    const res = await call(createShipment, "POST", "/v1/shipments", {
+      key,
+      body: rateRequest({ carrier_ids: ["broken"] }),
+    });
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_id: "broken", code: "carrier_unavailable" });
     const db = await getDb();
@@ -100,11 +103,18 @@ describe("POST /v1/shipments", () => {
     const { key, orgId } = await makeOrg();
     const res = await call(createShipment, "POST", "/v1/shipments", {
       key,
-      body: { shipper: { city: "X" }, recipient: rateRequest().recipient, parcels: [{ weight: -1, weight_unit: "KG" }], carrier_ids: ["nope"] },
+      body: {
+        shipper: { city: "X" },
+        recipient: rateRequest().recipient,
+        parcels: [{ weight: -1, weight_unit: "KG" }],
+        carrier_ids: ["nope"],
+      },
     });
     expect(res.status).toBe(400);
     const fields = res.body.errors.map((e: { field: string }) => e.field);
-    expect(fields).toEqual(expect.arrayContaining(["shipper.address_line1", "shipper.postal_code", "parcels[0].weight"]));
+    expect(fields).toEqual(
+      expect.arrayContaining(["shipper.address_line1", "shipper.postal_code", "parcels[0].weight"]),
+    );
     const db = await getDb();
     expect(await db.select().from(shipments).where(eq(shipments.orgId, orgId))).toEqual([]);
   });
@@ -142,7 +152,10 @@ describe("POST /v1/shipments/{id}/purchase", () => {
     const stored = await call(getShipment, "GET", `/v1/shipments/${created.id}`, { key, params: { id: created.id } });
     expect(stored.body).toEqual(shipment);
 
-    const tracker = await call(getTracker, "GET", `/v1/trackers/${shipment.tracker_id}`, { key, params: { id: shipment.tracker_id! } });
+    const tracker = await call(getTracker, "GET", `/v1/trackers/${shipment.tracker_id}`, {
+      key,
+      params: { id: shipment.tracker_id! },
+    });
     expect(tracker.status).toBe(200);
     expect(StoredTracker.strict().parse(tracker.body)).toMatchObject({
       tracking_number: shipment.tracking_number,
@@ -160,7 +173,9 @@ describe("POST /v1/shipments/{id}/purchase", () => {
     const b = await createShipmentFor(key);
     const wrong = await purchaseFor(key, a, { selected_rate_id: b.rates[0]!.id });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.errors).toEqual([expect.objectContaining({ code: "validation_error", field: "selected_rate_id" })]);
+    expect(wrong.body.errors).toEqual([
+      expect.objectContaining({ code: "validation_error", field: "selected_rate_id" }),
+    ]);
     const zpl = await purchaseFor(key, a, { label_type: "ZPL" });
     expect(zpl.status).toBe(200);
     expect(zpl.body.shipment.label_type).toBe("ZPL");
@@ -183,10 +198,17 @@ describe("POST /v1/shipments/{id}/purchase", () => {
     const flaky = await addSandbox(key, "flaky");
     const s = await createShipmentFor(key, { carrier_ids: ["flaky"] });
     const { PATCH } = await import("@/app/v1/connections/[id]/route");
-    await call(PATCH, "PATCH", `/v1/connections/${flaky.id}`, { key, params: { id: flaky.id }, body: { config: { fail_operations: ["ship"] } } });
+    await call(PATCH, "PATCH", `/v1/connections/${flaky.id}`, {
+      key,
+      params: { id: flaky.id },
+      body: { config: { fail_operations: ["ship"] } },
+    });
     const failed = await purchaseFor(key, s);
     expect(failed.status).toBe(424);
-    expect(failed.body).toEqual({ shipment: null, messages: [expect.objectContaining({ code: "carrier_unavailable", carrier_id: "flaky" })] });
+    expect(failed.body).toEqual({
+      shipment: null,
+      messages: [expect.objectContaining({ code: "carrier_unavailable", carrier_id: "flaky" })],
+    });
     const stored = await call(getShipment, "GET", `/v1/shipments/${s.id}`, { key, params: { id: s.id } });
     expect(stored.body).toMatchObject({ status: "created", label: null, tracking_number: null, tracker_id: null });
 
@@ -211,7 +233,13 @@ describe("POST /v1/shipments/{id}/purchase", () => {
       ["purchase_outcome_unknown", "warning"],
     ]);
     const stored = await call(getShipment, "GET", `/v1/shipments/${s.id}`, { key, params: { id: s.id } });
-    expect(stored.body).toMatchObject({ status: "created", label: null, tracking_number: null, carrier_name: null, tracker_id: null });
+    expect(stored.body).toMatchObject({
+      status: "created",
+      label: null,
+      tracking_number: null,
+      carrier_name: null,
+      tracker_id: null,
+    });
     // The doubt stays visible on the shipment until the next operation.
     expect(stored.body.messages).toEqual([expect.objectContaining({ code: "purchase_outcome_unknown" })]);
   });
@@ -268,7 +296,10 @@ describe("POST /v1/shipments/{id}/cancel", () => {
     expect(res.body.shipment.status).toBe("cancelled");
     expect(voids).toHaveBeenCalledTimes(1);
     expect(voids.mock.calls[0]![1]).toMatchObject({ tracking_number: bought.tracking_number });
-    const tracker = await call(getTracker, "GET", `/v1/trackers/${bought.tracker_id}`, { key, params: { id: bought.tracker_id } });
+    const tracker = await call(getTracker, "GET", `/v1/trackers/${bought.tracker_id}`, {
+      key,
+      params: { id: bought.tracker_id },
+    });
     expect(tracker.body).toMatchObject({ status: "cancelled", next_refresh_at: null });
     expect((await call(label, "GET", `/v1/shipments/${s.id}/label`, { key, params: { id: s.id } })).status).toBe(409);
   });

@@ -28,14 +28,24 @@ describe("background refresh core", () => {
     const delivered = sandboxNumbers(2, 24 * 5, 0);
     const due = await seedDueTrackers(orgId, conn.id, [...inTransit, ...outForDelivery, ...delivered]);
     const db = await getDb();
-    const later = await seedDueTrackers(orgId, conn.id, [sandboxNumbers(4, 30, 2)[3]!], { nextRefreshAt: new Date(Date.now() + 3_600_000) });
+    const later = await seedDueTrackers(orgId, conn.id, [sandboxNumbers(4, 30, 2)[3]!], {
+      nextRefreshAt: new Date(Date.now() + 3_600_000),
+    });
 
     const plan = (await planRefresh(db, new Date())).filter((p) => p.connectionId === conn.id);
     expect(plan).toEqual([{ connectionId: conn.id, due: 7 }]);
 
     const before = Date.now();
     const report = await refreshConnection(db, conn.id);
-    expect(report).toMatchObject({ due: 7, refreshed: 7, changed: 7, failed: 0, backed_off: 0, deferred: 0, requests: 1 });
+    expect(report).toMatchObject({
+      due: 7,
+      refreshed: 7,
+      changed: 7,
+      failed: 0,
+      backed_off: 0,
+      deferred: 0,
+      requests: 1,
+    });
     const rows = await trackerRows([...due, ...later]);
     const byNumber = new Map(rows.map((r) => [r.trackingNumber, r]));
     const dueIn = (n: string) => byNumber.get(n)!.nextRefreshAt!.getTime() - before;
@@ -117,7 +127,12 @@ describe("background refresh core", () => {
 
   it("a carrier timing out does not hold up another connection's trackers", async () => {
     const { key, orgId } = await makeOrg();
-    const slow = await addSandbox(key, "slow", { ...realTime, latency_ms: 5000, deadline_ms: 200, refresh_batch_size: 1 });
+    const slow = await addSandbox(key, "slow", {
+      ...realTime,
+      latency_ms: 5000,
+      deadline_ms: 200,
+      refresh_batch_size: 1,
+    });
     const fast = await addSandbox(key, "fast", realTime);
     const slowIds = await seedDueTrackers(orgId, slow.id, sandboxNumbers(8, 30, 2));
     const fastIds = await seedDueTrackers(orgId, fast.id, sandboxNumbers(8, 31, 2));
@@ -141,7 +156,11 @@ describe("background refresh core", () => {
     const { key, orgId } = await makeOrg();
     const conn = await addSandbox(key, "silent", { ...realTime, fail_operations: ["track"] });
     const old = new Date(Date.now() - RETIRE_AFTER_MS - 86_400_000);
-    const [id] = await seedDueTrackers(orgId, conn.id, sandboxNumbers(1, 30, 2), { createdAt: old, lastEventAt: old, status: "in_transit" });
+    const [id] = await seedDueTrackers(orgId, conn.id, sandboxNumbers(1, 30, 2), {
+      createdAt: old,
+      lastEventAt: old,
+      status: "in_transit",
+    });
     const report = await refreshConnection(await getDb(), conn.id);
     expect(report.failed).toBe(1);
     const [row] = await trackerRows([id!]);
@@ -154,7 +173,10 @@ describe("background refresh core", () => {
     const s = await createShipmentFor(key);
     const bought = (await purchaseFor(key, s)).body.shipment;
     const db = await getDb();
-    await db.update(trackers).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(trackers.id, bought.tracker_id));
+    await db
+      .update(trackers)
+      .set({ nextRefreshAt: new Date(Date.now() - 1000) })
+      .where(eq(trackers.id, bought.tracker_id));
     const [tracker] = await trackerRows([bought.tracker_id]);
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 86_400_000 });
     const report = await refreshConnection(db, tracker!.carrierConnectionId);

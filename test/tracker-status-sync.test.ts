@@ -45,14 +45,17 @@ const shipmentStatus = async (id: string) => {
 afterEach(() => vi.restoreAllMocks());
 
 describe("tracker → shipment status (CONTRACT §7)", () => {
-  it.each(TRACKER_STATUSES.filter((s) => s !== "cancelled"))("a tracker turning %s moves a purchased shipment as the table says", async (status) => {
-    const { key } = await makeOrg();
-    const { shipmentId, tracker } = await purchasedTracker(key);
-    const db = await getDb();
-    const out = await db.transaction((tx) => recordTracking(tx, tracker, result(tracker.trackingNumber, status)));
-    expect(out.tracker.status).toBe(status);
-    expect(await shipmentStatus(shipmentId)).toBe(shipmentStatusFor(status) ?? "purchased");
-  });
+  it.each(TRACKER_STATUSES.filter((s) => s !== "cancelled"))(
+    "a tracker turning %s moves a purchased shipment as the table says",
+    async (status) => {
+      const { key } = await makeOrg();
+      const { shipmentId, tracker } = await purchasedTracker(key);
+      const db = await getDb();
+      const out = await db.transaction((tx) => recordTracking(tx, tracker, result(tracker.trackingNumber, status)));
+      expect(out.tracker.status).toBe(status);
+      expect(await shipmentStatus(shipmentId)).toBe(shipmentStatusFor(status) ?? "purchased");
+    },
+  );
 
   it("nothing leaves delivered: a later in_transit scan does not move the shipment back", async () => {
     const { key } = await makeOrg();
@@ -60,7 +63,11 @@ describe("tracker → shipment status (CONTRACT §7)", () => {
     const db = await getDb();
     const delivered = await recordTracking(db, tracker, result(tracker.trackingNumber, "delivered"));
     expect(await shipmentStatus(shipmentId)).toBe("delivered");
-    await recordTracking(db, delivered.tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", new Date(Date.now() + 1000))]));
+    await recordTracking(
+      db,
+      delivered.tracker,
+      result(tracker.trackingNumber, "in_transit", [event("in_transit", new Date(Date.now() + 1000))]),
+    );
     expect(await shipmentStatus(shipmentId)).toBe("delivered");
   });
 
@@ -68,8 +75,15 @@ describe("tracker → shipment status (CONTRACT §7)", () => {
     const { key } = await makeOrg();
     const { tracker } = await purchasedTracker(key);
     const db = await getDb();
-    const scans = [event("picked_up", new Date(Date.now() - 7_200_000)), event("in_transit", new Date(Date.now() - 3_600_000))];
-    const first = await recordTracking(db, tracker, result(tracker.trackingNumber, "in_transit", [...scans, scans[0]!]));
+    const scans = [
+      event("picked_up", new Date(Date.now() - 7_200_000)),
+      event("in_transit", new Date(Date.now() - 3_600_000)),
+    ];
+    const first = await recordTracking(
+      db,
+      tracker,
+      result(tracker.trackingNumber, "in_transit", [...scans, scans[0]!]),
+    );
     expect(first).toMatchObject({ newEvents: 2, changed: true });
     const second = await recordTracking(db, first.tracker, result(tracker.trackingNumber, "in_transit", scans));
     expect(second).toMatchObject({ newEvents: 0, changed: false });
@@ -81,10 +95,20 @@ describe("tracker → shipment status (CONTRACT §7)", () => {
     const { shipmentId, tracker } = await purchasedTracker(key);
     const db = await getDb();
     const old = new Date(Date.now() - 100 * 86_400_000);
-    const first = await recordTracking(db, tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), { now: new Date(old.getTime() + 1000) });
+    const first = await recordTracking(
+      db,
+      tracker,
+      result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]),
+      { now: new Date(old.getTime() + 1000) },
+    );
     expect(first.tracker.nextRefreshAt).not.toBeNull();
     const later = new Date(old.getTime() + RETIRE_AFTER_MS + 1000);
-    const retired = await recordTracking(db, first.tracker, result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]), { now: later });
+    const retired = await recordTracking(
+      db,
+      first.tracker,
+      result(tracker.trackingNumber, "in_transit", [event("in_transit", old)]),
+      { now: later },
+    );
     expect(retired.tracker).toMatchObject({ status: "unknown", nextRefreshAt: null, retiredAt: later });
     expect(await shipmentStatus(shipmentId)).toBe("in_transit");
   });
@@ -95,7 +119,11 @@ describe("tracker → shipment status (CONTRACT §7)", () => {
     const db = await getDb();
     const returning = await recordTracking(db, tracker, result(tracker.trackingNumber, "return_to_sender"));
     expect(returning.tracker.nextRefreshAt).not.toBeNull();
-    const back = await recordTracking(db, returning.tracker, result(tracker.trackingNumber, "delivered", [event("delivered", new Date(Date.now() + 1000))]));
+    const back = await recordTracking(
+      db,
+      returning.tracker,
+      result(tracker.trackingNumber, "delivered", [event("delivered", new Date(Date.now() + 1000))]),
+    );
     expect(back.tracker).toMatchObject({ status: "return_to_sender", nextRefreshAt: null });
     expect(await shipmentStatus(shipmentId)).toBe("delivery_failed");
   });
@@ -132,7 +160,9 @@ describe("races between refresh and the shipment's own operations", () => {
       await db.update(shipments).set({ status: "delivered" }).where(eq(shipments.id, shipmentId));
       return original(ctx, req);
     });
-    await expect(cancelShipment({ ctx: { db, org: { id: orgId } }, id: shipmentId })).rejects.toMatchObject({ code: "state_conflict" });
+    await expect(cancelShipment({ ctx: { db, org: { id: orgId } }, id: shipmentId })).rejects.toMatchObject({
+      code: "state_conflict",
+    });
     expect(await shipmentStatus(shipmentId)).toBe("delivered");
   });
 });

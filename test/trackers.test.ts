@@ -18,7 +18,13 @@ afterEach(() => {
 });
 
 const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000);
-const create = (key: string, carrier: string, number: string, method: "POST" | "GET" = "POST", query?: Record<string, string>) =>
+const create = (
+  key: string,
+  carrier: string,
+  number: string,
+  method: "POST" | "GET" = "POST",
+  query?: Record<string, string>,
+) =>
   call(method === "POST" ? trackPost : trackGet, method, `/v1/trackers/${carrier}/${number}`, {
     key,
     params: { id: carrier, tracking_number: number },
@@ -32,7 +38,14 @@ describe("POST|GET /v1/trackers/{carrier_name}/{tracking_number}", () => {
     const first = await create(key, "sandbox", number);
     expect(first.status).toBe(201);
     const t = StoredTracker.strict().parse(first.body);
-    expect(t).toMatchObject({ carrier_name: "sandbox", carrier_id: "sandbox", tracking_number: number, status: "delivered", delivered: true, test_mode: true });
+    expect(t).toMatchObject({
+      carrier_name: "sandbox",
+      carrier_id: "sandbox",
+      tracking_number: number,
+      status: "delivered",
+      delivered: true,
+      test_mode: true,
+    });
     expect(t.id).toMatch(/^trk_[0-9a-f]{32}$/);
     expect(t.events.length).toBeGreaterThan(5);
     expect(t.events[0]!.status).toBe("delivered");
@@ -66,7 +79,11 @@ describe("POST|GET /v1/trackers/{carrier_name}/{tracking_number}", () => {
     const { key, orgId } = await makeOrg();
     const missing = await create(key, "sandbox", makeTrackingNumber({ purchasedAt: ago(5), scenario: 9 }));
     expect(missing.status).toBe(404);
-    expect(missing.body.messages[0]).toMatchObject({ code: "tracking_not_found", carrier_name: "sandbox", level: "error" });
+    expect(missing.body.messages[0]).toMatchObject({
+      code: "tracking_not_found",
+      carrier_name: "sandbox",
+      level: "error",
+    });
     const nobody = await create(key, "nocarrier", "1Z999AA10123456784");
     expect(nobody.status).toBe(404);
     expect(nobody.body.errors[0].code).toBe("carrier_not_found");
@@ -80,7 +97,9 @@ describe("POST|GET /v1/trackers/{carrier_name}/{tracking_number}", () => {
   it("a failing carrier is 424 and stores nothing", async () => {
     const { key, orgId } = await makeOrg();
     await addSandbox(key, "down", { fail_operations: ["track"] });
-    const res = await create(key, "sandbox", makeTrackingNumber({ purchasedAt: ago(5) }), "POST", { carrier_id: "down" });
+    const res = await create(key, "sandbox", makeTrackingNumber({ purchasedAt: ago(5) }), "POST", {
+      carrier_id: "down",
+    });
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_id: "down", code: "carrier_unavailable" });
     const db = await getDb();
@@ -120,7 +139,11 @@ describe("GET, DELETE and refresh /v1/trackers/{id}", () => {
     const number = makeTrackingNumber({ purchasedAt: ago(30), scenario: 2 });
     const created = await create(key, "sandbox", number, "POST", { carrier_id: "wobbly" });
     const { PATCH } = await import("@/app/v1/connections/[id]/route");
-    await call(PATCH, "PATCH", `/v1/connections/${conn.id}`, { key, params: { id: conn.id }, body: { config: { fail_operations: ["track"] } } });
+    await call(PATCH, "PATCH", `/v1/connections/${conn.id}`, {
+      key,
+      params: { id: conn.id },
+      body: { config: { fail_operations: ["track"] } },
+    });
     const id = created.body.id;
     const res = await call(refresh, "POST", `/v1/trackers/${id}/refresh`, { key, params: { id } });
     expect(res.status).toBe(424);

@@ -68,9 +68,13 @@ export function toErrorResponse(err: unknown, requestId: string): ErrorResponseP
   }
   if (isDatabaseUnavailable(err)) {
     log().error({ msg: "database unavailable", request_id: requestId, err: String((err as Error).message ?? err) });
-    return envelope("unavailable", [{ message: "The service is temporarily unavailable. Try again shortly.", field: null }], {
-      "Retry-After": "5",
-    });
+    return envelope(
+      "unavailable",
+      [{ message: "The service is temporarily unavailable. Try again shortly.", field: null }],
+      {
+        "Retry-After": "5",
+      },
+    );
   }
   log().error({ msg: "unhandled error", request_id: requestId, err });
   return envelope("internal_error", [

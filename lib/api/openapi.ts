@@ -15,7 +15,16 @@ import { apiOperations } from "./operations";
  * OpenAPI 3.1 from the same zod schemas that validate requests (CONTRACT §10). Request schemas are rendered as
  * the JSON a client may send (io: input), response schemas as the JSON we answer with (io: output).
  */
-export const INPUT_SCHEMAS = { AddressInput, ParcelInput, PaymentInput, RateInput, ConnectionCreate, ConnectionUpdate, ShipmentCreate, ShipmentPurchase };
+export const INPUT_SCHEMAS = {
+  AddressInput,
+  ParcelInput,
+  PaymentInput,
+  RateInput,
+  ConnectionCreate,
+  ConnectionUpdate,
+  ShipmentCreate,
+  ShipmentPurchase,
+};
 export const OUTPUT_SCHEMAS = {
   Address,
   Parcel,
@@ -50,8 +59,24 @@ function componentSchemas(): Record<string, unknown> {
     });
     Object.assign(out, rendered);
   };
-  render({ ...OUTPUT_SCHEMAS, ...Object.fromEntries(apiOperations.flatMap((o) => (o.responseSchema ? [[o.responseSchema.id, o.responseSchema.schema]] : []))) }, "output");
-  render({ ...INPUT_SCHEMAS, ...Object.fromEntries(apiOperations.flatMap((o) => (o.requestSchema ? [[o.requestSchema.id, o.requestSchema.schema]] : []))) }, "input");
+  render(
+    {
+      ...OUTPUT_SCHEMAS,
+      ...Object.fromEntries(
+        apiOperations.flatMap((o) => (o.responseSchema ? [[o.responseSchema.id, o.responseSchema.schema]] : [])),
+      ),
+    },
+    "output",
+  );
+  render(
+    {
+      ...INPUT_SCHEMAS,
+      ...Object.fromEntries(
+        apiOperations.flatMap((o) => (o.requestSchema ? [[o.requestSchema.id, o.requestSchema.schema]] : [])),
+      ),
+    },
+    "input",
+  );
   for (const value of Object.values(out)) delete (value as Record<string, unknown>).$schema;
   return out;
 }
@@ -70,10 +95,17 @@ export function openApiDocument(): Record<string, unknown> {
     const responses: Record<string, unknown> = {};
     for (const [status, description] of Object.entries(op.responses)) {
       const carrierFailure = status === "424" || (status === "404" && description.includes("messages"));
-      const schemaId = carrierFailure ? "CarrierFailure" : Number(status) < 300 ? (op.responseSchema?.id ?? op.responseRef) : null;
+      const schemaId = carrierFailure
+        ? "CarrierFailure"
+        : Number(status) < 300
+          ? (op.responseSchema?.id ?? op.responseRef)
+          : null;
       const file = Number(status) < 300 && op.responseFiles;
       responses[status] = file
-        ? { description, content: Object.fromEntries(file.map((type) => [type, { schema: { type: "string", format: "binary" } }])) }
+        ? {
+            description,
+            content: Object.fromEntries(file.map((type) => [type, { schema: { type: "string", format: "binary" } }])),
+          }
         : schemaId
           ? { description, content: { [op.responseContentType ?? "application/json"]: { schema: ref(schemaId) } } }
           : errorResponse(description);
@@ -94,13 +126,31 @@ export function openApiDocument(): Record<string, unknown> {
       ...(op.public ? { security: [] } : {}),
       parameters: [
         ...(op.pathParams ?? []).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
-        ...(op.queryParams ?? []).map((q) => ({ name: q.name, in: "query", required: false, description: q.description, schema: { type: q.type ?? "string" } })),
+        ...(op.queryParams ?? []).map((q) => ({
+          name: q.name,
+          in: "query",
+          required: false,
+          description: q.description,
+          schema: { type: q.type ?? "string" },
+        })),
         ...(op.method === "post"
-          ? [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", minLength: 1, maxLength: 255 } }]
+          ? [
+              {
+                name: "Idempotency-Key",
+                in: "header",
+                required: false,
+                schema: { type: "string", minLength: 1, maxLength: 255 },
+              },
+            ]
           : []),
       ],
       ...(op.requestSchema || op.requestRef
-        ? { requestBody: { required: true, content: { "application/json": { schema: ref(op.requestSchema?.id ?? op.requestRef!) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: ref(op.requestSchema?.id ?? op.requestRef!) } },
+            },
+          }
         : {}),
       responses,
     };

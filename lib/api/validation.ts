@@ -18,7 +18,8 @@ function describe(issue: z.core.$ZodIssue): string {
       if (issue.input === null) return "must not be null";
       return `must be ${issue.expected === "array" ? "an array" : issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
     case "too_small":
-      if (issue.origin === "string") return issue.minimum === 1 ? "must not be empty" : `must be at least ${issue.minimum} characters`;
+      if (issue.origin === "string")
+        return issue.minimum === 1 ? "must not be empty" : `must be at least ${issue.minimum} characters`;
       if (issue.origin === "array") return `must have at least ${issue.minimum} item${issue.minimum === 1 ? "" : "s"}`;
       return issue.inclusive ? `must be at least ${issue.minimum}` : `must be greater than ${issue.minimum}`;
     case "too_big":
@@ -39,11 +40,16 @@ function describe(issue: z.core.$ZodIssue): string {
 export function issuesToProblems(issues: z.core.$ZodIssue[], prefix = ""): FieldProblem[] {
   return issues.map((issue) => {
     // Unknown keys are reported on the key itself so a client sees which field to remove.
-    const path = issue.code === "unrecognized_keys" && issue.keys.length === 1 ? [...issue.path, issue.keys[0]!] : issue.path;
+    const path =
+      issue.code === "unrecognized_keys" && issue.keys.length === 1 ? [...issue.path, issue.keys[0]!] : issue.path;
     // Messages a schema wrote itself ("must be a two-letter country code") beat the generic ones.
     const own = /^(must|is|has) /.test(issue.message);
     const message =
-      issue.code === "unrecognized_keys" && issue.keys.length === 1 ? "is not a known field" : own ? issue.message : describe(issue);
+      issue.code === "unrecognized_keys" && issue.keys.length === 1
+        ? "is not a known field"
+        : own
+          ? issue.message
+          : describe(issue);
     return { message, field: fieldPath(path, prefix) };
   });
 }

@@ -102,7 +102,11 @@ function toResponse(result: ApiResult, extraHeaders: Record<string, string>): Re
     for (const [k, v] of Object.entries(extraHeaders)) result.headers.set(k, v);
     return result;
   }
-  const headers = new Headers({ "Content-Type": "application/json; charset=utf-8", ...extraHeaders, ...result.headers });
+  const headers = new Headers({
+    "Content-Type": "application/json; charset=utf-8",
+    ...extraHeaders,
+    ...result.headers,
+  });
   return new Response(JSON.stringify(result.body), { status: result.status ?? 200, headers });
 }
 
@@ -116,7 +120,11 @@ async function recordIdempotent(db: Db, slot: IdempotencySlot, result: ApiResult
     if (result instanceof Response || (result.status ?? 200) >= 500) await releaseIdempotent(db, slot);
     else await completeIdempotent(db, slot, result.status ?? 200, result.body);
   } catch (err) {
-    logger.error({ msg: "could not record the idempotent response; the key stays locked until it expires", key: slot.key, err });
+    logger.error({
+      msg: "could not record the idempotent response; the key stays locked until it expires",
+      key: slot.key,
+      err,
+    });
   }
 }
 
@@ -144,9 +152,13 @@ export function withApi<
       baseHeaders["X-RateLimit-Limit"] = String(limit.limit);
       baseHeaders["X-RateLimit-Remaining"] = String(limit.remaining);
       if (!limit.allowed) {
-        throw new ApiError("rate_limited", `Too many requests for this API key; retry in ${limit.retryAfterSeconds} s.`, {
-          headers: { "Retry-After": String(limit.retryAfterSeconds) },
-        });
+        throw new ApiError(
+          "rate_limited",
+          `Too many requests for this API key; retry in ${limit.retryAfterSeconds} s.`,
+          {
+            headers: { "Retry-After": String(limit.retryAfterSeconds) },
+          },
+        );
       }
 
       const url = new URL(req.url);
@@ -194,9 +206,18 @@ export function withApi<
           });
         }
         const fingerprint = requestFingerprint(req.method, url.pathname + url.search, rawBody);
-        const start = await beginIdempotent(db, { orgId: who.orgId, key: idemKey, method: req.method, path: url.pathname, fingerprint });
+        const start = await beginIdempotent(db, {
+          orgId: who.orgId,
+          key: idemKey,
+          method: req.method,
+          path: url.pathname,
+          fingerprint,
+        });
         if (start.kind === "replay") {
-          response = toResponse({ status: start.status, body: start.body }, { ...baseHeaders, "Idempotent-Replayed": "true" });
+          response = toResponse(
+            { status: start.status, body: start.body },
+            { ...baseHeaders, "Idempotent-Replayed": "true" },
+          );
         } else {
           const slot = { orgId: who.orgId, key: idemKey, lock: start.lock };
           let result: ApiResult;

@@ -73,7 +73,10 @@ export async function revokeApiKey(db: DbOrTx, keyId: string, orgId?: string) {
   const row = existing[0];
   if (!row) throw new NotFoundError(`API key ${keyId} does not exist.`);
   if (!row.revokedAt) {
-    await db.update(apiKeys).set({ revokedAt: new Date() }).where(and(where, isNull(apiKeys.revokedAt)));
+    await db
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(where, isNull(apiKeys.revokedAt)));
   }
   forgetKey(row.id);
   return { id: row.id, orgId: row.orgId, name: row.name };

@@ -28,10 +28,18 @@ export async function bootstrap(db: Db): Promise<void> {
       .onConflictDoNothing()
       .returning({ id: apiKeys.id });
     if (inserted.length > 0) {
-      log().info({ msg: "bootstrap API key registered for the default organization", key_id: inserted[0]!.id, org_id: org.id });
+      log().info({
+        msg: "bootstrap API key registered for the default organization",
+        key_id: inserted[0]!.id,
+        org_id: org.id,
+      });
     } else {
-      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(configured)));
-      if (row?.revokedAt) log().warn({ msg: "BOOTSTRAP_API_KEY was revoked and stays revoked; set a new one", key_id: row.id });
+      const [row] = await db
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.keyHash, hashApiKey(configured)));
+      if (row?.revokedAt)
+        log().warn({ msg: "BOOTSTRAP_API_KEY was revoked and stays revoked; set a new one", key_id: row.id });
     }
     return;
   }

@@ -66,7 +66,6 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 }
 
-
 const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
 
 async function until(check: () => boolean, ms = 1000): Promise<void> {
@@ -87,7 +86,12 @@ describe("deadline", () => {
     const before = timers();
     const started = Date.now();
     const error = await rejection(
-      withDeadline(150, undefined, (signal) => client(signal).request({ method: "GET", url: `${base}/track/1Z`, operation: "track" }), "UPS"),
+      withDeadline(
+        150,
+        undefined,
+        (signal) => client(signal).request({ method: "GET", url: `${base}/track/1Z`, operation: "track" }),
+        "UPS",
+      ),
     );
     const elapsed = Date.now() - started;
 
@@ -105,7 +109,9 @@ describe("deadline", () => {
     handle = () => {}; // never answers
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await rejection(client(controller.signal).request({ method: "GET", url: `${base}/x`, operation: "track" }));
+    const error = await rejection(
+      client(controller.signal).request({ method: "GET", url: `${base}/x`, operation: "track" }),
+    );
     expect(error.code).toBe("carrier_timeout");
     expect(error.message).toBe("UPS did not answer in time.");
   });
@@ -147,7 +153,13 @@ describe("retries", () => {
 
   it("retries a rating POST marked idempotent", async () => {
     handle = (_req, res, hit) => json(res, hit === 1 ? 502 : 200, {});
-    const res = await client(never).request({ method: "POST", url: `${base}/rate`, operation: "rate", body: "{}", idempotent: true });
+    const res = await client(never).request({
+      method: "POST",
+      url: `${base}/rate`,
+      operation: "rate",
+      body: "{}",
+      idempotent: true,
+    });
     expect(res.status).toBe(200);
     expect(hits).toHaveLength(2);
   });
@@ -169,7 +181,9 @@ describe("retries", () => {
 
   it("never retries a label purchase when the connection drops after it was sent", async () => {
     handle = (req) => req.socket.destroy();
-    const error = await rejection(client(never).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" }));
+    const error = await rejection(
+      client(never).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" }),
+    );
     expect(error.code).toBe("carrier_unavailable");
     expect(hits).toHaveLength(1);
   });
@@ -184,7 +198,9 @@ describe("retries", () => {
   it("gives carrier_unavailable after retrying a refused connection, for any method", async () => {
     for (const method of ["GET", "POST"] as const) {
       lines = [];
-      const error = await rejection(client(never).request({ method, url: `http://127.0.0.1:${closedPort}/x`, operation: "ship" }));
+      const error = await rejection(
+        client(never).request({ method, url: `http://127.0.0.1:${closedPort}/x`, operation: "ship" }),
+      );
       expect(error.code).toBe("carrier_unavailable");
       expect(error.message).toBe("UPS could not be reached. Try again shortly.");
       // Refused means nothing was sent, so even a POST is safe to try again.
@@ -222,7 +238,9 @@ describe("429", () => {
     handle = (_req, res) => json(res, 429, {}, { "retry-after": "30" });
     const started = Date.now();
     const error = await rejection(
-      withDeadline(500, undefined, (signal) => client(signal).request({ method: "GET", url: `${base}/x`, operation: "rate" })),
+      withDeadline(500, undefined, (signal) =>
+        client(signal).request({ method: "GET", url: `${base}/x`, operation: "rate" }),
+      ),
     );
     expect(error.code).toBe("carrier_rate_limited");
     expect(error.messages[0]?.details).toEqual({ retry_after_seconds: 30 });
@@ -236,7 +254,9 @@ describe("429", () => {
     expect(noHeader.messages[0]?.details).toEqual({ retry_after_seconds: null });
 
     handle = (_req, res) => json(res, 429, {}, { "retry-after": "5" });
-    const tooLong = await rejection(client(never, { maxRetryAfterMs: 1000 }).request({ method: "GET", url: `${base}/x`, operation: "rate" }));
+    const tooLong = await rejection(
+      client(never, { maxRetryAfterMs: 1000 }).request({ method: "GET", url: `${base}/x`, operation: "rate" }),
+    );
     expect(tooLong.messages[0]?.details).toEqual({ retry_after_seconds: 5 });
     expect(hits).toHaveLength(2);
   });
@@ -279,7 +299,15 @@ describe("responses and logs", () => {
     });
     expect(lines).toHaveLength(1);
     const text = JSON.stringify(lines);
-    for (const secret of ["dXNlcjpodW50ZXIy", "s3cr3t-value", "M-42", "k-9", "hdr-key-7", "body-secret-1", "tok-from-carrier"]) {
+    for (const secret of [
+      "dXNlcjpodW50ZXIy",
+      "s3cr3t-value",
+      "M-42",
+      "k-9",
+      "hdr-key-7",
+      "body-secret-1",
+      "tok-from-carrier",
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(lines[0]).toEqual({

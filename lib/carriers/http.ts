@@ -122,7 +122,8 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    const timer = req.timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(ATTEMPT_TIMEOUT), req.timeoutMs);
+    const timer =
+      req.timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(ATTEMPT_TIMEOUT), req.timeoutMs);
     const started = performance.now();
     try {
       const res = await raced(

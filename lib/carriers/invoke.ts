@@ -13,10 +13,12 @@ import {
 } from "./types";
 
 export type InvokeOutcome<T> =
-  | { ok: true; data: T; messages: CarrierMessage[] }
-  | { ok: false; messages: CarrierMessage[] };
+  { ok: true; data: T; messages: CarrierMessage[] } | { ok: false; messages: CarrierMessage[] };
 
-export function toCarrierMessages(connection: Pick<ConnectionInfo, "carrier_name" | "carrier_id">, messages: AdapterMessage[]): CarrierMessage[] {
+export function toCarrierMessages(
+  connection: Pick<ConnectionInfo, "carrier_name" | "carrier_id">,
+  messages: AdapterMessage[],
+): CarrierMessage[] {
   return messages.map((m) => ({
     carrier_name: connection.carrier_name,
     carrier_id: connection.carrier_id,
@@ -91,11 +93,20 @@ export async function invokeCarrier<T>(
       return { ok: false, messages: toCarrierMessages(connection, err.messages) };
     }
     // An adapter bug: logged with its stack for us, a plain message for the client.
-    log().error({ msg: "carrier adapter failed", carrier_name: connection.carrier_name, carrier_id: connection.carrier_id, err });
+    log().error({
+      msg: "carrier adapter failed",
+      carrier_name: connection.carrier_name,
+      carrier_id: connection.carrier_id,
+      err,
+    });
     return {
       ok: false,
       messages: toCarrierMessages(connection, [
-        { code: "carrier_bad_response", message: `${adapter.display_name} answered in a way we could not process.`, level: "error" },
+        {
+          code: "carrier_bad_response",
+          message: `${adapter.display_name} answered in a way we could not process.`,
+          level: "error",
+        },
       ]),
     };
   }

@@ -48,7 +48,9 @@ export function encryptJson(value: unknown, aad: string): string {
   const cipher = createCipheriv("aes-256-gcm", encryptionKey(), iv);
   cipher.setAAD(Buffer.from(aad));
   const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
-  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(
+    ".",
+  );
 }
 
 export function decryptJson<T = unknown>(envelope: string, aad: string): T {

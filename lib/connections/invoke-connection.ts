@@ -5,7 +5,10 @@ import { toConnectionInfo } from "./load-connection";
 import type { ConnectionRow } from "./present";
 
 /** Messages in the public shape (CONTRACT §3) about a stored connection, whoever raises them: carrier or service. */
-export function connectionMessages(row: Pick<ConnectionRow, "carrierName" | "carrierId">, messages: AdapterMessage[]): CarrierMessage[] {
+export function connectionMessages(
+  row: Pick<ConnectionRow, "carrierName" | "carrierId">,
+  messages: AdapterMessage[],
+): CarrierMessage[] {
   return toCarrierMessages({ carrier_name: row.carrierName, carrier_id: row.carrierId }, messages);
 }
 

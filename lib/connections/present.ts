@@ -18,6 +18,7 @@ export function presentConnection(row: ConnectionRow): Connection {
     config: row.config,
     created_at: formatTimestamp(row.createdAt),
     updated_at: formatTimestamp(row.updatedAt),
-    refresh_backoff_until: row.refreshBackoffUntil && row.refreshBackoffUntil > new Date() ? formatTimestamp(row.refreshBackoffUntil) : null,
+    refresh_backoff_until:
+      row.refreshBackoffUntil && row.refreshBackoffUntil > new Date() ? formatTimestamp(row.refreshBackoffUntil) : null,
   };
 }

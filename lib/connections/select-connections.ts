@@ -61,7 +61,9 @@ export async function connectionForCarrier(
     .from(carrierConnections)
     .where(and(eq(carrierConnections.orgId, orgId), eq(carrierConnections.carrierName, carrierName)))
     .orderBy(asc(carrierConnections.createdAt), asc(carrierConnections.id));
-  const match = rows.find((r) => usable(r, capability) && (!carrierId || r.carrierId === carrierId || r.id === carrierId));
+  const match = rows.find(
+    (r) => usable(r, capability) && (!carrierId || r.carrierId === carrierId || r.id === carrierId),
+  );
   if (!match) {
     throw new CarrierNotFoundError(
       `No active ${carrierName} connection${carrierId ? ` matching ${carrierId}` : ""} is able to do ${capability}.`,
@@ -71,7 +73,12 @@ export async function connectionForCarrier(
 }
 
 /** The connection a rate was quoted by (its carrier_ref), if it is the organization's and can do the operation. */
-export async function connectionById(db: DbOrTx, orgId: string, id: string, capability: Capability): Promise<ConnectionRow> {
+export async function connectionById(
+  db: DbOrTx,
+  orgId: string,
+  id: string,
+  capability: Capability,
+): Promise<ConnectionRow> {
   const [row] = await db
     .select()
     .from(carrierConnections)

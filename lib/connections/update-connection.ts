@@ -10,7 +10,15 @@ import { validateCarrierSettings } from "./validate";
 import { assertCarrierIdFree, withUniqueCarrierId } from "./carrier-id";
 
 /** PATCH semantics: absent keys stay; `credentials` and `config` are replaced whole when given. */
-export async function updateConnection({ ctx, id, input }: { ctx: DomainContext; id: string; input: ConnectionUpdate }) {
+export async function updateConnection({
+  ctx,
+  id,
+  input,
+}: {
+  ctx: DomainContext;
+  id: string;
+  input: ConnectionUpdate;
+}) {
   const row = await findConnectionRow(ctx.db, ctx.org.id, id);
   const settings = validateCarrierSettings(row.carrierName, { credentials: input.credentials, config: input.config });
   if (input.carrier_id !== undefined && input.carrier_id !== row.carrierId) {
@@ -19,19 +27,23 @@ export async function updateConnection({ ctx, id, input }: { ctx: DomainContext;
   const credentials = settings.credentials;
   const [updated] = await withUniqueCarrierId(() =>
     ctx.db
-    .update(carrierConnections)
-    .set({
-      carrierId: input.carrier_id,
-      displayName: input.display_name,
-      testMode: input.test_mode,
-      active: input.active,
-      config: settings.config,
-      credentialsEncrypted:
-        credentials === undefined ? undefined : Object.keys(credentials).length > 0 ? encryptJson(credentials, id) : null,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(carrierConnections.orgId, ctx.org.id), eq(carrierConnections.id, id)))
-    .returning(),
+      .update(carrierConnections)
+      .set({
+        carrierId: input.carrier_id,
+        displayName: input.display_name,
+        testMode: input.test_mode,
+        active: input.active,
+        config: settings.config,
+        credentialsEncrypted:
+          credentials === undefined
+            ? undefined
+            : Object.keys(credentials).length > 0
+              ? encryptJson(credentials, id)
+              : null,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(carrierConnections.orgId, ctx.org.id), eq(carrierConnections.id, id)))
+      .returning(),
   );
   if (!updated) throw new NotFoundError(`Carrier connection ${id} does not exist.`); // deleted meanwhile
   return presentConnection(updated);

@@ -21,7 +21,9 @@ export function validateCarrierSettings(
     else problems.push(...issuesToProblems(parsed.error.issues, "credentials"));
   }
   if (input.config !== undefined) {
-    const commonKeys = Object.fromEntries(Object.entries(input.config).filter(([k]) => (COMMON_CONFIG_KEYS as string[]).includes(k)));
+    const commonKeys = Object.fromEntries(
+      Object.entries(input.config).filter(([k]) => (COMMON_CONFIG_KEYS as string[]).includes(k)),
+    );
     const carrierKeys = Object.fromEntries(Object.entries(input.config).filter(([k]) => !(k in commonKeys)));
     const common = CommonConnectionConfig.strict().safeParse(commonKeys);
     const specific = adapter.configSchema.safeParse(carrierKeys);

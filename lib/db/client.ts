@@ -20,7 +20,6 @@ interface Handle {
 
 const g = globalThis as unknown as { __shipwellDb?: Promise<Handle> };
 
-
 async function open(): Promise<Handle> {
   if (isBuildPhase()) throw new Error("The database is not opened during the build.");
   const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX } = env();
@@ -34,7 +33,11 @@ async function open(): Promise<Handle> {
       connect_timeout: 10,
       idle_timeout: 60,
     });
-    handle = { db: drizzle(sql, { schema }) as unknown as Db, engine: "postgres", close: () => sql.end({ timeout: 5 }) };
+    handle = {
+      db: drizzle(sql, { schema }) as unknown as Db,
+      engine: "postgres",
+      close: () => sql.end({ timeout: 5 }),
+    };
   } else {
     const release = isInMemory() ? () => {} : lockDataDir(DATA_DIR);
     try {
@@ -59,7 +62,9 @@ async function open(): Promise<Handle> {
   }
   try {
     if (!env().SKIP_MIGRATIONS) {
-      await runMigrations(DATABASE_URL ? { engine: "postgres", url: DATABASE_URL } : { engine: "pglite", db: handle.db });
+      await runMigrations(
+        DATABASE_URL ? { engine: "postgres", url: DATABASE_URL } : { engine: "pglite", db: handle.db },
+      );
     }
     await bootstrap(handle.db);
   } catch (err) {

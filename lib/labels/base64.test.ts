@@ -18,7 +18,11 @@ describe("wrapBase64", () => {
     expect(wrapBase64(new Uint8Array())).toBe("");
     // 57 bytes encode to exactly 76 characters: one full line, no newline.
     expect(wrapBase64(new Uint8Array(57))).not.toContain("\n");
-    expect(wrapBase64(new Uint8Array(58)).split("\n").map((l) => l.length)).toEqual([76, 4]);
+    expect(
+      wrapBase64(new Uint8Array(58))
+        .split("\n")
+        .map((l) => l.length),
+    ).toEqual([76, 4]);
   });
 
   it("round-trips through unwrapBase64 for many lengths", () => {

@@ -4,13 +4,32 @@ import { sampleAddress } from "@/lib/labels/sample-content";
 
 describe("addressLines", () => {
   it("writes US-style city lines and skips blank parts", () => {
-    expect(addressLines(sampleAddress({ company_name: null, address_line2: "  " }))).toEqual(["Jane Doe", "1600 Amphitheatre Pkwy", "Mountain View, CA 94043", "US"]);
+    expect(addressLines(sampleAddress({ company_name: null, address_line2: "  " }))).toEqual([
+      "Jane Doe",
+      "1600 Amphitheatre Pkwy",
+      "Mountain View, CA 94043",
+      "US",
+    ]);
   });
 
   it("puts the postal code first in continental Europe and on its own line in the UK", () => {
-    const de = sampleAddress({ company_name: null, address_line2: null, city: "München", postal_code: "80331", state_code: "", country_code: "DE" });
+    const de = sampleAddress({
+      company_name: null,
+      address_line2: null,
+      city: "München",
+      postal_code: "80331",
+      state_code: "",
+      country_code: "DE",
+    });
     expect(addressLines(de).slice(-2)).toEqual(["80331 München", "DE"]);
-    const gb = sampleAddress({ company_name: null, address_line2: null, city: "London", postal_code: "sw1a 1aa", state_code: "", country_code: "GB" });
+    const gb = sampleAddress({
+      company_name: null,
+      address_line2: null,
+      city: "London",
+      postal_code: "sw1a 1aa",
+      state_code: "",
+      country_code: "GB",
+    });
     expect(addressLines(gb).slice(-3)).toEqual(["LONDON", "SW1A 1AA", "GB"]);
   });
 });

@@ -55,13 +55,52 @@ export function addressLines(address: Address): string[] {
 
 // How the city line is written where the postal code does not follow the city and state as in the US/CA/AU.
 // Continental Europe and Latin America put it first ("80331 München"); the UK and Ireland give it its own line.
-const POSTAL_CODE_FIRST = new Set(["AT", "BE", "BR", "CH", "CZ", "DE", "DK", "ES", "FI", "FR", "GR", "HU", "IS", "IT", "LU", "MX", "NL", "NO", "PL", "PT", "SE", "SK"]);
+const POSTAL_CODE_FIRST = new Set([
+  "AT",
+  "BE",
+  "BR",
+  "CH",
+  "CZ",
+  "DE",
+  "DK",
+  "ES",
+  "FI",
+  "FR",
+  "GR",
+  "HU",
+  "IS",
+  "IT",
+  "LU",
+  "MX",
+  "NL",
+  "NO",
+  "PL",
+  "PT",
+  "SE",
+  "SK",
+]);
 const POSTCODE_OWN_LINE = new Set(["GB", "IE"]);
 
 // Latin letters that Unicode does not decompose into a base letter plus accent.
 const LATIN_FOLDS: Record<string, string> = {
-  Ł: "L", ł: "l", Đ: "D", đ: "d", Ð: "D", ð: "d", Ħ: "H", ħ: "h", ı: "i", Ø: "O", ø: "o",
-  Æ: "AE", æ: "ae", Œ: "OE", œ: "oe", ß: "ss", Þ: "Th", þ: "th",
+  Ł: "L",
+  ł: "l",
+  Đ: "D",
+  đ: "d",
+  Ð: "D",
+  ð: "d",
+  Ħ: "H",
+  ħ: "h",
+  ı: "i",
+  Ø: "O",
+  ø: "o",
+  Æ: "AE",
+  æ: "ae",
+  Œ: "OE",
+  œ: "oe",
+  ß: "ss",
+  Þ: "Th",
+  þ: "th",
 };
 
 /** One character as plain Latin letters when it has an obvious fold (é → e, Ł → L), else unchanged. */

@@ -64,8 +64,24 @@ export function fitText(text: string, size: number, width: number): string {
   return chars.length <= max ? chars.join("") : chars.slice(0, max - 1).join("") + ".";
 }
 
-function text(x: number, y: number, size: number, value: string, width: number, opts: { bold?: boolean; align?: TextAlign } = {}): TextElement {
-  return { kind: "text", x, y, size, text: fitText(value, size, width), bold: opts.bold ?? false, width, align: opts.align ?? "left" };
+function text(
+  x: number,
+  y: number,
+  size: number,
+  value: string,
+  width: number,
+  opts: { bold?: boolean; align?: TextAlign } = {},
+): TextElement {
+  return {
+    kind: "text",
+    x,
+    y,
+    size,
+    text: fitText(value, size, width),
+    bold: opts.bold ?? false,
+    width,
+    align: opts.align ?? "left",
+  };
 }
 
 function rule(y: number, height = 4): BoxElement {
@@ -129,7 +145,8 @@ export function layoutLabel(content: LabelContent): LabelElement[] {
   els.push(text(MARGIN, 1064, 28, content.barcodeValue, INNER_WIDTH, { align: "center" }));
   els.push(rule(1110));
 
-  if (content.footerText) els.push(text(MARGIN, 1130, 26, content.footerText, INNER_WIDTH, { bold: true, align: "center" }));
+  if (content.footerText)
+    els.push(text(MARGIN, 1130, 26, content.footerText, INNER_WIDTH, { bold: true, align: "center" }));
   els.push(text(MARGIN, 1172, 20, `${content.carrierName} - ${content.serviceName}`, INNER_WIDTH, { align: "center" }));
   return els;
 }

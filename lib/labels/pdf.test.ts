@@ -34,7 +34,14 @@ describe("renderPdfLabel", () => {
   it("draws addresses, service and tracking number as text and the barcode as vector bars", async () => {
     const bytes = await renderPdfLabel(sampleLabelContent());
     const ops = await pageOperators(bytes);
-    for (const text of ["SBX126230400000900001705", "John Smith", "350 Fifth Avenue", "New York, NY 10118", "Jane Doe", "Sandbox Ground"]) {
+    for (const text of [
+      "SBX126230400000900001705",
+      "John Smith",
+      "350 Fifth Avenue",
+      "New York, NY 10118",
+      "Jane Doe",
+      "Sandbox Ground",
+    ]) {
       expect(ops).toContain(`<${hex(text)}> Tj`);
     }
     expect(ops).not.toMatch(/\/Image-\d+ Do/);

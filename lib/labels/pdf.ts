@@ -79,7 +79,8 @@ export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array>
       const y = PDF_PAGE_HEIGHT - (el.y + el.height) * PT_PER_DOT;
       let x = el.x * PT_PER_DOT;
       el.pattern.widths.forEach((w, i) => {
-        if (i % 2 === 0) page.drawRectangle({ x, y, width: w * moduleWidth, height: el.height * PT_PER_DOT, color: rgb(0, 0, 0) });
+        if (i % 2 === 0)
+          page.drawRectangle({ x, y, width: w * moduleWidth, height: el.height * PT_PER_DOT, color: rgb(0, 0, 0) });
         x += w * moduleWidth;
       });
     }

@@ -2,7 +2,14 @@ import { crc32 } from "node:zlib";
 import bwipjs from "bwip-js/node";
 import { PNG } from "pngjs";
 import { toPrintableAscii, type LabelContent } from "@/lib/labels/content";
-import { LABEL_DPI, LABEL_HEIGHT_DOTS, LABEL_WIDTH_DOTS, layoutLabel, type BarcodeElement, type TextElement } from "@/lib/labels/layout";
+import {
+  LABEL_DPI,
+  LABEL_HEIGHT_DOTS,
+  LABEL_WIDTH_DOTS,
+  layoutLabel,
+  type BarcodeElement,
+  type TextElement,
+} from "@/lib/labels/layout";
 
 /**
  * A 4×6 label as an 812×1218 grayscale PNG (203 dpi, the resolution thermal printers print at 1:1).

@@ -18,7 +18,15 @@ describe("renderZplLabel", () => {
     expect(zpl).toContain("^CI28");
     // Code 128 of the tracking number.
     expect(zpl).toMatch(/\^BCN,\d+,N,N,N,A\^FH\^FDSBX126230400000900001705\^FS/);
-    for (const text of ["John Smith", "350 Fifth Avenue", "New York, NY 10118", "Jane Doe", "Sandbox Ground", "ORDER-1042", "2.5 KG"]) {
+    for (const text of [
+      "John Smith",
+      "350 Fifth Avenue",
+      "New York, NY 10118",
+      "Jane Doe",
+      "Sandbox Ground",
+      "ORDER-1042",
+      "2.5 KG",
+    ]) {
       expect(zpl).toContain(`^FD${text}^FS`);
     }
     // Every field is a ^FO … ^FS pair.
@@ -27,7 +35,9 @@ describe("renderZplLabel", () => {
 
   it("cannot be broken out of through a person name", () => {
     const evil = "Eve^XZ^XA^FO0,0^A0N,99^FDPWNED^FS~JA~JR_x\\&y";
-    const zpl = renderZplLabel(sampleLabelContent({ recipient: sampleAddress({ person_name: evil }), reference: "~DGR:X" }));
+    const zpl = renderZplLabel(
+      sampleLabelContent({ recipient: sampleAddress({ person_name: evil }), reference: "~DGR:X" }),
+    );
     expect(count(zpl, "^XA")).toBe(1);
     expect(count(zpl, "^XZ")).toBe(1);
     expect(zpl).not.toContain("~");

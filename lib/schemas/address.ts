@@ -25,14 +25,23 @@ export const AddressInput = z
     address_line2: optionalText(200),
     person_name: optionalText(200),
     company_name: optionalText(200),
-    email: z.email("must be an email address").nullish().transform((v) => v ?? null),
+    email: z
+      .email("must be an email address")
+      .nullish()
+      .transform((v) => v ?? null),
     phone_number: optionalText(50),
     federal_tax_id: optionalText(50),
     state_tax_id: optionalText(50),
     suburb: optionalText(100),
     residential: z.boolean().default(false),
-    validate_location: z.boolean().nullish().transform((v) => v ?? null),
-    validation: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? null),
+    validate_location: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? null),
+    validation: z
+      .record(z.string(), z.unknown())
+      .nullish()
+      .transform((v) => v ?? null),
   })
   .superRefine(
     (a, ctx) => {

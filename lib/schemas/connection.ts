@@ -6,7 +6,10 @@ import { Timestamp, optionalText } from "./common";
 const friendlyId = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit")
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+    "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+  )
   .refine((v) => !v.startsWith("car_"), "must not start with car_ (reserved for connection ids)");
 
 const object = z.record(z.string(), z.unknown());
@@ -62,4 +65,6 @@ export const CommonConnectionConfig = z.object({
   refresh_requests_per_minute: z.number().int().min(1).max(100_000).optional(),
   refresh_batch_size: z.number().int().min(1).max(100).optional(),
 });
-export const COMMON_CONFIG_KEYS = Object.keys(CommonConnectionConfig.shape) as (keyof z.output<typeof CommonConnectionConfig>)[];
+export const COMMON_CONFIG_KEYS = Object.keys(CommonConnectionConfig.shape) as (keyof z.output<
+  typeof CommonConnectionConfig
+>)[];

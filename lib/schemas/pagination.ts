@@ -8,5 +8,10 @@ export type PageQuery = z.output<typeof PageQuery>;
 
 export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
   z
-    .object({ count: z.number().int(), next: z.string().nullable(), previous: z.string().nullable(), results: z.array(item) })
+    .object({
+      count: z.number().int(),
+      next: z.string().nullable(),
+      previous: z.string().nullable(),
+      results: z.array(item),
+    })
     .meta({ id });

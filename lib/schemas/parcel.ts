@@ -32,7 +32,8 @@ export const ParcelInput = z
       const given = [p.width, p.height, p.length].filter(present).length;
       if (given > 0 && given < 3) {
         for (const key of ["width", "height", "length"] as const) {
-          if (!present(p[key])) ctx.addIssue({ code: "custom", path: [key], message: "is required when any dimension is given" });
+          if (!present(p[key]))
+            ctx.addIssue({ code: "custom", path: [key], message: "is required when any dimension is given" });
         }
       }
       if (given > 0 && !present(p.dimension_unit)) {

@@ -24,7 +24,9 @@ export const ProxyRatesRequest = z
   .meta({ id: "ProxyRatesRequest" });
 export type ProxyRatesRequest = z.output<typeof ProxyRatesRequest>;
 
-export const RatesResponse = z.object({ messages: z.array(Message), rates: z.array(Rate) }).meta({ id: "RatesResponse" });
+export const RatesResponse = z
+  .object({ messages: z.array(Message), rates: z.array(Rate) })
+  .meta({ id: "RatesResponse" });
 
 export const ProxyShippingRequest = z
   .object({
@@ -41,7 +43,9 @@ export const ProxyShippingRequest = z
   .meta({ id: "ProxyShippingRequest" });
 export type ProxyShippingRequest = z.output<typeof ProxyShippingRequest>;
 
-export const TrackingResponse = z.object({ messages: z.array(Message), tracking: Tracker }).meta({ id: "TrackingResponse" });
+export const TrackingResponse = z
+  .object({ messages: z.array(Message), tracking: Tracker })
+  .meta({ id: "TrackingResponse" });
 
 export const TrackingParams = z.object({
   carrier_name: z.string().trim().min(1).max(50),
@@ -50,7 +54,13 @@ export const TrackingParams = z.object({
 
 /** The same, from app/v1/trackers/[id]/[tracking_number], whose first segment is the carrier name. */
 export const TrackerParams = z.preprocess(
-  (p) => (p && typeof p === "object" ? { carrier_name: (p as { id?: unknown }).id, tracking_number: (p as { tracking_number?: unknown }).tracking_number } : p),
+  (p) =>
+    p && typeof p === "object"
+      ? {
+          carrier_name: (p as { id?: unknown }).id,
+          tracking_number: (p as { tracking_number?: unknown }).tracking_number,
+        }
+      : p,
   TrackingParams,
 );
 

@@ -85,7 +85,9 @@ export const ShipmentPurchase = z
   .meta({ id: "ShipmentPurchase" });
 export type ShipmentPurchase = z.output<typeof ShipmentPurchase>;
 
-export const ShipmentWithMessages = z.object({ messages: z.array(Message), shipment: Shipment }).meta({ id: "ShipmentWithMessages" });
+export const ShipmentWithMessages = z
+  .object({ messages: z.array(Message), shipment: Shipment })
+  .meta({ id: "ShipmentWithMessages" });
 
 const instant = z
   .string()

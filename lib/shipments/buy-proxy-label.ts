@@ -17,14 +17,23 @@ import { proxyTrackingUrl } from "@/lib/trackers/tracking-url";
  * Proxy label purchase: the chosen rate names its connection (carrier_ref), the carrier sells the label, and the
  * answer is a purchased Shipment that is not stored (ids are null).
  */
-export async function buyProxyLabel({ ctx, input }: { ctx: DomainContext; input: ProxyShippingRequest }): Promise<Shipment> {
+export async function buyProxyLabel({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: ProxyShippingRequest;
+}): Promise<Shipment> {
   const index = input.rates.findIndex((r) => r.id === input.selected_rate_id);
   if (index < 0) throw new ValidationError("must be the id of one of the given rates", "selected_rate_id");
   const chosen = input.rates[index]!;
   const row = await connectionById(ctx.db, ctx.org.id, chosen.carrier_ref, "ship");
   const adapter = getAdapter(row.carrierName)!;
   if (!adapter.label_types.includes(input.label_type)) {
-    throw new ValidationError(`must be one of: ${adapter.label_types.join(", ")} for ${adapter.display_name}`, "label_type");
+    throw new ValidationError(
+      `must be one of: ${adapter.label_types.join(", ")} for ${adapter.display_name}`,
+      "label_type",
+    );
   }
 
   // Not the client's signal: a label purchase that reached the carrier must not be abandoned because the client

@@ -18,12 +18,20 @@ import { presentShipment, type ShipmentRow } from "./present-shipment";
  * carrier first (424 when it refuses; cancelled here with a warning when the carrier has no void); cancelled
  * again answers 200; any later status is 409 (the parcel is moving).
  */
-export async function cancelShipment({ ctx, id }: { ctx: DomainContext; id: string }): Promise<{ messages: CarrierMessage[]; shipment: Shipment }> {
+export async function cancelShipment({
+  ctx,
+  id,
+}: {
+  ctx: DomainContext;
+  id: string;
+}): Promise<{ messages: CarrierMessage[]; shipment: Shipment }> {
   const orgId = ctx.org.id;
   const row = await findShipmentRow(ctx.db, orgId, id);
   if (row.status === "cancelled") return present(ctx.db, row, []);
   if (row.status !== "created" && row.status !== "purchased") {
-    throw new StateConflictError(`The shipment is ${row.status}; only created or purchased shipments can be cancelled.`);
+    throw new StateConflictError(
+      `The shipment is ${row.status}; only created or purchased shipments can be cancelled.`,
+    );
   }
   assertNoLiveClaim(row);
   if (row.status === "created") {
@@ -32,7 +40,9 @@ export async function cancelShipment({ ctx, id }: { ctx: DomainContext; id: stri
     return present(ctx.db, await finish(ctx.db, claim, row.trackerId, []), []);
   }
 
-  const connection = row.carrierConnectionId ? await findConnectionRow(ctx.db, orgId, row.carrierConnectionId).catch(notFoundToNull) : null;
+  const connection = row.carrierConnectionId
+    ? await findConnectionRow(ctx.db, orgId, row.carrierConnectionId).catch(notFoundToNull)
+    : null;
   if (!connection) {
     throw new CarrierNotFoundError(
       `The connection that bought this label no longer exists; void the label in the ${row.carrierName} account, or recreate the connection.`,
@@ -70,7 +80,12 @@ const notFoundToNull = (err: unknown) => {
  * written first: the background refresh locks trackers before shipments, and one lock order means no deadlock.
  * Retried while the database is away: after a void at the carrier the cancellation must be recorded.
  */
-async function finish(db: Db, claim: Claim, trackerId: string | null, messages: CarrierMessage[]): Promise<ShipmentRow> {
+async function finish(
+  db: Db,
+  claim: Claim,
+  trackerId: string | null,
+  messages: CarrierMessage[],
+): Promise<ShipmentRow> {
   return recordWithRetries(RECORD_RETRY_DELAYS_MS, () =>
     db.transaction(async (tx) => {
       const now = new Date();

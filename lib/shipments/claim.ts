@@ -25,12 +25,15 @@ export interface Claim {
 }
 
 /** Long enough for the carrier call (its deadline) and for recording the outcome, with its retries. */
-export const claimLeaseMs = (connection: { config: Record<string, unknown> }) => deadlineFor(connection) + 2 * 60 * 1000;
+export const claimLeaseMs = (connection: { config: Record<string, unknown> }) =>
+  deadlineFor(connection) + 2 * 60 * 1000;
 
 /** 409 while another purchase or cancellation holds the shipment (an expired claim no longer does). */
 export function assertNoLiveClaim(row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil">, now = new Date()): void {
   if (row.pendingOperation !== null && row.pendingUntil !== null && row.pendingUntil > now) {
-    throw new StateConflictError(`A ${row.pendingOperation === "cancel" ? "cancellation" : "purchase"} of this shipment is in progress.`);
+    throw new StateConflictError(
+      `A ${row.pendingOperation === "cancel" ? "cancellation" : "purchase"} of this shipment is in progress.`,
+    );
   }
 }
 

@@ -60,7 +60,14 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
             .returning();
     // RETURNING promises no order: put parts back in position order, as loadShipmentParts reads them.
     const byPosition = <T extends { position: number }>(rows: T[]) => rows.sort((x, y) => x.position - y.position);
-    return { row: row!, shipper: shipper!, recipient: recipient!, parcels: byPosition(parcelRows), rates: byPosition(rateRows), label: null };
+    return {
+      row: row!,
+      shipper: shipper!,
+      recipient: recipient!,
+      parcels: byPosition(parcelRows),
+      rates: byPosition(rateRows),
+      label: null,
+    };
   });
   return presentShipment(parts);
 }

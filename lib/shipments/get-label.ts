@@ -20,14 +20,23 @@ const EXTENSIONS: Record<LabelType, string> = { PDF: "pdf", ZPL: "zpl", PNG: "pn
  * in one format; converting PDF to ZPL would not be the carrier's label). A voided label is not handed out for
  * printing.
  */
-export async function getLabel({ ctx, id, format }: { ctx: DomainContext; id: string; format?: LabelType }): Promise<LabelFileOut> {
+export async function getLabel({
+  ctx,
+  id,
+  format,
+}: {
+  ctx: DomainContext;
+  id: string;
+  format?: LabelType;
+}): Promise<LabelFileOut> {
   const row = await findShipmentRow(ctx.db, ctx.org.id, id);
   const [label] = await ctx.db
     .select()
     .from(labels)
     .where(and(eq(labels.orgId, ctx.org.id), eq(labels.shipmentId, id)));
   if (!label) throw new StateConflictError("The shipment has no label yet: purchase it first.");
-  if (row.status === "cancelled") throw new StateConflictError("The shipment is cancelled and its label voided; it must not be used.");
+  if (row.status === "cancelled")
+    throw new StateConflictError("The shipment is cancelled and its label voided; it must not be used.");
   const type = label.type as LabelType;
   if (format && format !== type) throw new ValidationError(`this shipment's label is ${type}`, "format");
   return {

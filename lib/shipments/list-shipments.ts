@@ -23,7 +23,13 @@ export function shipmentFilters(orgId: string, f: ShipmentListQuery): SQL {
  * Newest first. The page's ids are found first (the index on org and creation time answers that without touching
  * the rows, so a deep offset walks index entries only), then only those shipments and their parts are read.
  */
-export async function listShipments({ ctx, filters }: { ctx: DomainContext; filters: ShipmentListQuery }): Promise<{ count: number; results: Shipment[] }> {
+export async function listShipments({
+  ctx,
+  filters,
+}: {
+  ctx: DomainContext;
+  filters: ShipmentListQuery;
+}): Promise<{ count: number; results: Shipment[] }> {
   const where = shipmentFilters(ctx.org.id, filters);
   const [page, [total]] = await Promise.all([
     ctx.db

@@ -20,9 +20,20 @@ export async function loadShipmentParts(db: DbOrTx, orgId: string, rows: Shipmen
   const ids = rows.map((r) => r.id);
   const addressIds = rows.flatMap((r) => [r.shipperId, r.recipientId]);
   const [addressRows, parcelRows, rateRows, labelRows] = await Promise.all([
-    db.select().from(addresses).where(and(eq(addresses.orgId, orgId), inArray(addresses.id, addressIds))),
-    db.select().from(parcels).where(and(eq(parcels.orgId, orgId), inArray(parcels.shipmentId, ids))).orderBy(asc(parcels.position)),
-    db.select().from(rates).where(and(eq(rates.orgId, orgId), inArray(rates.shipmentId, ids))).orderBy(asc(rates.position)),
+    db
+      .select()
+      .from(addresses)
+      .where(and(eq(addresses.orgId, orgId), inArray(addresses.id, addressIds))),
+    db
+      .select()
+      .from(parcels)
+      .where(and(eq(parcels.orgId, orgId), inArray(parcels.shipmentId, ids)))
+      .orderBy(asc(parcels.position)),
+    db
+      .select()
+      .from(rates)
+      .where(and(eq(rates.orgId, orgId), inArray(rates.shipmentId, ids)))
+      .orderBy(asc(rates.position)),
     db
       .select({ shipmentId: labels.shipmentId, content: labels.content })
       .from(labels)

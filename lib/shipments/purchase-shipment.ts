@@ -54,7 +54,10 @@ export async function purchaseShipment({
   const adapter = getAdapter(connection.carrierName)!;
   const labelType = input.label_type ?? (row.labelType as NonNullable<ShipmentPurchase["label_type"]>);
   if (!adapter.label_types.includes(labelType)) {
-    throw new ValidationError(`must be one of: ${adapter.label_types.join(", ")} for ${adapter.display_name}`, "label_type");
+    throw new ValidationError(
+      `must be one of: ${adapter.label_types.join(", ")} for ${adapter.display_name}`,
+      "label_type",
+    );
   }
   const [parts] = await loadShipmentParts(ctx.db, orgId, [row]);
   const warnings = abandonedAttemptWarning(row, connection);
@@ -93,16 +96,24 @@ export async function purchaseShipment({
     selected,
     messages,
     payment: presentPayment(input.payment, selected.currency),
-    meta: { rate_provider: connection.carrierName, service_name: selected.meta.service_name, carrier_connection_id: connection.id },
+    meta: {
+      rate_provider: connection.carrierName,
+      service_name: selected.meta.service_name,
+      carrier_connection_id: connection.id,
+    },
     recipient: parts!.recipient,
   };
   let recorded: ShipmentRow;
   try {
-    recorded = await recordWithRetries(options.recordRetryDelaysMs ?? RECORD_RETRY_DELAYS_MS, () => recordPurchase(ctx.db, purchase));
+    recorded = await recordWithRetries(options.recordRetryDelaysMs ?? RECORD_RETRY_DELAYS_MS, () =>
+      recordPurchase(ctx.db, purchase),
+    );
   } catch (err) {
     await voidOrphanLabel({ ctx, connection, shipped, claim, cause: err });
     if (err instanceof ClaimLostError) {
-      throw new StateConflictError("Another purchase or cancellation took this shipment over; the label bought here was voided.");
+      throw new StateConflictError(
+        "Another purchase or cancellation took this shipment over; the label bought here was voided.",
+      );
     }
     throw err;
   }
@@ -115,7 +126,9 @@ export async function purchaseShipment({
 function assertPurchasable(row: ShipmentRow) {
   if (row.status !== "created") {
     throw new StateConflictError(
-      row.status === "cancelled" ? "The shipment is cancelled; create a new one." : `The shipment is already ${row.status}; its label was bought.`,
+      row.status === "cancelled"
+        ? "The shipment is cancelled; create a new one."
+        : `The shipment is already ${row.status}; its label was bought.`,
     );
   }
   assertNoLiveClaim(row);
@@ -127,7 +140,11 @@ function assertPurchasable(row: ShipmentRow) {
  */
 function abandonedAttemptWarning(row: ShipmentRow, connection: ConnectionRow): CarrierMessage[] {
   if (row.pendingOperation !== "purchase" || !row.pendingUntil) return [];
-  rootLog().warn({ msg: "taking over an abandoned purchase claim", shipment_id: row.id, claim_expired_at: row.pendingUntil });
+  rootLog().warn({
+    msg: "taking over an abandoned purchase claim",
+    shipment_id: row.id,
+    claim_expired_at: row.pendingUntil,
+  });
   return connectionMessages(connection, [
     {
       code: "previous_purchase_unfinished",

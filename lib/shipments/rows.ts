@@ -59,7 +59,13 @@ export function addressInputFromRow(r: AddressRow): AddressInput {
 /** … and in the output's (every field, with its adr_ id). */
 export const addressFromRow = (r: AddressRow): Address => presentAddress(addressInputFromRow(r), r.id);
 
-export function parcelValues(p: ParcelInput, id: string, orgId: string, shipmentId: string, position: number): typeof parcels.$inferInsert {
+export function parcelValues(
+  p: ParcelInput,
+  id: string,
+  orgId: string,
+  shipmentId: string,
+  position: number,
+): typeof parcels.$inferInsert {
   return {
     id,
     orgId,

@@ -67,6 +67,12 @@ async function findByNumber(ctx: DomainContext, carrierName: string, trackingNum
   const [row] = await ctx.db
     .select()
     .from(trackers)
-    .where(and(eq(trackers.orgId, ctx.org.id), eq(trackers.carrierName, carrierName), eq(trackers.trackingNumber, trackingNumber)));
+    .where(
+      and(
+        eq(trackers.orgId, ctx.org.id),
+        eq(trackers.carrierName, carrierName),
+        eq(trackers.trackingNumber, trackingNumber),
+      ),
+    );
   return row ?? null;
 }

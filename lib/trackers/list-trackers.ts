@@ -10,11 +10,21 @@ function trackerFilters(orgId: string, f: TrackerListQuery): SQL {
     f.status ? eq(trackers.status, f.status) : undefined,
     f.carrier_name ? eq(trackers.carrierName, f.carrier_name) : undefined,
     f.tracking_number ? eq(trackers.trackingNumber, f.tracking_number) : undefined,
-    f.delivered === undefined ? undefined : f.delivered ? eq(trackers.status, "delivered") : ne(trackers.status, "delivered"),
+    f.delivered === undefined
+      ? undefined
+      : f.delivered
+        ? eq(trackers.status, "delivered")
+        : ne(trackers.status, "delivered"),
   )!;
 }
 
-export async function listTrackers({ ctx, filters }: { ctx: DomainContext; filters: TrackerListQuery }): Promise<{ count: number; results: StoredTracker[] }> {
+export async function listTrackers({
+  ctx,
+  filters,
+}: {
+  ctx: DomainContext;
+  filters: TrackerListQuery;
+}): Promise<{ count: number; results: StoredTracker[] }> {
   const where = trackerFilters(ctx.org.id, filters);
   const [rows, [total]] = await Promise.all([
     ctx.db

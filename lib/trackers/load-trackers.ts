@@ -21,7 +21,15 @@ export async function presentTrackers(db: DbOrTx, orgId: string, rows: TrackerRo
   const events = await db
     .select()
     .from(trackingEvents)
-    .where(and(eq(trackingEvents.orgId, orgId), inArray(trackingEvents.trackerId, rows.map((r) => r.id))));
+    .where(
+      and(
+        eq(trackingEvents.orgId, orgId),
+        inArray(
+          trackingEvents.trackerId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    );
   return rows.map((row) =>
     presentStoredTracker(
       row,

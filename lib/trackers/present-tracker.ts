@@ -50,7 +50,9 @@ export function presentTracker(
 
 /** A stored tracker; `events` are its stored events (each stored once, by fingerprint). */
 export function presentStoredTracker(row: TrackerRow, events: TrackingEventRow[]): StoredTracker {
-  const ordered = [...events].sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || a.fingerprint.localeCompare(b.fingerprint));
+  const ordered = [...events].sort(
+    (a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || a.fingerprint.localeCompare(b.fingerprint),
+  );
   return {
     id: row.id,
     carrier_name: row.carrierName,

@@ -36,7 +36,12 @@ interface MergeOptions {
 }
 
 /** One tracker: recordTrackings with a batch of one (not found if it was deleted meanwhile). */
-export async function recordTracking(db: DbOrTx, tracker: TrackerRow, result: TrackingResult, options: MergeOptions = {}): Promise<RecordedTracking> {
+export async function recordTracking(
+  db: DbOrTx,
+  tracker: TrackerRow,
+  result: TrackingResult,
+  options: MergeOptions = {},
+): Promise<RecordedTracking> {
   const [recorded] = await recordTrackings(db, [{ tracker, result }], options);
   // Deleted while the carrier was being asked.
   if (!recorded) throw new NotFoundError(`Tracker ${tracker.id} does not exist.`);
@@ -49,14 +54,26 @@ export async function recordTracking(db: DbOrTx, tracker: TrackerRow, result: Tr
  * and linked shipments moved. Used by tracker creation, refresh on demand and the background refresh. A batch
  * costs the same few statements as one tracker; run it inside a transaction so trackers and shipments move together.
  */
-export async function recordTrackings(db: DbOrTx, given: TrackingAnswer[], { now = new Date(), timeScale = 1 }: MergeOptions = {}): Promise<RecordedTracking[]> {
+export async function recordTrackings(
+  db: DbOrTx,
+  given: TrackingAnswer[],
+  { now = new Date(), timeScale = 1 }: MergeOptions = {},
+): Promise<RecordedTracking[]> {
   if (given.length === 0) return [];
   // Merge into the trackers as they are now, locked: between the carrier call and this write a tracker may have
   // been cancelled (a voided label) or deleted, and the answer must not undo either.
   const current = await db
     .select()
     .from(trackers)
-    .where(and(inArray(trackers.orgId, [...new Set(given.map((a) => a.tracker.orgId))]), inArray(trackers.id, given.map((a) => a.tracker.id))))
+    .where(
+      and(
+        inArray(trackers.orgId, [...new Set(given.map((a) => a.tracker.orgId))]),
+        inArray(
+          trackers.id,
+          given.map((a) => a.tracker.id),
+        ),
+      ),
+    )
     .for("update");
   const byId = new Map(current.map((t) => [t.id, t]));
   const answers = given.flatMap((a) => {
@@ -113,7 +130,8 @@ export async function recordTrackings(db: DbOrTx, given: TrackingAnswer[], { now
 
   const recorded = answers.map(({ tracker, result }): RecordedTracking => {
     const added = fresh.get(tracker.id);
-    const lastEventAt = added && (!tracker.lastEventAt || added.newest > tracker.lastEventAt) ? added.newest : tracker.lastEventAt;
+    const lastEventAt =
+      added && (!tracker.lastEventAt || added.newest > tracker.lastEventAt) ? added.newest : tracker.lastEventAt;
     let status = mergedStatus(result.status, newestStatus.get(tracker.id) ?? null, tracker.status);
     let nextRefresh = isDeliveredBack(result.status, tracker.status) ? null : nextRefreshAt(status, now, { timeScale });
     let retiredAt: Date | null = null;
@@ -162,7 +180,11 @@ export async function recordTrackings(db: DbOrTx, given: TrackingAnswer[], { now
       as d(id text, org_id text, status text, eta text, last_event_at timestamptz, next timestamptz, retired timestamptz, updated timestamptz)
     where ${trackers.id} = d.id and ${trackers.orgId} = d.org_id`);
 
-  await followTrackers(db, recorded.map((r) => r.tracker), now);
+  await followTrackers(
+    db,
+    recorded.map((r) => r.tracker),
+    now,
+  );
   return recorded;
 }
 
@@ -171,7 +193,10 @@ async function newestEventStatuses(db: DbOrTx, of: TrackerRow[]): Promise<Map<st
   const orgIds = [...new Set(of.map((t) => t.orgId))];
   const trackerIds = of.map((t) => t.id);
   const rows = await db
-    .selectDistinctOn([trackingEvents.trackerId], { trackerId: trackingEvents.trackerId, status: trackingEvents.status })
+    .selectDistinctOn([trackingEvents.trackerId], {
+      trackerId: trackingEvents.trackerId,
+      status: trackingEvents.status,
+    })
     .from(trackingEvents)
     .where(and(inArray(trackingEvents.orgId, orgIds), inArray(trackingEvents.trackerId, trackerIds)))
     .orderBy(trackingEvents.trackerId, desc(trackingEvents.occurredAt));
@@ -213,7 +238,10 @@ export async function recordTrackingFailure(
   { now = new Date(), timeScale = 1, keepSchedule = false }: MergeOptions & { keepSchedule?: boolean } = {},
 ): Promise<void> {
   const failures = tracker.refreshFailures + 1;
-  const retire = tracker.status !== "cancelled" && !FINAL_TRACKER_STATUSES.has(tracker.status) && isStale(tracker.lastEventAt, tracker.createdAt, now);
+  const retire =
+    tracker.status !== "cancelled" &&
+    !FINAL_TRACKER_STATUSES.has(tracker.status) &&
+    isStale(tracker.lastEventAt, tracker.createdAt, now);
   await db
     .update(trackers)
     .set({

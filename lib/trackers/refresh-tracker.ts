@@ -15,12 +15,16 @@ import { refreshTimeScale } from "./refresh/budget";
 export async function refreshTracker({ ctx, id }: { ctx: DomainContext; id: string }): Promise<StoredTracker> {
   const row = await findTrackerRow(ctx.db, ctx.org.id, id);
   const connection = await trackingConnection(ctx.db, row);
-  const outcome = await invokeConnection(connection, "track", ctx.signal, (adapter, actx) => adapter.track(actx, row.trackingNumber));
+  const outcome = await invokeConnection(connection, "track", ctx.signal, (adapter, actx) =>
+    adapter.track(actx, row.trackingNumber),
+  );
   if (!outcome.ok) {
     await recordTrackingFailure(ctx.db, row, outcome.messages, { keepSchedule: true });
     throw new CarrierFailureError(outcome.messages);
   }
-  const recorded = await ctx.db.transaction((tx) => recordTracking(tx, row, outcome.data, { timeScale: refreshTimeScale(connection) }));
+  const recorded = await ctx.db.transaction((tx) =>
+    recordTracking(tx, row, outcome.data, { timeScale: refreshTimeScale(connection) }),
+  );
   return presentTrackerRow(ctx.db, recorded.tracker);
 }
 

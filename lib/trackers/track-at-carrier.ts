@@ -25,7 +25,9 @@ export async function trackAtCarrier({
   extra?: Record<string, unknown>;
 }): Promise<{ connection: ConnectionRow; result: TrackingResult; messages: Message[] }> {
   const connection = await connectionForCarrier(ctx.db, ctx.org.id, carrierName, "track", carrierId);
-  const outcome = await invokeConnection(connection, "track", ctx.signal, (adapter, actx) => adapter.track(actx, trackingNumber));
+  const outcome = await invokeConnection(connection, "track", ctx.signal, (adapter, actx) =>
+    adapter.track(actx, trackingNumber),
+  );
   if (!outcome.ok) {
     const notFound = outcome.messages.some((m) => m.code === "tracking_not_found");
     throw new CarrierFailureError(outcome.messages, extra, notFound ? 404 : 424);

@@ -19,6 +19,12 @@ export async function trackProxy({
   carrierId?: string;
 }): Promise<{ messages: Message[]; tracking: Tracker }> {
   if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${carrierName}.`);
-  const { connection, result, messages } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId, extra: { tracking: null } });
+  const { connection, result, messages } = await trackAtCarrier({
+    ctx,
+    carrierName,
+    trackingNumber,
+    carrierId,
+    extra: { tracking: null },
+  });
   return { messages, tracking: presentTracker(result, connection) };
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { TRACKER_STATUSES } from "@/lib/carriers/types";
-import { eventFingerprint, isStale, mergedStatus, nextRefreshAt, REFRESH_INTERVAL_MS, RETIRE_AFTER_MS, shipmentStatusFor } from "./tracking-rules";
+import {
+  eventFingerprint,
+  isStale,
+  mergedStatus,
+  nextRefreshAt,
+  REFRESH_INTERVAL_MS,
+  RETIRE_AFTER_MS,
+  shipmentStatusFor,
+} from "./tracking-rules";
 
 const now = new Date("2026-11-21T12:00:00Z");
 
@@ -34,7 +42,8 @@ describe("tracking rules", () => {
   });
 
   it("schedules the next refresh from the status, ±10 % jitter, never for final statuses", () => {
-    const at = (status: (typeof TRACKER_STATUSES)[number], r: number, timeScale = 1) => nextRefreshAt(status, now, { random: () => r, timeScale })?.getTime();
+    const at = (status: (typeof TRACKER_STATUSES)[number], r: number, timeScale = 1) =>
+      nextRefreshAt(status, now, { random: () => r, timeScale })?.getTime();
     expect(at("out_for_delivery", 0.5)).toBe(now.getTime() + 15 * 60_000);
     expect(at("in_transit", 0.5)).toBe(now.getTime() + 60 * 60_000);
     expect(at("pending", 0.5)).toBe(now.getTime() + 4 * 3_600_000);

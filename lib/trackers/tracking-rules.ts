@@ -23,14 +23,21 @@ export const RETIRE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
 /** A carrier event's identity: carriers repeat scans across calls and pages; the same scan is stored once. */
 export function eventFingerprint(e: Pick<TrackingEvent, "occurred_at" | "code" | "description" | "location">): string {
   const instant = new Date(e.occurred_at).toISOString();
-  return createHash("sha256").update([instant, e.code, e.description, e.location].join("\u0000")).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update([instant, e.code, e.description, e.location].join("\u0000"))
+    .digest("hex")
+    .slice(0, 32);
 }
 
 /**
  * The tracker's status after a refresh: cancelled stays cancelled; otherwise the carrier's overall status when it states one; when it answers
  * `unknown` (no summary), the newest event's status; failing both, what the tracker already said.
  */
-export function mergedStatus(carrierStatus: TrackerStatus, newestEventStatus: TrackerStatus | null, previous: TrackerStatus | null): TrackerStatus {
+export function mergedStatus(
+  carrierStatus: TrackerStatus,
+  newestEventStatus: TrackerStatus | null,
+  previous: TrackerStatus | null,
+): TrackerStatus {
   // A cancelled tracker belongs to a voided label: whatever the carrier still shows for the number, it will not move.
   if (previous === "cancelled") return "cancelled";
   // Delivered back to the sender is the end of a return, not a delivery to the recipient.

@@ -7,10 +7,13 @@ import { ConnectionCreate } from "@/lib/schemas/connection";
 import { PageQuery } from "@/lib/schemas/pagination";
 import { ConnectionListQuery } from "@/lib/schemas/params";
 
-export const GET = withApi({ route: "/v1/connections", query: PageQuery.extend(ConnectionListQuery.shape) }, async ({ ctx, query, req }) => {
-  const { count, results } = await listConnections({ ctx, filters: query });
-  return { body: paginate(req, query, count, results) };
-});
+export const GET = withApi(
+  { route: "/v1/connections", query: PageQuery.extend(ConnectionListQuery.shape) },
+  async ({ ctx, query, req }) => {
+    const { count, results } = await listConnections({ ctx, filters: query });
+    return { body: paginate(req, query, count, results) };
+  },
+);
 
 export const POST = withApi({ route: "/v1/connections", body: ConnectionCreate }, async ({ ctx, body }) => ({
   status: 201,

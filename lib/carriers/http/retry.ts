@@ -20,7 +20,14 @@ export function backoffDelay(baseDelayMs: number, retryNumber: number, random = 
 
 // Failures that happen before a single byte of the request left: the carrier cannot have acted on it, so even a
 // label purchase may be tried again.
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 /** The first system error code in an error's cause chain (undici wraps it: TypeError("fetch failed").cause.code). */
 export function networkErrorCode(error: unknown, depth = 0): string | undefined {

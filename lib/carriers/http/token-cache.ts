@@ -92,6 +92,8 @@ function canonical(value: unknown): unknown {
  * keys or show up if keys are logged, and the same credentials map to the same key whatever their property order.
  */
 export function credentialsKey(carrier: string, credentials: Record<string, unknown>): string {
-  const digest = createHash("sha256").update(JSON.stringify([carrier, canonical(credentials)])).digest("hex");
+  const digest = createHash("sha256")
+    .update(JSON.stringify([carrier, canonical(credentials)]))
+    .digest("hex");
   return `${carrier}:${digest}`;
 }

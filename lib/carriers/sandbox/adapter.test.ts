@@ -6,14 +6,20 @@ import { TokenCache } from "@/lib/carriers/http";
 import { CarrierError, type LabelType, type TrackingResult } from "@/lib/carriers/types";
 import { createSandboxAdapter, sandboxAdapter, shipmentIdentifierFor } from "@/lib/carriers/sandbox/adapter";
 import { makeTrackingNumber, parseTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
-import { sandboxTestContext, testAddress, testParcel, testRateRequest, testShipRequest } from "@/lib/carriers/sandbox/test-context";
+import {
+  sandboxTestContext,
+  testAddress,
+  testParcel,
+  testRateRequest,
+  testShipRequest,
+} from "@/lib/carriers/sandbox/test-context";
 import { isZpl } from "@/lib/labels/check";
 
 const now = new Date("2024-03-04T15:00:00Z");
 const later = (minutes: number): Date => new Date(now.getTime() + minutes * 60_000);
 // Pace 60: one simulated hour per real minute (pickup happens 3 minutes after purchase).
-const ctxAt = (when: Date, extra: Parameters<typeof sandboxTestContext>[0] = {}) => sandboxTestContext({ now: when, config: { pace: 60 }, ...extra });
-
+const ctxAt = (when: Date, extra: Parameters<typeof sandboxTestContext>[0] = {}) =>
+  sandboxTestContext({ now: when, config: { pace: 60 }, ...extra });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -40,8 +46,25 @@ describe("sandbox adapter description", () => {
   it("validates config strictly", () => {
     const s = sandboxAdapter.configSchema;
     expect(s.safeParse({}).success).toBe(true);
-    expect(s.safeParse({ latency_ms: 300, failure_rate: 0.2, fail_operations: ["track"], rate_limit_every: 5, pace: 1, fuel_surcharge_percent: 10 }).success).toBe(true);
-    for (const bad of [{ latency_ms: 30_001 }, { failure_rate: 1.5 }, { fail_operations: ["label"] }, { rate_limit_every: 0 }, { pace: 0 }, { pace: 10_001 }, { speed: 2 }]) {
+    expect(
+      s.safeParse({
+        latency_ms: 300,
+        failure_rate: 0.2,
+        fail_operations: ["track"],
+        rate_limit_every: 5,
+        pace: 1,
+        fuel_surcharge_percent: 10,
+      }).success,
+    ).toBe(true);
+    for (const bad of [
+      { latency_ms: 30_001 },
+      { failure_rate: 1.5 },
+      { fail_operations: ["label"] },
+      { rate_limit_every: 0 },
+      { pace: 0 },
+      { pace: 10_001 },
+      { speed: 2 },
+    ]) {
       expect(s.safeParse(bad).success).toBe(false);
     }
   });
@@ -59,13 +82,18 @@ describe("rate", () => {
   });
 
   it("quotes only the international service across borders", async () => {
-    const req = testRateRequest({ recipient: testAddress({ country_code: "DE", city: "Berlin", postal_code: "10115", state_code: "" }) });
+    const req = testRateRequest({
+      recipient: testAddress({ country_code: "DE", city: "Berlin", postal_code: "10115", state_code: "" }),
+    });
     const { data } = await sandboxAdapter.rate(ctxAt(now), req);
     expect(data.map((q) => q.service)).toEqual(["SBX_INTL"]);
   });
 
   it("honours config fuel_surcharge_percent", async () => {
-    const { data } = await sandboxAdapter.rate(sandboxTestContext({ now, config: { fuel_surcharge_percent: 0 } }), testRateRequest({ services: ["SBX_GROUND"] }));
+    const { data } = await sandboxAdapter.rate(
+      sandboxTestContext({ now, config: { fuel_surcharge_percent: 0 } }),
+      testRateRequest({ services: ["SBX_GROUND"] }),
+    );
     expect(data[0]!.total_charge).toBe(12.3);
   });
 
@@ -74,15 +102,34 @@ describe("rate", () => {
     expect(only.data.map((q) => q.service)).toEqual(["SBX_2DAY"]);
     const mixed = await sandboxAdapter.rate(ctxAt(now), testRateRequest({ services: ["SBX_GROUND", "SBX_INTL"] }));
     expect(mixed.data.map((q) => q.service)).toEqual(["SBX_GROUND"]);
-    expect(mixed.messages).toEqual([{ code: "SBX_SERVICE_NOT_AVAILABLE", level: "warning", message: "Service SBX_INTL is not available from US to US.", details: { service: "SBX_INTL" } }]);
-    expect((await rejection(sandboxAdapter.rate(ctxAt(now), testRateRequest({ services: ["SBX_INTL"] })))).code).toBe("SBX_SERVICE_NOT_AVAILABLE");
-    expect((await rejection(sandboxAdapter.rate(ctxAt(now), testRateRequest({ services: ["ups_ground"] })))).code).toBe("SBX_UNKNOWN_SERVICE");
+    expect(mixed.messages).toEqual([
+      {
+        code: "SBX_SERVICE_NOT_AVAILABLE",
+        level: "warning",
+        message: "Service SBX_INTL is not available from US to US.",
+        details: { service: "SBX_INTL" },
+      },
+    ]);
+    expect((await rejection(sandboxAdapter.rate(ctxAt(now), testRateRequest({ services: ["SBX_INTL"] })))).code).toBe(
+      "SBX_SERVICE_NOT_AVAILABLE",
+    );
+    expect((await rejection(sandboxAdapter.rate(ctxAt(now), testRateRequest({ services: ["ups_ground"] })))).code).toBe(
+      "SBX_UNKNOWN_SERVICE",
+    );
   });
 
   it("refuses postal code 00000 and overweight parcels", async () => {
-    const badZip = await rejection(sandboxAdapter.rate(ctxAt(now), testRateRequest({ recipient: testAddress({ postal_code: "00000" }) })));
-    expect(badZip.messages[0]).toMatchObject({ code: "SBX_INVALID_POSTAL_CODE", message: "Invalid postal code 00000 for US.", level: "error" });
-    const heavy = await rejection(sandboxAdapter.rate(ctxAt(now), testRateRequest({ parcels: [testParcel({ weight: 71 })] })));
+    const badZip = await rejection(
+      sandboxAdapter.rate(ctxAt(now), testRateRequest({ recipient: testAddress({ postal_code: "00000" }) })),
+    );
+    expect(badZip.messages[0]).toMatchObject({
+      code: "SBX_INVALID_POSTAL_CODE",
+      message: "Invalid postal code 00000 for US.",
+      level: "error",
+    });
+    const heavy = await rejection(
+      sandboxAdapter.rate(ctxAt(now), testRateRequest({ parcels: [testParcel({ weight: 71 })] })),
+    );
     expect(heavy.code).toBe("SBX_WEIGHT_LIMIT_EXCEEDED");
   });
 });
@@ -127,26 +174,60 @@ describe("ship", () => {
   });
 
   it("takes the scenario from options.sandbox_scenario as a digit or a name", async () => {
-    for (const [value, digit] of [[5, 5], ["6", 6], ["return_to_sender", 5], ["customs_hold", 7], [null, 0]] as const) {
-      const { data } = await sandboxAdapter.ship(ctxAt(now), testShipRequest({ label_type: "ZPL", options: { sandbox_scenario: value } }));
+    for (const [value, digit] of [
+      [5, 5],
+      ["6", 6],
+      ["return_to_sender", 5],
+      ["customs_hold", 7],
+      [null, 0],
+    ] as const) {
+      const { data } = await sandboxAdapter.ship(
+        ctxAt(now),
+        testShipRequest({ label_type: "ZPL", options: { sandbox_scenario: value } }),
+      );
       expect(parseTrackingNumber(data.tracking_number)?.scenario).toBe(digit);
     }
-    const bad = await rejection(sandboxAdapter.ship(ctxAt(now), testShipRequest({ options: { sandbox_scenario: "explode" } })));
+    const bad = await rejection(
+      sandboxAdapter.ship(ctxAt(now), testShipRequest({ options: { sandbox_scenario: "explode" } })),
+    );
     expect(bad.code).toBe("SBX_INVALID_OPTION");
   });
 
   it("refuses unknown services and services that do not serve the route", async () => {
     const unknown = await rejection(sandboxAdapter.ship(ctxAt(now), testShipRequest({ service: "SBX_TELEPORT" })));
-    expect(unknown.messages[0]).toMatchObject({ code: "SBX_UNKNOWN_SERVICE", message: "Unknown service code SBX_TELEPORT. Valid services: SBX_GROUND, SBX_2DAY, SBX_OVERNIGHT, SBX_INTL." });
+    expect(unknown.messages[0]).toMatchObject({
+      code: "SBX_UNKNOWN_SERVICE",
+      message: "Unknown service code SBX_TELEPORT. Valid services: SBX_GROUND, SBX_2DAY, SBX_OVERNIGHT, SBX_INTL.",
+    });
     const intl = await rejection(sandboxAdapter.ship(ctxAt(now), testShipRequest({ service: "SBX_INTL" })));
     expect(intl.code).toBe("SBX_SERVICE_NOT_AVAILABLE");
-    const groundAbroad = await rejection(sandboxAdapter.ship(ctxAt(now), testShipRequest({ recipient: testAddress({ country_code: "CA", city: "Toronto", postal_code: "M5V 2T6", state_code: "ON" }) })));
+    const groundAbroad = await rejection(
+      sandboxAdapter.ship(
+        ctxAt(now),
+        testShipRequest({
+          recipient: testAddress({ country_code: "CA", city: "Toronto", postal_code: "M5V 2T6", state_code: "ON" }),
+        }),
+      ),
+    );
     expect(groundAbroad.code).toBe("SBX_SERVICE_NOT_AVAILABLE");
-    expect((await rejection(sandboxAdapter.ship(ctxAt(now), testShipRequest({ shipper: testAddress({ postal_code: "00000" }) })))).code).toBe("SBX_INVALID_POSTAL_CODE");
+    expect(
+      (
+        await rejection(
+          sandboxAdapter.ship(ctxAt(now), testShipRequest({ shipper: testAddress({ postal_code: "00000" }) })),
+        )
+      ).code,
+    ).toBe("SBX_INVALID_POSTAL_CODE");
   });
 
   it("routes an international label through the right countries", async () => {
-    const { data } = await sandboxAdapter.ship(ctxAt(now), testShipRequest({ service: "SBX_INTL", label_type: "ZPL", recipient: testAddress({ country_code: "CA", city: "Vancouver", postal_code: "V6B 1A1", state_code: "BC" }) }));
+    const { data } = await sandboxAdapter.ship(
+      ctxAt(now),
+      testShipRequest({
+        service: "SBX_INTL",
+        label_type: "ZPL",
+        recipient: testAddress({ country_code: "CA", city: "Vancouver", postal_code: "V6B 1A1", state_code: "BC" }),
+      }),
+    );
     const parts = parseTrackingNumber(data.tracking_number)!;
     expect(parts).toMatchObject({ international: true, originCountry: 0, destinationCountry: 1, destinationCity: 2 });
     const tracked = await sandboxAdapter.track(ctxAt(later(83)), data.tracking_number);
@@ -161,21 +242,35 @@ describe("void", () => {
     const req = { tracking_number: data.tracking_number, shipment_identifier: data.shipment_identifier };
     expect(await sandboxAdapter.void(ctxAt(later(2)), req)).toEqual({ data: { voided: true }, messages: [] });
     const refused = await rejection(sandboxAdapter.void(ctxAt(later(3)), req));
-    expect(refused.messages[0]).toMatchObject({ code: "SBX_VOID_NOT_ALLOWED", message: "Shipment has already been picked up and can no longer be voided." });
+    expect(refused.messages[0]).toMatchObject({
+      code: "SBX_VOID_NOT_ALLOWED",
+      message: "Shipment has already been picked up and can no longer be voided.",
+    });
   });
 
   it("can always void a parcel that is never picked up (scenario 1)", async () => {
     const n = makeTrackingNumber({ purchasedAt: now, scenario: 1 });
-    expect((await sandboxAdapter.void(ctxAt(later(100_000)), { tracking_number: n, shipment_identifier: null })).data.voided).toBe(true);
+    expect(
+      (await sandboxAdapter.void(ctxAt(later(100_000)), { tracking_number: n, shipment_identifier: null })).data.voided,
+    ).toBe(true);
   });
 
   it("does not know invalid numbers, scenario 9, or a shipment id of another label", async () => {
-    const bad = await rejection(sandboxAdapter.void(ctxAt(now), { tracking_number: "SBX123", shipment_identifier: null }));
-    expect(bad.messages[0]).toMatchObject({ code: "tracking_not_found", message: "Tracking number SBX123 was not found." });
+    const bad = await rejection(
+      sandboxAdapter.void(ctxAt(now), { tracking_number: "SBX123", shipment_identifier: null }),
+    );
+    expect(bad.messages[0]).toMatchObject({
+      code: "tracking_not_found",
+      message: "Tracking number SBX123 was not found.",
+    });
     const nine = makeTrackingNumber({ purchasedAt: now, scenario: 9 });
-    expect((await rejection(sandboxAdapter.void(ctxAt(now), { tracking_number: nine, shipment_identifier: null }))).code).toBe("tracking_not_found");
+    expect(
+      (await rejection(sandboxAdapter.void(ctxAt(now), { tracking_number: nine, shipment_identifier: null }))).code,
+    ).toBe("tracking_not_found");
     const n = makeTrackingNumber({ purchasedAt: now });
-    const mismatch = await rejection(sandboxAdapter.void(ctxAt(now), { tracking_number: n, shipment_identifier: "SBXS0000000000000000" }));
+    const mismatch = await rejection(
+      sandboxAdapter.void(ctxAt(now), { tracking_number: n, shipment_identifier: "SBXS0000000000000000" }),
+    );
     expect(mismatch.code).toBe("SBX_SHIPMENT_MISMATCH");
   });
 });
@@ -190,18 +285,30 @@ describe("track and trackMany", () => {
     // Default pace (360): delivered about 9 real minutes after purchase.
     const defaultPace = sandboxTestContext({ now: later(9.2) });
     expect((await sandboxAdapter.track(defaultPace, data.tracking_number)).data.status).toBe("delivered");
-    expect((await sandboxAdapter.track(sandboxTestContext({ now: later(9) }), data.tracking_number)).data.status).toBe("out_for_delivery");
+    expect((await sandboxAdapter.track(sandboxTestContext({ now: later(9) }), data.tracking_number)).data.status).toBe(
+      "out_for_delivery",
+    );
   });
 
   it("answers tracking_not_found for bad check digits, scenario 9 and numbers from the future", async () => {
     const good = makeTrackingNumber({ purchasedAt: now });
     const badCheck = good.slice(0, -1) + String((Number(good.at(-1)) + 1) % 10);
-    for (const n of [badCheck, makeTrackingNumber({ purchasedAt: now, scenario: 9 }), makeTrackingNumber({ purchasedAt: later(10) }), "1Z999AA10123456784"]) {
+    for (const n of [
+      badCheck,
+      makeTrackingNumber({ purchasedAt: now, scenario: 9 }),
+      makeTrackingNumber({ purchasedAt: later(10) }),
+      "1Z999AA10123456784",
+    ]) {
       const error = await rejection(sandboxAdapter.track(ctxAt(now), n));
-      expect(error.messages[0]).toMatchObject({ code: "tracking_not_found", message: `Tracking number ${n} was not found.` });
+      expect(error.messages[0]).toMatchObject({
+        code: "tracking_not_found",
+        message: `Tracking number ${n} was not found.`,
+      });
     }
     // A little clock skew between servers is tolerated.
-    expect((await sandboxAdapter.track(ctxAt(now), makeTrackingNumber({ purchasedAt: later(4) }))).data.status).toBe("pending");
+    expect((await sandboxAdapter.track(ctxAt(now), makeTrackingNumber({ purchasedAt: later(4) }))).data.status).toBe(
+      "pending",
+    );
   });
 
   it("tracks many numbers in one call, failing bad numbers individually", async () => {
@@ -227,7 +334,10 @@ describe("simulated carrier behaviour", () => {
   it("gives up the latency wait as soon as the signal aborts and leaves no timer behind", async () => {
     vi.useFakeTimers();
     const controller = new AbortController();
-    const call = sandboxAdapter.track(sandboxTestContext({ now, config: { latency_ms: 30_000 }, signal: controller.signal }), makeTrackingNumber({ purchasedAt: now }));
+    const call = sandboxAdapter.track(
+      sandboxTestContext({ now, config: { latency_ms: 30_000 }, signal: controller.signal }),
+      makeTrackingNumber({ purchasedAt: now }),
+    );
     const settled = call.then(
       () => "resolved",
       (e: unknown) => e,
@@ -243,7 +353,9 @@ describe("simulated carrier behaviour", () => {
   it("rejects at once when the signal is already aborted", async () => {
     const controller = new AbortController();
     controller.abort(new Error("client went away"));
-    await expect(sandboxAdapter.rate(sandboxTestContext({ now, signal: controller.signal }), testRateRequest())).rejects.toThrow("client went away");
+    await expect(
+      sandboxAdapter.rate(sandboxTestContext({ now, signal: controller.signal }), testRateRequest()),
+    ).rejects.toThrow("client went away");
   });
 
   it("answers every Nth call with carrier_rate_limited", async () => {
@@ -252,11 +364,21 @@ describe("simulated carrier behaviour", () => {
     const n = makeTrackingNumber({ purchasedAt: now });
     const outcomes: string[] = [];
     for (let i = 0; i < 7; i++) {
-      outcomes.push(await adapter.track(ctx, n).then(() => "ok", (e: CarrierError) => e.code));
+      outcomes.push(
+        await adapter.track(ctx, n).then(
+          () => "ok",
+          (e: CarrierError) => e.code,
+        ),
+      );
     }
     expect(outcomes).toEqual(["ok", "ok", "carrier_rate_limited", "ok", "ok", "carrier_rate_limited", "ok"]);
     const limited = await rejection(adapter.track(ctx, n).then(() => adapter.track(ctx, n)));
-    expect(limited.messages[0]).toEqual({ code: "carrier_rate_limited", message: "Too many requests. Retry after 1 second.", level: "error", details: { retry_after_seconds: 1 } });
+    expect(limited.messages[0]).toEqual({
+      code: "carrier_rate_limited",
+      message: "Too many requests. Retry after 1 second.",
+      level: "error",
+      details: { retry_after_seconds: 1 },
+    });
     // Another connection has its own count.
     await expect(adapter.track(sandboxTestContext({ now, config: { rate_limit_every: 3 } }), n)).resolves.toBeDefined();
   });
@@ -266,24 +388,35 @@ describe("simulated carrier behaviour", () => {
     const n = makeTrackingNumber({ purchasedAt: now });
     expect((await rejection(sandboxAdapter.track(ctx, n))).code).toBe("carrier_unavailable");
     expect((await rejection(sandboxAdapter.trackMany!(ctx, [n]))).code).toBe("carrier_unavailable");
-    expect((await rejection(sandboxAdapter.void(ctx, { tracking_number: n, shipment_identifier: null }))).code).toBe("carrier_unavailable");
+    expect((await rejection(sandboxAdapter.void(ctx, { tracking_number: n, shipment_identifier: null }))).code).toBe(
+      "carrier_unavailable",
+    );
     await expect(sandboxAdapter.rate(ctx, testRateRequest())).resolves.toBeDefined();
   });
 
   it("fails a failure_rate fraction of calls, using the injected random source", async () => {
     const n = makeTrackingNumber({ purchasedAt: now });
     const ctx = sandboxTestContext({ now, config: { failure_rate: 0.5 } });
-    expect((await rejection(createSandboxAdapter({ random: () => 0.49 }).track(ctx, n))).code).toBe("carrier_unavailable");
+    expect((await rejection(createSandboxAdapter({ random: () => 0.49 }).track(ctx, n))).code).toBe(
+      "carrier_unavailable",
+    );
     await expect(createSandboxAdapter({ random: () => 0.5 }).track(ctx, n)).resolves.toBeDefined();
-    expect((await rejection(sandboxAdapter.track(sandboxTestContext({ now, config: { failure_rate: 1 } }), n))).code).toBe("carrier_unavailable");
+    expect(
+      (await rejection(sandboxAdapter.track(sandboxTestContext({ now, config: { failure_rate: 1 } }), n))).code,
+    ).toBe("carrier_unavailable");
   });
 
   it("fails with carrier_auth_failed for the expired_key credentials", async () => {
     const ctx = sandboxTestContext({ now, credentials: { api_key: "expired_key" } });
     const error = await rejection(sandboxAdapter.rate(ctx, testRateRequest()));
-    expect(error.messages[0]).toMatchObject({ code: "carrier_auth_failed", message: "Authentication failed: the Sandbox API key has expired." });
+    expect(error.messages[0]).toMatchObject({
+      code: "carrier_auth_failed",
+      message: "Authentication failed: the Sandbox API key has expired.",
+    });
     // Nothing was cached: the next call asks again (and fails again).
-    expect((await rejection(sandboxAdapter.track(ctx, makeTrackingNumber({ purchasedAt: now })))).code).toBe("carrier_auth_failed");
+    expect((await rejection(sandboxAdapter.track(ctx, makeTrackingNumber({ purchasedAt: now })))).code).toBe(
+      "carrier_auth_failed",
+    );
   });
 
   it("fetches one token per credentials and reuses it from the cache", async () => {
@@ -313,8 +446,12 @@ describe("simulated carrier behaviour", () => {
   });
 
   it("reports a config that was never validated as SBX_INVALID_CONFIG, and ignores the layer's common keys", async () => {
-    const broken = await rejection(sandboxAdapter.rate(sandboxTestContext({ now, config: { pace: "fast" } }), testRateRequest()));
+    const broken = await rejection(
+      sandboxAdapter.rate(sandboxTestContext({ now, config: { pace: "fast" } }), testRateRequest()),
+    );
     expect(broken.code).toBe("SBX_INVALID_CONFIG");
-    await expect(sandboxAdapter.rate(sandboxTestContext({ now, config: { deadline_ms: 5000 } }), testRateRequest())).resolves.toBeDefined();
+    await expect(
+      sandboxAdapter.rate(sandboxTestContext({ now, config: { deadline_ms: 5000 } }), testRateRequest()),
+    ).resolves.toBeDefined();
   });
 });

@@ -14,8 +14,19 @@ import type {
 } from "@/lib/carriers/types";
 import { CarrierError } from "@/lib/carriers/types";
 import { authenticate, sandboxCredentialsSchema } from "@/lib/carriers/sandbox/auth";
-import { readSandboxConfig, sandboxConfigSchema, type SandboxConfig, type SandboxOperation } from "@/lib/carriers/sandbox/config";
-import { serviceNotAvailable, shipmentMismatch, trackingNotFound, unknownService, voidNotAllowed } from "@/lib/carriers/sandbox/errors";
+import {
+  readSandboxConfig,
+  sandboxConfigSchema,
+  type SandboxConfig,
+  type SandboxOperation,
+} from "@/lib/carriers/sandbox/config";
+import {
+  serviceNotAvailable,
+  shipmentMismatch,
+  trackingNotFound,
+  unknownService,
+  voidNotAllowed,
+} from "@/lib/carriers/sandbox/errors";
 import { statusAt, trackingAt } from "@/lib/carriers/sandbox/events";
 import { FaultInjector, simulatedLatency } from "@/lib/carriers/sandbox/faults";
 import { sandboxLabelContent } from "@/lib/carriers/sandbox/label";
@@ -23,7 +34,12 @@ import { cityIndex, countryIndex } from "@/lib/carriers/sandbox/locations";
 import { isInternational, priceService, validateShipment, zoneFor } from "@/lib/carriers/sandbox/pricing";
 import { NOT_FOUND_SCENARIO, scenarioFromOption, scenarioName } from "@/lib/carriers/sandbox/scenarios";
 import { findService, SANDBOX_SERVICE_CODES, servicesFor } from "@/lib/carriers/sandbox/services";
-import { makeTrackingNumber, normalizeTrackingNumber, parseTrackingNumber, type TrackingNumberParts } from "@/lib/carriers/sandbox/tracking-number";
+import {
+  makeTrackingNumber,
+  normalizeTrackingNumber,
+  parseTrackingNumber,
+  type TrackingNumberParts,
+} from "@/lib/carriers/sandbox/tracking-number";
 import { renderLabel } from "@/lib/labels/render";
 
 /**
@@ -45,7 +61,9 @@ export interface SandboxDependencies {
 
 /** "SBXS" + 16 hex: derived from the tracking number, so void can check the pair without storing it. */
 export function shipmentIdentifierFor(trackingNumber: string): string {
-  return "SBXS" + createHash("sha256").update(`sandbox-shipment:${trackingNumber}`).digest("hex").slice(0, 16).toUpperCase();
+  return (
+    "SBXS" + createHash("sha256").update(`sandbox-shipment:${trackingNumber}`).digest("hex").slice(0, 16).toUpperCase()
+  );
 }
 
 function ok<T>(data: T, messages: AdapterMessage[] = []): AdapterResult<T> {
@@ -72,7 +90,11 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAda
   /** The parts of a number this carrier knows about at `now`; tracking_not_found otherwise. */
   function known(trackingNumber: string, now: Date): TrackingNumberParts {
     const parts = parseTrackingNumber(trackingNumber);
-    if (!parts || parts.scenario === NOT_FOUND_SCENARIO || parts.purchasedAt.getTime() > now.getTime() + PURCHASE_CLOCK_SKEW_MS) {
+    if (
+      !parts ||
+      parts.scenario === NOT_FOUND_SCENARIO ||
+      parts.purchasedAt.getTime() > now.getTime() + PURCHASE_CLOCK_SKEW_MS
+    ) {
       throw trackingNotFound(trackingNumber);
     }
     return parts;
@@ -111,13 +133,27 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAda
         if (ours.length === 0) throw unknownService(req.services.join(", "), SANDBOX_SERVICE_CODES);
         selected = onRoute.filter((s) => requested.has(s.code));
         const offRoute = ours.filter((c) => !selected.some((s) => s.code === c));
-        if (selected.length === 0) throw serviceNotAvailable(offRoute.join(", "), origin, destination, onRoute.map((s) => s.code));
+        if (selected.length === 0)
+          throw serviceNotAvailable(
+            offRoute.join(", "),
+            origin,
+            destination,
+            onRoute.map((s) => s.code),
+          );
         for (const code of offRoute) {
-          messages.push({ code: "SBX_SERVICE_NOT_AVAILABLE", level: "warning", message: `Service ${code} is not available from ${origin} to ${destination}.`, details: { service: code } });
+          messages.push({
+            code: "SBX_SERVICE_NOT_AVAILABLE",
+            level: "warning",
+            message: `Service ${code} is not available from ${origin} to ${destination}.`,
+            details: { service: code },
+          });
         }
       }
       const settings = { fuelSurchargePercent: config.fuelSurchargePercent, now: ctx.now() };
-      return ok(selected.map((service) => priceService(service, req, settings)), messages);
+      return ok(
+        selected.map((service) => priceService(service, req, settings)),
+        messages,
+      );
     },
 
     async ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>> {
@@ -129,7 +165,12 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAda
       const onRoute = servicesFor(international);
       if (!onRoute.includes(service)) {
         const [origin, destination] = routeText(req);
-        throw serviceNotAvailable(service.code, origin, destination, onRoute.map((s) => s.code));
+        throw serviceNotAvailable(
+          service.code,
+          origin,
+          destination,
+          onRoute.map((s) => s.code),
+        );
       }
       const scenario = scenarioFromOption(req.options.sandbox_scenario);
       const now = ctx.now();
@@ -176,7 +217,10 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAda
     },
 
     // One call for many numbers (it counts once toward rate limits); a bad number fails alone.
-    async trackMany(ctx: AdapterContext, trackingNumbers: string[]): Promise<AdapterResult<Record<string, TrackingResult | CarrierError>>> {
+    async trackMany(
+      ctx: AdapterContext,
+      trackingNumbers: string[],
+    ): Promise<AdapterResult<Record<string, TrackingResult | CarrierError>>> {
       const config = await preflight(ctx, "track");
       const now = ctx.now();
       const results: Record<string, TrackingResult | CarrierError> = {};

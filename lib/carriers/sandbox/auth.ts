@@ -27,7 +27,10 @@ export function sandboxTokenKey(credentials: Record<string, unknown>): string {
 }
 
 /** Resolves to the access token for this connection's credentials. */
-export function authenticate(ctx: AdapterContext, issueToken: () => string = () => `sbx_${randomBytes(16).toString("hex")}`): Promise<string> {
+export function authenticate(
+  ctx: AdapterContext,
+  issueToken: () => string = () => `sbx_${randomBytes(16).toString("hex")}`,
+): Promise<string> {
   return ctx.tokens.get(sandboxTokenKey(ctx.connection.credentials), async () => {
     if (ctx.connection.credentials.api_key === EXPIRED_API_KEY) throw authExpired();
     return { token: issueToken(), expiresInSeconds: SANDBOX_TOKEN_LIFETIME_SECONDS };

@@ -29,7 +29,12 @@ export function unknownService(code: string, valid: readonly string[]): CarrierE
   });
 }
 
-export function serviceNotAvailable(code: string, origin: string, destination: string, available: readonly string[]): CarrierError {
+export function serviceNotAvailable(
+  code: string,
+  origin: string,
+  destination: string,
+  available: readonly string[],
+): CarrierError {
   return new CarrierError(
     "SBX_SERVICE_NOT_AVAILABLE",
     `Service ${code} is not available from ${origin} to ${destination}. Available: ${available.join(", ")}.`,

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { TrackingResult } from "@/lib/carriers/types";
 import { plannedJourney, statusAt, trackingAt } from "@/lib/carriers/sandbox/events";
 import { countryIndex } from "@/lib/carriers/sandbox/locations";
-import { makeTrackingNumber, parseTrackingNumber, type TrackingNumberParts } from "@/lib/carriers/sandbox/tracking-number";
+import {
+  makeTrackingNumber,
+  parseTrackingNumber,
+  type TrackingNumberParts,
+} from "@/lib/carriers/sandbox/tracking-number";
 
 // At pace 60 one simulated hour passes per real minute, so a step scheduled at N simulated hours happens N real
 // minutes after purchase — easy to pick instants by hand.
@@ -13,7 +17,15 @@ const GB = countryIndex("GB");
 
 function parts(scenario: number, international = false): TrackingNumberParts {
   // New York (city 0) → Los Angeles (city 1), or New York → London.
-  const n = makeTrackingNumber({ purchasedAt, scenario, originCountry: US, originCity: 0, destinationCountry: international ? GB : US, destinationCity: international ? 0 : 1, serial: 0 });
+  const n = makeTrackingNumber({
+    purchasedAt,
+    scenario,
+    originCountry: US,
+    originCity: 0,
+    destinationCountry: international ? GB : US,
+    destinationCity: international ? 0 : 1,
+    serial: 0,
+  });
   return parseTrackingNumber(n)!;
 }
 
@@ -31,10 +43,23 @@ describe("normal domestic journey (scenario 0)", () => {
     const r = track(0, 0);
     expect(r.status).toBe("pending");
     expect(r.events).toEqual([
-      { date: "2024-03-04", time: "10:00", description: "Label created, awaiting item", location: "New York, NY, US", code: "SBX-LC", status: "pending", occurred_at: "2024-03-04T15:00:00.000Z" },
+      {
+        date: "2024-03-04",
+        time: "10:00",
+        description: "Label created, awaiting item",
+        location: "New York, NY, US",
+        code: "SBX-LC",
+        status: "pending",
+        occurred_at: "2024-03-04T15:00:00.000Z",
+      },
     ]);
     expect(r.estimated_delivery).toBe("2024-03-04");
-    expect(r.meta).toMatchObject({ scenario: "delivered", international: false, origin: "New York, NY, US", destination: "Los Angeles, CA, US" });
+    expect(r.meta).toMatchObject({
+      scenario: "delivered",
+      international: false,
+      origin: "New York, NY, US",
+      destination: "Los Angeles, CA, US",
+    });
   });
 
   it("advances with time, newest event first", () => {
@@ -43,14 +68,25 @@ describe("normal domestic journey (scenario 0)", () => {
     expect(track(0, 8).status).toBe("in_transit");
     const atHub = track(0, 20);
     expect(codes(atHub)).toEqual(["SBX-AH", "SBX-DO", "SBX-PU", "SBX-LC"]);
-    expect(atHub.events[0]).toMatchObject({ description: "Arrived at sort facility", location: "Memphis, TN, US", time: "09:20", status: "in_transit" });
+    expect(atHub.events[0]).toMatchObject({
+      description: "Arrived at sort facility",
+      location: "Memphis, TN, US",
+      time: "09:20",
+      status: "in_transit",
+    });
     expect(track(0, 49).status).toBe("in_transit");
     expect(track(0, 50).status).toBe("out_for_delivery");
     const done = track(0, 55);
     expect(done.status).toBe("delivered");
     expect(codes(done)).toEqual(["SBX-DL", "SBX-OD", "SBX-AD", "SBX-DH", "SBX-AH", "SBX-DO", "SBX-PU", "SBX-LC"]);
     // Local time of the destination (PST): 15:55Z → 07:55.
-    expect(done.events[0]).toMatchObject({ description: "Delivered, front door", location: "Los Angeles, CA, US", date: "2024-03-04", time: "07:55", occurred_at: "2024-03-04T15:55:00.000Z" });
+    expect(done.events[0]).toMatchObject({
+      description: "Delivered, front door",
+      location: "Los Angeles, CA, US",
+      date: "2024-03-04",
+      time: "07:55",
+      occurred_at: "2024-03-04T15:55:00.000Z",
+    });
     expect(done.estimated_delivery).toBe("2024-03-04");
     // Nothing more happens afterwards.
     expect(track(0, 100_000).events).toEqual(done.events);
@@ -75,7 +111,9 @@ describe("normal domestic journey (scenario 0)", () => {
   });
 
   it("scenario 4 is the same journey as 0", () => {
-    expect(plannedJourney({ scenario: 4, international: false, serial: 0 })).toEqual(plannedJourney({ scenario: 0, international: false, serial: 0 }));
+    expect(plannedJourney({ scenario: 4, international: false, serial: 0 })).toEqual(
+      plannedJourney({ scenario: 0, international: false, serial: 0 }),
+    );
   });
 });
 
@@ -83,9 +121,25 @@ describe("international journey", () => {
   it("passes the export gateway and customs on the way to the destination", () => {
     const r = track(0, 83, true);
     expect(r.status).toBe("delivered");
-    expect(codes(r)).toEqual(["SBX-DL", "SBX-OD", "SBX-AD", "SBX-CC", "SBX-AI", "SBX-EX", "SBX-AG", "SBX-DO", "SBX-PU", "SBX-LC"]);
+    expect(codes(r)).toEqual([
+      "SBX-DL",
+      "SBX-OD",
+      "SBX-AD",
+      "SBX-CC",
+      "SBX-AI",
+      "SBX-EX",
+      "SBX-AG",
+      "SBX-DO",
+      "SBX-PU",
+      "SBX-LC",
+    ]);
     const where = Object.fromEntries(r.events.map((e) => [e.code, e.location]));
-    expect(where).toMatchObject({ "SBX-AG": "Louisville, KY, US", "SBX-AI": "Coventry, GB", "SBX-DL": "London, GB", "SBX-LC": "New York, NY, US" });
+    expect(where).toMatchObject({
+      "SBX-AG": "Louisville, KY, US",
+      "SBX-AI": "Coventry, GB",
+      "SBX-DL": "London, GB",
+      "SBX-LC": "New York, NY, US",
+    });
     // London local time (GMT in March): 15:00Z + 83 min = 16:23.
     expect(r.events[0]).toMatchObject({ time: "16:23", date: "2024-03-04" });
   });
@@ -124,7 +178,11 @@ describe("scenarios", () => {
     expect(track(5, 80).status).toBe("return_to_sender");
     const back = track(5, 10_000);
     expect(back.status).toBe("return_to_sender");
-    expect(back.events[0]).toMatchObject({ code: "SBX-RD", description: "Returned to sender", location: "New York, NY, US" });
+    expect(back.events[0]).toMatchObject({
+      code: "SBX-RD",
+      description: "Returned to sender",
+      location: "New York, NY, US",
+    });
     expect(codes(back).filter((c) => c === "SBX-NH")).toHaveLength(2);
   });
 
@@ -143,7 +201,11 @@ describe("scenarios", () => {
     expect(track(7, 53, true).status).toBe("in_transit");
     const intl = track(7, 10_000, true);
     expect(intl.status).toBe("on_hold");
-    expect(intl.events[0]).toMatchObject({ code: "SBX-CH", location: "Coventry, GB", description: "Held by customs: documentation or duty payment required" });
+    expect(intl.events[0]).toMatchObject({
+      code: "SBX-CH",
+      location: "Coventry, GB",
+      description: "Held by customs: documentation or duty payment required",
+    });
     expect(intl.estimated_delivery).toBeNull();
     const domestic = track(7, 10_000);
     expect(domestic.status).toBe("on_hold");

@@ -29,7 +29,13 @@ export interface JourneyStep {
 
 const H = 60;
 
-const LABEL_CREATED: JourneyStep = { at: 0, code: "SBX-LC", status: "pending", description: "Label created, awaiting item", where: "origin" };
+const LABEL_CREATED: JourneyStep = {
+  at: 0,
+  code: "SBX-LC",
+  status: "pending",
+  description: "Label created, awaiting item",
+  where: "origin",
+};
 const FIRST_MILE: JourneyStep[] = [
   LABEL_CREATED,
   { at: 3 * H, code: "SBX-PU", status: "picked_up", description: "Picked up, accepted at origin", where: "origin" },
@@ -39,9 +45,27 @@ const DELIVERED_TEXT = ["Delivered, front door", "Delivered, handed to resident"
 
 function lastMile(arrive: number, serial: number): JourneyStep[] {
   return [
-    { at: arrive, code: "SBX-AD", status: "in_transit", description: "Arrived at destination facility", where: "destination" },
-    { at: arrive + 6 * H, code: "SBX-OD", status: "out_for_delivery", description: "Out for delivery", where: "destination" },
-    { at: arrive + 11 * H, code: "SBX-DL", status: "delivered", description: DELIVERED_TEXT[serial % 3] ?? "Delivered", where: "destination" },
+    {
+      at: arrive,
+      code: "SBX-AD",
+      status: "in_transit",
+      description: "Arrived at destination facility",
+      where: "destination",
+    },
+    {
+      at: arrive + 6 * H,
+      code: "SBX-OD",
+      status: "out_for_delivery",
+      description: "Out for delivery",
+      where: "destination",
+    },
+    {
+      at: arrive + 11 * H,
+      code: "SBX-DL",
+      status: "delivered",
+      description: DELIVERED_TEXT[serial % 3] ?? "Delivered",
+      where: "destination",
+    },
   ];
 }
 
@@ -57,16 +81,36 @@ export function normalJourney(international: boolean, serial = 0): JourneyStep[]
   }
   return [
     ...FIRST_MILE,
-    { at: 20 * H, code: "SBX-AG", status: "in_transit", description: "Arrived at international gateway", where: "originGateway" },
-    { at: 28 * H, code: "SBX-EX", status: "in_transit", description: "Export cleared, departed international gateway", where: "originGateway" },
-    { at: 48 * H, code: "SBX-AI", status: "in_transit", description: "Arrived in destination country, import clearance in progress", where: "destinationGateway" },
+    {
+      at: 20 * H,
+      code: "SBX-AG",
+      status: "in_transit",
+      description: "Arrived at international gateway",
+      where: "originGateway",
+    },
+    {
+      at: 28 * H,
+      code: "SBX-EX",
+      status: "in_transit",
+      description: "Export cleared, departed international gateway",
+      where: "originGateway",
+    },
+    {
+      at: 48 * H,
+      code: "SBX-AI",
+      status: "in_transit",
+      description: "Arrived in destination country, import clearance in progress",
+      where: "destinationGateway",
+    },
     { at: 60 * H, code: "SBX-CC", status: "in_transit", description: "Cleared customs", where: "destinationGateway" },
     ...lastMile(72 * H, serial),
   ];
 }
 
 /** Every step the scenario will ever reach, in order. */
-export function plannedJourney(parts: Pick<TrackingNumberParts, "scenario" | "international" | "serial">): JourneyStep[] {
+export function plannedJourney(
+  parts: Pick<TrackingNumberParts, "scenario" | "international" | "serial">,
+): JourneyStep[] {
   const base = normalJourney(parts.international, parts.serial);
   const throughOutForDelivery = base.slice(0, -1);
   const od = throughOutForDelivery.at(-1)?.at ?? 0;
@@ -80,17 +124,59 @@ export function plannedJourney(parts: Pick<TrackingNumberParts, "scenario" | "in
     case 5:
       return [
         ...throughOutForDelivery,
-        { at: od + 4 * H, code: "SBX-NH", status: "delivery_failed", description: "Delivery attempted, recipient not home. Notice left", where: "destination" },
-        { at: od + 24 * H, code: "SBX-OD", status: "out_for_delivery", description: "Out for delivery, second attempt", where: "destination" },
-        { at: od + 28 * H, code: "SBX-NH", status: "delivery_failed", description: "Second delivery attempt failed, recipient not home", where: "destination" },
-        { at: od + 30 * H, code: "SBX-RS", status: "return_to_sender", description: "Returning to sender after 2 failed delivery attempts", where: "destination" },
-        { at: od + 78 * H, code: "SBX-RD", status: "return_to_sender", description: "Returned to sender", where: "origin" },
+        {
+          at: od + 4 * H,
+          code: "SBX-NH",
+          status: "delivery_failed",
+          description: "Delivery attempted, recipient not home. Notice left",
+          where: "destination",
+        },
+        {
+          at: od + 24 * H,
+          code: "SBX-OD",
+          status: "out_for_delivery",
+          description: "Out for delivery, second attempt",
+          where: "destination",
+        },
+        {
+          at: od + 28 * H,
+          code: "SBX-NH",
+          status: "delivery_failed",
+          description: "Second delivery attempt failed, recipient not home",
+          where: "destination",
+        },
+        {
+          at: od + 30 * H,
+          code: "SBX-RS",
+          status: "return_to_sender",
+          description: "Returning to sender after 2 failed delivery attempts",
+          where: "destination",
+        },
+        {
+          at: od + 78 * H,
+          code: "SBX-RD",
+          status: "return_to_sender",
+          description: "Returned to sender",
+          where: "origin",
+        },
       ];
     case 6:
       return [
         ...throughOutForDelivery,
-        { at: od + 4 * H, code: "SBX-NH", status: "delivery_failed", description: "Delivery attempted, recipient not home", where: "destination" },
-        { at: od + 8 * H, code: "SBX-HP", status: "ready_for_pickup", description: "Held at post office, ready for pickup", where: "destination" },
+        {
+          at: od + 4 * H,
+          code: "SBX-NH",
+          status: "delivery_failed",
+          description: "Delivery attempted, recipient not home",
+          where: "destination",
+        },
+        {
+          at: od + 8 * H,
+          code: "SBX-HP",
+          status: "ready_for_pickup",
+          description: "Held at post office, ready for pickup",
+          where: "destination",
+        },
       ];
     case 7: {
       if (parts.international) {
@@ -98,21 +184,39 @@ export function plannedJourney(parts: Pick<TrackingNumberParts, "scenario" | "in
         const step = base[arrived]!;
         return [
           ...base.slice(0, arrived + 1),
-          { at: step.at + 6 * H, code: "SBX-CH", status: "on_hold", description: "Held by customs: documentation or duty payment required", where: "destinationGateway" },
+          {
+            at: step.at + 6 * H,
+            code: "SBX-CH",
+            status: "on_hold",
+            description: "Held by customs: documentation or duty payment required",
+            where: "destinationGateway",
+          },
         ];
       }
       const arrived = base.findIndex((s) => s.code === "SBX-AD");
       const step = base[arrived]!;
       return [
         ...base.slice(0, arrived + 1),
-        { at: step.at + 4 * H, code: "SBX-HA", status: "on_hold", description: "On hold at destination facility: address information required", where: "destination" },
+        {
+          at: step.at + 4 * H,
+          code: "SBX-HA",
+          status: "on_hold",
+          description: "On hold at destination facility: address information required",
+          where: "destination",
+        },
       ];
     }
     case 8: {
       const hub = base[3]!;
       return [
         ...base.slice(0, 4),
-        { at: hub.at + 2 * H, code: "SBX-WX", status: "delivery_delayed", description: "Delayed by severe weather, shipment will move as conditions allow", where: hub.where },
+        {
+          at: hub.at + 2 * H,
+          code: "SBX-WX",
+          status: "delivery_delayed",
+          description: "Delayed by severe weather, shipment will move as conditions allow",
+          where: hub.where,
+        },
         ...base.slice(4).map((s) => ({ ...s, at: s.at + 24 * H })),
       ];
     }
@@ -150,7 +254,12 @@ export function statusAt(parts: TrackingNumberParts, now: Date, pace: number): T
 
 const EXCEPTIONS = new Set<TrackerStatus>(["delivery_failed", "ready_for_pickup", "return_to_sender", "on_hold"]);
 
-export function trackingAt(trackingNumber: string, parts: TrackingNumberParts, now: Date, pace: number): TrackingResult {
+export function trackingAt(
+  trackingNumber: string,
+  parts: TrackingNumberParts,
+  now: Date,
+  pace: number,
+): TrackingResult {
   const places = resolvePlaces(parts);
   const happened = stepsSoFar(parts, now, pace);
   const events: TrackingEvent[] = happened
@@ -158,7 +267,15 @@ export function trackingAt(trackingNumber: string, parts: TrackingNumberParts, n
       const place = places[step.where];
       const instant = stepInstant(parts, step, pace);
       const { date, time } = localDateTime(instant, place.place.tz);
-      return { date, time, description: step.description, location: place.label, code: step.code, status: step.status, occurred_at: instant.toISOString() };
+      return {
+        date,
+        time,
+        description: step.description,
+        location: place.label,
+        code: step.code,
+        status: step.status,
+        occurred_at: instant.toISOString(),
+      };
     })
     .reverse();
   const status = happened.at(-1)?.status ?? "pending";

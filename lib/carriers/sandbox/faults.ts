@@ -25,7 +25,8 @@ export class FaultInjector {
   check(connectionId: string, operation: SandboxOperation, config: SandboxConfig): void {
     const n = (this.calls.get(connectionId) ?? 0) + 1;
     this.calls.set(connectionId, n);
-    if (config.rateLimitEvery !== null && n % config.rateLimitEvery === 0) throw rateLimited(RATE_LIMIT_RETRY_AFTER_SECONDS);
+    if (config.rateLimitEvery !== null && n % config.rateLimitEvery === 0)
+      throw rateLimited(RATE_LIMIT_RETRY_AFTER_SECONDS);
     if (config.failOperations.has(operation)) throw unavailable(operation, "configured");
     if (config.failureRate > 0 && this.random() < config.failureRate) throw unavailable(operation, "random");
   }

@@ -23,9 +23,17 @@ export function weightText(parcels: Parcel[]): string {
   return parcels.length === 1 ? weight : `${parcels.length} parcels, ${weight}`;
 }
 
-export function sandboxLabelContent(req: ShipRequest, service: SandboxService, trackingNumber: string, zone: number, now: Date): LabelContent {
+export function sandboxLabelContent(
+  req: ShipRequest,
+  service: SandboxService,
+  trackingNumber: string,
+  zone: number,
+  now: Date,
+): LabelContent {
   const r = req.recipient;
-  const place = [r.city.toUpperCase(), r.state_code.toUpperCase(), r.country_code.toUpperCase()].filter(Boolean).join(" ");
+  const place = [r.city.toUpperCase(), r.state_code.toUpperCase(), r.country_code.toUpperCase()]
+    .filter(Boolean)
+    .join(" ");
   return {
     carrierName: "Sandbox",
     serviceName: service.name,

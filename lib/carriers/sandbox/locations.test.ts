@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { cityIndex, cityPlace, COUNTRIES, countryIndex, gateway, OTHER_COUNTRY_INDEX, sortHub } from "@/lib/carriers/sandbox/locations";
+import {
+  cityIndex,
+  cityPlace,
+  COUNTRIES,
+  countryIndex,
+  gateway,
+  OTHER_COUNTRY_INDEX,
+  sortHub,
+} from "@/lib/carriers/sandbox/locations";
 import { testAddress } from "@/lib/carriers/sandbox/test-context";
 
 describe("location table", () => {
@@ -28,8 +36,12 @@ describe("countryIndex / cityIndex", () => {
 
   it("matches the city by name, local spelling, state, then postal region", () => {
     expect(cityIndex(US, testAddress({ city: "Boston", state_code: "MA", postal_code: "02108" }))).toBe(8);
-    expect(cityIndex(DE, testAddress({ city: "München", country_code: "DE", state_code: "", postal_code: "80331" }))).toBe(2);
-    expect(cityIndex(DE, testAddress({ city: "KÖLN", country_code: "DE", state_code: "", postal_code: "50667" }))).toBe(3);
+    expect(
+      cityIndex(DE, testAddress({ city: "München", country_code: "DE", state_code: "", postal_code: "80331" })),
+    ).toBe(2);
+    expect(cityIndex(DE, testAddress({ city: "KÖLN", country_code: "DE", state_code: "", postal_code: "50667" }))).toBe(
+      3,
+    );
     expect(cityIndex(US, testAddress({ city: "Mountain View", state_code: "CA", postal_code: "94043" }))).toBe(1);
     expect(cityIndex(US, testAddress({ city: "Austin", state_code: "TX", postal_code: "73301" }))).toBe(3);
     expect(cityIndex(US, testAddress({ city: "Portland", state_code: "OR", postal_code: "97201" }))).toBe(1); // ZIP region 9 → Los Angeles

@@ -29,7 +29,28 @@ export const VOLUME_DISCOUNT_PERCENT = 5;
 export const DUTY_RATE_PERCENT = 10;
 export const INVALID_POSTAL_CODE = "00000";
 
-const EURO_COUNTRIES = new Set(["AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "HR", "IE", "IT", "LT", "LU", "LV", "MT", "NL", "PT", "SI", "SK"]);
+const EURO_COUNTRIES = new Set([
+  "AT",
+  "BE",
+  "CY",
+  "DE",
+  "EE",
+  "ES",
+  "FI",
+  "FR",
+  "GR",
+  "HR",
+  "IE",
+  "IT",
+  "LT",
+  "LU",
+  "LV",
+  "MT",
+  "NL",
+  "PT",
+  "SI",
+  "SK",
+]);
 const CURRENCIES: Record<string, string> = { US: "USD", CA: "CAD", GB: "GBP", AU: "AUD" };
 
 export function currencyFor(countryCode: string): string {
@@ -43,7 +64,10 @@ export function isInternational(shipper: Address, recipient: Address): boolean {
 
 /** 0–9 from the first letter or digit of a postal code; 0 when there is none. */
 export function postalZoneDigit(postalCode: string): number {
-  const ch = postalCode.trim().toUpperCase().match(/[0-9A-Z]/)?.[0];
+  const ch = postalCode
+    .trim()
+    .toUpperCase()
+    .match(/[0-9A-Z]/)?.[0];
   if (!ch) return 0;
   return /[0-9]/.test(ch) ? Number(ch) : (ch.charCodeAt(0) - 65) % 10;
 }
@@ -64,7 +88,10 @@ export function percentOfCents(cents: number, pct: number): number {
 
 /** The deterministic refusals a real carrier would give for this shipment. */
 export function validateShipment(shipper: Address, recipient: Address, parcels: Parcel[]): void {
-  for (const [field, address] of [["shipper", shipper], ["recipient", recipient]] as const) {
+  for (const [field, address] of [
+    ["shipper", shipper],
+    ["recipient", recipient],
+  ] as const) {
     if (address.postal_code.trim() === INVALID_POSTAL_CODE) {
       throw invalidPostalCode(address.postal_code.trim(), address.country_code.toUpperCase(), `${field}.postal_code`);
     }
@@ -107,7 +134,8 @@ export function priceService(service: SandboxService, input: PricingInput, setti
   }
   const fuel = percentOfCents(base, settings.fuelSurchargePercent);
   const residential = input.recipient.residential ? RESIDENTIAL_SURCHARGE_CENTS * input.parcels.length : 0;
-  const discount = input.parcels.length >= VOLUME_DISCOUNT_MIN_PARCELS ? percentOfCents(base, VOLUME_DISCOUNT_PERCENT) : 0;
+  const discount =
+    input.parcels.length >= VOLUME_DISCOUNT_MIN_PARCELS ? percentOfCents(base, VOLUME_DISCOUNT_PERCENT) : 0;
   const declared = international ? declaredValue(input.options) : null;
   const duties = declared ? percentOfCents(Math.round(declared * 100), DUTY_RATE_PERCENT) : 0;
 

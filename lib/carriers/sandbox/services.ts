@@ -20,8 +20,22 @@ export interface SandboxService {
 export const SANDBOX_SERVICES = [
   { code: "SBX_GROUND", name: "Sandbox Ground", transitDays: 5, scope: "domestic", flatCents: 450, multiplier: 1 },
   { code: "SBX_2DAY", name: "Sandbox 2-Day", transitDays: 2, scope: "domestic", flatCents: 750, multiplier: 1.75 },
-  { code: "SBX_OVERNIGHT", name: "Sandbox Overnight", transitDays: 1, scope: "domestic", flatCents: 1200, multiplier: 2.9 },
-  { code: "SBX_INTL", name: "Sandbox International", transitDays: 6, scope: "international", flatCents: 1800, multiplier: 1 },
+  {
+    code: "SBX_OVERNIGHT",
+    name: "Sandbox Overnight",
+    transitDays: 1,
+    scope: "domestic",
+    flatCents: 1200,
+    multiplier: 2.9,
+  },
+  {
+    code: "SBX_INTL",
+    name: "Sandbox International",
+    transitDays: 6,
+    scope: "international",
+    flatCents: 1800,
+    multiplier: 1,
+  },
 ] as const satisfies readonly SandboxService[];
 
 export type SandboxServiceCode = (typeof SANDBOX_SERVICES)[number]["code"];

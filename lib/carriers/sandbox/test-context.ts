@@ -67,7 +67,13 @@ export function testParcel(overrides: Partial<Parcel> = {}): Parcel {
 export function testRateRequest(overrides: Partial<RateRequest> = {}): RateRequest {
   return {
     shipper: testAddress(),
-    recipient: testAddress({ person_name: "John Smith", address_line1: "200 N Spring St", city: "Los Angeles", postal_code: "90012", state_code: "CA" }),
+    recipient: testAddress({
+      person_name: "John Smith",
+      address_line1: "200 N Spring St",
+      city: "Los Angeles",
+      postal_code: "90012",
+      state_code: "CA",
+    }),
     parcels: [testParcel()],
     options: {},
     services: [],

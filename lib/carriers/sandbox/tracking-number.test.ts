@@ -41,7 +41,16 @@ describe("makeTrackingNumber / parseTrackingNumber", () => {
   });
 
   it("lays the digits out as documented", () => {
-    const n = makeTrackingNumber({ purchasedAt, scenario: 7, international: true, originCountry: 12, originCity: 3, destinationCountry: 45, destinationCity: 6, serial: 789 });
+    const n = makeTrackingNumber({
+      purchasedAt,
+      scenario: 7,
+      international: true,
+      originCountry: 12,
+      originCity: 3,
+      destinationCountry: 45,
+      destinationCity: 6,
+      serial: 789,
+    });
     const seconds = String((purchasedAt.getTime() - TRACKING_EPOCH_MS) / 1000).padStart(9, "0");
     expect(n.slice(3, 23)).toBe(`${seconds}1123456789` + "7");
     expect(n.slice(0, 3)).toBe("SBX");

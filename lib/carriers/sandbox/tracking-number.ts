@@ -47,7 +47,8 @@ export function checkDigit(digits: string): number {
 }
 
 function field(value: number, width: number, name: string): string {
-  if (!Number.isInteger(value) || value < 0 || value >= 10 ** width) throw new RangeError(`${name} must be an integer 0–${10 ** width - 1}`);
+  if (!Number.isInteger(value) || value < 0 || value >= 10 ** width)
+    throw new RangeError(`${name} must be an integer 0–${10 ** width - 1}`);
   return String(value).padStart(width, "0");
 }
 
@@ -55,9 +56,12 @@ function field(value: number, width: number, name: string): string {
  * Builds a valid number. Route fields default to New York → New York (US, domestic) and the serial to 0, so
  * tests and docs can write `makeTrackingNumber({ purchasedAt, scenario: 5 })`.
  */
-export function makeTrackingNumber(parts: Partial<TrackingNumberParts> & Pick<TrackingNumberParts, "purchasedAt">): string {
+export function makeTrackingNumber(
+  parts: Partial<TrackingNumberParts> & Pick<TrackingNumberParts, "purchasedAt">,
+): string {
   const seconds = Math.floor((parts.purchasedAt.getTime() - TRACKING_EPOCH_MS) / 1000);
-  if (!(seconds >= 0 && seconds <= MAX_SECONDS)) throw new RangeError("purchasedAt must be between 2020-01-01 and 2051-09-09");
+  if (!(seconds >= 0 && seconds <= MAX_SECONDS))
+    throw new RangeError("purchasedAt must be between 2020-01-01 and 2051-09-09");
   const originCountry = parts.originCountry ?? 0;
   const destinationCountry = parts.destinationCountry ?? originCountry;
   const data =

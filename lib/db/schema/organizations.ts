@@ -10,5 +10,9 @@ export const organizations = pgTable(
     isDefault: boolean("is_default").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("organizations_one_default").on(t.isDefault).where(sql`${t.isDefault}`)],
+  (t) => [
+    uniqueIndex("organizations_one_default")
+      .on(t.isDefault)
+      .where(sql`${t.isDefault}`),
+  ],
 );

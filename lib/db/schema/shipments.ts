@@ -1,4 +1,15 @@
-import { type AnyPgColumn, boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+} from "drizzle-orm/pg-core";
 import type { CarrierMessage, ExtraCharge } from "@/lib/carriers/types";
 import { SHIPMENT_STATUSES } from "../../schemas/shipment";
 import type { Payment } from "@/lib/schemas/payment";

@@ -1,4 +1,14 @@
-import { type AnyPgColumn, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { TRACKER_STATUSES, type CarrierMessage } from "../../carriers/types";
 import { organizations } from "./organizations";
@@ -36,8 +46,12 @@ export const trackers = pgTable(
     index("trackers_org_created").on(t.orgId, ...newestFirst(t)),
     index("trackers_org_status_created").on(t.orgId, t.status, ...newestFirst(t)),
     index("trackers_org_number").on(t.orgId, t.trackingNumber),
-    index("trackers_due").on(t.nextRefreshAt).where(sql`${t.nextRefreshAt} is not null`),
-    index("trackers_connection_due").on(t.carrierConnectionId, t.nextRefreshAt).where(sql`${t.nextRefreshAt} is not null`),
+    index("trackers_due")
+      .on(t.nextRefreshAt)
+      .where(sql`${t.nextRefreshAt} is not null`),
+    index("trackers_connection_due")
+      .on(t.carrierConnectionId, t.nextRefreshAt)
+      .where(sql`${t.nextRefreshAt} is not null`),
     index("trackers_shipment").on(t.shipmentId),
   ],
 );
@@ -59,5 +73,8 @@ export const trackingEvents = pgTable(
     code: text("code").notNull(),
     status: text("status", { enum: TRACKER_STATUSES }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.trackerId, t.fingerprint] }), index("tracking_events_tracker_time").on(t.trackerId, t.occurredAt.desc())],
+  (t) => [
+    primaryKey({ columns: [t.trackerId, t.fingerprint] }),
+    index("tracking_events_tracker_time").on(t.trackerId, t.occurredAt.desc()),
+  ],
 );

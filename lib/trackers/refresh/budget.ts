@@ -32,7 +32,8 @@ const FALLBACK: RefreshBudget = { concurrency: 1, requestsPerMinute: 30, batchSi
 
 export function refreshBudget(connection: { carrierName: string; config: Record<string, unknown> }): RefreshBudget {
   const base = TRACKING_BUDGET_DEFAULTS[connection.carrierName] ?? FALLBACK;
-  const num = (key: string) => (typeof connection.config[key] === "number" ? (connection.config[key] as number) : undefined);
+  const num = (key: string) =>
+    typeof connection.config[key] === "number" ? (connection.config[key] as number) : undefined;
   const adapter = getAdapter(connection.carrierName);
   const canBatch = !!adapter?.trackMany && adapter.capabilities.includes("multi_track");
   return {

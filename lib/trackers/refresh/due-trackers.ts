@@ -25,7 +25,13 @@ export async function planRefresh(db: DbOrTx, now: Date): Promise<{ connectionId
  * no longer due, so no tracker is refreshed twice in a round however many workers run; a worker that dies leaves
  * its trackers due again when the lease ends.
  */
-export async function claimDueTrackers(db: DbOrTx, connectionId: string, limit: number, now: Date, leaseUntil: Date): Promise<TrackerRow[]> {
+export async function claimDueTrackers(
+  db: DbOrTx,
+  connectionId: string,
+  limit: number,
+  now: Date,
+  leaseUntil: Date,
+): Promise<TrackerRow[]> {
   const due = db
     .select({ id: trackers.id })
     .from(trackers)
@@ -33,7 +39,11 @@ export async function claimDueTrackers(db: DbOrTx, connectionId: string, limit: 
     .orderBy(asc(trackers.nextRefreshAt))
     .limit(limit)
     .for("update", { skipLocked: true });
-  const claimed = await db.update(trackers).set({ nextRefreshAt: leaseUntil }).where(inArray(trackers.id, due)).returning();
+  const claimed = await db
+    .update(trackers)
+    .set({ nextRefreshAt: leaseUntil })
+    .where(inArray(trackers.id, due))
+    .returning();
   return claimed.sort((a, b) => a.trackingNumber.localeCompare(b.trackingNumber));
 }
 
@@ -43,5 +53,10 @@ export async function rescheduleTrackers(db: DbOrTx, rows: TrackerRow[], at: Dat
   await db
     .update(trackers)
     .set({ nextRefreshAt: at })
-    .where(inArray(trackers.id, rows.map((r) => r.id)));
+    .where(
+      inArray(
+        trackers.id,
+        rows.map((r) => r.id),
+      ),
+    );
 }

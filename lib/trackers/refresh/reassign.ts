@@ -11,7 +11,11 @@ import { claimDueTrackers } from "./due-trackers";
  * Trackers whose connection was deleted, deactivated or cannot track: each moves to its organization's active
  * connection of the same carrier and is due at once; with none, it keeps waiting (retried later, never dropped).
  */
-export async function reassignOrphanTrackers(db: Db, connectionId: string, now: Date): Promise<{ claimed: number; reassigned: number }> {
+export async function reassignOrphanTrackers(
+  db: Db,
+  connectionId: string,
+  now: Date,
+): Promise<{ claimed: number; reassigned: number }> {
   const rows = await claimDueTrackers(db, connectionId, 500, now, new Date(now.getTime() + 5 * 60_000));
   let reassigned = 0;
   for (const row of rows) {

@@ -55,7 +55,11 @@ const TRANSPORT_CODES = new Set(["carrier_timeout", "carrier_unavailable", "carr
  * batches) within the connection's budget, and merge every answer with the managed-mode rules. Connections run
  * independently, so a slow or failing carrier only ever costs its own trackers time.
  */
-export async function refreshConnection(db: Db, connectionId: string, options: RefreshOptions = {}): Promise<ConnectionRoundReport> {
+export async function refreshConnection(
+  db: Db,
+  connectionId: string,
+  options: RefreshOptions = {},
+): Promise<ConnectionRoundReport> {
   const clock = options.now ?? (() => new Date());
   const started = performance.now();
   const report: ConnectionRoundReport = {
@@ -156,29 +160,37 @@ async function runRound(
       const outcome = await askCarrier(connection, budget, item.rows);
       if (outcome.ok) {
         failureStreak = 0;
-        const saved = await db.transaction(async (tx) => {
-          const answers: TrackingAnswer[] = [];
-          for (const row of item.rows) {
-            const answer = outcome.results.get(row.trackingNumber);
-            if (answer && !(answer instanceof CarrierError)) answers.push({ tracker: row, result: answer });
-            else {
-              const messages = answer ? connectionMessages(connection, answer.messages) : notInAnswer(connection, row);
-              await recordTrackingFailure(tx, row, messages, { now: clock(), timeScale });
-              report.failed++;
+        const saved = await db
+          .transaction(async (tx) => {
+            const answers: TrackingAnswer[] = [];
+            for (const row of item.rows) {
+              const answer = outcome.results.get(row.trackingNumber);
+              if (answer && !(answer instanceof CarrierError)) answers.push({ tracker: row, result: answer });
+              else {
+                const messages = answer
+                  ? connectionMessages(connection, answer.messages)
+                  : notInAnswer(connection, row);
+                await recordTrackingFailure(tx, row, messages, { now: clock(), timeScale });
+                report.failed++;
+              }
             }
-          }
-          const merged = await recordTrackings(tx, answers, { now: clock(), timeScale });
-          report.refreshed += merged.length;
-          report.changed += merged.filter((m) => m.changed).length;
-          for (const m of merged) refreshed.add(m.tracker.id);
-        }).then(
-          () => true,
-          (err: unknown) => {
-            // The database failed this batch: its trackers are due again at once (their lease would free them anyway).
-            log().error({ msg: "tracker refresh could not save a batch", connection_id: connection.id, err: (err as Error).message });
-            return false;
-          },
-        );
+            const merged = await recordTrackings(tx, answers, { now: clock(), timeScale });
+            report.refreshed += merged.length;
+            report.changed += merged.filter((m) => m.changed).length;
+            for (const m of merged) refreshed.add(m.tracker.id);
+          })
+          .then(
+            () => true,
+            (err: unknown) => {
+              // The database failed this batch: its trackers are due again at once (their lease would free them anyway).
+              log().error({
+                msg: "tracker refresh could not save a batch",
+                connection_id: connection.id,
+                err: (err as Error).message,
+              });
+              return false;
+            },
+          );
         if (!saved) {
           report.deferred += item.rows.length;
           await rescheduleTrackers(db, item.rows, clock()).catch(() => undefined);
@@ -199,13 +211,17 @@ async function runRound(
         const until = new Date(clock().getTime() + Math.max(waitMs, 1000));
         stop = { at: until, reason: "rate_limited" };
         queue.unshift(item);
-        await db.update(carrierConnections).set({ refreshBackoffUntil: until }).where(eq(carrierConnections.id, connection.id));
+        await db
+          .update(carrierConnections)
+          .set({ refreshBackoffUntil: until })
+          .where(eq(carrierConnections.id, connection.id));
         break;
       }
       failureStreak = outcome.messages.some((m) => TRANSPORT_CODES.has(m.code)) ? failureStreak + 1 : 0;
       for (const row of item.rows) await recordTrackingFailure(db, row, outcome.messages, { now: clock(), timeScale });
       report.failed += item.rows.length;
-      if (failureStreak >= FAILURE_STREAK && !stop) stop = { at: new Date(clock().getTime() + 5 * 60_000 * timeScale), reason: "failing" };
+      if (failureStreak >= FAILURE_STREAK && !stop)
+        stop = { at: new Date(clock().getTime() + 5 * 60_000 * timeScale), reason: "failing" };
     }
   };
   await Promise.all(Array.from({ length: Math.min(budget.concurrency, queue.length) }, worker));
@@ -229,21 +245,32 @@ export function logConnectionRound(report: ConnectionRoundReport, runner: string
 }
 
 type CarrierAnswer =
-  | { ok: true; results: Map<string, TrackingResult | CarrierError> }
-  | { ok: false; messages: CarrierMessage[] };
+  { ok: true; results: Map<string, TrackingResult | CarrierError> } | { ok: false; messages: CarrierMessage[] };
 
-async function askCarrier(connection: ConnectionRow, budget: RefreshBudget, rows: TrackerRow[]): Promise<CarrierAnswer> {
+async function askCarrier(
+  connection: ConnectionRow,
+  budget: RefreshBudget,
+  rows: TrackerRow[],
+): Promise<CarrierAnswer> {
   const numbers = rows.map((r) => r.trackingNumber);
   if (budget.batchSize > 1) {
-    const outcome = await invokeConnection(connection, "multi_track", undefined, (a, ctx) => a.trackMany!(ctx, numbers));
-    return outcome.ok ? { ok: true, results: new Map(Object.entries(outcome.data)) } : { ok: false, messages: outcome.messages };
+    const outcome = await invokeConnection(connection, "multi_track", undefined, (a, ctx) =>
+      a.trackMany!(ctx, numbers),
+    );
+    return outcome.ok
+      ? { ok: true, results: new Map(Object.entries(outcome.data)) }
+      : { ok: false, messages: outcome.messages };
   }
   const outcome = await invokeConnection(connection, "track", undefined, (a, ctx) => a.track(ctx, numbers[0]!));
-  return outcome.ok ? { ok: true, results: new Map([[numbers[0]!, outcome.data]]) } : { ok: false, messages: outcome.messages };
+  return outcome.ok
+    ? { ok: true, results: new Map([[numbers[0]!, outcome.data]]) }
+    : { ok: false, messages: outcome.messages };
 }
 
 const notInAnswer = (c: ConnectionRow, row: TrackerRow) =>
-  connectionMessages(c, [{ code: "carrier_bad_response", message: `The carrier's answer left out ${row.trackingNumber}.`, level: "error" }]);
+  connectionMessages(c, [
+    { code: "carrier_bad_response", message: `The carrier's answer left out ${row.trackingNumber}.`, level: "error" },
+  ]);
 
 function retryAfterMs(message: CarrierMessage): number {
   const seconds = message.details.retry_after_seconds;
