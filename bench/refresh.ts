@@ -18,7 +18,9 @@ import { carrierConnections, organizations, trackers, trackingEvents } from "@/l
 import { runMigrations } from "@/lib/db/migrate";
 import { newId } from "@/lib/db/ids";
 import type { Db } from "@/lib/db/tx";
+import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { makeTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
+import { systemContext } from "@/lib/context";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { refreshBudget } from "@/lib/trackers/refresh/budget";
 
@@ -77,7 +79,8 @@ async function main(adminUrl: string) {
     }));
     for (let i = 0; i < rows.length; i += 1000) await db.insert(trackers).values(rows.slice(i, i + 1000));
 
-    const budget = refreshBudget({ carrierName: "sandbox", config: {} });
+    const budget = refreshBudget(sandboxAdapter, {});
+    const ctx = systemContext(db, "bench");
     const perConnection = Math.ceil(TRACKERS / 3);
     const idealMs = (Math.ceil(perConnection / budget.batchSize) * LATENCY_MS) / budget.concurrency;
 
@@ -99,7 +102,7 @@ async function main(adminUrl: string) {
       await Promise.all(
         connIds.map(async (id) => {
           for (;;) {
-            const r = await refreshConnection(db, id);
+            const r = await refreshConnection({ ctx, connectionId: id });
             rounds++;
             requests += r.requests;
             refreshed += r.refreshed;

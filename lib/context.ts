@@ -1,11 +1,47 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
-import type { Db } from "@/lib/db/tx";
+import type { DbOrTx, Tx } from "@/lib/db/tx";
+import { log } from "@/lib/log";
 
-/** What every domain verb runs with: the caller's organization, the database and the request's signal. */
+/**
+ * Who is acting: an API key (the API), a signed-in user (the dashboard), or the service itself (background jobs,
+ * the command line, start-up). Verbs that care (audit, permissions) read it; nothing else branches on it.
+ */
+export type Actor = { type: "api_key"; id: string } | { type: "user"; id: string } | { type: "system"; name: string };
+
+/** What every domain verb runs with. Verbs take `({ ctx, ... })`. */
 export interface DomainContext {
-  db: Db;
+  db: DbOrTx;
   org: { id: string };
-  requestId?: string;
-  log?: Logger;
+  actor: Actor;
+  requestId: string;
+  log: Logger;
+  /** Aborted when the caller gives up (the client hung up). Jobs have none. */
   signal?: AbortSignal;
+}
+
+/** Verbs that span organizations (jobs, the command line, start-up) run as the service, with no organization. */
+export type SystemContext = Omit<DomainContext, "org" | "actor"> & { actor: Extract<Actor, { type: "system" }> };
+
+/** The service's own context for `name` (a job, a command), with a request id of its own for the logs. */
+export function systemContext(db: DbOrTx, name: string): SystemContext {
+  const requestId = `job_${randomBytes(16).toString("hex")}`;
+  return { db, actor: { type: "system", name }, requestId, log: log().child({ request_id: requestId, job: name }) };
+}
+
+/** The same context acting for one organization (a job that works on one organization's records). */
+export function forOrganization(ctx: SystemContext, orgId: string): DomainContext {
+  return { ...ctx, org: { id: orgId } };
+}
+
+/**
+ * Runs `fn` in one transaction with a context whose `db` is that transaction, so verbs called inside compose with
+ * it (a nested call becomes a savepoint). The one way domain code opens a transaction.
+ */
+export function withTransaction<C extends { db: DbOrTx }, T>(
+  ctx: C,
+  fn: (tx: C & { db: Tx }) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction((tx) => fn({ ...ctx, db: tx }));
 }

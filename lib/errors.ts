@@ -1,17 +1,27 @@
 import type { CarrierMessage } from "@/lib/carriers/types";
 
 /**
- * Domain errors: what went wrong in the product's words. They know nothing of HTTP;
- * lib/api/errors.ts maps each code to a status once.
+ * Domain errors: what went wrong, in the product's words. They carry no status and no response body;
+ * lib/api/errors.ts maps each code to a status once, and a route declares the body it answers a carrier failure with.
  */
 export interface FieldProblem {
   message: string;
   field: string | null;
 }
 
+export const DOMAIN_ERROR_CODES = [
+  "validation_error",
+  "not_found",
+  "carrier_not_found",
+  "state_conflict",
+  "carrier_failed",
+  "tracking_not_found",
+] as const;
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+
 export class DomainError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: DomainErrorCode,
     message: string,
   ) {
     super(message);
@@ -46,14 +56,15 @@ export class CarrierNotFoundError extends DomainError {
   }
 }
 
-/** The carrier refused or failed: answered with the carriers' `messages`, not the error envelope. */
+/**
+ * The carrier refused or failed the operation; its `messages` say why. `tracking_not_found` when the carrier does
+ * not know the number asked about, `carrier_failed` for everything else.
+ */
 export class CarrierFailureError extends DomainError {
   constructor(
     readonly messages: CarrierMessage[],
-    readonly extra: Record<string, unknown> = {},
-    /** 424 by default; 404 when the carrier does not know the tracking number. */
-    readonly status: 404 | 424 = 424,
+    reason: Extract<DomainErrorCode, "carrier_failed" | "tracking_not_found"> = "carrier_failed",
   ) {
-    super("carrier_failure", messages[0]?.message ?? "The carrier request failed.");
+    super(reason, messages[0]?.message ?? "The carrier request failed.");
   }
 }

@@ -1,21 +1,33 @@
+import "server-only";
+import { bootstrap } from "@/lib/bootstrap";
+import { systemContext } from "@/lib/context";
+import { getDb } from "@/lib/db/client";
 import { env, isBuildPhase, trackerRefreshRunner } from "@/lib/env";
 import { log } from "@/lib/log";
-import { getDb } from "@/lib/db/client";
+
+// A database that is down at start is asked again this often until the bootstrap has run.
+const BOOTSTRAP_RETRY_MS = 5_000;
 
 /**
- * Open the database, migrate and bootstrap at start, so the first API key is printed then rather than on the first
- * request. A database that is down is not fatal: requests answer 503 and the next one tries again. Without Inngest
- * the background tracker refresh starts here, once per server process.
+ * Once per server process: open the database and bootstrap it, so the first API key is printed at start rather than
+ * on the first request. A database that is down is not fatal: requests answer 503 and retry on their own, and the
+ * bootstrap is tried again in the background until it runs. Without Inngest the background tracker refresh starts
+ * here too.
  */
 export async function startServer(): Promise<void> {
   if (isBuildPhase()) return;
-  try {
-    await getDb();
-  } catch (err) {
-    log().error({ msg: "database not ready at start; requests will retry", err: (err as Error).message });
-  }
+  await bootstrapUntilDone();
   if (trackerRefreshRunner() === "in_process") {
     const { startRefreshLoop } = await import("@/lib/jobs/scheduler");
     startRefreshLoop({ intervalMs: env().REFRESH_TICK_SECONDS * 1000 });
+  }
+}
+
+async function bootstrapUntilDone(): Promise<void> {
+  try {
+    await bootstrap({ ctx: systemContext(await getDb(), "start") });
+  } catch (err) {
+    log().error({ msg: "database not ready at start; requests will retry", err: (err as Error).message });
+    setTimeout(() => void bootstrapUntilDone(), BOOTSTRAP_RETRY_MS).unref();
   }
 }

@@ -3,6 +3,8 @@ import { sendLogsToStderr } from "@/lib/log";
 import { closeDb } from "@/lib/db/client";
 import { DataDirInUseError } from "@/lib/db/data-dir-lock";
 import { getDb } from "@/lib/db/client";
+import { bootstrap } from "@/lib/bootstrap";
+import { systemContext } from "@/lib/context";
 import { createOrganization, ensureDefaultOrganization } from "@/lib/orgs/create-organization";
 import { listOrganizations } from "@/lib/orgs/list-organizations";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
@@ -49,20 +51,22 @@ async function run(argv: string[]): Promise<string> {
   }
   if (command === "keys revoke" && !rest[0]) throw new UsageError(`"keys revoke" needs a key id.`);
 
-  const db = await getDb();
+  // A command line run is a start like the server's: the first one on an empty database bootstraps it.
+  const ctx = systemContext(await getDb(), "cli");
+  await bootstrap({ ctx });
   switch (command) {
     case "orgs create":
-      return (await createOrganization(db, { name: values.name! })).id;
+      return (await createOrganization({ ctx, name: values.name! })).id;
     case "orgs list":
-      return table(await listOrganizations(db));
+      return table(await listOrganizations({ ctx }));
     case "keys create": {
-      const orgId = values.org ?? (await ensureDefaultOrganization(db)).org.id;
-      return (await createApiKey(db, { orgId, name: values.name!.trim(), source: "cli" })).key;
+      const orgId = values.org ?? (await ensureDefaultOrganization({ ctx })).org.id;
+      return (await createApiKey({ ctx, orgId, name: values.name!.trim(), source: "cli" })).key;
     }
     case "keys list":
-      return table(await listApiKeys(db, values.org));
+      return table(await listApiKeys({ ctx, orgId: values.org }));
     default: {
-      const revoked = await revokeApiKey(db, rest[0]!);
+      const revoked = await revokeApiKey({ ctx, keyId: rest[0]! });
       return `Revoked ${revoked.id} (${revoked.name}).`;
     }
   }

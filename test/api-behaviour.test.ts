@@ -14,6 +14,9 @@ import { call, makeOrg } from "./helpers";
 
 const conn = (carrier_id: string) => ({ carrier_name: "sandbox", carrier_id });
 
+// Routes made up for these tests: withApi wants every operation declared.
+const doc = { id: "testRoute", summary: "A route made up for a test", responses: {} };
+
 describe("request parsing", () => {
   it("answers 400 invalid_json for a body that is not JSON", async () => {
     const { key } = await makeOrg();
@@ -67,7 +70,7 @@ describe("request parsing", () => {
   it("reports one validation item per problem with nested field paths", async () => {
     const { key } = await makeOrg();
     const route = withApi(
-      { route: "/test", body: z.object({ shipper: AddressInput, parcels: z.array(ParcelInput).min(1) }) },
+      { doc, route: "/test", body: z.object({ shipper: AddressInput, parcels: z.array(ParcelInput).min(1) }) },
       async () => ({ body: { ok: true } }),
     );
     const res = await call(route, "POST", "/test", {
@@ -101,7 +104,7 @@ describe("request parsing", () => {
 
   it("never shows internals in a 500", async () => {
     const { key } = await makeOrg();
-    const route = withApi({ route: "/boom" }, async () => {
+    const route = withApi({ doc, route: "/boom" }, async () => {
       throw new Error("relation secret_table at /srv/app/lib/x.ts:12 exploded");
     });
     const res = await call(route, "GET", "/boom", { key });
@@ -185,7 +188,7 @@ describe("Idempotency-Key", () => {
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const route = withApi({ route: "/slow", body: z.object({ n: z.number() }) }, async () => {
+    const route = withApi({ doc, route: "/slow", body: z.object({ n: z.number() }) }, async () => {
       runs++;
       await gate;
       return { status: 201, body: { runs } };
@@ -208,7 +211,7 @@ describe("Idempotency-Key", () => {
   it("frees the key after a server error so a retry runs", async () => {
     const { key } = await makeOrg();
     let calls = 0;
-    const route = withApi({ route: "/flaky", body: z.object({}) }, async () => {
+    const route = withApi({ doc, route: "/flaky", body: z.object({}) }, async () => {
       calls++;
       if (calls === 1) throw new Error("transient");
       return { body: { ok: true } };

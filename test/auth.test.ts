@@ -4,7 +4,7 @@ import { GET as listConnections } from "@/app/v1/connections/route";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { clearAuthCache, revokeApiKey } from "@/lib/auth/api-keys";
-import { call, makeOrg } from "./helpers";
+import { call, makeOrg, systemCtx } from "./helpers";
 
 describe("API key authentication", () => {
   it("rejects a missing key with 401, the envelope and WWW-Authenticate", async () => {
@@ -33,7 +33,7 @@ describe("API key authentication", () => {
     expect(row!.keyHash).not.toContain(key);
     expect(row!.keyHash).toMatch(/^[0-9a-f]{64}$/);
 
-    await revokeApiKey(db, keyId);
+    await revokeApiKey({ ctx: await systemCtx(), keyId });
     const denied = await call(listConnections, "GET", "/v1/connections", { key });
     expect(denied.status).toBe(401);
   });

@@ -10,7 +10,8 @@ import { getDb } from "@/lib/db/client";
 import { apiKeys, organizations } from "@/lib/db/schema";
 import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
 import { hashApiKey } from "@/lib/auth/api-keys";
-import { call } from "./helpers";
+import { bootstrap } from "@/lib/bootstrap";
+import { call, systemCtx } from "./helpers";
 
 // On PGlite this file uses a folder on disk, so a "restart" really reopens the same data.
 const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), "shipwell-boot-"));
@@ -26,11 +27,12 @@ afterAll(async () => {
 describe("default organization", () => {
   it("is created once even when several instances start at the same moment", async () => {
     const db = await getDb();
-    const { org: previous } = await ensureDefaultOrganization(db);
+    const ctx = await systemCtx(db);
+    const { org: previous } = await ensureDefaultOrganization({ ctx });
     // Start from a database with no default organization, then race five "instances" to create it.
     await db.update(organizations).set({ isDefault: false }).where(eq(organizations.id, previous.id));
     try {
-      const results = await Promise.all([1, 2, 3, 4, 5].map(() => ensureDefaultOrganization(db)));
+      const results = await Promise.all([1, 2, 3, 4, 5].map(() => ensureDefaultOrganization({ ctx })));
       expect(new Set(results.map((r) => r.org.id)).size).toBe(1);
       expect(results.filter((r) => r.created)).toHaveLength(1);
       const defaults = await db.select().from(organizations).where(eq(organizations.isDefault, true));
@@ -44,12 +46,16 @@ describe("default organization", () => {
 
 describe("BOOTSTRAP_API_KEY", () => {
   it("works on first start, again after a restart, and is never duplicated", async () => {
+    // Starting a process (the server, the command line) bootstraps the database it opens.
+    const start = async () => bootstrap({ ctx: await systemCtx() });
+    await start();
     const first = await call(GET, "GET", "/v1/connections", { key: bootstrapKey });
     expect(first.status).toBe(200);
     expect(first.body.results.some((c: { carrier_name: string }) => c.carrier_name === "sandbox")).toBe(true);
 
     await closeDb(); // restart
     await closeDb();
+    await start();
     const again = await call(GET, "GET", "/v1/connections", { key: bootstrapKey });
     expect(again.status).toBe(200);
     expect(again.body.results).toEqual(first.body.results);

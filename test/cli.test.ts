@@ -17,10 +17,14 @@ async function cli(...args: string[]) {
   delete env.DATABASE_URL;
   delete env.BOOTSTRAP_API_KEY;
   try {
-    const { stdout, stderr } = await exec(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-      env,
-      timeout: 60_000,
-    });
+    const { stdout, stderr } = await exec(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args],
+      {
+        env,
+        timeout: 60_000,
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

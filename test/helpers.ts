@@ -1,4 +1,6 @@
 import { getDb } from "@/lib/db/client";
+import type { Db } from "@/lib/db/tx";
+import { forOrganization, systemContext, type DomainContext, type SystemContext } from "@/lib/context";
 import { createOrganization } from "@/lib/orgs/create-organization";
 import { createApiKey } from "@/lib/auth/api-keys";
 
@@ -8,10 +10,20 @@ export interface TestOrg {
   keyId: string;
 }
 
+/** The service's own context, as a job or the command line has it. */
+export async function systemCtx(db?: Db): Promise<SystemContext> {
+  return systemContext(db ?? (await getDb()), "test");
+}
+
+/** A domain context for `orgId`, as a request would have it (the database may be a stand-in with faults). */
+export async function orgCtx(orgId: string, db?: Db): Promise<DomainContext> {
+  return forOrganization(await systemCtx(db), orgId);
+}
+
 export async function makeOrg(name = "Test org"): Promise<TestOrg> {
-  const db = await getDb();
-  const org = await createOrganization(db, { name });
-  const key = await createApiKey(db, { orgId: org.id, name: "test", source: "api" });
+  const ctx = await systemCtx();
+  const org = await createOrganization({ ctx, name });
+  const key = await createApiKey({ ctx, orgId: org.id, name: "test", source: "api" });
   return { orgId: org.id, key: key.key, keyId: key.id };
 }
 

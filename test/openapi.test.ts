@@ -1,5 +1,8 @@
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/openapi.json/route";
+import { servedOperations } from "@/lib/api/openapi";
 
 describe("GET /v1/openapi.json", () => {
   it("serves an OpenAPI 3.1 document generated from the zod schemas", async () => {
@@ -51,5 +54,38 @@ describe("GET /v1/openapi.json", () => {
     expect(schemas.ShipmentCreate.required).toEqual(expect.arrayContaining(["shipper", "recipient", "parcels"]));
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
     for (const ref of new Set(refs)) expect(schemas[ref.split("/").pop()!], ref).toBeDefined();
+  });
+});
+
+describe("the OpenAPI document covers the API exactly", () => {
+  /** Every route file under app/v1, with its path template ("[id]" → "{}"); the catch-all 404 route aside. */
+  function routeFiles(dir = "app/v1"): { file: string; template: string }[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name.startsWith("[...") ? [] : routeFiles(path);
+      if (entry.name !== "route.ts") return [];
+      return [{ file: path, template: normalize("/" + dir.replace(/^app\//, "")) }];
+    });
+  }
+  const normalize = (route: string) => route.replace(/\{[^}]+\}|\[[^\]]+\]/g, "{}");
+
+  it("describes every operation a route file serves, at the path of its file, and nothing else", async () => {
+    const res = await GET(new Request("http://localhost/v1/openapi.json"));
+    const doc = await res.json();
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${normalize(path)}`))
+      .sort();
+
+    const served: string[] = [];
+    for (const { file, template } of routeFiles()) {
+      const mod = (await import(resolve(file))) as Record<string, unknown>;
+      const operations = servedOperations([mod]);
+      expect(operations.length, `${file} declares no operation`).toBeGreaterThan(0);
+      for (const { method, operation } of operations) {
+        expect(normalize(operation.route), `${method} in ${file}`).toBe(template);
+        served.push(`${method.toUpperCase()} ${template}`);
+      }
+    }
+    expect(documented).toEqual(served.sort());
   });
 });

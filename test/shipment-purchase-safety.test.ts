@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { POST as createShipment } from "@/app/v1/shipments/route";
 import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
@@ -9,10 +9,19 @@ import type { Db } from "@/lib/db/tx";
 import { labels, shipments, trackers } from "@/lib/db/schema";
 import { toErrorResponse } from "@/lib/api/errors";
 import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
-import { call, makeOrg } from "./helpers";
+import { recordRetryPolicy } from "@/lib/shipments/record-retries";
+import { call, makeOrg, orgCtx } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor, rateRequest } from "./factories";
 
-afterEach(() => vi.restoreAllMocks());
+// Recording is retried for ~10 s while the database is away; these tests fail it on purpose, so without the pauses.
+const realDelays = recordRetryPolicy.delaysMs;
+beforeEach(() => {
+  recordRetryPolicy.delaysMs = realDelays.map(() => 0);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  recordRetryPolicy.delaysMs = realDelays;
+});
 
 const dbDown = () => Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
 
@@ -99,10 +108,9 @@ describe("a bought label never goes missing", () => {
     const voids = vi.spyOn(sandboxAdapter, "void");
     const db = flakyTransactions(await getDb(), 2);
     const out = await purchaseShipment({
-      ctx: { db, org: { id: orgId } },
+      ctx: await orgCtx(orgId, db),
       id: s.id,
       input: { selected_rate_id: s.rates[0]!.id, payment: null },
-      options: { recordRetryDelaysMs: [0, 0, 0] },
     });
     expect(out.shipment.status).toBe("purchased");
     expect(ship).toHaveBeenCalledTimes(1);
@@ -118,10 +126,9 @@ describe("a bought label never goes missing", () => {
     const voids = vi.spyOn(sandboxAdapter, "void");
     const db = flakyTransactions(await getDb(), 10);
     const failure = await purchaseShipment({
-      ctx: { db, org: { id: orgId } },
+      ctx: await orgCtx(orgId, db),
       id: s.id,
       input: { selected_rate_id: s.rates[0]!.id, payment: null },
-      options: { recordRetryDelaysMs: [0, 0] },
     }).then(
       () => null,
       (err: unknown) => err,
@@ -146,10 +153,9 @@ describe("a bought label never goes missing", () => {
     const db = flakyTransactions(await getDb(), 10);
     await expect(
       purchaseShipment({
-        ctx: { db, org: { id: orgId } },
+        ctx: await orgCtx(orgId, db),
         id: s.id,
         input: { selected_rate_id: s.rates[0]!.id, payment: null },
-        options: { recordRetryDelaysMs: [0] },
       }),
     ).rejects.toMatchObject({ code: "57P01" });
 

@@ -7,7 +7,7 @@ import { carrierConnections, shipments, trackers } from "@/lib/db/schema";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { REFRESH_INTERVAL_MS, RETIRE_AFTER_MS } from "@/lib/trackers/tracking-rules";
-import { makeOrg } from "./helpers";
+import { makeOrg, systemCtx } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
 import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
 
@@ -32,11 +32,13 @@ describe("background refresh core", () => {
       nextRefreshAt: new Date(Date.now() + 3_600_000),
     });
 
-    const plan = (await planRefresh(db, new Date())).filter((p) => p.connectionId === conn.id);
+    const plan = (await planRefresh({ ctx: await systemCtx(db), now: new Date() })).filter(
+      (p) => p.connectionId === conn.id,
+    );
     expect(plan).toEqual([{ connectionId: conn.id, due: 7 }]);
 
     const before = Date.now();
-    const report = await refreshConnection(db, conn.id);
+    const report = await refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id });
     expect(report).toMatchObject({
       due: 7,
       refreshed: 7,
@@ -61,7 +63,9 @@ describe("background refresh core", () => {
     for (const n of delivered) expect(byNumber.get(n)).toMatchObject({ status: "delivered", nextRefreshAt: null });
     const untouched = rows.find((r) => r.id === later[0])!;
     expect(untouched).toMatchObject({ status: "pending", refreshedAt: null });
-    expect((await planRefresh(db, new Date())).filter((p) => p.connectionId === conn.id)).toEqual([]);
+    expect(
+      (await planRefresh({ ctx: await systemCtx(db), now: new Date() })).filter((p) => p.connectionId === conn.id),
+    ).toEqual([]);
   });
 
   it("two workers at once never refresh the same tracker twice", async () => {
@@ -76,7 +80,10 @@ describe("background refresh core", () => {
       return original(ctx, batch);
     });
     const db = await getDb();
-    const [a, b] = await Promise.all([refreshConnection(db, conn.id), refreshConnection(db, conn.id)]);
+    const [a, b] = await Promise.all([
+      refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }),
+      refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }),
+    ]);
     expect(a.refreshed + b.refreshed).toBe(60);
     expect(a.due + b.due).toBe(60);
     expect(asked).toHaveLength(60);
@@ -88,7 +95,7 @@ describe("background refresh core", () => {
     // Every second call answers carrier_rate_limited with retry_after_seconds 1.
     const conn = await addSandbox(key, "throttled", { ...realTime, rate_limit_every: 2, refresh_batch_size: 4 });
     const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(12, 30, 2));
-    const report = await refreshConnection(await getDb(), conn.id);
+    const report = await refreshConnection({ ctx: await systemCtx(), connectionId: conn.id });
     expect(report).toMatchObject({ refreshed: 12, failed: 0, backed_off: 0 });
     expect(report.rate_limited_calls).toBeGreaterThan(0);
     expect(report.requests).toBe(3 + report.rate_limited_calls);
@@ -104,7 +111,7 @@ describe("background refresh core", () => {
     );
     const db = await getDb();
     const started = Date.now();
-    const report = await refreshConnection(db, conn.id);
+    const report = await refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id });
     expect(report).toMatchObject({ refreshed: 0, failed: 0, backed_off: 6, rate_limited_calls: 1 });
     const [row] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, conn.id));
     expect(row!.refreshBackoffUntil!.getTime()).toBeGreaterThanOrEqual(started + 119_000);
@@ -113,15 +120,20 @@ describe("background refresh core", () => {
       expect(t.refreshFailures).toBe(0);
     }
     // While backed off the connection is left out of rounds.
-    expect((await planRefresh(db, new Date())).some((p) => p.connectionId === conn.id)).toBe(false);
+    expect(
+      (await planRefresh({ ctx: await systemCtx(db), now: new Date() })).some((p) => p.connectionId === conn.id),
+    ).toBe(false);
     const { GET } = await import("@/app/v1/connections/[id]/route");
     const { call } = await import("./helpers");
     const shown = await call(GET, "GET", `/v1/connections/${conn.id}`, { key, params: { id: conn.id } });
     expect(shown.body.refresh_backoff_until).toEqual(expect.any(String));
 
     const after = () => new Date(Date.now() + 130_000);
-    expect((await planRefresh(db, after())).find((p) => p.connectionId === conn.id)?.due).toBe(6);
-    const later = await refreshConnection(db, conn.id, { now: after });
+    expect(
+      (await planRefresh({ ctx: await systemCtx(db), now: after() })).find((p) => p.connectionId === conn.id)?.due,
+    ).toBe(6);
+    vi.useFakeTimers({ toFake: ["Date"], now: after() });
+    const later = await refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id });
     expect(later.refreshed).toBe(6);
   });
 
@@ -138,7 +150,10 @@ describe("background refresh core", () => {
     const fastIds = await seedDueTrackers(orgId, fast.id, sandboxNumbers(8, 31, 2));
     const db = await getDb();
     const started = performance.now();
-    const [s, f] = await Promise.all([refreshConnection(db, slow.id), refreshConnection(db, fast.id)]);
+    const [s, f] = await Promise.all([
+      refreshConnection({ ctx: await systemCtx(db), connectionId: slow.id }),
+      refreshConnection({ ctx: await systemCtx(db), connectionId: fast.id }),
+    ]);
     expect(f).toMatchObject({ refreshed: 8, failed: 0 });
     // Three timeouts in a row end the slow connection's round; the rest wait for the next one.
     expect(s.refreshed).toBe(0);
@@ -161,7 +176,7 @@ describe("background refresh core", () => {
       lastEventAt: old,
       status: "in_transit",
     });
-    const report = await refreshConnection(await getDb(), conn.id);
+    const report = await refreshConnection({ ctx: await systemCtx(), connectionId: conn.id });
     expect(report.failed).toBe(1);
     const [row] = await trackerRows([id!]);
     expect(row).toMatchObject({ status: "unknown", nextRefreshAt: null });
@@ -179,7 +194,7 @@ describe("background refresh core", () => {
       .where(eq(trackers.id, bought.tracker_id));
     const [tracker] = await trackerRows([bought.tracker_id]);
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 86_400_000 });
-    const report = await refreshConnection(db, tracker!.carrierConnectionId);
+    const report = await refreshConnection({ ctx: await systemCtx(db), connectionId: tracker!.carrierConnectionId });
     expect(report.refreshed).toBeGreaterThanOrEqual(1);
     const [row] = await db.select().from(shipments).where(eq(shipments.id, s.id));
     expect(row!.status).toBe("delivered");

@@ -3,11 +3,22 @@ import { eq } from "drizzle-orm";
 import { TRACKER_STATUSES, type TrackerStatus, type TrackingResult } from "@/lib/carriers/types";
 import { getDb } from "@/lib/db/client";
 import { shipments, trackers } from "@/lib/db/schema";
-import { recordTracking, recordTrackings } from "@/lib/trackers/record-tracking";
+import * as merge from "@/lib/trackers/record-tracking";
+import type { Db } from "@/lib/db/tx";
 import { cancelShipment } from "@/lib/shipments/cancel-shipment";
 import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { RETIRE_AFTER_MS, shipmentStatusFor } from "@/lib/trackers/tracking-rules";
-import { makeOrg } from "./helpers";
+import { makeOrg, orgCtx } from "./helpers";
+
+// The merge runs inside its caller's transaction, as the refresh and the tracker verbs run it.
+const recordTracking = (
+  db: Db,
+  ...args: Parameters<typeof merge.recordTracking> extends [unknown, ...infer R] ? R : never
+) => db.transaction((tx) => merge.recordTracking(tx, ...args));
+const recordTrackings = (
+  db: Db,
+  ...args: Parameters<typeof merge.recordTrackings> extends [unknown, ...infer R] ? R : never
+) => db.transaction((tx) => merge.recordTrackings(tx, ...args));
 import { createShipmentFor, purchaseFor } from "./factories";
 
 const event = (status: TrackerStatus, at: Date, code = status) => ({
@@ -133,7 +144,7 @@ describe("races between refresh and the shipment's own operations", () => {
   it("a refresh answer does not revive a tracker cancelled while the carrier was being asked", async () => {
     const { orgId, key } = await makeOrg();
     const { shipmentId, tracker: stale } = await purchasedTracker(key);
-    await cancelShipment({ ctx: { db: await getDb(), org: { id: orgId } }, id: shipmentId });
+    await cancelShipment({ ctx: await orgCtx(orgId), id: shipmentId });
     const db = await getDb();
     const [out] = await recordTrackings(db, [{ tracker: stale, result: result(stale.trackingNumber, "in_transit") }]);
     expect(out!.tracker).toMatchObject({ status: "cancelled", nextRefreshAt: null });
@@ -160,7 +171,7 @@ describe("races between refresh and the shipment's own operations", () => {
       await db.update(shipments).set({ status: "delivered" }).where(eq(shipments.id, shipmentId));
       return original(ctx, req);
     });
-    await expect(cancelShipment({ ctx: { db, org: { id: orgId } }, id: shipmentId })).rejects.toMatchObject({
+    await expect(cancelShipment({ ctx: await orgCtx(orgId, db), id: shipmentId })).rejects.toMatchObject({
       code: "state_conflict",
     });
     expect(await shipmentStatus(shipmentId)).toBe("delivered");

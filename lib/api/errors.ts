@@ -1,8 +1,14 @@
-import { DomainError, ValidationError, CarrierFailureError, type FieldProblem } from "@/lib/errors";
+import {
+  DomainError,
+  ValidationError,
+  CarrierFailureError,
+  type DomainErrorCode,
+  type FieldProblem,
+} from "@/lib/errors";
 import { log } from "@/lib/log";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 
-/** CONTRACT §3 in one place: every error code and the status it answers with. */
+/** docs/api.md, "Errors", in one place: every error code and the status it answers with. */
 export const ERROR_STATUS = {
   validation_error: 400,
   invalid_json: 400,
@@ -15,10 +21,13 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
+  // A carrier's refusal: answered with the carriers' `messages` (and the route's usual keys), not the envelope.
+  carrier_failed: 424,
+  tracking_not_found: 404,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
-} as const;
+} as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
@@ -32,12 +41,6 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
   }
-}
-
-export interface ErrorItem {
-  code: string;
-  message: string;
-  field: string | null;
 }
 
 export interface ErrorResponseParts {
@@ -54,18 +57,23 @@ function envelope(code: ErrorCode, items: FieldProblem[], headers: Record<string
   };
 }
 
-/** Maps anything thrown below a route to the contract's response; internals never leave the process. */
-export function toErrorResponse(err: unknown, requestId: string): ErrorResponseParts {
+/**
+ * Maps anything thrown below a route to the contract's response; internals never leave the process. A carrier
+ * failure answers the carriers' `messages` beside `carrierFailureBody`, the keys the route always answers with.
+ */
+export function toErrorResponse(
+  err: unknown,
+  requestId: string,
+  carrierFailureBody: Record<string, unknown> = {},
+): ErrorResponseParts {
   if (err instanceof ApiError) {
     return envelope(err.code, [{ message: err.message, field: err.options.field ?? null }], err.options.headers);
   }
   if (err instanceof ValidationError) return envelope("validation_error", err.problems);
   if (err instanceof CarrierFailureError) {
-    return { status: err.status, body: { ...err.extra, messages: err.messages }, headers: {} };
+    return { status: ERROR_STATUS[err.code], body: { ...carrierFailureBody, messages: err.messages }, headers: {} };
   }
-  if (err instanceof DomainError && err.code in ERROR_STATUS) {
-    return envelope(err.code as ErrorCode, [{ message: err.message, field: null }]);
-  }
+  if (err instanceof DomainError) return envelope(err.code, [{ message: err.message, field: null }]);
   if (isDatabaseUnavailable(err)) {
     log().error({ msg: "database unavailable", request_id: requestId, err: String((err as Error).message ?? err) });
     return envelope(

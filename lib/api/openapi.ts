@@ -1,161 +1,216 @@
 import { z } from "zod";
+import { ErrorEnvelope, MessagesEnvelope } from "@/lib/schemas/message";
 import { ERROR_STATUS } from "./errors";
-import { Address, AddressInput } from "@/lib/schemas/address";
-import { Parcel, ParcelInput } from "@/lib/schemas/parcel";
-import { Payment, PaymentInput } from "@/lib/schemas/payment";
-import { Rate, RateInput } from "@/lib/schemas/rate";
-import { Shipment, ShipmentCreate, ShipmentPurchase, ShipmentWithMessages } from "@/lib/schemas/shipment";
-import { StoredTracker, Tracker, TrackingEvent } from "@/lib/schemas/tracker";
-import { ErrorEnvelope, Message, MessagesEnvelope } from "@/lib/schemas/message";
-import { Connection, ConnectionCreate, ConnectionUpdate } from "@/lib/schemas/connection";
-import { pageOf } from "@/lib/schemas/pagination";
-import { apiOperations } from "./operations";
+import type { Operation } from "./operation";
 
 /**
- * OpenAPI 3.1 from the same zod schemas that validate requests (CONTRACT §10). Request schemas are rendered as
- * the JSON a client may send (io: input), response schemas as the JSON we answer with (io: output).
+ * The OpenAPI 3.1 document (docs/api.md, "Documentation"), generated from what each route declares (its withApi
+ * options) and the zod schemas that validate its requests: request bodies are rendered as the JSON a client may send
+ * (io: input), answers as the JSON we send (io: output), query and path parameters from the route's zod schemas.
  */
-export const INPUT_SCHEMAS = {
-  AddressInput,
-  ParcelInput,
-  PaymentInput,
-  RateInput,
-  ConnectionCreate,
-  ConnectionUpdate,
-  ShipmentCreate,
-  ShipmentPurchase,
-};
-export const OUTPUT_SCHEMAS = {
-  Address,
-  Parcel,
-  Payment,
-  Rate,
-  Shipment,
-  ShipmentWithMessages,
-  ShipmentList: pageOf(Shipment, "ShipmentList"),
-  Tracker,
-  StoredTracker,
-  TrackerList: pageOf(StoredTracker, "TrackerList"),
-  TrackingEvent,
-  Message,
-  Error: ErrorEnvelope,
-  CarrierFailure: MessagesEnvelope,
-  Connection,
-  ConnectionList: pageOf(Connection, "ConnectionList"),
-};
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+export interface ServedOperation {
+  method: Lowercase<Method>;
+  operation: Operation;
+}
+
+/** What a set of route modules serve: every exported method handler that carries its operation's declaration. */
+export function servedOperations(modules: readonly Record<string, unknown>[]): ServedOperation[] {
+  return modules.flatMap((mod) =>
+    METHODS.flatMap((method) => {
+      const operation = (mod[method] as { operation?: Operation } | undefined)?.operation;
+      return operation ? [{ method: method.toLowerCase() as Lowercase<Method>, operation }] : [];
+    }),
+  );
+}
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
-function componentSchemas(): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const render = (schemas: Record<string, z.ZodType>, io: "input" | "output") => {
-    const registry = z.registry<{ id: string }>();
-    for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
-    const { schemas: rendered } = z.toJSONSchema(registry, {
-      io,
-      target: "draft-2020-12",
-      unrepresentable: "any",
-      uri: (id) => `#/components/schemas/${id}`,
-    });
-    Object.assign(out, rendered);
-  };
-  render(
-    {
-      ...OUTPUT_SCHEMAS,
-      ...Object.fromEntries(
-        apiOperations.flatMap((o) => (o.responseSchema ? [[o.responseSchema.id, o.responseSchema.schema]] : [])),
-      ),
-    },
-    "output",
-  );
-  render(
-    {
-      ...INPUT_SCHEMAS,
-      ...Object.fromEntries(
-        apiOperations.flatMap((o) => (o.requestSchema ? [[o.requestSchema.id, o.requestSchema.schema]] : [])),
-      ),
-    },
-    "input",
-  );
-  for (const value of Object.values(out)) delete (value as Record<string, unknown>).$schema;
+function idOf(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error("A request or response schema needs an id: declare it with .meta({ id }).");
+  return id;
+}
+
+/** The JSON schema of a schema and every schema it nests that has an id, each as one component. */
+function renderComponents(schemas: z.ZodType[], io: "input" | "output"): Record<string, Record<string, unknown>> {
+  const registry = z.registry<{ id: string }>();
+  const seen = new Set<string>();
+  for (const schema of schemas) {
+    const id = idOf(schema);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    registry.add(schema, { id });
+  }
+  const uri = (id: string) => `#/components/schemas/${id}`;
+  const { schemas: rendered } = z.toJSONSchema(registry, { io, target: "draft-2020-12", unrepresentable: "any", uri });
+  // Nested schemas with an id that were not listed come out under "__shared": make each a component of its own.
+  const { __shared, ...listed } = rendered as Record<string, Record<string, unknown>>;
+  const all = { ...listed, ...((__shared?.$defs as Record<string, Record<string, unknown>> | undefined) ?? {}) };
+  const text = JSON.stringify(all).replaceAll("#/components/schemas/__shared#/$defs/", "#/components/schemas/");
+  const out = JSON.parse(text) as Record<string, Record<string, unknown>>;
+  for (const [id, value] of Object.entries(out)) {
+    delete value.$schema;
+    value.$id ??= uri(id);
+  }
   return out;
 }
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ref("Error") } },
-});
+function componentSchemas(served: ServedOperation[]): Record<string, unknown> {
+  const outputs: z.ZodType[] = [ErrorEnvelope, MessagesEnvelope];
+  const inputs: z.ZodType[] = [];
+  for (const { operation } of served) {
+    if (operation.body) inputs.push(operation.body);
+    const response = operation.doc.response;
+    if (response && !("files" in response)) outputs.push(response);
+    for (const value of Object.values(operation.doc.responses)) {
+      if (typeof value !== "string") outputs.push(...[value.schema].flat());
+    }
+  }
+  const output = renderComponents(outputs, "output");
+  const input = renderComponents(inputs, "input");
+  for (const [id, schema] of Object.entries(input)) {
+    if (id in output && JSON.stringify(output[id]) !== JSON.stringify(schema)) {
+      throw new Error(`Schema ${id} is both a request and an answer but differs between them; give each its own id.`);
+    }
+  }
+  return { ...output, ...input };
+}
 
-let cached: Record<string, unknown> | null = null;
+/** The object schema's fields, through a preprocessing step if there is one (z.preprocess wraps it in a pipe). */
+function fieldsOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
+  if (!schema) return {};
+  if (schema instanceof z.ZodObject) return schema.shape as Record<string, z.ZodType>;
+  if (schema instanceof z.ZodPipe) return fieldsOf(schema.out as z.ZodType);
+  return {};
+}
 
-export function openApiDocument(): Record<string, unknown> {
+function parameterSchema(field: z.ZodType): Record<string, unknown> {
+  const {
+    $schema: _schema,
+    description: _description,
+    ...rest
+  } = z.toJSONSchema(field, {
+    io: "input",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
+  return rest;
+}
+
+function parameters(method: Lowercase<Method>, operation: Operation): unknown[] {
+  const path = Object.entries(fieldsOf(operation.params)).map(([name, field]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: parameterSchema(field),
+  }));
+  const query = Object.entries(fieldsOf(operation.query)).map(([name, field]) => ({
+    name,
+    in: "query",
+    required: !field.safeParse(undefined).success,
+    ...(field.description ? { description: field.description } : {}),
+    schema: parameterSchema(field),
+  }));
+  const idempotency =
+    method === "post"
+      ? [
+          {
+            name: "Idempotency-Key",
+            in: "header",
+            required: false,
+            schema: { type: "string", minLength: 1, maxLength: 255 },
+          },
+        ]
+      : [];
+  return [...path, ...query, ...idempotency];
+}
+
+const json = (schema: unknown) => ({ "application/json": { schema } });
+const errorResponse = (description: string) => ({ description, content: json(ref("Error")) });
+
+/** A carrier failure: the carriers' messages, beside the keys the route always answers with (`rates: []`). */
+function carrierFailureSchema(operation: Operation): unknown {
+  const extra = Object.entries(operation.carrierFailure ?? {});
+  if (extra.length === 0) return ref("CarrierFailure");
+  return {
+    allOf: [
+      ref("CarrierFailure"),
+      {
+        type: "object",
+        properties: Object.fromEntries(extra.map(([key, value]) => [key, { const: value }])),
+        required: extra.map(([key]) => key),
+      },
+    ],
+  };
+}
+
+function responses(operation: Operation): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [status, value] of Object.entries(operation.doc.responses)) {
+    const code = Number(status);
+    if (typeof value !== "string") {
+      const schemas = [value.schema].flat().map((s) => ref(idOf(s)));
+      out[status] = {
+        description: value.description,
+        content: json(schemas.length === 1 ? schemas[0] : { oneOf: schemas }),
+      };
+      continue;
+    }
+    const answer = operation.doc.response;
+    if (code < 300) {
+      out[status] = !answer
+        ? { description: value }
+        : "files" in answer
+          ? {
+              description: value,
+              content: Object.fromEntries(
+                answer.files.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+              ),
+            }
+          : { description: value, content: json(ref(idOf(answer))) };
+    } else if (code === ERROR_STATUS.carrier_failed) {
+      out[status] = { description: value, content: json(carrierFailureSchema(operation)) };
+    } else {
+      out[status] = errorResponse(value);
+    }
+  }
+  // What any operation may answer, named by the error codes that share each status.
+  for (const code of ["400", "401", "429", "500", "503"]) {
+    const codes = Object.entries(ERROR_STATUS).filter(([, s]) => String(s) === code);
+    out[code] ??= errorResponse(codes.map(([c]) => c).join(" | "));
+  }
+  return out;
+}
+
+/** "/v1/shipments/{id}" → "Shipments". */
+const tagOf = (route: string) => {
+  const segment = route.split("/")[2] ?? "";
+  return segment.charAt(0).toUpperCase() + segment.slice(1);
+};
+
+const documents = new WeakMap<readonly Record<string, unknown>[], Record<string, unknown>>();
+
+export function openApiDocument(modules: readonly Record<string, unknown>[]): Record<string, unknown> {
+  const cached = documents.get(modules);
   if (cached) return cached;
+  const served = servedOperations(modules);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of apiOperations) {
-    const responses: Record<string, unknown> = {};
-    for (const [status, description] of Object.entries(op.responses)) {
-      const carrierFailure = status === "424" || (status === "404" && description.includes("messages"));
-      const schemaId = carrierFailure
-        ? "CarrierFailure"
-        : Number(status) < 300
-          ? (op.responseSchema?.id ?? op.responseRef)
-          : null;
-      const file = Number(status) < 300 && op.responseFiles;
-      responses[status] = file
-        ? {
-            description,
-            content: Object.fromEntries(file.map((type) => [type, { schema: { type: "string", format: "binary" } }])),
-          }
-        : schemaId
-          ? { description, content: { [op.responseContentType ?? "application/json"]: { schema: ref(schemaId) } } }
-          : errorResponse(description);
-    }
-    for (const code of ["400", "401", "429", "500", "503"]) {
-      responses[code] ??= errorResponse(
-        Object.entries(ERROR_STATUS)
-          .filter(([, s]) => String(s) === code)
-          .map(([c]) => c)
-          .join(" | "),
-      );
-    }
-    paths[op.path] ??= {};
-    paths[op.path]![op.method] = {
-      operationId: op.operationId,
-      summary: op.summary,
-      tags: [op.tag],
-      ...(op.public ? { security: [] } : {}),
-      parameters: [
-        ...(op.pathParams ?? []).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
-        ...(op.queryParams ?? []).map((q) => ({
-          name: q.name,
-          in: "query",
-          required: false,
-          description: q.description,
-          schema: { type: q.type ?? "string" },
-        })),
-        ...(op.method === "post"
-          ? [
-              {
-                name: "Idempotency-Key",
-                in: "header",
-                required: false,
-                schema: { type: "string", minLength: 1, maxLength: 255 },
-              },
-            ]
-          : []),
-      ],
-      ...(op.requestSchema || op.requestRef
-        ? {
-            requestBody: {
-              required: true,
-              content: { "application/json": { schema: ref(op.requestSchema?.id ?? op.requestRef!) } },
-            },
-          }
-        : {}),
-      responses,
+  for (const { method, operation } of served) {
+    paths[operation.route] ??= {};
+    paths[operation.route]![method] = {
+      operationId: operation.doc.id,
+      summary: operation.doc.summary,
+      tags: [operation.doc.tag ?? tagOf(operation.route)],
+      ...(operation.public ? { security: [] } : {}),
+      parameters: parameters(method, operation),
+      ...(operation.body ? { requestBody: { required: true, content: json(ref(idOf(operation.body))) } } : {}),
+      responses: responses(operation),
     };
   }
-  cached = {
+  const document = {
     openapi: "3.1.0",
     info: {
       title: "Shipwell API",
@@ -168,9 +223,10 @@ export function openApiDocument(): Record<string, unknown> {
       securitySchemes: {
         token: { type: "apiKey", in: "header", name: "Authorization", description: "`Token <API_KEY>`" },
       },
-      schemas: componentSchemas(),
+      schemas: componentSchemas(served),
     },
     paths,
   };
-  return cached;
+  documents.set(modules, document);
+  return document;
 }

@@ -1,14 +1,17 @@
+import "server-only";
 import type { z } from "zod";
 import type { Logger } from "pino";
+import type { Actor, DomainContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/tx";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { ApiError, toErrorResponse } from "./errors";
-import { issuesToProblems } from "./validation";
-import { requestIdFrom } from "./request-id";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
+import { issuesToProblems } from "@/lib/validation";
+import { ApiError, toErrorResponse } from "./errors";
+import { describe, type DescribedHandler, type Operation, type OperationDoc } from "./operation";
+import { requestIdFrom } from "./request-id";
 import { rateLimiter } from "./rate-limit";
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -19,14 +22,12 @@ import {
   type IdempotencySlot,
 } from "./idempotency";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
-export interface ApiContext {
-  org: { id: string; name: string };
-  actor: { type: "api_key"; id: string };
-  requestId: string;
+/** A domain context for one API request. */
+export interface ApiContext extends DomainContext {
   db: Db;
-  log: Logger;
+  actor: Extract<Actor, { type: "api_key" }>;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
 }
@@ -37,11 +38,15 @@ export type ApiResult = { status?: number; body: unknown; headers?: Record<strin
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 interface Options<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType> {
-  /** Route template for logs, e.g. `/v1/connections/{id}`. */
+  /** Path template, e.g. `/v1/connections/{id}`: the OpenAPI path and the log line's route. */
   route: string;
   params?: P;
   body?: B;
   query?: Q;
+  /** Keys a carrier failure answers beside the carriers' `messages` (`{ rates: [] }`), so the answer keeps its shape. */
+  carrierFailure?: Record<string, unknown>;
+  /** What the OpenAPI document says about this operation. */
+  doc: OperationDoc;
 }
 
 interface HandlerArgs<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType> {
@@ -128,16 +133,24 @@ async function recordIdempotent(db: Db, slot: IdempotencySlot, result: ApiResult
   }
 }
 
+type RouteHandler = (req: Request, routeCtx?: RouteContext) => Promise<Response>;
+
 /**
  * Every /v1 handler runs inside this: request id → auth → org context → rate limit → body parsing and
- * validation → idempotency → handler → error mapping → one log line.
+ * validation → idempotency → handler → error mapping → one log line. The options are also the operation's
+ * declaration, from which the OpenAPI document is generated (lib/api/openapi.ts).
  */
 export function withApi<
   P extends z.ZodType = z.ZodType<Record<string, never>>,
   B extends z.ZodType = z.ZodType<undefined>,
   Q extends z.ZodType = z.ZodType<Record<string, never>>,
->(options: Options<P, B, Q>, handler: (args: HandlerArgs<P, B, Q>) => Promise<ApiResult>) {
-  return async (req: Request, routeCtx?: RouteContext): Promise<Response> => {
+>(
+  options: Options<P, B, Q>,
+  handler: (args: HandlerArgs<P, B, Q>) => Promise<ApiResult>,
+): DescribedHandler<RouteHandler> {
+  const operation: Operation = options;
+  const failureBody = options.carrierFailure ?? {};
+  return describe(async (req: Request, routeCtx?: RouteContext): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdFrom(req);
     const baseHeaders: Record<string, string> = { "X-Request-ID": requestId };
@@ -187,7 +200,7 @@ export function withApi<
       if (problems.length > 0) throw new ValidationError(problems);
 
       const ctx: ApiContext = {
-        org: { id: who.orgId, name: who.orgName },
+        org: { id: who.orgId },
         actor: { type: "api_key", id: who.keyId },
         requestId,
         db,
@@ -224,7 +237,7 @@ export function withApi<
           try {
             result = await run();
           } catch (err) {
-            const mapped = toErrorResponse(err, requestId);
+            const mapped = toErrorResponse(err, requestId, failureBody);
             result = { status: mapped.status, body: mapped.body, headers: mapped.headers };
           }
           await recordIdempotent(db, slot, result, ctx.log);
@@ -232,7 +245,7 @@ export function withApi<
         }
       }
     } catch (err) {
-      const mapped = toErrorResponse(err, requestId);
+      const mapped = toErrorResponse(err, requestId, failureBody);
       response = toResponse({ status: mapped.status, body: mapped.body, headers: mapped.headers }, baseHeaders);
     }
     log().info({
@@ -245,5 +258,5 @@ export function withApi<
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
     });
     return response;
-  };
+  }, operation);
 }

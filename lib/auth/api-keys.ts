@@ -1,14 +1,17 @@
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import type { SystemContext } from "@/lib/context";
 import { apiKeys, organizations } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
 import type { DbOrTx } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
+import { ShortCache } from "@/lib/short-cache";
 
 /** Keys look like `shw_` + 43 base64url chars (32 random bytes); only their SHA-256 is stored. */
-export const KEY_PREFIX = "shw_";
+const KEY_PREFIX = "shw_";
 
-export function generateApiKey(): string {
+function generateApiKey(): string {
   return KEY_PREFIX + randomBytes(32).toString("base64url");
 }
 
@@ -16,7 +19,7 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-export function displayPrefix(key: string): string {
+function displayPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX.length + 6);
 }
 
@@ -30,13 +33,19 @@ export interface CreatedKey {
   key: string;
 }
 
-export async function createApiKey(
-  db: DbOrTx,
-  input: { orgId: string; name: string; source: KeySource; key?: string },
-): Promise<CreatedKey> {
+export async function createApiKey({
+  ctx,
+  ...input
+}: {
+  ctx: SystemContext;
+  orgId: string;
+  name: string;
+  source: KeySource;
+}): Promise<CreatedKey> {
+  const { db } = ctx;
   const org = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.orgId));
   if (org.length === 0) throw new NotFoundError(`Organization ${input.orgId} does not exist.`);
-  const key = input.key ?? generateApiKey();
+  const key = generateApiKey();
   const id = newId("key");
   await db.insert(apiKeys).values({
     id,
@@ -49,8 +58,43 @@ export async function createApiKey(
   return { id, orgId: input.orgId, name: input.name, key };
 }
 
-export async function listApiKeys(db: DbOrTx, orgId?: string) {
-  return db
+/**
+ * Registers a key the operator chose (BOOTSTRAP_API_KEY) for an organization, once: a restart, or another instance
+ * starting at the same moment, finds it and changes nothing. A revoked key stays revoked.
+ */
+export async function ensureApiKey({
+  ctx,
+  orgId,
+  name,
+  key,
+}: {
+  ctx: SystemContext;
+  orgId: string;
+  name: string;
+  key: string;
+}): Promise<{ id: string; created: boolean; revoked: boolean }> {
+  const inserted = await ctx.db
+    .insert(apiKeys)
+    .values({
+      id: newId("key"),
+      orgId,
+      name,
+      keyHash: hashApiKey(key),
+      keyPrefix: displayPrefix(key),
+      source: "bootstrap",
+    })
+    .onConflictDoNothing()
+    .returning({ id: apiKeys.id });
+  if (inserted[0]) return { id: inserted[0].id, created: true, revoked: false };
+  const [row] = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, hashApiKey(key)));
+  return { id: row!.id, created: false, revoked: row!.revokedAt !== null };
+}
+
+export async function listApiKeys({ ctx, orgId }: { ctx: SystemContext; orgId?: string }) {
+  return ctx.db
     .select({
       id: apiKeys.id,
       orgId: apiKeys.orgId,
@@ -67,7 +111,8 @@ export async function listApiKeys(db: DbOrTx, orgId?: string) {
 }
 
 /** Revoking is permanent; revoking a revoked key is a no-op that still answers with the key. */
-export async function revokeApiKey(db: DbOrTx, keyId: string, orgId?: string) {
+export async function revokeApiKey({ ctx, keyId, orgId }: { ctx: SystemContext; keyId: string; orgId?: string }) {
+  const { db } = ctx;
   const where = orgId ? and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)) : eq(apiKeys.id, keyId);
   const existing = await db.select().from(apiKeys).where(where);
   const row = existing[0];
@@ -96,24 +141,24 @@ export interface Authenticated {
  * process takes effect at once; a revocation made by another process (another instance, the CLI) is seen within
  * AUTH_CACHE_TTL_MS. Unknown keys are remembered too (bounded), so guessing does not turn into database load.
  */
-export const AUTH_CACHE_TTL_MS = 5_000;
+const AUTH_CACHE_TTL_MS = 5_000;
 const AUTH_CACHE_MAX = 10_000;
 
 interface CachedAuth {
   value: Authenticated | null;
-  expiresAt: number;
   lastUsedAt: number;
 }
 
-const g = globalThis as unknown as { __shipwellAuthCache?: Map<string, CachedAuth> };
-const authCache: Map<string, CachedAuth> = (g.__shipwellAuthCache ??= new Map());
+// On globalThis: Next.js dev re-evaluates modules on reload, and a revocation must reach the cache requests use.
+const g = globalThis as unknown as { __shipwellAuthCache?: ShortCache<CachedAuth> };
+const authCache = (g.__shipwellAuthCache ??= new ShortCache<CachedAuth>(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX));
 
 export function clearAuthCache(): void {
   authCache.clear();
 }
 
 function forgetKey(keyId: string): void {
-  for (const [hash, entry] of authCache) if (entry.value?.keyId === keyId) authCache.delete(hash);
+  authCache.deleteWhere((entry) => entry.value?.keyId === keyId);
 }
 
 async function lookup(db: DbOrTx, hash: string) {
@@ -135,14 +180,12 @@ export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Authe
   if (!key.startsWith(KEY_PREFIX) && key.length < 20) return null;
   const hash = hashApiKey(key);
   const now = Date.now();
-  let entry = authCache.get(hash);
-  if (!entry || entry.expiresAt <= now) {
+  let entry = authCache.get(db, hash);
+  if (!entry) {
     const row = await lookup(db, hash);
     const value = row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId, orgName: row.orgName } : null;
-    if (authCache.size >= AUTH_CACHE_MAX) authCache.delete(authCache.keys().next().value!);
-    entry = { value, expiresAt: now + AUTH_CACHE_TTL_MS, lastUsedAt: row?.lastUsedAt?.getTime() ?? 0 };
-    authCache.delete(hash); // re-insert so the map's order stays oldest-first for eviction
-    authCache.set(hash, entry);
+    entry = { value, lastUsedAt: row?.lastUsedAt?.getTime() ?? 0 };
+    authCache.set(db, hash, entry);
   }
   if (!entry.value) return null;
   if (now - entry.lastUsedAt > LAST_USED_PRECISION_MS) {

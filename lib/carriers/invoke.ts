@@ -1,6 +1,8 @@
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { createCarrierHttp, sharedTokenCache, withDeadline } from "./http";
+import { createCarrierHttp } from "./http/client";
+import { withDeadline } from "./http/deadline";
+import { sharedTokenCache } from "./http/token-cache";
 import { getAdapter } from "./registry";
 import {
   CarrierError,

@@ -1,25 +1,12 @@
-import type { CarrierAdapter } from "./types";
+import { isCarrierName, type CarrierName } from "./names";
 import { sandboxAdapter } from "./sandbox/adapter";
+import type { CarrierAdapter } from "./types";
 
-/**
- * Every carrier the service speaks, by carrier_name. Adding a carrier = adding its adapter here; the `satisfies`
- * keeps the map exhaustive over CARRIER_NAMES.
- */
-export const CARRIER_NAMES = ["sandbox"] as const;
-export type CarrierName = (typeof CARRIER_NAMES)[number];
-
+/** Adding a carrier = its name in names.ts and its adapter here; the `satisfies` keeps the map exhaustive. */
 const adapters = {
   sandbox: sandboxAdapter,
 } satisfies Record<CarrierName, CarrierAdapter>;
 
-export function isCarrierName(name: string): name is CarrierName {
-  return (CARRIER_NAMES as readonly string[]).includes(name);
-}
-
 export function getAdapter(name: string): CarrierAdapter | null {
   return isCarrierName(name) ? adapters[name] : null;
-}
-
-export function listAdapters(): CarrierAdapter[] {
-  return CARRIER_NAMES.map((n) => adapters[n]);
 }

@@ -1,5 +1,7 @@
 import type { z } from "zod";
-import type { CarrierHttp, TokenCache } from "@/lib/carriers/http";
+import type { CarrierHttp } from "@/lib/carriers/http/client";
+import type { TokenCache } from "@/lib/carriers/http/token-cache";
+import type { CarrierName } from "@/lib/carriers/names";
 
 /**
  * The carrier layer's normalized vocabulary. Adapters translate between these shapes and their carrier's wire
@@ -37,7 +39,11 @@ export type Capability = (typeof CAPABILITIES)[number];
 export const MESSAGE_LEVELS = ["error", "warning", "info"] as const;
 export type MessageLevel = (typeof MESSAGE_LEVELS)[number];
 
-/** Our own carrier-side codes (CONTRACT §3); adapters may also pass the carrier's own codes through. */
+/**
+ * The service's own message codes (docs/api.md, "Errors"): what the carrier layer reports when a call fails on our
+ * side of the wire, and what the service adds about a carrier operation. Adapters pass a carrier's own codes through
+ * unchanged as a CarrierCode, so a typo in one of ours fails to compile instead of reaching a client.
+ */
 export const CARRIER_ERROR_CODES = [
   "carrier_timeout",
   "carrier_unavailable",
@@ -46,7 +52,28 @@ export const CARRIER_ERROR_CODES = [
   "carrier_bad_response",
   "tracking_not_found",
   "not_supported",
+  // Raised by the service about a carrier operation, never by an adapter:
+  "carrier_not_found",
+  "purchase_outcome_unknown",
+  "previous_purchase_unfinished",
 ] as const;
+export type CarrierErrorCode = (typeof CARRIER_ERROR_CODES)[number];
+
+/** A code the carrier itself returned (UPS "250002", the sandbox's "SBX_…"), passed through as it wrote it. */
+export type CarrierCode = string & { readonly __carrierCode: true };
+export const carrierCode = (code: string): CarrierCode => code as CarrierCode;
+
+export type MessageCode = CarrierErrorCode | CarrierCode;
+
+/** The first message with one of our codes: the one way to look for them (a literal compared with `===` is not
+ * type-checked against CarrierErrorCode). */
+export function messageWithCode<M extends { code: MessageCode }>(messages: readonly M[], code: CarrierErrorCode) {
+  return messages.find((m) => m.code === code);
+}
+
+export function hasCode(messages: readonly { code: MessageCode }[], code: CarrierErrorCode): boolean {
+  return messageWithCode(messages, code) !== undefined;
+}
 
 export interface Address {
   person_name: string | null;
@@ -81,7 +108,7 @@ export interface Parcel {
 
 /** A message as an adapter reports it; the carrier layer adds carrier_name and carrier_id. */
 export interface AdapterMessage {
-  code: string;
+  code: MessageCode;
   message: string;
   level: MessageLevel;
   details?: Record<string, unknown>;
@@ -91,7 +118,7 @@ export interface AdapterMessage {
 export interface CarrierMessage {
   carrier_name: string;
   carrier_id: string;
-  code: string;
+  code: MessageCode;
   message: string;
   level: MessageLevel;
   details: Record<string, unknown>;
@@ -106,13 +133,13 @@ export interface AdapterResult<T> {
 /** Thrown by adapters (and the HTTP client) when the carrier refused or failed the operation. */
 export class CarrierError extends Error {
   readonly messages: AdapterMessage[];
-  constructor(code: string, message: string, details: Record<string, unknown> = {}, more: AdapterMessage[] = []) {
+  constructor(code: MessageCode, message: string, details: Record<string, unknown> = {}, more: AdapterMessage[] = []) {
     super(message);
     this.name = "CarrierError";
     this.messages = [{ code, message, level: "error", details }, ...more];
   }
-  get code(): string {
-    return this.messages[0]?.code ?? "carrier_error";
+  get code(): MessageCode {
+    return this.messages[0]!.code;
   }
 }
 
@@ -220,27 +247,64 @@ export interface AdapterContext {
   now: () => Date;
 }
 
-export interface CarrierAdapter {
-  carrier_name: string;
+/**
+ * How hard background tracking may lean on one connection of this carrier, from its published limits; a connection's
+ * `config` overrides each number (`refresh_concurrency`, `refresh_requests_per_minute`, `refresh_batch_size`).
+ */
+export interface TrackingBudget {
+  /** Tracking calls in flight at once. */
+  concurrency: number;
+  /** Tracking calls started per minute (a batch is one call). */
+  requestsPerMinute: number;
+  /** Numbers per call where the adapter has trackMany; 1 otherwise. */
+  batchSize: number;
+}
+
+type VoidLabel = (ctx: AdapterContext, req: VoidRequest) => Promise<AdapterResult<VoidResult>>;
+type TrackMany = (
+  ctx: AdapterContext,
+  trackingNumbers: string[],
+) => Promise<AdapterResult<Record<string, TrackingResult | CarrierError>>>;
+
+interface AdapterBase {
+  carrier_name: CarrierName;
   display_name: string;
-  capabilities: readonly Capability[];
   label_types: readonly LabelType[];
   /** Validates the write-only `credentials` of a connection. */
   credentialsSchema: z.ZodType<Record<string, unknown>>;
   /** Validates carrier-specific `config` keys of a connection (common keys such as deadline_ms are the layer's). */
   configSchema: z.ZodType<Record<string, unknown>>;
+  trackingBudget: TrackingBudget;
   rate(ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>>;
   ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>>;
-  void(ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>>;
   track(ctx: AdapterContext, trackingNumber: string): Promise<AdapterResult<TrackingResult>>;
   /**
-   * How many times faster than real time this carrier's parcels move: the sandbox's `pace`. Background tracking
-   * divides its refresh intervals by it, so simulated parcels are followed at their own speed. Absent: 1.
+   * How many times faster than real time this carrier's parcels move (the sandbox's `pace`, read from the
+   * connection's config). Background tracking divides its refresh intervals by it, so simulated parcels are followed
+   * at their own speed. Absent: 1.
    */
   simulatedPace?(config: Record<string, unknown>): number;
-  /** Present where the carrier takes many numbers per call; results keyed by tracking number. */
-  trackMany?(
-    ctx: AdapterContext,
-    trackingNumbers: string[],
-  ): Promise<AdapterResult<Record<string, TrackingResult | CarrierError>>>;
+}
+
+/** The optional operations a capability promises: present exactly when it is declared. */
+type OperationsFor<C extends Capability> = ("void" extends C ? { void: VoidLabel } : { void?: never }) &
+  ("multi_track" extends C ? { trackMany: TrackMany } : { trackMany?: never });
+
+export type CarrierAdapter = AdapterBase & {
+  capabilities: readonly Capability[];
+  /** Voids a bought label; present exactly when `capabilities` has "void". */
+  void?: VoidLabel;
+  /** Many numbers in one call, results keyed by tracking number; present exactly when it has "multi_track". */
+  trackMany?: TrackMany;
+};
+
+/**
+ * Declares an adapter. The compiler holds `void` and `trackMany` to the capabilities: a carrier that declares "void"
+ * without implementing it, or implements it without declaring it, does not build. The adapter keeps its own precise
+ * type (the sandbox's `void` is not optional), and fits CarrierAdapter wherever the registry hands it out.
+ */
+export function defineAdapter<const A extends AdapterBase & { capabilities: readonly Capability[] }>(
+  adapter: A & OperationsFor<A["capabilities"][number]>,
+): A & OperationsFor<A["capabilities"][number]> {
+  return adapter;
 }

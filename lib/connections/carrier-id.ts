@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, ne } from "drizzle-orm";
 import { carrierConnections } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";

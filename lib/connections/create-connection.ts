@@ -1,21 +1,23 @@
+import "server-only";
 import { carrierConnections } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
-import type { DbOrTx } from "@/lib/db/tx";
 import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { ConnectionCreate } from "@/lib/schemas/connection";
+import { forgetOrgConnections } from "./cache";
 import { encryptJson } from "./crypto";
 import { presentConnection } from "./present";
 import { validateCarrierSettings } from "./validate";
 import { assertCarrierIdFree, withUniqueCarrierId } from "./carrier-id";
 
-export async function insertConnection(db: DbOrTx, orgId: string, input: ConnectionCreate) {
+export async function createConnection({ ctx, input }: { ctx: DomainContext; input: ConnectionCreate }) {
+  const orgId = ctx.org.id;
   const settings = validateCarrierSettings(input.carrier_name, input);
-  await assertCarrierIdFree(db, orgId, input.carrier_id);
+  await assertCarrierIdFree(ctx.db, orgId, input.carrier_id);
   const id = newId("connection");
   const credentials = settings.credentials ?? {};
-  return withUniqueCarrierId(async () => {
-    const [row] = await db
+  const row = await withUniqueCarrierId(async () => {
+    const [inserted] = await ctx.db
       .insert(carrierConnections)
       .values({
         id,
@@ -29,10 +31,8 @@ export async function insertConnection(db: DbOrTx, orgId: string, input: Connect
         credentialsEncrypted: Object.keys(credentials).length > 0 ? encryptJson(credentials, id) : null,
       })
       .returning();
-    return row!;
+    return inserted!;
   });
-}
-
-export async function createConnection({ ctx, input }: { ctx: DomainContext; input: ConnectionCreate }) {
-  return presentConnection(await insertConnection(ctx.db, ctx.org.id, input));
+  forgetOrgConnections(orgId);
+  return presentConnection(row);
 }

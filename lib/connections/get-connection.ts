@@ -1,3 +1,4 @@
+import "server-only";
 import type { DomainContext } from "@/lib/context";
 import { findConnectionRow } from "./find-connection";
 import { presentConnection } from "./present";

@@ -1,3 +1,4 @@
+import "server-only";
 import { invokeCarrier, toCarrierMessages, type InvokeOutcome } from "@/lib/carriers/invoke";
 import type { AdapterContext, AdapterMessage, Capability, CarrierAdapter, CarrierMessage } from "@/lib/carriers/types";
 import { log } from "@/lib/log";

@@ -1,15 +1,11 @@
+import "server-only";
 import { and, count, desc, eq } from "drizzle-orm";
 import { carrierConnections } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/context";
-import type { PageQuery } from "@/lib/schemas/pagination";
+import type { ConnectionListQuery } from "@/lib/schemas/connection";
 import { presentConnection } from "./present";
 
-export interface ConnectionFilters extends PageQuery {
-  carrier_name?: string;
-  active?: boolean;
-}
-
-export async function listConnections({ ctx, filters }: { ctx: DomainContext; filters: ConnectionFilters }) {
+export async function listConnections({ ctx, filters }: { ctx: DomainContext; filters: ConnectionListQuery }) {
   const where = and(
     eq(carrierConnections.orgId, ctx.org.id),
     filters.carrier_name ? eq(carrierConnections.carrierName, filters.carrier_name) : undefined,

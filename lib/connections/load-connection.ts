@@ -1,3 +1,4 @@
+import "server-only";
 import type { ConnectionInfo } from "@/lib/carriers/types";
 import { decryptJson } from "./crypto";
 import type { ConnectionRow } from "./present";

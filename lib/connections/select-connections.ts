@@ -1,30 +1,35 @@
-import { and, asc, eq } from "drizzle-orm";
-import { carrierConnections } from "@/lib/db/schema";
-import type { DbOrTx } from "@/lib/db/tx";
+import "server-only";
+import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { Capability } from "@/lib/carriers/types";
-import { CarrierNotFoundError, ValidationError } from "@/lib/errors";
+import { CarrierNotFoundError, NotFoundError, ValidationError } from "@/lib/errors";
+import { orgConnections } from "./cache";
 import type { ConnectionRow } from "./present";
+
+/**
+ * Which of the organization's connections a carrier operation uses. Read through the short connection cache
+ * (cache.ts): this is on the path of every rate, label and tracking request.
+ */
 
 const usable = (row: ConnectionRow, capability: Capability) =>
   row.active && (getAdapter(row.carrierName)?.capabilities.includes(capability) ?? false);
 
 /**
- * CONTRACT §4: `carrier_ids` entries match a connection's carrier_id or its car_ id; absent or empty means every
- * active connection of the organization that can do the operation. A value that matches nothing is a validation
- * error; named connections that are inactive or cannot do the operation leave nothing to call: carrier_not_found.
+ * docs/api.md, "Carrier connections": `carrier_ids` entries match a connection's carrier_id or its car_ id; absent
+ * or empty means every active connection of the organization that can do the operation. A value that matches nothing
+ * is a validation error; named connections that are inactive or cannot do the operation leave nothing to call:
+ * carrier_not_found.
  */
-export async function selectConnections(
-  db: DbOrTx,
-  orgId: string,
-  carrierIds: string[] | undefined,
-  capability: Capability,
-): Promise<ConnectionRow[]> {
-  const rows = await db
-    .select()
-    .from(carrierConnections)
-    .where(eq(carrierConnections.orgId, orgId))
-    .orderBy(asc(carrierConnections.createdAt), asc(carrierConnections.id));
+export async function selectConnections({
+  ctx,
+  carrierIds,
+  capability,
+}: {
+  ctx: DomainContext;
+  carrierIds: string[] | undefined;
+  capability: Capability;
+}): Promise<ConnectionRow[]> {
+  const rows = await orgConnections(ctx.db, ctx.org.id);
   let chosen: ConnectionRow[];
   if (!carrierIds || carrierIds.length === 0) {
     chosen = rows;
@@ -48,21 +53,24 @@ export async function selectConnections(
   return result;
 }
 
-/** The organization's active connection for a carrier name (`carrier_id` narrows it), oldest first. */
-export async function connectionForCarrier(
-  db: DbOrTx,
-  orgId: string,
-  carrierName: string,
-  capability: Capability,
-  carrierId?: string,
-): Promise<ConnectionRow> {
-  const rows = await db
-    .select()
-    .from(carrierConnections)
-    .where(and(eq(carrierConnections.orgId, orgId), eq(carrierConnections.carrierName, carrierName)))
-    .orderBy(asc(carrierConnections.createdAt), asc(carrierConnections.id));
+/** The organization's active connection for a carrier name (`carrierId` narrows it), oldest first. */
+export async function connectionForCarrier({
+  ctx,
+  carrierName,
+  capability,
+  carrierId,
+}: {
+  ctx: DomainContext;
+  carrierName: string;
+  capability: Capability;
+  carrierId?: string;
+}): Promise<ConnectionRow> {
+  const rows = await orgConnections(ctx.db, ctx.org.id);
   const match = rows.find(
-    (r) => usable(r, capability) && (!carrierId || r.carrierId === carrierId || r.id === carrierId),
+    (r) =>
+      r.carrierName === carrierName &&
+      usable(r, capability) &&
+      (!carrierId || r.carrierId === carrierId || r.id === carrierId),
   );
   if (!match) {
     throw new CarrierNotFoundError(
@@ -73,18 +81,25 @@ export async function connectionForCarrier(
 }
 
 /** The connection a rate was quoted by (its carrier_ref), if it is the organization's and can do the operation. */
-export async function connectionById(
-  db: DbOrTx,
-  orgId: string,
-  id: string,
-  capability: Capability,
-): Promise<ConnectionRow> {
-  const [row] = await db
-    .select()
-    .from(carrierConnections)
-    .where(and(eq(carrierConnections.orgId, orgId), eq(carrierConnections.id, id)));
+export async function connectionById({
+  ctx,
+  id,
+  capability,
+}: {
+  ctx: DomainContext;
+  id: string;
+  capability: Capability;
+}): Promise<ConnectionRow> {
+  const row = (await orgConnections(ctx.db, ctx.org.id)).find((r) => r.id === id);
   if (!row || !usable(row, capability)) {
     throw new CarrierNotFoundError(`Carrier connection ${id} is not an active connection able to do ${capability}.`);
   }
+  return row;
+}
+
+/** One of the organization's connections, active or not (the one that bought a label, say). */
+export async function orgConnection({ ctx, id }: { ctx: DomainContext; id: string }): Promise<ConnectionRow> {
+  const row = (await orgConnections(ctx.db, ctx.org.id)).find((r) => r.id === id);
+  if (!row) throw new NotFoundError(`Carrier connection ${id} does not exist.`);
   return row;
 }

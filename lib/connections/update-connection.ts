@@ -1,8 +1,10 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { carrierConnections } from "@/lib/db/schema";
 import type { DomainContext } from "@/lib/context";
 import type { ConnectionUpdate } from "@/lib/schemas/connection";
 import { NotFoundError } from "@/lib/errors";
+import { forgetOrgConnections } from "./cache";
 import { encryptJson } from "./crypto";
 import { findConnectionRow } from "./find-connection";
 import { presentConnection } from "./present";
@@ -45,6 +47,7 @@ export async function updateConnection({
       .where(and(eq(carrierConnections.orgId, ctx.org.id), eq(carrierConnections.id, id)))
       .returning(),
   );
+  forgetOrgConnections(ctx.org.id);
   if (!updated) throw new NotFoundError(`Carrier connection ${id} does not exist.`); // deleted meanwhile
   return presentConnection(updated);
 }

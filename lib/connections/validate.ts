@@ -1,5 +1,6 @@
+import "server-only";
 import { getAdapter } from "@/lib/carriers/registry";
-import { issuesToProblems } from "@/lib/api/validation";
+import { issuesToProblems } from "@/lib/validation";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { COMMON_CONFIG_KEYS, CommonConnectionConfig } from "@/lib/schemas/connection";
 

@@ -1,7 +1,6 @@
+import "server-only";
 import { env, isBuildPhase, isInMemory } from "@/lib/env";
 import { log } from "@/lib/log";
-import { bootstrap } from "@/lib/auth/bootstrap";
-import { clearAuthCache } from "@/lib/auth/api-keys";
 import * as schema from "./schema";
 import { lockDataDir } from "./data-dir-lock";
 import { runMigrations } from "./migrate";
@@ -66,7 +65,6 @@ async function open(): Promise<Handle> {
         DATABASE_URL ? { engine: "postgres", url: DATABASE_URL } : { engine: "pglite", db: handle.db },
       );
     }
-    await bootstrap(handle.db);
   } catch (err) {
     await handle.close().catch(() => {});
     throw err;
@@ -75,7 +73,10 @@ async function open(): Promise<Handle> {
   return handle;
 }
 
-/** The database, migrated and bootstrapped (default organization, bootstrap or first key). */
+/**
+ * The database, migrated. Nothing else happens here: the default organization and first key are lib/bootstrap.ts's
+ * business, run by whoever starts the process (the server, the command line).
+ */
 export function getDb(): Promise<Db> {
   if (!g.__shipwellDb) {
     const opening = open();
@@ -91,6 +92,5 @@ export function getDb(): Promise<Db> {
 export async function closeDb(): Promise<void> {
   const pending = g.__shipwellDb;
   g.__shipwellDb = undefined;
-  clearAuthCache(); // what it remembers belongs to this database
   if (pending) await (await pending.catch(() => null))?.close();
 }

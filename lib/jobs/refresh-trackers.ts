@@ -1,3 +1,5 @@
+import "server-only";
+import { systemContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
 import { logConnectionRound, refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
@@ -11,12 +13,14 @@ import { inngest } from "./inngest";
 export const refreshTrackersFunction = inngest.createFunction(
   { id: "refresh-trackers", triggers: [{ cron: "* * * * *" }], concurrency: { limit: 1 } },
   async ({ step }) => {
-    const plan = await step.run("plan", async () => planRefresh(await getDb(), new Date()));
+    const context = async () => systemContext(await getDb(), "inngest");
+    const plan = await step.run("plan", async () => planRefresh({ ctx: await context(), now: new Date() }));
     const reports = await Promise.all(
       plan.map(({ connectionId }) =>
         step.run(`refresh-${connectionId}`, async () => {
-          const report = await refreshConnection(await getDb(), connectionId, { maxDurationMs: 45_000 });
-          logConnectionRound(report, "inngest");
+          const ctx = await context();
+          const report = await refreshConnection({ ctx, connectionId, maxDurationMs: 45_000 });
+          logConnectionRound(ctx, report);
           return report;
         }),
       ),

@@ -1,3 +1,5 @@
+import "server-only";
+import { systemContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
@@ -36,14 +38,14 @@ export function startRefreshLoop({ intervalMs }: { intervalMs: number }): Refres
     if (stopping || ticking) return;
     ticking = true;
     try {
-      const db = await getDb();
-      const plan = await planRefresh(db, new Date());
+      const ctx = systemContext(await getDb(), "in_process");
+      const plan = await planRefresh({ ctx, now: new Date() });
       loop.ticks++;
       for (const { connectionId } of plan) {
         if (inFlight.has(connectionId) || stopping) continue;
-        const run = refreshConnection(db, connectionId, { maxDurationMs: Math.max(intervalMs * 3, 30_000) })
-          .then((report) => logConnectionRound(report, "in_process"))
-          .catch((err) => log().error({ msg: "tracker refresh failed", connection_id: connectionId, err }))
+        const run = refreshConnection({ ctx, connectionId, maxDurationMs: Math.max(intervalMs * 3, 30_000) })
+          .then((report) => logConnectionRound(ctx, report))
+          .catch((err) => ctx.log.error({ msg: "tracker refresh failed", connection_id: connectionId, err }))
           .finally(() => inFlight.delete(connectionId));
         inFlight.set(connectionId, run);
       }

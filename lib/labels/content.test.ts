@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addressLines, toPrintableAscii } from "@/lib/labels/content";
-import { sampleAddress } from "@/lib/labels/sample-content";
+import { sampleAddress } from "@/test/label-samples";
 
 describe("addressLines", () => {
   it("writes US-style city lines and skips blank parts", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isPdf } from "@/lib/labels/check";
 import { PDF_PAGE_HEIGHT, PDF_PAGE_WIDTH, renderPdfLabel } from "@/lib/labels/pdf";
 import { layoutLabel } from "@/lib/labels/layout";
-import { sampleAddress, sampleLabelContent } from "@/lib/labels/sample-content";
+import { sampleAddress, sampleLabelContent } from "@/test/label-samples";
 
 /** The page's drawing operators as text (pdf-lib writes text as hex strings in Tj operators). */
 async function pageOperators(bytes: Uint8Array): Promise<string> {

@@ -4,7 +4,7 @@ import { code128Pattern } from "@/lib/labels/barcode";
 import { isPng } from "@/lib/labels/check";
 import { layoutLabel, type BarcodeElement } from "@/lib/labels/layout";
 import { renderPngLabel } from "@/lib/labels/png";
-import { sampleAddress, sampleLabelContent } from "@/lib/labels/sample-content";
+import { sampleAddress, sampleLabelContent } from "@/test/label-samples";
 
 /** Run lengths of dark/light pixels along one row, from the first dark pixel to the last. */
 function runs(png: PNG, y: number, x0: number, x1: number): number[] {

@@ -5,7 +5,7 @@ import { LABEL_TYPES } from "@/lib/carriers/types";
 import { unwrapBase64, wrapBase64 } from "@/lib/labels/base64";
 import { detectLabelType } from "@/lib/labels/check";
 import { renderLabel } from "@/lib/labels/render";
-import { sampleLabelContent } from "@/lib/labels/sample-content";
+import { sampleLabelContent } from "@/test/label-samples";
 
 describe("renderLabel", () => {
   it.each(LABEL_TYPES)("renders %s that is detected as that type and survives base64 wrapping", async (type) => {

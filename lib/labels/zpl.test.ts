@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isZpl } from "@/lib/labels/check";
-import { sampleAddress, sampleLabelContent } from "@/lib/labels/sample-content";
+import { sampleAddress, sampleLabelContent } from "@/test/label-samples";
 import { escapeZplField, renderZplLabel } from "@/lib/labels/zpl";
 
 const count = (text: string, needle: string): number => text.split(needle).length - 1;

@@ -1,9 +1,10 @@
+import "server-only";
 import { asc } from "drizzle-orm";
+import type { SystemContext } from "@/lib/context";
 import { organizations } from "@/lib/db/schema";
-import type { DbOrTx } from "@/lib/db/tx";
 
-export async function listOrganizations(db: DbOrTx) {
-  return db
+export async function listOrganizations({ ctx }: { ctx: SystemContext }) {
+  return ctx.db
     .select({
       id: organizations.id,
       name: organizations.name,

@@ -1,10 +1,10 @@
+import "server-only";
 import type { DomainContext } from "@/lib/context";
-import type { Address, Parcel } from "@/lib/carriers/types";
+import type { Address, CarrierMessage, Parcel } from "@/lib/carriers/types";
 import { selectConnections } from "@/lib/connections/select-connections";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
-import type { Message } from "@/lib/schemas/message";
-import type { Rate } from "@/lib/schemas/rate";
-import { presentRate } from "./present-rate";
+import { CarrierFailureError } from "@/lib/errors";
+import { quotedRate, type RateFields } from "./present-rate";
 
 export interface RatesInput {
   shipper: Address;
@@ -16,21 +16,21 @@ export interface RatesInput {
 }
 
 export interface RatesOutcome {
-  rates: Rate[];
-  messages: Message[];
-  /** Connections asked, and how many of them failed outright. */
-  asked: number;
-  failed: number;
+  /** Cheapest first, then fastest. */
+  rates: RateFields[];
+  messages: CarrierMessage[];
+  /** Some connections failed beside others that answered (their messages are in `messages`). */
+  partial: boolean;
   /** True when every connection asked is in test mode: what a shipment rated by them records. */
   testMode: boolean;
 }
 
 /**
- * Asks every selected connection at once (CONTRACT §5); each call has its own deadline, so the slowest
- * carrier costs its deadline, not the sum of all of them. Cheapest first.
+ * Asks every selected connection at once (docs/api.md, "Proxy mode"); each call has its own deadline, so the
+ * slowest carrier costs its deadline, not the sum of all of them. Every connection failing is a carrier failure.
  */
 export async function fetchRates({ ctx, input }: { ctx: DomainContext; input: RatesInput }): Promise<RatesOutcome> {
-  const connections = await selectConnections(ctx.db, ctx.org.id, input.carrier_ids, "rates");
+  const connections = await selectConnections({ ctx, carrierIds: input.carrier_ids, capability: "rates" });
   const request = {
     shipper: input.shipper,
     recipient: input.recipient,
@@ -44,14 +44,15 @@ export async function fetchRates({ ctx, input }: { ctx: DomainContext; input: Ra
       outcome: await invokeConnection(row, "rates", ctx.signal, (adapter, actx) => adapter.rate(actx, request)),
     })),
   );
-  const rates: Rate[] = [];
-  const messages: Message[] = [];
+  const rates: RateFields[] = [];
+  const messages: CarrierMessage[] = [];
   let failed = 0;
   for (const { row, outcome } of outcomes) {
     messages.push(...outcome.messages);
     if (!outcome.ok) failed++;
-    else for (const quote of outcome.data) rates.push(presentRate(quote, row));
+    else for (const quote of outcome.data) rates.push(quotedRate(quote, row));
   }
-  rates.sort((a, b) => a.total_charge - b.total_charge || a.transit_days - b.transit_days);
-  return { rates, messages, asked: connections.length, failed, testMode: connections.every((c) => c.testMode) };
+  if (failed === connections.length) throw new CarrierFailureError(messages);
+  rates.sort((a, b) => a.totalCharge - b.totalCharge || a.transitDays - b.transitDays);
+  return { rates, messages, partial: failed > 0, testMode: connections.every((c) => c.testMode) };
 }

@@ -76,25 +76,3 @@ export const Address = z
   })
   .meta({ id: "Address" });
 export type Address = z.output<typeof Address>;
-
-export function presentAddress(a: AddressInput, id: string | null = null): Address {
-  return {
-    id,
-    postal_code: a.postal_code,
-    city: a.city,
-    federal_tax_id: a.federal_tax_id,
-    state_tax_id: a.state_tax_id,
-    person_name: a.person_name,
-    company_name: a.company_name,
-    country_code: a.country_code,
-    email: a.email,
-    phone_number: a.phone_number,
-    state_code: a.state_code,
-    suburb: a.suburb,
-    residential: a.residential,
-    address_line1: a.address_line1,
-    address_line2: a.address_line2,
-    validate_location: a.validate_location,
-    validation: a.validation,
-  };
-}

@@ -18,10 +18,6 @@ export function formatTimestamp(date: Date): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000+00:00`;
 }
 
-export const Money = z.number();
-
-export const Metadata = z.record(z.string(), z.unknown());
-
 /** A tracking number as carriers print it, with spaces dropped and letters upper-cased. */
 export const TrackingNumber = z
   .string()

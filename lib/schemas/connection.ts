@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { CAPABILITIES } from "@/lib/carriers/types";
-import { CARRIER_NAMES } from "@/lib/carriers/registry";
+import { CARRIER_NAMES } from "@/lib/carriers/names";
 import { Timestamp, optionalText } from "./common";
+import { PageQuery, pageOf } from "./pagination";
+import { boolQuery } from "./params";
 
 const friendlyId = z
   .string()
@@ -56,6 +58,14 @@ export const Connection = z
   })
   .meta({ id: "Connection" });
 export type Connection = z.output<typeof Connection>;
+
+export const ConnectionList = pageOf(Connection, "ConnectionList");
+
+export const ConnectionListQuery = PageQuery.extend({
+  carrier_name: z.string().min(1).optional().describe("Only this carrier"),
+  active: boolQuery.optional().describe("Only active (true) or inactive (false) connections"),
+});
+export type ConnectionListQuery = z.output<typeof ConnectionListQuery>;
 
 /** Config keys every connection takes, whatever its carrier. */
 export const CommonConnectionConfig = z.object({

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe("Results per page, 1–100"),
+  offset: z.coerce.number().int().min(0).default(0).describe("Results to skip"),
 });
 export type PageQuery = z.output<typeof PageQuery>;
 

@@ -62,20 +62,3 @@ export const Parcel = z
   })
   .meta({ id: "Parcel" });
 export type Parcel = z.output<typeof Parcel>;
-
-export function presentParcel(p: ParcelInput, id: string | null = null): Parcel {
-  return {
-    id,
-    weight: p.weight,
-    weight_unit: p.weight_unit,
-    width: p.width,
-    height: p.height,
-    length: p.length,
-    dimension_unit: p.dimension_unit,
-    packaging_type: p.packaging_type,
-    package_preset: p.package_preset,
-    description: p.description,
-    content: p.content,
-    is_document: p.is_document,
-  };
-}

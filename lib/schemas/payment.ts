@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { optionalText } from "./common";
 
-export const PAID_BY = ["sender", "recipient", "third_party"] as const;
+const PAID_BY = ["sender", "recipient", "third_party"] as const;
 
 export const PaymentInput = z
   .object({
@@ -21,12 +21,3 @@ export const Payment = z
   .object({ paid_by: z.string(), currency: z.string().nullable(), account_number: z.string().nullable() })
   .meta({ id: "Payment" });
 export type Payment = z.output<typeof Payment>;
-
-/** The payment a purchase records: the sender pays, in the rate's currency, unless the request says otherwise. */
-export function presentPayment(input: PaymentInput | null, rateCurrency: string): Payment {
-  return {
-    paid_by: input?.paid_by ?? "sender",
-    currency: input?.currency ?? rateCurrency,
-    account_number: input?.account_number ?? null,
-  };
-}

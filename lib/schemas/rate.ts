@@ -2,7 +2,7 @@ import { z } from "zod";
 
 const ExtraCharge = z.object({ name: z.string(), amount: z.number(), currency: z.string() });
 
-export const RateMeta = z
+const RateMeta = z
   .object({
     service_name: z.string(),
     rate_provider: z.string(),

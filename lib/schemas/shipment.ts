@@ -9,7 +9,7 @@ import { AddressInput } from "./address";
 import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
 import { LABEL_TYPES } from "@/lib/carriers/types";
-import { PageQuery } from "./pagination";
+import { PageQuery, pageOf } from "./pagination";
 
 export const SHIPMENT_STATUSES = [
   "created",
@@ -95,17 +95,28 @@ const instant = z
   .refine((v) => !Number.isNaN(Date.parse(v)), "must be a date or timestamp (ISO 8601)")
   .transform((v) => new Date(v));
 
+export const ShipmentList = pageOf(Shipment, "ShipmentList");
+
 export const ShipmentListQuery = PageQuery.extend({
-  status: z.enum(SHIPMENT_STATUSES).optional(),
-  carrier_name: z.string().trim().min(1).max(50).optional(),
-  tracking_number: TrackingNumber.optional(),
-  reference: z.string().trim().min(1).max(100).optional(),
-  created_after: instant.optional(),
-  created_before: instant.optional(),
-  q: z.string().trim().min(1).max(100).optional(),
+  status: z.enum(SHIPMENT_STATUSES).optional().describe("Only shipments in this status"),
+  carrier_name: z.string().trim().min(1).max(50).optional().describe("Carrier of the bought label"),
+  tracking_number: TrackingNumber.optional().describe("Exact tracking number"),
+  reference: z.string().trim().min(1).max(100).optional().describe("Exact reference"),
+  created_after: instant.optional().describe("ISO 8601 date or timestamp (inclusive)"),
+  created_before: instant.optional().describe("ISO 8601 date or timestamp (exclusive)"),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("Free text over reference, tracking number, recipient name, company, city and postal code"),
 });
 export type ShipmentListQuery = z.output<typeof ShipmentListQuery>;
 
 export const LabelQuery = z.object({
-  format: z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES)).optional(),
+  format: z
+    .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES))
+    .optional()
+    .describe("PDF, ZPL or PNG; must match the label bought"),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TRACKER_STATUSES } from "@/lib/carriers/types";
 import { Timestamp, TrackingNumber } from "./common";
-import { PageQuery } from "./pagination";
+import { PageQuery, pageOf } from "./pagination";
 import { boolQuery } from "./params";
 
 export const TrackingEvent = z
@@ -43,10 +43,12 @@ export const StoredTracker = Tracker.extend({
 }).meta({ id: "StoredTracker" });
 export type StoredTracker = z.output<typeof StoredTracker>;
 
+export const TrackerList = pageOf(StoredTracker, "TrackerList");
+
 export const TrackerListQuery = PageQuery.extend({
-  status: z.enum(TRACKER_STATUSES).optional(),
-  carrier_name: z.string().trim().min(1).max(50).optional(),
-  tracking_number: TrackingNumber.optional(),
-  delivered: boolQuery.optional(),
+  status: z.enum(TRACKER_STATUSES).optional().describe("Only trackers in this status"),
+  carrier_name: z.string().trim().min(1).max(50).optional().describe("Only this carrier"),
+  tracking_number: TrackingNumber.optional().describe("Exact tracking number"),
+  delivered: boolQuery.optional().describe("Only delivered (true) or undelivered (false) trackers"),
 });
 export type TrackerListQuery = z.output<typeof TrackerListQuery>;

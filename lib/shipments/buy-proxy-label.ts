@@ -1,17 +1,15 @@
+import "server-only";
 import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import { connectionById } from "@/lib/connections/select-connections";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, ValidationError } from "@/lib/errors";
-import { wrapBase64 } from "@/lib/labels/base64";
-import { presentAddress } from "@/lib/schemas/address";
-import { formatTimestamp } from "@/lib/schemas/common";
-import { presentParcel } from "@/lib/schemas/parcel";
-import { presentPayment } from "@/lib/schemas/payment";
+import { presentRate, quotedRate, rateFromInput } from "@/lib/rates/present-rate";
 import type { ProxyShippingRequest } from "@/lib/schemas/proxy";
 import type { Shipment } from "@/lib/schemas/shipment";
-import { presentRate, rateFromInput } from "@/lib/rates/present-rate";
-import { proxyTrackingUrl } from "@/lib/trackers/tracking-url";
+import { presentShipment } from "./present-shipment";
+import { paymentFor, purchaseMeta } from "./purchase-fields";
+import { addressFields, parcelFields } from "./rows";
 
 /**
  * Proxy label purchase: the chosen rate names its connection (carrier_ref), the carrier sells the label, and the
@@ -27,7 +25,7 @@ export async function buyProxyLabel({
   const index = input.rates.findIndex((r) => r.id === input.selected_rate_id);
   if (index < 0) throw new ValidationError("must be the id of one of the given rates", "selected_rate_id");
   const chosen = input.rates[index]!;
-  const row = await connectionById(ctx.db, ctx.org.id, chosen.carrier_ref, "ship");
+  const row = await connectionById({ ctx, id: chosen.carrier_ref, capability: "ship" });
   const adapter = getAdapter(row.carrierName)!;
   if (!adapter.label_types.includes(input.label_type)) {
     throw new ValidationError(
@@ -54,34 +52,36 @@ export async function buyProxyLabel({
   const shipped = outcome.data;
 
   // What the carrier says it charged beats what the client sent back; the rate keeps its id.
-  const selected = shipped.charge ? presentRate(shipped.charge, row, chosen.id) : rateFromInput(chosen);
-  return {
-    id: null,
-    status: "purchased",
-    carrier_name: row.carrierName,
-    carrier_id: row.carrierId,
-    label: wrapBase64(shipped.label.bytes),
-    tracking_number: shipped.tracking_number,
-    shipment_identifier: shipped.shipment_identifier,
-    selected_rate: selected,
-    selected_rate_id: chosen.id,
+  const selected = shipped.charge ? quotedRate(shipped.charge, row, chosen.id) : rateFromInput(chosen);
+  const presented = presentRate(selected);
+  return presentShipment({
+    row: {
+      id: null,
+      status: "purchased",
+      carrierName: row.carrierName,
+      carrierId: row.carrierId,
+      trackingNumber: shipped.tracking_number,
+      shipmentIdentifier: shipped.shipment_identifier,
+      selectedRate: presented,
+      selectedRateId: chosen.id,
+      service: chosen.service,
+      services: [],
+      options: input.options,
+      payment: paymentFor(input.payment, presented.currency),
+      customs: (input.options.customs as Record<string, unknown> | undefined) ?? null,
+      reference: input.reference,
+      labelType: shipped.label.type,
+      carrierIds: [row.carrierId],
+      meta: purchaseMeta(row, presented),
+      createdAt: new Date(),
+      testMode: row.testMode,
+      messages: outcome.messages,
+      trackerId: null,
+    },
+    shipper: addressFields(input.shipper),
+    recipient: addressFields(input.recipient),
+    parcels: input.parcels.map((p) => parcelFields(p)),
     rates: input.rates.map((r, i) => (i === index ? selected : rateFromInput(r))),
-    tracking_url: proxyTrackingUrl(row.carrierName, shipped.tracking_number),
-    service: chosen.service,
-    shipper: presentAddress(input.shipper),
-    recipient: presentAddress(input.recipient),
-    parcels: input.parcels.map((p) => presentParcel(p)),
-    services: [],
-    options: input.options,
-    payment: presentPayment(input.payment, selected.currency),
-    customs: (input.options.customs as Record<string, unknown> | undefined) ?? null,
-    reference: input.reference,
-    label_type: shipped.label.type,
-    carrier_ids: [row.carrierId],
-    meta: { rate_provider: row.carrierName, service_name: selected.meta.service_name, carrier_connection_id: row.id },
-    created_at: formatTimestamp(new Date()),
-    test_mode: row.testMode,
-    messages: outcome.messages,
-    tracker_id: null,
-  };
+    label: { content: shipped.label.bytes },
+  });
 }

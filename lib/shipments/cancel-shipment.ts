@@ -1,22 +1,23 @@
-import { and, eq } from "drizzle-orm";
-import type { DomainContext } from "@/lib/context";
-import { shipments, trackers } from "@/lib/db/schema";
-import type { Db } from "@/lib/db/tx";
+import "server-only";
+import { withTransaction, type DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage } from "@/lib/carriers/types";
-import { findConnectionRow } from "@/lib/connections/find-connection";
+import { orgConnection } from "@/lib/connections/select-connections";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, CarrierNotFoundError, NotFoundError, StateConflictError } from "@/lib/errors";
 import type { Shipment } from "@/lib/schemas/shipment";
-import { assertNoLiveClaim, claimLeaseMs, claimShipment, heldBy, releaseClaim, type Claim } from "./claim";
+import { stopTracking } from "@/lib/trackers/label-tracker";
+import { assertNoLiveClaim, claimLeaseMs, claimShipment, holds, releaseClaim, type Claim } from "./claim";
 import { findShipmentRow, loadShipmentParts } from "./load-shipments";
-import { RECORD_RETRY_DELAYS_MS, recordWithRetries } from "./record-retries";
-import { presentShipment, type ShipmentRow } from "./present-shipment";
+import { recordWithRetries } from "./record-retries";
+import { presentShipment } from "./present-shipment";
+import type { ShipmentRow } from "./rows";
+import { changeShipmentStatus } from "./status";
 
 /**
- * POST /v1/shipments/{id}/cancel (CONTRACT §6): `created` is cancelled here; `purchased` voids the label at the
- * carrier first (424 when it refuses; cancelled here with a warning when the carrier has no void); cancelled
- * again answers 200; any later status is 409 (the parcel is moving).
+ * POST /v1/shipments/{id}/cancel (docs/api.md, "Managed mode: shipments"): `created` is cancelled here; `purchased`
+ * voids the label at the carrier first (a refusal is a carrier failure; cancelled here with a warning when the
+ * carrier has no void); cancelled again answers the shipment; any later status is a conflict (the parcel is moving).
  */
 export async function cancelShipment({
   ctx,
@@ -25,9 +26,8 @@ export async function cancelShipment({
   ctx: DomainContext;
   id: string;
 }): Promise<{ messages: CarrierMessage[]; shipment: Shipment }> {
-  const orgId = ctx.org.id;
-  const row = await findShipmentRow(ctx.db, orgId, id);
-  if (row.status === "cancelled") return present(ctx.db, row, []);
+  const row = await findShipmentRow(ctx.db, ctx.org.id, id);
+  if (row.status === "cancelled") return present(ctx, row, []);
   if (row.status !== "created" && row.status !== "purchased") {
     throw new StateConflictError(
       `The shipment is ${row.status}; only created or purchased shipments can be cancelled.`,
@@ -37,11 +37,11 @@ export async function cancelShipment({
   if (row.status === "created") {
     // Nothing at the carrier yet; the claim's guard (status and no live claim) still applies to this one write.
     const claim = await claimShipment(ctx.db, row, "cancel", ["created"], 60_000);
-    return present(ctx.db, await finish(ctx.db, claim, row.trackerId, []), []);
+    return present(ctx, await finish(ctx, claim, row.trackerId, []), []);
   }
 
   const connection = row.carrierConnectionId
-    ? await findConnectionRow(ctx.db, orgId, row.carrierConnectionId).catch(notFoundToNull)
+    ? await orgConnection({ ctx, id: row.carrierConnectionId }).catch(notFoundToNull)
     : null;
   if (!connection) {
     throw new CarrierNotFoundError(
@@ -50,7 +50,8 @@ export async function cancelShipment({
   }
   const adapter = getAdapter(connection.carrierName)!;
   const claim = await claimShipment(ctx.db, row, "cancel", ["purchased"], claimLeaseMs(connection));
-  if (!adapter.capabilities.includes("void")) {
+  const voidLabel = adapter.void;
+  if (!voidLabel) {
     const warning = connectionMessages(connection, [
       {
         code: "not_supported",
@@ -58,16 +59,16 @@ export async function cancelShipment({
         level: "warning",
       },
     ]);
-    return present(ctx.db, await finish(ctx.db, claim, row.trackerId, warning), warning);
+    return present(ctx, await finish(ctx, claim, row.trackerId, warning), warning);
   }
-  const outcome = await invokeConnection(connection, "void", undefined, (a, actx) =>
-    a.void(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),
+  const outcome = await invokeConnection(connection, "void", undefined, (_, actx) =>
+    voidLabel(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),
   );
   if (!outcome.ok) {
     await releaseClaim(ctx.db, claim).catch(() => undefined);
-    throw new CarrierFailureError(outcome.messages, { shipment: null });
+    throw new CarrierFailureError(outcome.messages);
   }
-  return present(ctx.db, await finish(ctx.db, claim, row.trackerId, outcome.messages), outcome.messages);
+  return present(ctx, await finish(ctx, claim, row.trackerId, outcome.messages), outcome.messages);
 }
 
 const notFoundToNull = (err: unknown) => {
@@ -81,25 +82,30 @@ const notFoundToNull = (err: unknown) => {
  * Retried while the database is away: after a void at the carrier the cancellation must be recorded.
  */
 async function finish(
-  db: Db,
+  ctx: DomainContext,
   claim: Claim,
   trackerId: string | null,
   messages: CarrierMessage[],
 ): Promise<ShipmentRow> {
-  return recordWithRetries(RECORD_RETRY_DELAYS_MS, () =>
-    db.transaction(async (tx) => {
+  return recordWithRetries(() =>
+    withTransaction(ctx, async ({ db: tx }) => {
       const now = new Date();
-      if (trackerId) {
-        await tx
-          .update(trackers)
-          .set({ status: "cancelled", nextRefreshAt: null, updatedAt: now })
-          .where(and(eq(trackers.orgId, claim.orgId), eq(trackers.id, trackerId)));
-      }
-      const [row] = await tx
-        .update(shipments)
-        .set({ status: "cancelled", messages, pendingOperation: null, pendingUntil: null, updatedAt: now })
-        .where(heldBy(claim))
-        .returning();
+      if (trackerId) await stopTracking(tx, { orgId: claim.orgId, id: trackerId }, now);
+      const {
+        rows: [row],
+      } = await changeShipmentStatus(
+        tx,
+        [
+          {
+            orgId: claim.orgId,
+            shipmentId: claim.shipmentId,
+            to: "cancelled",
+            allowed: (s) => holds(claim, s),
+            set: { messages, pendingOperation: null, pendingUntil: null },
+          },
+        ],
+        now,
+      );
       // Rolls the tracker back too.
       if (!row) throw new StateConflictError("The shipment changed while it was being cancelled; fetch it and retry.");
       return row;
@@ -107,7 +113,7 @@ async function finish(
   );
 }
 
-async function present(db: Db, row: ShipmentRow, messages: CarrierMessage[]) {
-  const [parts] = await loadShipmentParts(db, row.orgId, [row]);
+async function present(ctx: DomainContext, row: ShipmentRow, messages: CarrierMessage[]) {
+  const [parts] = await loadShipmentParts(ctx.db, row.orgId, [row]);
   return { messages, shipment: presentShipment(parts!) };
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { shipments } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
@@ -5,7 +6,7 @@ import { deadlineFor } from "@/lib/carriers/invoke";
 import { StateConflictError } from "@/lib/errors";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
 import type { CarrierMessage } from "@/lib/carriers/types";
-import type { ShipmentRow } from "./present-shipment";
+import type { ShipmentRow } from "./rows";
 
 /**
  * A purchase or cancellation reaches the carrier only after this shipment row says so: the claim is one
@@ -68,8 +69,17 @@ function conflictFor(operation: PendingOperation) {
   );
 }
 
-/** The WHERE of every write that ends a claim: only while it is still ours and the shipment where it started. */
-export const heldBy = (claim: Claim) =>
+/** Whether the claim is still ours and the shipment still where the operation started (checked on a locked row). */
+export function holds(claim: Claim, row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil" | "status">): boolean {
+  return (
+    row.pendingOperation === claim.operation &&
+    row.pendingUntil?.getTime() === claim.until.getTime() &&
+    claim.from.includes(row.status)
+  );
+}
+
+/** `holds` as a WHERE, for the one write that ends a claim without changing the status (releaseClaim). */
+const heldBy = (claim: Claim) =>
   and(
     eq(shipments.orgId, claim.orgId),
     eq(shipments.id, claim.shipmentId),

@@ -1,26 +1,25 @@
-import type { DomainContext } from "@/lib/context";
+import "server-only";
+import { withTransaction, type DomainContext } from "@/lib/context";
 import { addresses, parcels as parcelsTable, rates as ratesTable, shipments } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
-import { CarrierFailureError } from "@/lib/errors";
 import { fetchRates } from "@/lib/rates/fetch-rates";
 import type { Shipment, ShipmentCreate } from "@/lib/schemas/shipment";
-import { presentShipment, searchTextOf } from "./present-shipment";
-import { addressValues, parcelValues, rateValues } from "./rows";
+import { presentShipment } from "./present-shipment";
+import { addressFields, addressValues, parcelValues, rateValues, searchTextOf } from "./rows";
 
 /**
  * POST /v1/shipments: rate with the selected connections (the proxy's fan-out), then store the shipment, its
- * addresses, parcels and rates in one transaction. Every carrier failing is a 424 and stores nothing; partial
- * failures stay on the shipment as `messages`.
+ * addresses, parcels and rates in one transaction. Every carrier failing is a carrier failure and stores nothing;
+ * partial failures stay on the shipment as `messages`.
  */
 export async function createShipment({ ctx, input }: { ctx: DomainContext; input: ShipmentCreate }): Promise<Shipment> {
   const quoted = await fetchRates({ ctx, input });
-  if (quoted.failed === quoted.asked) throw new CarrierFailureError(quoted.messages, { shipment: null });
 
   const orgId = ctx.org.id;
   const id = newId("shipment");
   const shipperId = newId("address");
   const recipientId = newId("address");
-  const parts = await ctx.db.transaction(async (tx) => {
+  const parts = await withTransaction(ctx, async ({ db: tx }) => {
     const addressRows = await tx
       .insert(addresses)
       .values([addressValues(input.shipper, shipperId, orgId), addressValues(input.recipient, recipientId, orgId)])
@@ -44,7 +43,11 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
         testMode: quoted.testMode,
         messages: quoted.messages,
         meta: {},
-        searchText: searchTextOf({ reference: input.reference, trackingNumber: null, recipient: input.recipient }),
+        searchText: searchTextOf({
+          reference: input.reference,
+          trackingNumber: null,
+          recipient: addressFields(input.recipient),
+        }),
       })
       .returning();
     const parcelRows = await tx

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { labels } from "@/lib/db/schema";
@@ -14,6 +15,9 @@ export interface LabelFileOut {
 }
 
 const EXTENSIONS: Record<LabelType, string> = { PDF: "pdf", ZPL: "zpl", PNG: "png" };
+
+/** What GET /v1/shipments/{id}/label can answer. */
+export const LABEL_MEDIA_TYPES = Object.values(LABEL_CONTENT_TYPES);
 
 /**
  * GET /v1/shipments/{id}/label: the file itself. `format` may only confirm the stored type (a label is bought

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DomainContext } from "@/lib/context";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { loadShipment } from "./load-shipments";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { shipments } from "@/lib/db/schema";
@@ -6,7 +7,7 @@ import { likePattern } from "@/lib/db/like";
 import { loadShipmentParts } from "./load-shipments";
 import { presentShipment } from "./present-shipment";
 
-export function shipmentFilters(orgId: string, f: ShipmentListQuery): SQL {
+function shipmentFilters(orgId: string, f: ShipmentListQuery): SQL {
   return and(
     eq(shipments.orgId, orgId),
     f.status ? eq(shipments.status, f.status) : undefined,

@@ -1,8 +1,18 @@
+import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { addresses, labels, parcels, rates, shipments } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
-import type { ShipmentParts, ShipmentRow } from "./present-shipment";
+import type { ShipmentView } from "./present-shipment";
+import type { AddressRow, ParcelRow, ShipmentRow } from "./rows";
+
+/** A stored shipment with its parts, as loaded: what presentShipment turns into the Shipment JSON. */
+export interface ShipmentParts extends ShipmentView {
+  row: ShipmentRow;
+  shipper: AddressRow;
+  recipient: AddressRow;
+  parcels: ParcelRow[];
+}
 
 /** Always scoped by organization: another organization's id is simply not found. */
 export async function findShipmentRow(db: DbOrTx, orgId: string, id: string): Promise<ShipmentRow> {

@@ -1,23 +1,55 @@
-import type { shipments } from "@/lib/db/schema";
 import { wrapBase64 } from "@/lib/labels/base64";
+import { presentRate, type RateFields } from "@/lib/rates/present-rate";
+import type { Address } from "@/lib/schemas/address";
 import { formatTimestamp } from "@/lib/schemas/common";
+import type { Parcel } from "@/lib/schemas/parcel";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { proxyTrackingUrl } from "@/lib/trackers/tracking-url";
-import { addressFromRow, parcelFromRow, rateFromRow, type AddressRow, type ParcelRow, type RateRow } from "./rows";
+import type { AddressRow, ParcelRow, ShipmentRow } from "./rows";
 
-export type ShipmentRow = typeof shipments.$inferSelect;
+/**
+ * The one place a Shipment's JSON is built, for stored shipments and proxy purchases alike (docs/api.md,
+ * "Shipments"): every field present, null when empty. Pure: the caller loads or builds the view.
+ */
 
-/** Everything a stored shipment's answer is made of; parcels and rates in `position` order. */
-export interface ShipmentParts {
-  row: ShipmentRow;
-  shipper: AddressRow;
-  recipient: AddressRow;
-  parcels: ParcelRow[];
-  rates: RateRow[];
+/** What an address, parcel or shipment is made of, with no id when it is not stored (proxy mode). */
+export type AddressFields = Omit<AddressRow, "id" | "orgId" | "createdAt"> & { id: string | null };
+export type ParcelFields = Omit<ParcelRow, "id" | "orgId" | "shipmentId" | "position"> & { id: string | null };
+export type ShipmentFields = Pick<
+  ShipmentRow,
+  | "status"
+  | "carrierName"
+  | "carrierId"
+  | "trackingNumber"
+  | "shipmentIdentifier"
+  | "selectedRate"
+  | "selectedRateId"
+  | "service"
+  | "services"
+  | "options"
+  | "payment"
+  | "customs"
+  | "reference"
+  | "labelType"
+  | "carrierIds"
+  | "meta"
+  | "createdAt"
+  | "testMode"
+  | "messages"
+  | "trackerId"
+> & { id: string | null };
+
+/** Everything a Shipment's answer is made of; parcels and rates in `position` order. */
+export interface ShipmentView {
+  row: ShipmentFields;
+  shipper: AddressFields;
+  recipient: AddressFields;
+  parcels: ParcelFields[];
+  rates: RateFields[];
   label: { content: Uint8Array } | null;
 }
 
-export function presentShipment({ row, shipper, recipient, parcels, rates, label }: ShipmentParts): Shipment {
+export function presentShipment({ row, shipper, recipient, parcels, rates, label }: ShipmentView): Shipment {
   return {
     id: row.id,
     status: row.status,
@@ -28,12 +60,12 @@ export function presentShipment({ row, shipper, recipient, parcels, rates, label
     shipment_identifier: row.shipmentIdentifier,
     selected_rate: row.selectedRate,
     selected_rate_id: row.selectedRateId,
-    rates: rates.map(rateFromRow),
+    rates: rates.map(presentRate),
     tracking_url: row.carrierName && row.trackingNumber ? proxyTrackingUrl(row.carrierName, row.trackingNumber) : null,
     service: row.service,
-    shipper: addressFromRow(shipper),
-    recipient: addressFromRow(recipient),
-    parcels: parcels.map(parcelFromRow),
+    shipper: presentAddress(shipper),
+    recipient: presentAddress(recipient),
+    parcels: parcels.map(presentParcel),
     services: row.services,
     options: row.options,
     payment: row.payment,
@@ -49,15 +81,41 @@ export function presentShipment({ row, shipper, recipient, parcels, rates, label
   };
 }
 
-/** `?q=` searches this: reference, tracking number and the recipient's name, city and postal code. */
-export function searchTextOf(parts: {
-  reference: string | null;
-  trackingNumber: string | null;
-  recipient: { person_name: string | null; company_name: string | null; city: string; postal_code: string };
-}): string {
-  const r = parts.recipient;
-  return [parts.reference, parts.trackingNumber, r.person_name, r.company_name, r.city, r.postal_code]
-    .filter((v): v is string => !!v)
-    .join(" ")
-    .toLowerCase();
+export function presentAddress(a: AddressFields): Address {
+  return {
+    id: a.id,
+    postal_code: a.postalCode,
+    city: a.city,
+    federal_tax_id: a.federalTaxId,
+    state_tax_id: a.stateTaxId,
+    person_name: a.personName,
+    company_name: a.companyName,
+    country_code: a.countryCode,
+    email: a.email,
+    phone_number: a.phoneNumber,
+    state_code: a.stateCode,
+    suburb: a.suburb,
+    residential: a.residential,
+    address_line1: a.addressLine1,
+    address_line2: a.addressLine2,
+    validate_location: a.validateLocation,
+    validation: a.validation,
+  };
+}
+
+export function presentParcel(p: ParcelFields): Parcel {
+  return {
+    id: p.id,
+    weight: p.weight,
+    weight_unit: p.weightUnit,
+    width: p.width,
+    height: p.height,
+    length: p.length,
+    dimension_unit: p.dimensionUnit,
+    packaging_type: p.packagingType,
+    package_preset: p.packagePreset,
+    description: p.description,
+    content: p.content,
+    is_document: p.isDocument,
+  };
 }

@@ -1,28 +1,24 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { rates } from "@/lib/db/schema";
 import { getAdapter } from "@/lib/carriers/registry";
-import type { CarrierMessage } from "@/lib/carriers/types";
+import { hasCode, type CarrierMessage } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
 import { CarrierFailureError, StateConflictError, ValidationError } from "@/lib/errors";
-import { log as rootLog } from "@/lib/log";
-import { presentRate } from "@/lib/rates/present-rate";
+import { presentRate, quotedRate } from "@/lib/rates/present-rate";
 import { formatTimestamp } from "@/lib/schemas/common";
-import { presentPayment } from "@/lib/schemas/payment";
 import type { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
 import { assertNoLiveClaim, claimLeaseMs, claimShipment, ClaimLostError, releaseClaim } from "./claim";
 import { loadShipmentParts, findShipmentRow } from "./load-shipments";
-import { presentShipment, type ShipmentRow } from "./present-shipment";
+import { paymentFor, purchaseMeta } from "./purchase-fields";
+import { presentShipment } from "./present-shipment";
 import { recordPurchase } from "./record-purchase";
-import { addressInputFromRow, parcelInputFromRow, rateFromRow } from "./rows";
+import { carrierAddress, carrierParcel, type ShipmentRow } from "./rows";
 import { voidOrphanLabel } from "./void-orphan-label";
-import { RECORD_RETRY_DELAYS_MS, recordWithRetries } from "./record-retries";
-
-export interface PurchaseOptions {
-  recordRetryDelaysMs?: readonly number[];
-}
+import { recordWithRetries } from "./record-retries";
 
 /**
  * POST /v1/shipments/{id}/purchase. Exactly one label per shipment, with this order of operations:
@@ -35,12 +31,10 @@ export async function purchaseShipment({
   ctx,
   id,
   input,
-  options = {},
 }: {
   ctx: DomainContext;
   id: string;
   input: ShipmentPurchase;
-  options?: PurchaseOptions;
 }): Promise<{ messages: CarrierMessage[]; shipment: Shipment }> {
   const orgId = ctx.org.id;
   const row = await findShipmentRow(ctx.db, orgId, id);
@@ -50,7 +44,7 @@ export async function purchaseShipment({
     .from(rates)
     .where(and(eq(rates.orgId, orgId), eq(rates.shipmentId, id), eq(rates.id, input.selected_rate_id)));
   if (!rate) throw new ValidationError("must be the id of one of this shipment's rates", "selected_rate_id");
-  const connection = await connectionById(ctx.db, orgId, rate.carrierRef, "ship");
+  const connection = await connectionById({ ctx, id: rate.carrierRef, capability: "ship" });
   const adapter = getAdapter(connection.carrierName)!;
   const labelType = input.label_type ?? (row.labelType as NonNullable<ShipmentPurchase["label_type"]>);
   if (!adapter.label_types.includes(labelType)) {
@@ -60,15 +54,15 @@ export async function purchaseShipment({
     );
   }
   const [parts] = await loadShipmentParts(ctx.db, orgId, [row]);
-  const warnings = abandonedAttemptWarning(row, connection);
+  const warnings = abandonedAttemptWarning(ctx, row, connection);
 
   const claim = await claimShipment(ctx.db, row, "purchase", ["created"], claimLeaseMs(connection));
   // Not the client's signal: a purchase that reached the carrier must not be abandoned because the client hung up.
   const outcome = await invokeConnection(connection, "ship", undefined, (a, actx) =>
     a.ship(actx, {
-      shipper: addressInputFromRow(parts!.shipper),
-      recipient: addressInputFromRow(parts!.recipient),
-      parcels: parts!.parcels.map(parcelInputFromRow),
+      shipper: carrierAddress(parts!.shipper),
+      recipient: carrierAddress(parts!.recipient),
+      parcels: parts!.parcels.map(carrierParcel),
       service: rate.service,
       label_type: labelType,
       // Our id on the carrier's label record when the client gave no reference: an orphan can be found by it.
@@ -81,13 +75,13 @@ export async function purchaseShipment({
     const unsure = outcomeUnknown(outcome.messages, connection, row);
     const messages = [...outcome.messages, ...unsure];
     await releaseClaim(ctx.db, claim, unsure.length > 0 ? unsure : undefined).catch((err) =>
-      logger(ctx).error({ msg: "could not release a purchase claim; it expires by itself", shipment_id: id, err }),
+      ctx.log.error({ msg: "could not release a purchase claim; it expires by itself", shipment_id: id, err }),
     );
-    throw new CarrierFailureError(messages, { shipment: null });
+    throw new CarrierFailureError(messages);
   }
 
   const shipped = outcome.data;
-  const selected = shipped.charge ? presentRate(shipped.charge, connection, rate.id) : rateFromRow(rate);
+  const selected = presentRate(shipped.charge ? quotedRate(shipped.charge, connection, rate.id) : rate);
   const messages = [...warnings, ...outcome.messages];
   const purchase = {
     claim,
@@ -95,19 +89,13 @@ export async function purchaseShipment({
     shipped,
     selected,
     messages,
-    payment: presentPayment(input.payment, selected.currency),
-    meta: {
-      rate_provider: connection.carrierName,
-      service_name: selected.meta.service_name,
-      carrier_connection_id: connection.id,
-    },
+    payment: paymentFor(input.payment, selected.currency),
+    meta: purchaseMeta(connection, selected),
     recipient: parts!.recipient,
   };
   let recorded: ShipmentRow;
   try {
-    recorded = await recordWithRetries(options.recordRetryDelaysMs ?? RECORD_RETRY_DELAYS_MS, () =>
-      recordPurchase(ctx.db, purchase),
-    );
+    recorded = await recordWithRetries(() => recordPurchase(ctx, purchase));
   } catch (err) {
     await voidOrphanLabel({ ctx, connection, shipped, claim, cause: err });
     if (err instanceof ClaimLostError) {
@@ -138,9 +126,9 @@ function assertPurchasable(row: ShipmentRow) {
  * A purchase claim that expired means its process died between buying and recording (or never reached the
  * carrier). Which of the two cannot be known here, so the client is told to check the carrier account.
  */
-function abandonedAttemptWarning(row: ShipmentRow, connection: ConnectionRow): CarrierMessage[] {
+function abandonedAttemptWarning(ctx: DomainContext, row: ShipmentRow, connection: ConnectionRow): CarrierMessage[] {
   if (row.pendingOperation !== "purchase" || !row.pendingUntil) return [];
-  rootLog().warn({
+  ctx.log.warn({
     msg: "taking over an abandoned purchase claim",
     shipment_id: row.id,
     claim_expired_at: row.pendingUntil,
@@ -159,7 +147,7 @@ function abandonedAttemptWarning(row: ShipmentRow, connection: ConnectionRow): C
  * `created` (the client decides), and both the answer and the shipment's messages say to check the carrier account.
  */
 function outcomeUnknown(messages: CarrierMessage[], connection: ConnectionRow, row: ShipmentRow): CarrierMessage[] {
-  if (!messages.some((m) => m.code === "carrier_timeout" || m.code === "carrier_bad_response")) return [];
+  if (!hasCode(messages, "carrier_timeout") && !hasCode(messages, "carrier_bad_response")) return [];
   return connectionMessages(connection, [
     {
       code: "purchase_outcome_unknown",
@@ -168,5 +156,3 @@ function outcomeUnknown(messages: CarrierMessage[], connection: ConnectionRow, r
     },
   ]);
 }
-
-const logger = (ctx: DomainContext) => ctx.log ?? rootLog();

@@ -1,16 +1,15 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
-import { labels, shipments, trackers } from "@/lib/db/schema";
-import type { Db } from "@/lib/db/tx";
-import { newId } from "@/lib/db/ids";
-import { FIRST_REFRESH_AFTER_PURCHASE_MS } from "@/lib/trackers/tracking-rules";
-import { refreshTimeScale } from "@/lib/trackers/refresh/budget";
-import { ClaimLostError, heldBy } from "./claim";
-import { searchTextOf, type ShipmentRow } from "./present-shipment";
+import { withTransaction, type DomainContext } from "@/lib/context";
+import { labels, shipments } from "@/lib/db/schema";
 import type { CarrierMessage, ShipResult } from "@/lib/carriers/types";
 import type { ConnectionRow } from "@/lib/connections/present";
 import type { Payment } from "@/lib/schemas/payment";
 import type { Rate } from "@/lib/schemas/rate";
-import type { Claim } from "./claim";
+import { trackNewLabel } from "@/lib/trackers/label-tracker";
+import { ClaimLostError, holds, type Claim } from "./claim";
+import { searchTextOf, type AddressRow, type ShipmentRow } from "./rows";
+import { changeShipmentStatus } from "./status";
 
 /** What a purchase has in hand once the carrier sold the label. */
 export interface PurchaseRecord {
@@ -21,7 +20,7 @@ export interface PurchaseRecord {
   messages: CarrierMessage[];
   payment: Payment;
   meta: Record<string, unknown>;
-  recipient: { personName: string | null; companyName: string | null; city: string; postalCode: string };
+  recipient: AddressRow;
 }
 
 /**
@@ -29,10 +28,10 @@ export interface PurchaseRecord {
  * same number linked), and the shipment turned `purchased` — only while our claim still holds. Safe to run again
  * after an attempt whose commit may have landed: it recognises its own tracking number and returns that row.
  */
-export async function recordPurchase(db: Db, p: PurchaseRecord): Promise<ShipmentRow> {
+export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Promise<ShipmentRow> {
   const { claim, connection, shipped } = p;
   const now = new Date();
-  return db.transaction(async (tx) => {
+  return withTransaction(ctx, async ({ db: tx }) => {
     const [current] = await tx
       .select()
       .from(shipments)
@@ -45,67 +44,49 @@ export async function recordPurchase(db: Db, p: PurchaseRecord): Promise<Shipmen
       type: shipped.label.type,
       content: shipped.label.bytes,
     });
-    const [tracker] = await tx
-      .insert(trackers)
-      .values({
-        id: newId("tracker"),
-        orgId: claim.orgId,
-        carrierName: connection.carrierName,
-        carrierId: connection.carrierId,
-        carrierConnectionId: connection.id,
-        trackingNumber: shipped.tracking_number,
-        status: "pending",
-        testMode: connection.testMode,
-        shipmentId: claim.shipmentId,
-        nextRefreshAt: new Date(now.getTime() + FIRST_REFRESH_AFTER_PURCHASE_MS * refreshTimeScale(connection)),
-      })
-      .onConflictDoUpdate({
-        target: [trackers.orgId, trackers.carrierName, trackers.trackingNumber],
-        // The same number tracked before (or a carrier reusing numbers): this label's tracker starts afresh.
-        set: {
+    const trackerId = await trackNewLabel(
+      tx,
+      { orgId: claim.orgId, shipmentId: claim.shipmentId, trackingNumber: shipped.tracking_number, connection },
+      now,
+    );
+    const {
+      rows: [row],
+    } = await changeShipmentStatus(
+      tx,
+      [
+        {
+          orgId: claim.orgId,
           shipmentId: claim.shipmentId,
-          status: "pending",
-          nextRefreshAt: new Date(now.getTime() + FIRST_REFRESH_AFTER_PURCHASE_MS * refreshTimeScale(connection)),
-          retiredAt: null,
-          refreshFailures: 0,
-          updatedAt: now,
-        },
-      })
-      .returning({ id: trackers.id });
-    const [row] = await tx
-      .update(shipments)
-      .set({
-        status: "purchased",
-        carrierConnectionId: connection.id,
-        carrierName: connection.carrierName,
-        carrierId: connection.carrierId,
-        trackingNumber: shipped.tracking_number,
-        shipmentIdentifier: shipped.shipment_identifier,
-        selectedRateId: p.selected.id,
-        selectedRate: p.selected,
-        service: p.selected.service,
-        labelType: shipped.label.type,
-        payment: p.payment,
-        meta: p.meta,
-        testMode: connection.testMode,
-        messages: p.messages,
-        trackerId: tracker!.id,
-        pendingOperation: null,
-        pendingUntil: null,
-        searchText: searchTextOf({
-          reference: current?.reference ?? null,
-          trackingNumber: shipped.tracking_number,
-          recipient: {
-            person_name: p.recipient.personName,
-            company_name: p.recipient.companyName,
-            city: p.recipient.city,
-            postal_code: p.recipient.postalCode,
+          to: "purchased",
+          allowed: (s) => holds(claim, s),
+          set: {
+            carrierConnectionId: connection.id,
+            carrierName: connection.carrierName,
+            carrierId: connection.carrierId,
+            trackingNumber: shipped.tracking_number,
+            shipmentIdentifier: shipped.shipment_identifier,
+            selectedRateId: p.selected.id,
+            selectedRate: p.selected,
+            service: p.selected.service,
+            labelType: shipped.label.type,
+            payment: p.payment,
+            meta: p.meta,
+            testMode: connection.testMode,
+            messages: p.messages,
+            trackerId,
+            pendingOperation: null,
+            pendingUntil: null,
+            searchText: searchTextOf({
+              reference: current?.reference ?? null,
+              trackingNumber: shipped.tracking_number,
+              recipient: p.recipient,
+            }),
           },
-        }),
-        updatedAt: now,
-      })
-      .where(heldBy(claim))
-      .returning();
+        },
+      ],
+      now,
+    );
+    // Rolls back the label and the tracker too.
     if (!row) throw new ClaimLostError();
     return row;
   });

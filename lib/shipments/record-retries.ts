@@ -1,15 +1,20 @@
+import "server-only";
 import { log } from "@/lib/log";
 import { DomainError } from "@/lib/errors";
 import { ClaimLostError } from "./claim";
 
-/** Pauses between attempts to record what a carrier already did while the database is unavailable (~10 s in all). */
-export const RECORD_RETRY_DELAYS_MS = [250, 1000, 3000, 6000];
+/**
+ * Pauses between attempts to record what a carrier already did while the database is unavailable (~10 s in all).
+ * One object, so a test can shorten the pauses without a switch in any verb's signature.
+ */
+export const recordRetryPolicy: { delaysMs: readonly number[] } = { delaysMs: [250, 1000, 3000, 6000] };
 
 /**
  * Records the outcome of a carrier operation that already happened (a label bought, a label voided): the database
  * being away for a few seconds must not lose it. A lost claim or a domain refusal is an answer, not a fault: not retried.
  */
-export async function recordWithRetries<T>(delays: readonly number[], attempt: () => Promise<T>): Promise<T> {
+export async function recordWithRetries<T>(attempt: () => Promise<T>): Promise<T> {
+  const delays = recordRetryPolicy.delaysMs;
   for (let i = 0; ; i++) {
     try {
       return await attempt();

@@ -1,20 +1,19 @@
-import type { addresses, parcels, rates } from "@/lib/db/schema";
-import type { Address, AddressInput } from "@/lib/schemas/address";
-import { presentAddress } from "@/lib/schemas/address";
-import type { Parcel, ParcelInput } from "@/lib/schemas/parcel";
-import { presentParcel } from "@/lib/schemas/parcel";
-import type { Rate } from "@/lib/schemas/rate";
+import type { addresses, parcels, shipments } from "@/lib/db/schema";
+import type { Address as CarrierAddress, Parcel as CarrierParcel } from "@/lib/carriers/types";
+import type { RateFields } from "@/lib/rates/present-rate";
+import type { AddressInput } from "@/lib/schemas/address";
+import type { ParcelInput } from "@/lib/schemas/parcel";
+import type { AddressFields, ParcelFields } from "./present-shipment";
 
-/** Conversions between the stored rows of a shipment's parts and the contract's shapes, in both directions. */
+/** Conversions between a request's parts, their stored rows and what a carrier call takes. */
 
+export type ShipmentRow = typeof shipments.$inferSelect;
 export type AddressRow = typeof addresses.$inferSelect;
 export type ParcelRow = typeof parcels.$inferSelect;
-export type RateRow = typeof rates.$inferSelect;
 
-export function addressValues(a: AddressInput, id: string, orgId: string): typeof addresses.$inferInsert {
+export function addressFields(a: AddressInput, id: string | null = null): AddressFields {
   return {
     id,
-    orgId,
     personName: a.person_name,
     companyName: a.company_name,
     addressLine1: a.address_line1,
@@ -34,8 +33,12 @@ export function addressValues(a: AddressInput, id: string, orgId: string): typeo
   };
 }
 
-/** The stored address in the input's shape (what a carrier call needs) … */
-export function addressInputFromRow(r: AddressRow): AddressInput {
+export function addressValues(a: AddressInput, id: string, orgId: string): typeof addresses.$inferInsert {
+  return { ...addressFields(a, id), id, orgId };
+}
+
+/** A stored address as a carrier call takes it. */
+export function carrierAddress(r: AddressRow): CarrierAddress {
   return {
     person_name: r.personName,
     company_name: r.companyName,
@@ -51,26 +54,12 @@ export function addressInputFromRow(r: AddressRow): AddressInput {
     phone_number: r.phoneNumber,
     federal_tax_id: r.federalTaxId,
     state_tax_id: r.stateTaxId,
-    validate_location: r.validateLocation,
-    validation: r.validation,
   };
 }
 
-/** … and in the output's (every field, with its adr_ id). */
-export const addressFromRow = (r: AddressRow): Address => presentAddress(addressInputFromRow(r), r.id);
-
-export function parcelValues(
-  p: ParcelInput,
-  id: string,
-  orgId: string,
-  shipmentId: string,
-  position: number,
-): typeof parcels.$inferInsert {
+export function parcelFields(p: ParcelInput, id: string | null = null): ParcelFields {
   return {
     id,
-    orgId,
-    shipmentId,
-    position,
     weight: p.weight,
     weightUnit: p.weight_unit,
     width: p.width,
@@ -85,14 +74,25 @@ export function parcelValues(
   };
 }
 
-export function parcelInputFromRow(r: ParcelRow): ParcelInput {
+export function parcelValues(
+  p: ParcelInput,
+  id: string,
+  orgId: string,
+  shipmentId: string,
+  position: number,
+): typeof parcels.$inferInsert {
+  return { ...parcelFields(p, id), id, orgId, shipmentId, position };
+}
+
+/** A stored parcel as a carrier call takes it. */
+export function carrierParcel(r: ParcelRow): CarrierParcel {
   return {
     weight: r.weight,
-    weight_unit: r.weightUnit as ParcelInput["weight_unit"],
+    weight_unit: r.weightUnit as CarrierParcel["weight_unit"],
     width: r.width,
     height: r.height,
     length: r.length,
-    dimension_unit: r.dimensionUnit as ParcelInput["dimension_unit"],
+    dimension_unit: r.dimensionUnit as CarrierParcel["dimension_unit"],
     packaging_type: r.packagingType,
     package_preset: r.packagePreset,
     description: r.description,
@@ -101,45 +101,19 @@ export function parcelInputFromRow(r: ParcelRow): ParcelInput {
   };
 }
 
-export const parcelFromRow = (r: ParcelRow): Parcel => presentParcel(parcelInputFromRow(r), r.id);
-
-export function rateValues(rate: Rate, orgId: string, shipmentId: string, position: number): typeof rates.$inferInsert {
-  return {
-    id: rate.id,
-    orgId,
-    shipmentId,
-    position,
-    carrierRef: rate.carrier_ref,
-    carrierName: rate.carrier_name,
-    carrierId: rate.carrier_id,
-    service: rate.service,
-    currency: rate.currency,
-    baseCharge: rate.base_charge,
-    discount: rate.discount,
-    dutiesAndTaxes: rate.duties_and_taxes,
-    totalCharge: rate.total_charge,
-    extraCharges: rate.extra_charges,
-    transitDays: rate.transit_days,
-    meta: rate.meta,
-    testMode: rate.test_mode,
-  };
+export function rateValues(rate: RateFields, orgId: string, shipmentId: string, position: number) {
+  return { ...rate, orgId, shipmentId, position };
 }
 
-export function rateFromRow(r: RateRow): Rate {
-  return {
-    id: r.id,
-    carrier_name: r.carrierName,
-    carrier_id: r.carrierId,
-    currency: r.currency,
-    service: r.service,
-    discount: r.discount,
-    base_charge: r.baseCharge,
-    total_charge: r.totalCharge,
-    duties_and_taxes: r.dutiesAndTaxes,
-    transit_days: r.transitDays,
-    extra_charges: r.extraCharges,
-    meta: r.meta,
-    carrier_ref: r.carrierRef,
-    test_mode: r.testMode,
-  };
+/** `?q=` searches this: reference, tracking number and the recipient's name, company, city and postal code. */
+export function searchTextOf(parts: {
+  reference: string | null;
+  trackingNumber: string | null;
+  recipient: Pick<AddressFields, "personName" | "companyName" | "city" | "postalCode">;
+}): string {
+  const r = parts.recipient;
+  return [parts.reference, parts.trackingNumber, r.personName, r.companyName, r.city, r.postalCode]
+    .filter((v): v is string => !!v)
+    .join(" ")
+    .toLowerCase();
 }

@@ -1,9 +1,9 @@
+import "server-only";
 import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { ShipResult } from "@/lib/carriers/types";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
-import { log as rootLog } from "@/lib/log";
 import { ClaimLostError, releaseClaim, type Claim } from "./claim";
 
 /**
@@ -24,7 +24,6 @@ export async function voidOrphanLabel({
   claim: Claim;
   cause: unknown;
 }): Promise<void> {
-  const log = ctx.log ?? rootLog();
   const facts = {
     shipment_id: claim.shipmentId,
     connection_id: connection.id,
@@ -33,20 +32,20 @@ export async function voidOrphanLabel({
     shipment_identifier: shipped.shipment_identifier,
     cause: cause instanceof ClaimLostError ? "claim_lost" : String((cause as Error)?.message ?? cause),
   };
-  const canVoid = getAdapter(connection.carrierName)?.capabilities.includes("void") ?? false;
-  const outcome = canVoid
-    ? await invokeConnection(connection, "void", undefined, (a, actx) =>
-        a.void(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
+  const voidLabel = getAdapter(connection.carrierName)?.void;
+  const outcome = voidLabel
+    ? await invokeConnection(connection, "void", undefined, (_, actx) =>
+        voidLabel(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
       )
     : null;
   if (!outcome?.ok) {
-    log.error({
+    ctx.log.error({
       msg: "orphan label: bought but neither recorded nor voided; void it in the carrier account",
       ...facts,
       codes: outcome?.messages.map((m) => m.code) ?? ["not_supported"],
     });
     return;
   }
-  log.warn({ msg: "label voided because its purchase could not be recorded", ...facts });
+  ctx.log.warn({ msg: "label voided because its purchase could not be recorded", ...facts });
   if (!(cause instanceof ClaimLostError)) await releaseClaim(ctx.db, claim).catch(() => undefined);
 }

@@ -1,11 +1,12 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
-import type { DomainContext } from "@/lib/context";
+import { withTransaction, type DomainContext } from "@/lib/context";
 import { trackers } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
-import { isCarrierName } from "@/lib/carriers/registry";
+import { isCarrierName } from "@/lib/carriers/names";
 import { CarrierNotFoundError } from "@/lib/errors";
 import type { StoredTracker } from "@/lib/schemas/tracker";
-import { presentTrackerRow } from "./load-trackers";
+import { loadStoredTracker } from "./load-trackers";
 import { recordTracking } from "./record-tracking";
 import { trackAtCarrier } from "./track-at-carrier";
 import { refreshTimeScale } from "./refresh/budget";
@@ -30,12 +31,12 @@ export async function createTracker({
   if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${carrierName}.`);
   const orgId = ctx.org.id;
   const existing = await findByNumber(ctx, carrierName, trackingNumber);
-  if (existing) return { created: false, tracker: await presentTrackerRow(ctx.db, existing) };
+  if (existing) return { created: false, tracker: await loadStoredTracker(ctx.db, existing) };
 
   const { connection, result } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId });
 
   const now = new Date();
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await withTransaction(ctx, async ({ db: tx }) => {
     const [inserted] = await tx
       .insert(trackers)
       .values({
@@ -58,9 +59,9 @@ export async function createTracker({
   if (!row) {
     // Another call created it between our look and our insert: theirs is the tracker.
     const winner = await findByNumber(ctx, carrierName, trackingNumber);
-    return { created: false, tracker: await presentTrackerRow(ctx.db, winner!) };
+    return { created: false, tracker: await loadStoredTracker(ctx.db, winner!) };
   }
-  return { created: true, tracker: await presentTrackerRow(ctx.db, row) };
+  return { created: true, tracker: await loadStoredTracker(ctx.db, row) };
 }
 
 async function findByNumber(ctx: DomainContext, carrierName: string, trackingNumber: string) {

@@ -1,7 +1,8 @@
+import "server-only";
 import type { DomainContext } from "@/lib/context";
 import type { StoredTracker } from "@/lib/schemas/tracker";
-import { findTrackerRow, presentTrackerRow } from "./load-trackers";
+import { findTrackerRow, loadStoredTracker } from "./load-trackers";
 
 export async function getTracker({ ctx, id }: { ctx: DomainContext; id: string }): Promise<StoredTracker> {
-  return presentTrackerRow(ctx.db, await findTrackerRow(ctx.db, ctx.org.id, id));
+  return loadStoredTracker(ctx.db, await findTrackerRow(ctx.db, ctx.org.id, id));
 }

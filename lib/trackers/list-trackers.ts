@@ -1,8 +1,9 @@
+import "server-only";
 import { and, count, desc, eq, ne, type SQL } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { trackers } from "@/lib/db/schema";
 import type { StoredTracker, TrackerListQuery } from "@/lib/schemas/tracker";
-import { presentTrackers } from "./load-trackers";
+import { loadStoredTrackers } from "./load-trackers";
 
 function trackerFilters(orgId: string, f: TrackerListQuery): SQL {
   return and(
@@ -36,5 +37,5 @@ export async function listTrackers({
       .offset(filters.offset),
     ctx.db.select({ n: count() }).from(trackers).where(where),
   ]);
-  return { count: total?.n ?? 0, results: await presentTrackers(ctx.db, ctx.org.id, rows) };
+  return { count: total?.n ?? 0, results: await loadStoredTrackers(ctx.db, ctx.org.id, rows) };
 }

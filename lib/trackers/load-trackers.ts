@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { trackers, trackingEvents } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
@@ -16,7 +17,7 @@ export async function findTrackerRow(db: DbOrTx, orgId: string, id: string): Pro
 }
 
 /** Trackers with their events in one more query, whatever their number. */
-export async function presentTrackers(db: DbOrTx, orgId: string, rows: TrackerRow[]): Promise<StoredTracker[]> {
+export async function loadStoredTrackers(db: DbOrTx, orgId: string, rows: TrackerRow[]): Promise<StoredTracker[]> {
   if (rows.length === 0) return [];
   const events = await db
     .select()
@@ -38,7 +39,7 @@ export async function presentTrackers(db: DbOrTx, orgId: string, rows: TrackerRo
   );
 }
 
-export async function presentTrackerRow(db: DbOrTx, row: TrackerRow): Promise<StoredTracker> {
-  const [tracker] = await presentTrackers(db, row.orgId, [row]);
+export async function loadStoredTracker(db: DbOrTx, row: TrackerRow): Promise<StoredTracker> {
+  const [tracker] = await loadStoredTrackers(db, row.orgId, [row]);
   return tracker!;
 }

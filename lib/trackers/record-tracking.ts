@@ -1,13 +1,14 @@
+import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { shipments, trackers, trackingEvents } from "@/lib/db/schema";
-import type { DbOrTx } from "@/lib/db/tx";
+import { trackers, trackingEvents } from "@/lib/db/schema";
+import type { DbOrTx, Tx } from "@/lib/db/tx";
 import type { CarrierMessage, TrackerStatus, TrackingResult } from "@/lib/carriers/types";
 import { NotFoundError } from "@/lib/errors";
 import { rowsOf } from "@/lib/db/rows";
 import type { TrackerRow } from "./present-tracker";
+import { moveShipmentsWithTracking } from "@/lib/shipments/status";
 import {
   FINAL_TRACKER_STATUSES,
-  SHIPMENT_STATUSES_TRACKING_CANNOT_MOVE,
   eventFingerprint,
   failureRetryAt,
   isDeliveredBack,
@@ -37,7 +38,7 @@ interface MergeOptions {
 
 /** One tracker: recordTrackings with a batch of one (not found if it was deleted meanwhile). */
 export async function recordTracking(
-  db: DbOrTx,
+  db: Tx,
   tracker: TrackerRow,
   result: TrackingResult,
   options: MergeOptions = {},
@@ -55,7 +56,7 @@ export async function recordTracking(
  * costs the same few statements as one tracker; run it inside a transaction so trackers and shipments move together.
  */
 export async function recordTrackings(
-  db: DbOrTx,
+  db: Tx,
   given: TrackingAnswer[],
   { now = new Date(), timeScale = 1 }: MergeOptions = {},
 ): Promise<RecordedTracking[]> {
@@ -204,26 +205,15 @@ async function newestEventStatuses(db: DbOrTx, of: TrackerRow[]): Promise<Map<st
 }
 
 /**
- * CONTRACT §7: shipments follow their trackers, except out of the states nothing leaves (or `created`), and not
- * while a purchase or cancellation holds the shipment (that operation decides its status). Runs for every linked
- * tracker, changed or not, so a shipment linked to a tracker that was already moving catches up.
+ * Linked shipments follow their trackers (the rules are lib/shipments/status.ts's), for every linked tracker, changed
+ * or not, so a shipment linked to a tracker that was already moving catches up.
  */
-async function followTrackers(db: DbOrTx, refreshed: TrackerRow[], now: Date): Promise<void> {
+async function followTrackers(tx: Tx, refreshed: TrackerRow[], now: Date): Promise<void> {
   const moves = refreshed.flatMap((t) => {
-    const target = shipmentStatusFor(t.status);
-    return t.shipmentId && target ? [{ id: t.shipmentId, org_id: t.orgId, status: target }] : [];
+    const to = shipmentStatusFor(t.status);
+    return t.shipmentId && to ? [{ orgId: t.orgId, shipmentId: t.shipmentId, to }] : [];
   });
-  if (moves.length === 0) return;
-  const frozen = sql.join(
-    SHIPMENT_STATUSES_TRACKING_CANNOT_MOVE.map((s) => sql`${s}`),
-    sql`, `,
-  );
-  await db.execute(sql`
-    update ${shipments} set status = d.status, updated_at = ${now.toISOString()}::timestamptz
-    from jsonb_to_recordset(${JSON.stringify(moves)}::jsonb) as d(id text, org_id text, status text)
-    where ${shipments.id} = d.id and ${shipments.orgId} = d.org_id
-      and ${shipments.status} <> d.status and ${shipments.status} not in (${frozen})
-      and (${shipments.pendingOperation} is null or ${shipments.pendingUntil} < ${now.toISOString()}::timestamptz)`);
+  await moveShipmentsWithTracking(tx, moves, now);
 }
 
 /**

@@ -1,12 +1,14 @@
+import "server-only";
 import type { DomainContext } from "@/lib/context";
-import { isCarrierName } from "@/lib/carriers/registry";
+import { isCarrierName } from "@/lib/carriers/names";
 import { CarrierNotFoundError } from "@/lib/errors";
 import type { Message } from "@/lib/schemas/message";
 import type { Tracker } from "@/lib/schemas/tracker";
 import { presentTracker } from "./present-tracker";
 import { trackAtCarrier } from "./track-at-carrier";
+import { eventFields } from "./tracking-rules";
 
-/** Proxy tracking: asked of the carrier every time, nothing stored. An unknown number is a 404 with messages. */
+/** Proxy tracking: asked of the carrier every time, nothing stored. An unknown number is tracking_not_found. */
 export async function trackProxy({
   ctx,
   carrierName,
@@ -19,12 +21,15 @@ export async function trackProxy({
   carrierId?: string;
 }): Promise<{ messages: Message[]; tracking: Tracker }> {
   if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${carrierName}.`);
-  const { connection, result, messages } = await trackAtCarrier({
-    ctx,
-    carrierName,
-    trackingNumber,
-    carrierId,
-    extra: { tracking: null },
-  });
-  return { messages, tracking: presentTracker(result, connection) };
+  const { connection, result, messages } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId });
+  const tracker = {
+    id: null,
+    carrierName: connection.carrierName,
+    carrierId: connection.carrierId,
+    trackingNumber: result.tracking_number,
+    status: result.status,
+    testMode: connection.testMode,
+    estimatedDelivery: result.estimated_delivery,
+  };
+  return { messages, tracking: presentTracker(tracker, result.events.map(eventFields)) };
 }

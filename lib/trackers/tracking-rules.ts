@@ -14,9 +14,6 @@ import type { ShipmentStatus } from "@/lib/schemas/shipment";
  */
 export const FINAL_TRACKER_STATUSES: ReadonlySet<TrackerStatus> = new Set(["delivered", "cancelled"]);
 
-/** Shipment statuses a tracker can no longer move (nothing leaves cancelled or delivered; created has no label). */
-export const SHIPMENT_STATUSES_TRACKING_CANNOT_MOVE: readonly ShipmentStatus[] = ["created", "cancelled", "delivered"];
-
 /** Trackers with no new event for this long are retired (CONTRACT §8). */
 export const RETIRE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
 
@@ -27,6 +24,20 @@ export function eventFingerprint(e: Pick<TrackingEvent, "occurred_at" | "code" |
     .update([instant, e.code, e.description, e.location].join("\u0000"))
     .digest("hex")
     .slice(0, 32);
+}
+
+/** A carrier's event with its identity and instant, as stored and as presented. */
+export function eventFields(e: TrackingEvent) {
+  return {
+    occurredAt: new Date(e.occurred_at),
+    fingerprint: eventFingerprint(e),
+    date: e.date,
+    time: e.time,
+    description: e.description,
+    location: e.location,
+    code: e.code,
+    status: e.status,
+  };
 }
 
 /**

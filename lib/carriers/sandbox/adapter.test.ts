@@ -1,18 +1,12 @@
-import { rejection } from "@/lib/carriers/testing/rejection";
+import { rejection } from "@/test/carrier-rejection";
 import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TokenCache } from "@/lib/carriers/http";
+import { TokenCache } from "@/lib/carriers/http/token-cache";
 import { CarrierError, type LabelType, type TrackingResult } from "@/lib/carriers/types";
 import { createSandboxAdapter, sandboxAdapter, shipmentIdentifierFor } from "@/lib/carriers/sandbox/adapter";
 import { makeTrackingNumber, parseTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
-import {
-  sandboxTestContext,
-  testAddress,
-  testParcel,
-  testRateRequest,
-  testShipRequest,
-} from "@/lib/carriers/sandbox/test-context";
+import { sandboxTestContext, testAddress, testParcel, testRateRequest, testShipRequest } from "@/test/sandbox-context";
 import { isZpl } from "@/lib/labels/check";
 
 const now = new Date("2024-03-04T15:00:00Z");

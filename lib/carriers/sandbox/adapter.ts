@@ -3,7 +3,6 @@ import type {
   AdapterContext,
   AdapterMessage,
   AdapterResult,
-  CarrierAdapter,
   RateQuote,
   RateRequest,
   ShipRequest,
@@ -12,7 +11,7 @@ import type {
   VoidRequest,
   VoidResult,
 } from "@/lib/carriers/types";
-import { CarrierError } from "@/lib/carriers/types";
+import { CarrierError, carrierCode, defineAdapter } from "@/lib/carriers/types";
 import { authenticate, sandboxCredentialsSchema } from "@/lib/carriers/sandbox/auth";
 import {
   readSandboxConfig,
@@ -74,7 +73,7 @@ function routeText(req: { shipper: { country_code: string }; recipient: { countr
   return [req.shipper.country_code.toUpperCase(), req.recipient.country_code.toUpperCase()];
 }
 
-export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAdapter {
+export function createSandboxAdapter(deps: SandboxDependencies = {}) {
   const faults = new FaultInjector(deps.random);
   const nextSerial = deps.serial ?? (() => randomInt(0, 1000));
 
@@ -104,13 +103,15 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAda
     return trackingAt(normalizeTrackingNumber(trackingNumber), known(trackingNumber, now), now, config.pace);
   }
 
-  return {
+  return defineAdapter({
     carrier_name: "sandbox",
     display_name: "Sandbox",
     capabilities: ["rates", "ship", "void", "track", "multi_track"],
     label_types: ["PDF", "ZPL", "PNG"],
     credentialsSchema: sandboxCredentialsSchema,
     configSchema: sandboxConfigSchema,
+    // Offline, so no published limit: generous, and a test injects throttling with `rate_limit_every`.
+    trackingBudget: { concurrency: 4, requestsPerMinute: 6000, batchSize: 30 },
 
     simulatedPace(config: Record<string, unknown>): number {
       try {
@@ -142,7 +143,7 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAda
           );
         for (const code of offRoute) {
           messages.push({
-            code: "SBX_SERVICE_NOT_AVAILABLE",
+            code: carrierCode("SBX_SERVICE_NOT_AVAILABLE"),
             level: "warning",
             message: `Service ${code} is not available from ${origin} to ${destination}.`,
             details: { service: code },
@@ -234,7 +235,7 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}): CarrierAda
       }
       return ok(results);
     },
-  };
+  });
 }
 
-export const sandboxAdapter: CarrierAdapter = createSandboxAdapter();
+export const sandboxAdapter = createSandboxAdapter();

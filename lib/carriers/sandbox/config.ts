@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CarrierError } from "@/lib/carriers/types";
+import { sandboxRefusal } from "@/lib/carriers/sandbox/errors";
 
 /**
  * Connection `config` keys of the sandbox carrier. They let a demo or a test make the sandbox behave like a slow,
@@ -56,7 +56,7 @@ export function readSandboxConfig(raw: Record<string, unknown>): SandboxConfig {
   const parsed = runtimeSchema.safeParse(raw);
   if (!parsed.success) {
     // Stored config was validated on write; reaching this means it was edited behind the API's back.
-    throw new CarrierError("SBX_INVALID_CONFIG", "The sandbox connection's configuration is invalid.", {
+    throw sandboxRefusal("SBX_INVALID_CONFIG", "The sandbox connection's configuration is invalid.", {
       issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
     });
   }

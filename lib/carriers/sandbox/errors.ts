@@ -1,4 +1,4 @@
-import { CarrierError } from "@/lib/carriers/types";
+import { CarrierError, carrierCode } from "@/lib/carriers/types";
 
 /**
  * The sandbox's refusals, with carrier-style codes (`SBX_…`) and messages, so the rest of the service handles
@@ -6,8 +6,17 @@ import { CarrierError } from "@/lib/carriers/types";
  * …) are used where a real adapter would map to them.
  */
 
+/** A refusal in the sandbox's own words: its `SBX_…` code comes through as a real carrier's code would. */
+export function sandboxRefusal(
+  code: `SBX_${string}`,
+  message: string,
+  details: Record<string, unknown> = {},
+): CarrierError {
+  return new CarrierError(carrierCode(code), message, details);
+}
+
 export function invalidPostalCode(postalCode: string, countryCode: string, field: string): CarrierError {
-  return new CarrierError("SBX_INVALID_POSTAL_CODE", `Invalid postal code ${postalCode} for ${countryCode}.`, {
+  return sandboxRefusal("SBX_INVALID_POSTAL_CODE", `Invalid postal code ${postalCode} for ${countryCode}.`, {
     field,
     postal_code: postalCode,
     country_code: countryCode,
@@ -15,7 +24,7 @@ export function invalidPostalCode(postalCode: string, countryCode: string, field
 }
 
 export function weightOverLimit(parcelIndex: number, weightKg: number, limitKg: number): CarrierError {
-  return new CarrierError(
+  return sandboxRefusal(
     "SBX_WEIGHT_LIMIT_EXCEEDED",
     `Parcel ${parcelIndex + 1} weighs ${weightKg.toFixed(2)} kg, over the ${limitKg} kg limit per parcel.`,
     { field: `parcels[${parcelIndex}].weight`, weight_kg: Number(weightKg.toFixed(3)), limit_kg: limitKg },
@@ -23,7 +32,7 @@ export function weightOverLimit(parcelIndex: number, weightKg: number, limitKg: 
 }
 
 export function unknownService(code: string, valid: readonly string[]): CarrierError {
-  return new CarrierError("SBX_UNKNOWN_SERVICE", `Unknown service code ${code}. Valid services: ${valid.join(", ")}.`, {
+  return sandboxRefusal("SBX_UNKNOWN_SERVICE", `Unknown service code ${code}. Valid services: ${valid.join(", ")}.`, {
     field: "service",
     service: code,
   });
@@ -35,7 +44,7 @@ export function serviceNotAvailable(
   destination: string,
   available: readonly string[],
 ): CarrierError {
-  return new CarrierError(
+  return sandboxRefusal(
     "SBX_SERVICE_NOT_AVAILABLE",
     `Service ${code} is not available from ${origin} to ${destination}. Available: ${available.join(", ")}.`,
     { field: "service", service: code, available },
@@ -43,7 +52,7 @@ export function serviceNotAvailable(
 }
 
 export function invalidOption(name: string, message: string): CarrierError {
-  return new CarrierError("SBX_INVALID_OPTION", `Invalid option ${name}: ${message}`, { field: `options.${name}` });
+  return sandboxRefusal("SBX_INVALID_OPTION", `Invalid option ${name}: ${message}`, { field: `options.${name}` });
 }
 
 export function trackingNotFound(trackingNumber: string): CarrierError {
@@ -53,7 +62,7 @@ export function trackingNotFound(trackingNumber: string): CarrierError {
 }
 
 export function shipmentMismatch(shipmentIdentifier: string, trackingNumber: string): CarrierError {
-  return new CarrierError(
+  return sandboxRefusal(
     "SBX_SHIPMENT_MISMATCH",
     `Shipment ${shipmentIdentifier} does not belong to tracking number ${trackingNumber}.`,
     { shipment_identifier: shipmentIdentifier, tracking_number: trackingNumber },
@@ -61,7 +70,7 @@ export function shipmentMismatch(shipmentIdentifier: string, trackingNumber: str
 }
 
 export function voidNotAllowed(trackingNumber: string): CarrierError {
-  return new CarrierError("SBX_VOID_NOT_ALLOWED", "Shipment has already been picked up and can no longer be voided.", {
+  return sandboxRefusal("SBX_VOID_NOT_ALLOWED", "Shipment has already been picked up and can no longer be voided.", {
     tracking_number: trackingNumber,
   });
 }

@@ -8,7 +8,7 @@ import {
   OTHER_COUNTRY_INDEX,
   sortHub,
 } from "@/lib/carriers/sandbox/locations";
-import { testAddress } from "@/lib/carriers/sandbox/test-context";
+import { testAddress } from "@/test/sandbox-context";
 
 describe("location table", () => {
   it("fits the tracking number's digits and uses real time zones", () => {

@@ -10,7 +10,7 @@ import {
   type PricingInput,
 } from "@/lib/carriers/sandbox/pricing";
 import { findService, type SandboxService } from "@/lib/carriers/sandbox/services";
-import { testAddress, testParcel, testRateRequest } from "@/lib/carriers/sandbox/test-context";
+import { testAddress, testParcel, testRateRequest } from "@/test/sandbox-context";
 import { billableWeightKg, dimensionalWeightKg, toKg } from "@/lib/carriers/sandbox/units";
 
 const now = new Date("2024-03-04T15:00:00Z"); // a Monday

@@ -1,11 +1,19 @@
+import "server-only";
 import { and, asc, count, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import type { SystemContext } from "@/lib/context";
 import { carrierConnections, trackers } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
-import type { TrackerRow } from "../present-tracker";
+import type { TrackerRow } from "@/lib/trackers/present-tracker";
 
 /** What a round has to do: due trackers per connection, leaving out connections the carrier asked to wait. */
-export async function planRefresh(db: DbOrTx, now: Date): Promise<{ connectionId: string; due: number }[]> {
-  const rows = await db
+export async function planRefresh({
+  ctx,
+  now,
+}: {
+  ctx: SystemContext;
+  now: Date;
+}): Promise<{ connectionId: string; due: number }[]> {
+  const rows = await ctx.db
     .select({ connectionId: trackers.carrierConnectionId, due: count() })
     .from(trackers)
     .leftJoin(carrierConnections, eq(carrierConnections.id, trackers.carrierConnectionId))

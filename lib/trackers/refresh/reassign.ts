@@ -1,10 +1,11 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
+import { forOrganization, type SystemContext } from "@/lib/context";
 import { trackers } from "@/lib/db/schema";
-import type { Db } from "@/lib/db/tx";
 import { connectionForCarrier } from "@/lib/connections/select-connections";
 import { connectionMessages } from "@/lib/connections/invoke-connection";
 import { CarrierNotFoundError } from "@/lib/errors";
-import { recordTrackingFailure } from "../record-tracking";
+import { recordTrackingFailure } from "@/lib/trackers/record-tracking";
 import { claimDueTrackers } from "./due-trackers";
 
 /**
@@ -12,15 +13,20 @@ import { claimDueTrackers } from "./due-trackers";
  * connection of the same carrier and is due at once; with none, it keeps waiting (retried later, never dropped).
  */
 export async function reassignOrphanTrackers(
-  db: Db,
+  ctx: SystemContext,
   connectionId: string,
   now: Date,
 ): Promise<{ claimed: number; reassigned: number }> {
+  const { db } = ctx;
   const rows = await claimDueTrackers(db, connectionId, 500, now, new Date(now.getTime() + 5 * 60_000));
   let reassigned = 0;
   for (const row of rows) {
     try {
-      const next = await connectionForCarrier(db, row.orgId, row.carrierName, "track");
+      const next = await connectionForCarrier({
+        ctx: forOrganization(ctx, row.orgId),
+        carrierName: row.carrierName,
+        capability: "track",
+      });
       await db
         .update(trackers)
         .set({ carrierConnectionId: next.id, carrierId: next.carrierId, nextRefreshAt: now })

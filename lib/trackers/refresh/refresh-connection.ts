@@ -1,15 +1,23 @@
+import "server-only";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { log } from "@/lib/log";
+import type { SystemContext } from "@/lib/context";
 import { carrierConnections } from "@/lib/db/schema";
-import type { Db } from "@/lib/db/tx";
 import { getAdapter } from "@/lib/carriers/registry";
-import type { CarrierMessage, TrackingResult } from "@/lib/carriers/types";
-import { CarrierError } from "@/lib/carriers/types";
+import {
+  CarrierError,
+  hasCode,
+  messageWithCode,
+  type CarrierAdapter,
+  type CarrierErrorCode,
+  type CarrierMessage,
+  type TrackingBudget,
+  type TrackingResult,
+} from "@/lib/carriers/types";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
-import type { TrackerRow } from "../present-tracker";
-import { recordTrackingFailure, recordTrackings, type TrackingAnswer } from "../record-tracking";
-import { refreshBudget, refreshTimeScale, type RefreshBudget } from "./budget";
+import type { TrackerRow } from "@/lib/trackers/present-tracker";
+import { recordTrackingFailure, recordTrackings, type TrackingAnswer } from "@/lib/trackers/record-tracking";
+import { refreshBudget, refreshTimeScale } from "./budget";
 import { claimDueTrackers, rescheduleTrackers } from "./due-trackers";
 import { pacerFor } from "./pacer";
 import { reassignOrphanTrackers } from "./reassign";
@@ -33,13 +41,8 @@ export interface ConnectionRoundReport {
   duration_ms: number;
 }
 
-export interface RefreshOptions {
-  now?: () => Date;
-  /** Stop starting calls after this long; what is left is due again at once. */
-  maxDurationMs?: number;
-  /** Cap on trackers claimed per round (also capped by one minute of the connection's request budget). */
-  maxTrackers?: number;
-}
+// At most this many trackers per round (also capped by one minute of the connection's request budget).
+const MAX_TRACKERS_PER_ROUND = 5000;
 
 // A claim outlives any round (rounds stop starting calls after maxDurationMs and each call has a deadline).
 const LEASE_MS = 5 * 60 * 1000;
@@ -48,19 +51,25 @@ const WAIT_OUT_MS = 10_000;
 const MAX_RATE_LIMIT_RETRIES = 3;
 // This many transport failures in a row (timeouts, 5xx) and the connection is left alone until the next round.
 const FAILURE_STREAK = 3;
-const TRANSPORT_CODES = new Set(["carrier_timeout", "carrier_unavailable", "carrier_bad_response"]);
+const TRANSPORT_CODES: CarrierErrorCode[] = ["carrier_timeout", "carrier_unavailable", "carrier_bad_response"];
 
 /**
  * One round for one carrier connection: claim its due trackers, ask the carrier in batches (trackMany where it
  * batches) within the connection's budget, and merge every answer with the managed-mode rules. Connections run
  * independently, so a slow or failing carrier only ever costs its own trackers time.
  */
-export async function refreshConnection(
-  db: Db,
-  connectionId: string,
-  options: RefreshOptions = {},
-): Promise<ConnectionRoundReport> {
-  const clock = options.now ?? (() => new Date());
+export async function refreshConnection({
+  ctx,
+  connectionId,
+  maxDurationMs = 50_000,
+}: {
+  ctx: SystemContext;
+  connectionId: string;
+  /** Stop starting calls after this long; what is left is due again at once. */
+  maxDurationMs?: number;
+}): Promise<ConnectionRoundReport> {
+  const { db } = ctx;
+  const clock = () => new Date();
   const started = performance.now();
   const report: ConnectionRoundReport = {
     connection_id: connectionId,
@@ -80,7 +89,7 @@ export async function refreshConnection(
   const [connection] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, connectionId));
   const adapter = connection ? getAdapter(connection.carrierName) : undefined;
   if (!connection || !connection.active || !adapter?.capabilities.includes("track")) {
-    const moved = await reassignOrphanTrackers(db, connectionId, clock());
+    const moved = await reassignOrphanTrackers(ctx, connectionId, clock());
     report.due = moved.claimed;
     report.deferred = moved.reassigned;
     report.failed = moved.claimed - moved.reassigned;
@@ -104,7 +113,7 @@ export async function refreshConnection(
     .returning({ id: carrierConnections.id });
   if (!leased) return finish();
   try {
-    return await runRound(db, connection, report, started, clock, options, finish);
+    return await runRound(ctx, connection, adapter, report, started, maxDurationMs, finish);
   } finally {
     await db
       .update(carrierConnections)
@@ -115,18 +124,20 @@ export async function refreshConnection(
 }
 
 async function runRound(
-  db: Db,
+  ctx: SystemContext,
   connection: ConnectionRow,
+  adapter: CarrierAdapter,
   report: ConnectionRoundReport,
   started: number,
-  clock: () => Date,
-  options: RefreshOptions,
+  maxDurationMs: number,
   finish: () => ConnectionRoundReport,
 ): Promise<ConnectionRoundReport> {
+  const { db } = ctx;
+  const clock = () => new Date();
   const now = clock();
-  const budget = refreshBudget(connection);
+  const budget = refreshBudget(adapter, connection.config);
   const timeScale = refreshTimeScale(connection);
-  const limit = Math.min(options.maxTrackers ?? 5000, budget.requestsPerMinute * budget.batchSize);
+  const limit = Math.min(MAX_TRACKERS_PER_ROUND, budget.requestsPerMinute * budget.batchSize);
   const claimed = await claimDueTrackers(db, connection.id, limit, now, new Date(now.getTime() + LEASE_MS));
   report.due = claimed.length;
   if (claimed.length === 0) return finish();
@@ -134,7 +145,7 @@ async function runRound(
   const queue = chunk(claimed, budget.batchSize).map((rows) => ({ rows, rateLimited: 0 }));
   const pacer = pacerFor(connection.id, budget.requestsPerMinute);
   // Well inside the lease, so no other worker can claim this round's trackers while it still runs.
-  const maxDuration = Math.min(options.maxDurationMs ?? 50_000, LEASE_MS / 2);
+  const maxDuration = Math.min(maxDurationMs, LEASE_MS / 2);
   let pausedUntil = 0;
   let failureStreak = 0;
   let stop: { at: Date; reason: "time" | "rate_limited" | "failing" } | null = null;
@@ -157,7 +168,7 @@ async function runRound(
         break;
       }
       report.requests++;
-      const outcome = await askCarrier(connection, budget, item.rows);
+      const outcome = await askCarrier(connection, adapter, budget, item.rows);
       if (outcome.ok) {
         failureStreak = 0;
         const saved = await db
@@ -183,7 +194,7 @@ async function runRound(
             () => true,
             (err: unknown) => {
               // The database failed this batch: its trackers are due again at once (their lease would free them anyway).
-              log().error({
+              ctx.log.error({
                 msg: "tracker refresh could not save a batch",
                 connection_id: connection.id,
                 err: (err as Error).message,
@@ -197,7 +208,7 @@ async function runRound(
         }
         continue;
       }
-      const limited = outcome.messages.find((m) => m.code === "carrier_rate_limited");
+      const limited = messageWithCode(outcome.messages, "carrier_rate_limited");
       if (limited) {
         report.rate_limited_calls++;
         for (const row of item.rows) backedOff.add(row.id);
@@ -217,7 +228,7 @@ async function runRound(
           .where(eq(carrierConnections.id, connection.id));
         break;
       }
-      failureStreak = outcome.messages.some((m) => TRANSPORT_CODES.has(m.code)) ? failureStreak + 1 : 0;
+      failureStreak = TRANSPORT_CODES.some((c) => hasCode(outcome.messages, c)) ? failureStreak + 1 : 0;
       for (const row of item.rows) await recordTrackingFailure(db, row, outcome.messages, { now: clock(), timeScale });
       report.failed += item.rows.length;
       if (failureStreak >= FAILURE_STREAK && !stop)
@@ -237,11 +248,14 @@ async function runRound(
   return finish();
 }
 
-/** One log line per connection per round: what an operator needs to see a carrier throttling or failing. */
-export function logConnectionRound(report: ConnectionRoundReport, runner: string): void {
+/**
+ * One log line per connection per round: what an operator needs to see a carrier throttling or failing. `runner`
+ * is the job's name (inngest, in_process).
+ */
+export function logConnectionRound(ctx: SystemContext, report: ConnectionRoundReport): void {
   if (report.due === 0) return;
   const level = report.failed > 0 || report.backed_off > 0 || report.rate_limited_calls > 0 ? "warn" : "info";
-  log()[level]({ msg: "tracker_refresh", runner, ...report });
+  ctx.log[level]({ msg: "tracker_refresh", runner: ctx.actor.name, ...report });
 }
 
 type CarrierAnswer =
@@ -249,14 +263,14 @@ type CarrierAnswer =
 
 async function askCarrier(
   connection: ConnectionRow,
-  budget: RefreshBudget,
+  adapter: CarrierAdapter,
+  budget: TrackingBudget,
   rows: TrackerRow[],
 ): Promise<CarrierAnswer> {
   const numbers = rows.map((r) => r.trackingNumber);
-  if (budget.batchSize > 1) {
-    const outcome = await invokeConnection(connection, "multi_track", undefined, (a, ctx) =>
-      a.trackMany!(ctx, numbers),
-    );
+  const trackMany = adapter.trackMany;
+  if (budget.batchSize > 1 && trackMany) {
+    const outcome = await invokeConnection(connection, "multi_track", undefined, (_, actx) => trackMany(actx, numbers));
     return outcome.ok
       ? { ok: true, results: new Map(Object.entries(outcome.data)) }
       : { ok: false, messages: outcome.messages };

@@ -1,14 +1,29 @@
 import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
-import { CarrierFailureError } from "@/lib/errors";
-import { fetchRates } from "@/lib/rates/fetch-rates";
-import { ProxyRatesRequest } from "@/lib/schemas/proxy";
+import { proxyRates } from "@/lib/rates/proxy-rates";
+import { ProxyRatesRequest, RatesResponse } from "@/lib/schemas/proxy";
 
-/** 200 all carriers answered; 207 some failed (their messages beside the rates); 424 all failed. */
-export const POST = withApi({ route: "/v1/proxy/rates", body: ProxyRatesRequest }, async ({ ctx, body }) => {
-  const { rates, messages, asked, failed } = await fetchRates({ ctx, input: body });
-  if (failed === asked) throw new CarrierFailureError(messages, { rates: [] });
-  return { status: failed > 0 ? 207 : 200, body: { messages, rates } };
-});
+export const POST = withApi(
+  {
+    route: "/v1/proxy/rates",
+    body: ProxyRatesRequest,
+    carrierFailure: { rates: [] },
+    doc: {
+      id: "proxyRates",
+      summary: "Rates from every selected carrier connection, nothing stored",
+      response: RatesResponse,
+      responses: {
+        200: "Every carrier answered; rates sorted by total_charge",
+        207: "Some carriers failed: their messages beside the other carriers' rates",
+        404: "carrier_not_found",
+        424: "Every carrier failed",
+      },
+    },
+  },
+  async ({ ctx, body }) => {
+    const { messages, rates, partial } = await proxyRates({ ctx, input: body });
+    return { status: partial ? 207 : 200, body: { messages, rates } };
+  },
+);
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

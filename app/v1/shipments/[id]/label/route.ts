@@ -2,10 +2,25 @@ import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
 import { idParam } from "@/lib/schemas/params";
 import { LabelQuery } from "@/lib/schemas/shipment";
-import { getLabel } from "@/lib/shipments/get-label";
+import { getLabel, LABEL_MEDIA_TYPES } from "@/lib/shipments/get-label";
 
 export const GET = withApi(
-  { route: "/v1/shipments/{id}/label", params: idParam("shp_"), query: LabelQuery },
+  {
+    route: "/v1/shipments/{id}/label",
+    params: idParam("shp_"),
+    query: LabelQuery,
+    doc: {
+      id: "getShipmentLabel",
+      summary: "The label file itself (PDF, ZPL or PNG) as a download",
+      response: { files: LABEL_MEDIA_TYPES },
+      responses: {
+        200: "The file",
+        400: "format does not match the label",
+        404: "not_found",
+        409: "No label yet, or voided",
+      },
+    },
+  },
   async ({ ctx, params, query }) => {
     const file = await getLabel({ ctx, id: params.id, format: query.format });
     return new Response(Buffer.from(file.content), {

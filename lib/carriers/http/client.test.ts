@@ -1,16 +1,12 @@
-import { rejection } from "@/lib/carriers/testing/rejection";
+import { rejection } from "@/test/carrier-rejection";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CarrierError } from "@/lib/carriers/types";
-import {
-  TokenCache,
-  createCarrierHttp,
-  credentialsKey,
-  parseRetryAfter,
-  withDeadline,
-  type CarrierHttpOptions,
-} from "@/lib/carriers/http";
+import { createCarrierHttp, type CarrierHttpOptions } from "@/lib/carriers/http/client";
+import { withDeadline } from "@/lib/carriers/http/deadline";
+import { parseRetryAfter } from "@/lib/carriers/http/retry";
+import { TokenCache, credentialsKey } from "@/lib/carriers/http/token-cache";
 
 // A real loopback server: each test installs the handler it needs and reads what the server saw.
 type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;

@@ -1,5 +1,6 @@
-import { sampleNewYorkAddress } from "@/lib/labels/sample-content";
-import { TokenCache, type CarrierHttp } from "@/lib/carriers/http";
+import { sampleNewYorkAddress } from "@/test/label-samples";
+import type { CarrierHttp } from "@/lib/carriers/http/client";
+import { TokenCache } from "@/lib/carriers/http/token-cache";
 import type { AdapterContext, Parcel, RateRequest, ShipRequest } from "@/lib/carriers/types";
 
 /**

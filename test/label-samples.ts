@@ -1,10 +1,7 @@
 import type { Address } from "@/lib/carriers/types";
 import type { LabelContent } from "@/lib/labels/content";
 
-/**
- * A realistic label for tests, previews and docs. Kept beside the renderers so every format's tests draw the same
- * thing.
- */
+/** A realistic label for tests: every format's tests draw the same thing. */
 
 export function sampleAddress(overrides: Partial<Address> = {}): Address {
   return {

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { ValidationError, type FieldProblem } from "@/lib/errors";
+import type { FieldProblem } from "@/lib/errors";
 
-/** `["parcels", 0, "weight"]` → `parcels[0].weight` (CONTRACT §3). */
+/** `["parcels", 0, "weight"]` → `parcels[0].weight` (docs/api.md, "Errors"). */
 export function fieldPath(path: ReadonlyArray<PropertyKey>, prefix = ""): string | null {
   let out = prefix;
   for (const part of path) {
@@ -52,10 +52,4 @@ export function issuesToProblems(issues: z.core.$ZodIssue[], prefix = ""): Field
           : describe(issue);
     return { message, field: fieldPath(path, prefix) };
   });
-}
-
-export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, prefix = ""): z.output<S> {
-  const result = schema.safeParse(data);
-  if (!result.success) throw new ValidationError(issuesToProblems(result.error.issues, prefix));
-  return result.data;
 }

@@ -4,10 +4,6 @@ import { deadlineOf, raced, sleep, timeoutError } from "@/lib/carriers/http/dead
 import { redactor } from "@/lib/carriers/http/redact";
 import { backoffDelay, networkErrorCode, parseRetryAfter, requestNeverSent } from "@/lib/carriers/http/retry";
 
-export { withDeadline, deadlineOf } from "@/lib/carriers/http/deadline";
-export { TokenCache, sharedTokenCache, credentialsKey, type FetchedToken } from "@/lib/carriers/http/token-cache";
-export { parseRetryAfter } from "@/lib/carriers/http/retry";
-
 /**
  * The one HTTP client of every networked carrier adapter: deadline, retries, 429 handling and a log line per
  * attempt live here so that adapters only build requests and parse responses.

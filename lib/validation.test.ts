@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldPath } from "./validation";
+import { fieldPath } from "@/lib/validation";
 
 describe("fieldPath", () => {
   it("renders zod paths the way the contract shows them", () => {

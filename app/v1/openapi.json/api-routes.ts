@@ -1,0 +1,35 @@
+import * as connection from "@/app/v1/connections/[id]/route";
+import * as connections from "@/app/v1/connections/route";
+import * as proxyRates from "@/app/v1/proxy/rates/route";
+import * as proxyShipping from "@/app/v1/proxy/shipping/route";
+import * as proxyTracking from "@/app/v1/proxy/tracking/[carrier_name]/[tracking_number]/route";
+import * as shipmentCancel from "@/app/v1/shipments/[id]/cancel/route";
+import * as shipmentLabel from "@/app/v1/shipments/[id]/label/route";
+import * as shipmentPurchase from "@/app/v1/shipments/[id]/purchase/route";
+import * as shipment from "@/app/v1/shipments/[id]/route";
+import * as shipments from "@/app/v1/shipments/route";
+import * as trackerByNumber from "@/app/v1/trackers/[id]/[tracking_number]/route";
+import * as trackerRefresh from "@/app/v1/trackers/[id]/refresh/route";
+import * as tracker from "@/app/v1/trackers/[id]/route";
+import * as trackers from "@/app/v1/trackers/route";
+
+/**
+ * The route modules the OpenAPI document describes, in the document's order. Each operation is declared in its own
+ * route file; this list only says where they are (test/openapi.test.ts fails when a route file is missing here).
+ */
+export const apiRoutes: readonly Record<string, unknown>[] = [
+  connections,
+  connection,
+  proxyRates,
+  proxyShipping,
+  proxyTracking,
+  shipments,
+  shipment,
+  shipmentPurchase,
+  shipmentCancel,
+  shipmentLabel,
+  trackers,
+  trackerByNumber,
+  tracker,
+  trackerRefresh,
+];

@@ -1,0 +1,48 @@
+import type { z } from "zod";
+
+/**
+ * An API operation as declared beside its route (through withApi, or publicEndpoint for the few that need no key).
+ * The OpenAPI document is generated from these declarations and their zod schemas, nothing else.
+ */
+export interface OperationDoc {
+  /** The operationId. */
+  id: string;
+  summary: string;
+  /** Defaults to the path's first segment after /v1 ("Shipments", "Trackers", …). */
+  tag?: string;
+  /** A 2xx answer's JSON, or the media types of a file it downloads. */
+  response?: z.ZodType | { files: readonly string[] };
+  /**
+   * Status → what it means. 2xx answer `response`; 424 the carriers' `messages` (beside the route's carrierFailure
+   * keys); any other status the error envelope, unless `schema` says otherwise (several: one of them).
+   */
+  responses: Record<number, string | { description: string; schema: z.ZodType | z.ZodType[] }>;
+}
+
+export interface Operation {
+  /** Path template, e.g. `/v1/shipments/{id}`; also the `route` of the request's log line. */
+  route: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Keys a carrier failure answers beside the carriers' `messages`, so the route keeps its usual keys. */
+  carrierFailure?: Record<string, unknown>;
+  /** No API key needed. */
+  public?: boolean;
+  doc: OperationDoc;
+}
+
+/** A route handler that carries the declaration of the operation it serves. */
+export type DescribedHandler<H> = H & { operation: Operation };
+
+export function describe<H extends object>(handler: H, operation: Operation): DescribedHandler<H> {
+  return Object.assign(handler, { operation });
+}
+
+/** A handler without an API key (the API's own description): declared like the others, authenticated by nobody. */
+export function publicEndpoint<H extends (req: Request) => Response | Promise<Response>>(
+  operation: Omit<Operation, "public" | "params" | "query" | "body" | "carrierFailure">,
+  handler: H,
+): DescribedHandler<H> {
+  return describe(handler, { ...operation, public: true });
+}

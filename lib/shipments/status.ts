@@ -1,0 +1,107 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import { shipments } from "@/lib/db/schema";
+import type { Tx } from "@/lib/db/tx";
+import type { ShipmentStatus } from "@/lib/schemas/shipment";
+import type { ShipmentRow } from "./rows";
+
+/**
+ * The one way a shipment's status changes. A purchase, a cancellation and a tracker moving its shipment all write
+ * the status through changeShipmentStatus, inside their own transaction, and get back what changed: per shipment, the
+ * status it had and the one it has now. Events about shipments (webhooks' outbox) are written here, in the same
+ * transaction as the change.
+ */
+
+export interface ShipmentTransition {
+  orgId: string;
+  shipmentId: string;
+  from: ShipmentStatus;
+  to: ShipmentStatus;
+}
+
+export interface StatusChange {
+  orgId: string;
+  shipmentId: string;
+  to: ShipmentStatus;
+  /** Whether the shipment as it stands (locked) may make this move; false leaves it untouched. */
+  allowed: (current: ShipmentRow) => boolean;
+  /** Columns written together with the status (what a purchase records, say). */
+  set?: Partial<Omit<typeof shipments.$inferInsert, "id" | "orgId" | "status">>;
+}
+
+export interface StatusChanges {
+  transitions: ShipmentTransition[];
+  /** The rows as written, one per change that was allowed. */
+  rows: ShipmentRow[];
+}
+
+/**
+ * Locks the shipments (`SELECT … FOR UPDATE`, so `from` is exact and nothing moves them meanwhile), applies each
+ * allowed change and reports it. Callers that also write trackers write them first: the background refresh locks
+ * trackers before shipments, and one lock order means no deadlock.
+ */
+export async function changeShipmentStatus(tx: Tx, changes: StatusChange[], now: Date): Promise<StatusChanges> {
+  if (changes.length === 0) return { transitions: [], rows: [] };
+  const locked = await tx
+    .select()
+    .from(shipments)
+    .where(
+      and(
+        inArray(shipments.orgId, [...new Set(changes.map((c) => c.orgId))]),
+        inArray(
+          shipments.id,
+          changes.map((c) => c.shipmentId),
+        ),
+      ),
+    )
+    .for("update");
+  const current = new Map(locked.map((s) => [s.id, s]));
+  const allowed = changes.flatMap((change) => {
+    const row = current.get(change.shipmentId);
+    return row && row.orgId === change.orgId && change.allowed(row) ? [{ change, from: row.status }] : [];
+  });
+
+  const rows: ShipmentRow[] = [];
+  // With extra columns, one statement each (purchases and cancellations come one at a time); plain moves (a refresh
+  // batch) in one statement per target status.
+  for (const { change } of allowed.filter((a) => a.change.set)) {
+    const [row] = await tx
+      .update(shipments)
+      .set({ ...change.set, status: change.to, updatedAt: now })
+      .where(and(eq(shipments.orgId, change.orgId), eq(shipments.id, change.shipmentId)))
+      .returning();
+    rows.push(row!);
+  }
+  const plain = allowed.filter((a) => !a.change.set);
+  for (const to of new Set(plain.map((a) => a.change.to))) {
+    const ids = plain.filter((a) => a.change.to === to).map((a) => a.change.shipmentId);
+    rows.push(
+      ...(await tx.update(shipments).set({ status: to, updatedAt: now }).where(inArray(shipments.id, ids)).returning()),
+    );
+  }
+
+  const transitions = allowed
+    .filter(({ change, from }) => from !== change.to)
+    .map(({ change, from }) => ({ orgId: change.orgId, shipmentId: change.shipmentId, from, to: change.to }));
+  return { transitions, rows };
+}
+
+/** Shipment statuses tracking can no longer move: nothing leaves cancelled or delivered; created has no label. */
+const TRACKING_CANNOT_MOVE: ReadonlySet<ShipmentStatus> = new Set(["created", "cancelled", "delivered"]);
+
+/**
+ * Shipments follow their trackers (docs/api.md, "Managed mode: trackers"), except out of the states nothing leaves
+ * (or `created`), and not while a purchase or cancellation holds the shipment: that operation decides its status.
+ */
+export function moveShipmentsWithTracking(
+  tx: Tx,
+  moves: { orgId: string; shipmentId: string; to: ShipmentStatus }[],
+  now: Date,
+): Promise<StatusChanges> {
+  const free = (s: ShipmentRow) => s.pendingOperation === null || (s.pendingUntil !== null && s.pendingUntil < now);
+  return changeShipmentStatus(
+    tx,
+    moves.map((m) => ({ ...m, allowed: (s) => s.status !== m.to && !TRACKING_CANNOT_MOVE.has(s.status) && free(s) })),
+    now,
+  );
+}
