@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { ensureBuild, printRows, run, SECONDS, startServer, type BenchServer, type Row } from "./server";
-import { defaultOrgId, seedShipments, type SeedResult } from "../scripts/seed-shipments.mjs";
+import { defaultOrgId, seedShipments, type SeedResult } from "@/scripts/seed-shipments.mjs";
 
 const ADMIN_URL = process.env.DATABASE_URL;
 if (!ADMIN_URL) {
