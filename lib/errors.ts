@@ -9,15 +9,8 @@ export interface FieldProblem {
   field: string | null;
 }
 
-export const DOMAIN_ERROR_CODES = [
-  "validation_error",
-  "not_found",
-  "carrier_not_found",
-  "state_conflict",
-  "carrier_failed",
-  "tracking_not_found",
-] as const;
-export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+export type DomainErrorCode =
+  "validation_error" | "not_found" | "carrier_not_found" | "state_conflict" | "carrier_failed" | "tracking_not_found";
 
 export class DomainError extends Error {
   constructor(

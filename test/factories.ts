@@ -1,7 +1,7 @@
 import { POST as createConnection } from "@/app/v1/connections/route";
 import { call } from "./helpers";
 
-export const usShipper = {
+const usShipper = {
   person_name: "Ada Shipper",
   company_name: "Acme Warehouse",
   address_line1: "500 Industrial Way",
@@ -23,7 +23,7 @@ export const usRecipient = {
   residential: true,
 };
 
-export const parcel = { weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" };
+const parcel = { weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" };
 
 export const rateRequest = (extra: Record<string, unknown> = {}) => ({
   shipper: usShipper,

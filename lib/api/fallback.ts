@@ -1,3 +1,4 @@
+import "server-only";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { requestIdFrom } from "./request-id";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { idempotencyKeys } from "@/lib/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Per-key token bucket: `perMinute` requests a minute with bursts up to the same number. Kept in process memory,
  * so each instance enforces the limit on its own share of traffic (see docs/api.md).

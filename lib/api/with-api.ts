@@ -25,7 +25,7 @@ import {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A domain context for one API request. */
-export interface ApiContext extends DomainContext {
+interface ApiContext extends DomainContext {
   db: Db;
   actor: Extract<Actor, { type: "api_key" }>;
   /** Aborted when the client goes away. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { createCarrierHttp } from "./http/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { isCarrierName, type CarrierName } from "./names";
 import { sandboxAdapter } from "./sandbox/adapter";
 import type { CarrierAdapter } from "./types";

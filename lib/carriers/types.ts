@@ -37,27 +37,25 @@ export const CAPABILITIES = ["rates", "ship", "void", "track", "multi_track"] as
 export type Capability = (typeof CAPABILITIES)[number];
 
 export const MESSAGE_LEVELS = ["error", "warning", "info"] as const;
-export type MessageLevel = (typeof MESSAGE_LEVELS)[number];
+type MessageLevel = (typeof MESSAGE_LEVELS)[number];
 
 /**
  * The service's own message codes (docs/api.md, "Errors"): what the carrier layer reports when a call fails on our
  * side of the wire, and what the service adds about a carrier operation. Adapters pass a carrier's own codes through
  * unchanged as a CarrierCode, so a typo in one of ours fails to compile instead of reaching a client.
  */
-export const CARRIER_ERROR_CODES = [
-  "carrier_timeout",
-  "carrier_unavailable",
-  "carrier_rate_limited",
-  "carrier_auth_failed",
-  "carrier_bad_response",
-  "tracking_not_found",
-  "not_supported",
+export type CarrierErrorCode =
+  | "carrier_timeout"
+  | "carrier_unavailable"
+  | "carrier_rate_limited"
+  | "carrier_auth_failed"
+  | "carrier_bad_response"
+  | "tracking_not_found"
+  | "not_supported"
   // Raised by the service about a carrier operation, never by an adapter:
-  "carrier_not_found",
-  "purchase_outcome_unknown",
-  "previous_purchase_unfinished",
-] as const;
-export type CarrierErrorCode = (typeof CARRIER_ERROR_CODES)[number];
+  | "carrier_not_found"
+  | "purchase_outcome_unknown"
+  | "previous_purchase_unfinished";
 
 /** A code the carrier itself returned (UPS "250002", the sandbox's "SBX_…"), passed through as it wrote it. */
 export type CarrierCode = string & { readonly __carrierCode: true };
@@ -183,7 +181,7 @@ export interface ShipRequest {
   payment: { paid_by: string; currency: string | null; account_number: string | null } | null;
 }
 
-export interface LabelFile {
+interface LabelFile {
   type: LabelType;
   bytes: Uint8Array;
 }

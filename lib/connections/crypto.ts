@@ -20,7 +20,7 @@ function parseKey(raw: string): Buffer {
   return key;
 }
 
-export function encryptionKey(): Buffer {
+function encryptionKey(): Buffer {
   if (cachedKey) return cachedKey;
   const configured = env().ENCRYPTION_KEY;
   if (configured) {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 
 /** CONTRACT §1: prefix + 32 lowercase hex chars of randomness; opaque and never sequential. */
-export const ID_PREFIXES = {
+const ID_PREFIXES = {
   org: "org_",
   key: "key_",
   connection: "car_",
@@ -18,8 +18,4 @@ export type IdKind = keyof typeof ID_PREFIXES;
 
 export function newId(kind: IdKind): string {
   return ID_PREFIXES[kind] + randomBytes(16).toString("hex");
-}
-
-export function isId(kind: IdKind, value: string): boolean {
-  return new RegExp(`^${ID_PREFIXES[kind]}[0-9a-f]{32}$`).test(value);
 }

@@ -12,7 +12,7 @@ export const LABEL_DPI = 203;
 export const LABEL_WIDTH_DOTS = 812; // 4 in
 export const LABEL_HEIGHT_DOTS = 1218; // 6 in
 
-export type TextAlign = "left" | "center";
+type TextAlign = "left" | "center";
 
 export interface TextElement {
   kind: "text";
@@ -30,7 +30,7 @@ export interface TextElement {
 }
 
 /** A solid black rectangle: rules and borders. */
-export interface BoxElement {
+interface BoxElement {
   kind: "box";
   x: number;
   y: number;
@@ -55,10 +55,10 @@ export type LabelElement = TextElement | BoxElement | BarcodeElement;
 const MARGIN = 24;
 const INNER_WIDTH = LABEL_WIDTH_DOTS - 2 * MARGIN;
 /** Upper bound of a glyph's advance relative to its cell height for the fonts we draw with (OCR-B is 0.625). */
-export const MAX_ADVANCE_RATIO = 0.64;
+const MAX_ADVANCE_RATIO = 0.64;
 
 /** Cuts text that could not fit `width` at `size`, so no renderer has to guess what to drop. */
-export function fitText(text: string, size: number, width: number): string {
+function fitText(text: string, size: number, width: number): string {
   const chars = Array.from(singleLine(text).trim());
   const max = Math.max(1, Math.floor(width / (size * MAX_ADVANCE_RATIO)));
   return chars.length <= max ? chars.join("") : chars.slice(0, max - 1).join("") + ".";
@@ -89,7 +89,7 @@ function rule(y: number, height = 4): BoxElement {
 }
 
 /** The widest module (up to 4 dots) at which the symbol and its quiet zones still fit the label. */
-export function barcodeModuleWidth(pattern: Code128Pattern): number {
+function barcodeModuleWidth(pattern: Code128Pattern): number {
   for (const m of [4, 3, 2]) if ((pattern.modules + 2 * CODE128_QUIET_ZONE) * m <= INNER_WIDTH) return m;
   return 1;
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import type { LabelType } from "@/lib/carriers/types";
 import type { LabelContent } from "@/lib/labels/content";
 import { renderPdfLabel } from "@/lib/labels/pdf";

@@ -4,7 +4,7 @@ import { Timestamp, TrackingNumber } from "./common";
 import { PageQuery, pageOf } from "./pagination";
 import { boolQuery } from "./params";
 
-export const TrackingEvent = z
+const TrackingEvent = z
   .object({
     date: z.string(),
     time: z.string().nullable(),
@@ -14,7 +14,7 @@ export const TrackingEvent = z
     status: z.enum(TRACKER_STATUSES),
   })
   .meta({ id: "TrackingEvent" });
-export type TrackingEvent = z.output<typeof TrackingEvent>;
+type TrackingEvent = z.output<typeof TrackingEvent>;
 
 export const Tracker = z
   .object({

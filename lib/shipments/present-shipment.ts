@@ -15,7 +15,7 @@ import type { AddressRow, ParcelRow, ShipmentRow } from "./rows";
 /** What an address, parcel or shipment is made of, with no id when it is not stored (proxy mode). */
 export type AddressFields = Omit<AddressRow, "id" | "orgId" | "createdAt"> & { id: string | null };
 export type ParcelFields = Omit<ParcelRow, "id" | "orgId" | "shipmentId" | "position"> & { id: string | null };
-export type ShipmentFields = Pick<
+type ShipmentFields = Pick<
   ShipmentRow,
   | "status"
   | "carrierName"
@@ -81,7 +81,7 @@ export function presentShipment({ row, shipper, recipient, parcels, rates, label
   };
 }
 
-export function presentAddress(a: AddressFields): Address {
+function presentAddress(a: AddressFields): Address {
   return {
     id: a.id,
     postal_code: a.postalCode,
@@ -103,7 +103,7 @@ export function presentAddress(a: AddressFields): Address {
   };
 }
 
-export function presentParcel(p: ParcelFields): Parcel {
+function presentParcel(p: ParcelFields): Parcel {
   return {
     id: p.id,
     weight: p.weight,

@@ -12,7 +12,7 @@ import type { ShipmentRow } from "./rows";
  * transaction as the change.
  */
 
-export interface ShipmentTransition {
+interface ShipmentTransition {
   orgId: string;
   shipmentId: string;
   from: ShipmentStatus;

@@ -3,7 +3,7 @@ import { formatTimestamp } from "@/lib/schemas/common";
 import type { StoredTracker, Tracker } from "@/lib/schemas/tracker";
 
 export type TrackerRow = typeof trackers.$inferSelect;
-export type TrackingEventRow = typeof trackingEvents.$inferSelect;
+type TrackingEventRow = typeof trackingEvents.$inferSelect;
 
 /** What a tracker is made of, stored or asked of the carrier just now (proxy mode: no id). */
 export type TrackerFields = Pick<

@@ -1,3 +1,4 @@
+import "server-only";
 import { log } from "@/lib/log";
 import { CarrierError } from "@/lib/carriers/types";
 import { deadlineOf, raced, sleep, timeoutError } from "@/lib/carriers/http/deadline";
@@ -15,8 +16,10 @@ import { backoffDelay, networkErrorCode, parseRetryAfter, requestNeverSent } fro
  * `carrier_rate_limited` (429 we could not wait out).
  */
 
+/** @public (the interface every networked adapter programs against) */
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 
+/** @public (the interface every networked adapter programs against) */
 export interface CarrierRequest {
   method: HttpMethod;
   url: string;
@@ -30,6 +33,7 @@ export interface CarrierRequest {
   timeoutMs?: number;
 }
 
+/** @public (the interface every networked adapter programs against) */
 export interface CarrierResponse {
   status: number;
   headers: Headers;

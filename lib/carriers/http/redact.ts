@@ -3,7 +3,7 @@
  * api keys on some tracking endpoints); logs are shipped to third parties, so those values never reach them.
  */
 
-export const DEFAULT_REDACT_KEYS = [
+const DEFAULT_REDACT_KEYS = [
   "password",
   "client_secret",
   "api_key",

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, randomInt } from "node:crypto";
 import type {
   AdapterContext,
@@ -49,7 +50,7 @@ import { renderLabel } from "@/lib/labels/render";
  */
 
 /** How far in the future a number's purchase time may be (clock skew between servers) before it is unknown. */
-export const PURCHASE_CLOCK_SKEW_MS = 5 * 60_000;
+const PURCHASE_CLOCK_SKEW_MS = 5 * 60_000;
 
 export interface SandboxDependencies {
   /** [0, 1) source for `failure_rate`; tests pin it. */

@@ -12,15 +12,15 @@ import { authExpired } from "@/lib/carriers/sandbox/errors";
  * every call fails with `carrier_auth_failed` (nothing is cached, so fixing the key takes effect at once).
  */
 
-export const EXPIRED_API_KEY = "expired_key";
-export const SANDBOX_TOKEN_LIFETIME_SECONDS = 3600;
+const EXPIRED_API_KEY = "expired_key";
+const SANDBOX_TOKEN_LIFETIME_SECONDS = 3600;
 
 export const sandboxCredentialsSchema = z.strictObject({
   api_key: z.string().min(8).max(200).optional(),
 });
 
 /** `sandbox:<sha256 prefix of the api key>`, or `sandbox:anonymous`; the key itself never becomes a map key. */
-export function sandboxTokenKey(credentials: Record<string, unknown>): string {
+function sandboxTokenKey(credentials: Record<string, unknown>): string {
   const apiKey = credentials.api_key;
   if (typeof apiKey !== "string" || apiKey.length === 0) return "sandbox:anonymous";
   return `sandbox:${createHash("sha256").update(apiKey).digest("hex").slice(0, 32)}`;

@@ -15,7 +15,7 @@ import { sandboxRefusal } from "@/lib/carriers/sandbox/errors";
  * | `fuel_surcharge_percent` | 8.5     | fuel surcharge on the base charge, in percent (0–100) |
  */
 
-export const SANDBOX_OPERATIONS = ["rates", "ship", "void", "track"] as const;
+const SANDBOX_OPERATIONS = ["rates", "ship", "void", "track"] as const;
 export type SandboxOperation = (typeof SANDBOX_OPERATIONS)[number];
 
 const shape = {
@@ -33,7 +33,7 @@ export const sandboxConfigSchema = z.strictObject(shape);
 // At call time the connection's config also holds the layer's common keys (deadline_ms, …): ignore them.
 const runtimeSchema = z.object(shape);
 
-export const SANDBOX_CONFIG_DEFAULTS = {
+const SANDBOX_CONFIG_DEFAULTS = {
   latency_ms: 0,
   failure_rate: 0,
   fail_operations: [] as SandboxOperation[],

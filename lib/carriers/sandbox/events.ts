@@ -70,7 +70,7 @@ function lastMile(arrive: number, serial: number): JourneyStep[] {
 }
 
 /** The normal journey; index 3 is always the first stop after the origin (sort hub or export gateway). */
-export function normalJourney(international: boolean, serial = 0): JourneyStep[] {
+function normalJourney(international: boolean, serial = 0): JourneyStep[] {
   if (!international) {
     return [
       ...FIRST_MILE,
@@ -225,7 +225,7 @@ export function plannedJourney(
   }
 }
 
-export function resolvePlaces(parts: TrackingNumberParts): Record<Where, LocatedPlace> {
+function resolvePlaces(parts: TrackingNumberParts): Record<Where, LocatedPlace> {
   const origin = cityPlace(parts.originCountry, parts.originCity);
   const destination = cityPlace(parts.destinationCountry, parts.destinationCity);
   const originGateway = gateway(parts.originCountry);
@@ -239,12 +239,12 @@ export function resolvePlaces(parts: TrackingNumberParts): Record<Where, Located
 }
 
 /** The real instant a step happens at the given pace. */
-export function stepInstant(parts: Pick<TrackingNumberParts, "purchasedAt">, step: JourneyStep, pace: number): Date {
+function stepInstant(parts: Pick<TrackingNumberParts, "purchasedAt">, step: JourneyStep, pace: number): Date {
   return new Date(parts.purchasedAt.getTime() + Math.round((step.at * 60_000) / pace));
 }
 
 /** Steps that have happened by `now` (label creation always has), oldest first. */
-export function stepsSoFar(parts: TrackingNumberParts, now: Date, pace: number): JourneyStep[] {
+function stepsSoFar(parts: TrackingNumberParts, now: Date, pace: number): JourneyStep[] {
   return plannedJourney(parts).filter((s, i) => i === 0 || stepInstant(parts, s, pace).getTime() <= now.getTime());
 }
 

@@ -3,7 +3,7 @@ import type { SandboxConfig, SandboxOperation } from "@/lib/carriers/sandbox/con
 import { rateLimited, unavailable } from "@/lib/carriers/sandbox/errors";
 
 /** What a throttled caller is told to wait. Short, so demos of the back-off path stay snappy. */
-export const RATE_LIMIT_RETRY_AFTER_SECONDS = 1;
+const RATE_LIMIT_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Waits `ms` like a slow network would, but gives up the moment `signal` aborts (rejecting with its reason) and

@@ -4,14 +4,14 @@ import type { SandboxService } from "@/lib/carriers/sandbox/services";
 import { KG_PER_UNIT } from "@/lib/carriers/sandbox/units";
 import type { LabelContent } from "@/lib/labels/content";
 
-export const SANDBOX_LABEL_FOOTER = "SANDBOX TEST LABEL - NOT VALID FOR SHIPPING";
+const SANDBOX_LABEL_FOOTER = "SANDBOX TEST LABEL - NOT VALID FOR SHIPPING";
 
 function formatAmount(n: number): string {
   return String(Number(n.toFixed(2)));
 }
 
 /** "2.5 KG" for one parcel, "3 parcels, 7.25 LB" for several; mixed units are summed in KG. */
-export function weightText(parcels: Parcel[]): string {
+function weightText(parcels: Parcel[]): string {
   const units = new Set(parcels.map((p) => p.weight_unit));
   const [only] = units;
   const total =

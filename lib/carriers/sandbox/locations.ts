@@ -6,7 +6,7 @@ import type { Address } from "@/lib/carriers/types";
  * storing anything. **Append only**: reordering would move the parcels of numbers already handed out.
  */
 
-export interface Place {
+interface Place {
   city: string;
   /** State/province code where addresses in that country use one. */
   state: string | null;

@@ -22,12 +22,12 @@ import { actualWeightKg, billableWeightKg, MAX_PARCEL_WEIGHT_KG } from "@/lib/ca
  * - Currency from the origin country; amounts are the same numbers whatever the currency (it is a sandbox).
  */
 
-export const INTERNATIONAL_ZONE = 12;
-export const RESIDENTIAL_SURCHARGE_CENTS = 395;
-export const VOLUME_DISCOUNT_MIN_PARCELS = 3;
-export const VOLUME_DISCOUNT_PERCENT = 5;
-export const DUTY_RATE_PERCENT = 10;
-export const INVALID_POSTAL_CODE = "00000";
+const INTERNATIONAL_ZONE = 12;
+const RESIDENTIAL_SURCHARGE_CENTS = 395;
+const VOLUME_DISCOUNT_MIN_PARCELS = 3;
+const VOLUME_DISCOUNT_PERCENT = 5;
+const DUTY_RATE_PERCENT = 10;
+const INVALID_POSTAL_CODE = "00000";
 
 const EURO_COUNTRIES = new Set([
   "AT",
@@ -77,12 +77,12 @@ export function zoneFor(shipper: Address, recipient: Address): number {
   return 1 + Math.abs(postalZoneDigit(shipper.postal_code) - postalZoneDigit(recipient.postal_code));
 }
 
-export function zoneRateCentsPerKg(zone: number): number {
+function zoneRateCentsPerKg(zone: number): number {
   return 110 + 35 * (zone - 1);
 }
 
 /** `pct` % of an amount in cents, rounded half up (the toFixed strips float noise such as 104.54999…). */
-export function percentOfCents(cents: number, pct: number): number {
+function percentOfCents(cents: number, pct: number): number {
   return Math.round(Number(((cents * pct) / 100).toFixed(6)));
 }
 
@@ -103,7 +103,7 @@ export function validateShipment(shipper: Address, recipient: Address, parcels: 
 }
 
 /** `options.declared_value` as a non-negative number, or null when absent. */
-export function declaredValue(options: Record<string, unknown>): number | null {
+function declaredValue(options: Record<string, unknown>): number | null {
   const raw = options.declared_value;
   if (raw === undefined || raw === null || raw === "") return null;
   const value = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw) : Number.NaN;

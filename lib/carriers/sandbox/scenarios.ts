@@ -19,7 +19,7 @@ import { invalidOption } from "@/lib/carriers/sandbox/errors";
  * | 9     | not_found          | the label is issued, but tracking and void answer `tracking_not_found` |
  */
 
-export const SCENARIO_NAMES = [
+const SCENARIO_NAMES = [
   "delivered",
   "pending",
   "in_transit",
@@ -33,7 +33,7 @@ export const SCENARIO_NAMES = [
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
-export const DEFAULT_SCENARIO = 0;
+const DEFAULT_SCENARIO = 0;
 export const NOT_FOUND_SCENARIO = 9;
 
 // Names accepted besides SCENARIO_NAMES, for people who think of the scenario by its first bad event.

@@ -3,7 +3,7 @@
  * (see pricing.ts); domestic services only run inside one country, SBX_INTL only across borders.
  */
 
-export type ServiceScope = "domestic" | "international";
+type ServiceScope = "domestic" | "international";
 
 export interface SandboxService {
   code: string;
@@ -17,7 +17,7 @@ export interface SandboxService {
   multiplier: number;
 }
 
-export const SANDBOX_SERVICES = [
+const SANDBOX_SERVICES = [
   { code: "SBX_GROUND", name: "Sandbox Ground", transitDays: 5, scope: "domestic", flatCents: 450, multiplier: 1 },
   { code: "SBX_2DAY", name: "Sandbox 2-Day", transitDays: 2, scope: "domestic", flatCents: 750, multiplier: 1.75 },
   {
@@ -37,8 +37,6 @@ export const SANDBOX_SERVICES = [
     multiplier: 1,
   },
 ] as const satisfies readonly SandboxService[];
-
-export type SandboxServiceCode = (typeof SANDBOX_SERVICES)[number]["code"];
 
 export const SANDBOX_SERVICE_CODES: readonly string[] = SANDBOX_SERVICES.map((s) => s.code);
 

@@ -18,7 +18,7 @@
  * weights 3, 1, 3, 1, …; `C = (10 − sum mod 10) mod 10`. It catches every single-digit typo and most swaps.
  */
 
-export const TRACKING_PREFIX = "SBX";
+const TRACKING_PREFIX = "SBX";
 export const TRACKING_EPOCH_MS = Date.UTC(2020, 0, 1);
 const DATA_DIGITS = 20;
 const MAX_SECONDS = 999_999_999;

@@ -12,13 +12,13 @@ export const KG_PER_UNIT: Record<WeightUnit, number> = {
   G: 0.001,
 };
 
-export const CM_PER_UNIT: Record<DimensionUnit, number> = { CM: 1, IN: 2.54 };
+const CM_PER_UNIT: Record<DimensionUnit, number> = { CM: 1, IN: 2.54 };
 
 /**
  * Dimensional-weight divisor: 5000 cm³ per kg. The imperial convention (139 in³ per lb) is the same rule within
  * 0.4 %; using one canonical divisor is what keeps KG/CM and LB/IN quotes identical.
  */
-export const DIM_DIVISOR_CM3_PER_KG = 5000;
+const DIM_DIVISOR_CM3_PER_KG = 5000;
 
 /** Largest actual weight per parcel the sandbox accepts. */
 export const MAX_PARCEL_WEIGHT_KG = 70;
@@ -27,12 +27,12 @@ export function toKg(weight: number, unit: WeightUnit): number {
   return weight * KG_PER_UNIT[unit];
 }
 
-export function toCm(length: number, unit: DimensionUnit): number {
+function toCm(length: number, unit: DimensionUnit): number {
   return length * CM_PER_UNIT[unit];
 }
 
 /** Rounds to whole grams so float noise from unit conversion cannot tip a price by a cent. */
-export function roundKg(kg: number): number {
+function roundKg(kg: number): number {
   return Math.round(kg * 1000) / 1000;
 }
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierAdapter, TrackingBudget } from "@/lib/carriers/types";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Spaces the starts of one connection's tracking calls to its requests-per-minute budget, per process. A round
  * claims at most one minute of budget, so a worker in another process (Inngest steps) stays within it per round.
