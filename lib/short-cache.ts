@@ -10,7 +10,8 @@ export class ShortCache<V> {
   constructor(
     private readonly ttlMs: number,
     private readonly max: number,
-    private readonly now: () => number = Date.now,
+    // Read through a closure, not captured: a test that moves the clock moves this cache too.
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   get(source: object, key: string): V | undefined {

@@ -18,7 +18,8 @@ const CONNECTION_CACHE_MAX = 10_000;
 const g = globalThis as unknown as { __shipwellConnectionCache?: ShortCache<Promise<ConnectionRow[]>> };
 const cache = (g.__shipwellConnectionCache ??= new ShortCache(CONNECTION_CACHE_TTL_MS, CONNECTION_CACHE_MAX));
 
-function read(db: DbOrTx, orgId: string): Promise<ConnectionRow[]> {
+// Async on purpose: a drizzle query is a thenable that runs again each time it is awaited; this runs it once.
+async function read(db: DbOrTx, orgId: string): Promise<ConnectionRow[]> {
   return db
     .select()
     .from(carrierConnections)
