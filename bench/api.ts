@@ -4,9 +4,10 @@
  *  1. proxy rates with the sandbox at zero latency, concurrency 1 and 32, beside a trivial route on the same server;
  *  2. proxy rates across 3 sandbox connections that each take 200 ms: the fan-out should cost ~200 ms, not 600.
  *
- * Env: BENCH_SECONDS (default 10 per run), PORT (default 3210), DATABASE_URL (optional; default embedded PGlite).
+ * Env: BENCH_SECONDS (default 10 per run), PORT (default 3210), DATABASE_URL (optional; default embedded PGlite:
+ * any database on a Postgres server, used to create and drop a fresh one for the run).
  */
-import { ensureBuild, printRows, run as runOnce, SECONDS, startServer, type Row } from "./server";
+import { ensureBuild, printRows, run as runOnce, scratchDatabase, SECONDS, startServer, type Row } from "./server";
 
 const PORT = Number(process.env.PORT ?? 3210);
 
@@ -33,7 +34,14 @@ const rateBody = (carrier_ids: string[]) =>
 
 async function main() {
   ensureBuild();
-  const server = await startServer({ port: PORT });
+  const scratch = process.env.DATABASE_URL ? scratchDatabase(process.env.DATABASE_URL) : null;
+  const server = await startServer({
+    port: PORT,
+    env: scratch ? { DATABASE_URL: scratch.url, ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "a".repeat(64) } : {},
+  }).catch((err) => {
+    scratch?.drop();
+    throw err;
+  });
   const run = (scenario: string, connections: number, opts: { path: string; method?: "GET" | "POST"; body?: string }) =>
     runOnce(server.base, scenario, connections, { ...opts, headers: opts.method === "POST" ? server.headers : {} });
   try {
@@ -78,10 +86,13 @@ async function main() {
     for (const c of [1, 32]) {
       const trivial = rows.find((r) => r.connections === c && r.scenario.startsWith("GET"))!;
       const rates = rows.find((r) => r.connections === c && r.scenario.includes("@0ms"))!;
-      console.log(`ratio rates/trivial throughput at concurrency ${c}: ${(rates.rps / trivial.rps).toFixed(2)}`);
+      console.log(
+        `rates/trivial at concurrency ${c}: throughput ${(rates.rps / trivial.rps).toFixed(2)}, p99 ${(rates.p99 / Math.max(1, trivial.p99)).toFixed(2)}`,
+      );
     }
   } finally {
     await server.stop();
+    scratch?.drop();
   }
 }
 

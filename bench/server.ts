@@ -11,6 +11,25 @@ import autocannon from "autocannon";
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
+export interface ScratchDatabase {
+  name: string;
+  url: string;
+  drop: () => void;
+}
+
+/** A fresh database `shipwell_bench_<random>` on the server of `adminUrl`, so every run starts empty; drop() at the end. */
+export function scratchDatabase(adminUrl: string): ScratchDatabase {
+  const name = "shipwell_bench_" + randomBytes(6).toString("hex");
+  const database = (action: "create" | "drop") => {
+    const r = spawnSync(process.execPath, ["scripts/pg-database.mjs", action, adminUrl, name], { stdio: "inherit" });
+    if (r.status !== 0) throw new Error(`could not ${action} database ${name}`);
+  };
+  database("create");
+  const url = new URL(adminUrl);
+  url.pathname = "/" + name;
+  return { name, url: url.toString(), drop: () => database("drop") };
+}
+
 /** Builds the app when there is no production build yet (`npm run build`, output shown). */
 export function ensureBuild(): void {
   if (existsSync(".next/BUILD_ID")) return;

@@ -13,10 +13,17 @@
  * (default 64 × "a"), BENCH_SECONDS (default 10 per run), BENCH_SHIPMENTS (default 100000), BENCH_WORKERS
  * (default 16), PORT (default 3211).
  */
-import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { ensureBuild, printRows, run, SECONDS, startServer, type BenchServer, type Row } from "./server";
+import {
+  ensureBuild,
+  printRows,
+  run,
+  scratchDatabase,
+  SECONDS,
+  startServer,
+  type BenchServer,
+  type Row,
+} from "./server";
 import { defaultOrgId, seedShipments, type SeedResult } from "@/scripts/seed-shipments.mjs";
 
 const ADMIN_URL = process.env.DATABASE_URL;
@@ -32,7 +39,6 @@ const ENCRYPTION_KEY = process.env.ENCRYPTION_KEY || "a".repeat(64);
 const PORT = Number(process.env.PORT ?? 3211);
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
-const DB_NAME = "shipwell_bench_" + randomBytes(6).toString("hex");
 
 const shipmentBody = JSON.stringify({
   shipper: {
@@ -53,17 +59,6 @@ const shipmentBody = JSON.stringify({
   parcels: [{ weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" }],
   carrier_ids: ["sandbox"],
 });
-
-function database(action: "create" | "drop") {
-  const r = spawnSync(process.execPath, ["scripts/pg-database.mjs", action, ADMIN_URL!, DB_NAME], { stdio: "inherit" });
-  if (r.status !== 0) throw new Error(`could not ${action} database ${DB_NAME}`);
-}
-
-function benchDatabaseUrl(): string {
-  const url = new URL(ADMIN_URL!);
-  url.pathname = "/" + DB_NAME;
-  return url.toString();
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // create + purchase
@@ -180,14 +175,15 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 let cleanup: (() => Promise<void>) | null = null;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    console.error(`\n${signal}: stopping the server and dropping ${DB_NAME}…`);
+    console.error(`\n${signal}: stopping the server and dropping the bench database…`);
     void (cleanup ?? (async () => {}))().finally(() => process.exit(130));
   });
 }
 
 ensureBuild();
-console.log(`Creating database ${DB_NAME}…`);
-database("create");
+const scratch = scratchDatabase(ADMIN_URL!);
+const DB_NAME = scratch.name;
+console.log(`Created database ${DB_NAME}.`);
 let server: BenchServer | null = null;
 let sql: postgres.Sql | null = null;
 let cleaned: Promise<void> | null = null;
@@ -196,7 +192,7 @@ cleanup = () =>
     await sql?.end({ timeout: 5 }).catch(() => {});
     await server?.stop().catch(() => {});
     try {
-      database("drop");
+      scratch.drop();
       console.log(`Dropped database ${DB_NAME}.`);
     } catch (err) {
       console.error((err as Error).message);
@@ -204,7 +200,7 @@ cleanup = () =>
   })());
 
 try {
-  const dbUrl = benchDatabaseUrl();
+  const dbUrl = scratch.url;
   server = await startServer({ port: PORT, env: { DATABASE_URL: dbUrl, ENCRYPTION_KEY } });
   // Migrations and bootstrap run at start; the first authenticated call proves the key and the database work.
   await server.api("GET", "/v1/shipments?limit=1");

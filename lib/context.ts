@@ -1,8 +1,8 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { DbOrTx, Tx } from "@/lib/db/tx";
 import { log } from "@/lib/log";
+import { randomHex128 } from "@/lib/random";
 
 /**
  * Who is acting: an API key (the API), a signed-in user (the dashboard), or the service itself (background jobs,
@@ -26,7 +26,7 @@ export type SystemContext = Omit<DomainContext, "org" | "actor"> & { actor: Extr
 
 /** The service's own context for `name` (a job, a command), with a request id of its own for the logs. */
 export function systemContext(db: DbOrTx, name: string): SystemContext {
-  const requestId = `job_${randomBytes(16).toString("hex")}`;
+  const requestId = `job_${randomHex128()}`;
   return { db, actor: { type: "system", name }, requestId, log: log().child({ request_id: requestId, job: name }) };
 }
 

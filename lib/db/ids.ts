@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex128 } from "@/lib/random";
 
 /** CONTRACT §1: prefix + 32 lowercase hex chars of randomness; opaque and never sequential. */
 const ID_PREFIXES = {
@@ -17,5 +17,5 @@ const ID_PREFIXES = {
 export type IdKind = keyof typeof ID_PREFIXES;
 
 export function newId(kind: IdKind): string {
-  return ID_PREFIXES[kind] + randomBytes(16).toString("hex");
+  return ID_PREFIXES[kind] + randomHex128();
 }

@@ -101,7 +101,9 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
   const maxAttempts = Math.max(0, opts.maxRetries ?? 2) + 1;
   const baseDelayMs = opts.baseDelayMs ?? 200;
   const maxRetryAfterMs = opts.maxRetryAfterMs ?? 10_000;
-  const redact = redactor(opts.redactKeys);
+  // Built on first use: the sandbox never calls out, and it is created for every carrier operation.
+  let redactUrl: ((url: string) => string) | undefined;
+  const redact = (url: string) => (redactUrl ??= redactor(opts.redactKeys))(url);
   const signal = opts.signal;
   const emit = (line: Record<string, unknown>): void => {
     try {

@@ -52,7 +52,12 @@ export interface SandboxConfig {
   fuelSurchargePercent: number;
 }
 
+// A connection's config object is read on every call and never changes (an update stores a new one): parse it once.
+const parsedConfigs = new WeakMap<Record<string, unknown>, SandboxConfig>();
+
 export function readSandboxConfig(raw: Record<string, unknown>): SandboxConfig {
+  const known = parsedConfigs.get(raw);
+  if (known) return known;
   const parsed = runtimeSchema.safeParse(raw);
   if (!parsed.success) {
     // Stored config was validated on write; reaching this means it was edited behind the API's back.
@@ -62,7 +67,7 @@ export function readSandboxConfig(raw: Record<string, unknown>): SandboxConfig {
   }
   const c = parsed.data;
   const d = SANDBOX_CONFIG_DEFAULTS;
-  return {
+  const config: SandboxConfig = {
     latencyMs: c.latency_ms ?? d.latency_ms,
     failureRate: c.failure_rate ?? d.failure_rate,
     failOperations: new Set(c.fail_operations ?? d.fail_operations),
@@ -70,4 +75,6 @@ export function readSandboxConfig(raw: Record<string, unknown>): SandboxConfig {
     pace: c.pace ?? d.pace,
     fuelSurchargePercent: c.fuel_surcharge_percent ?? d.fuel_surcharge_percent,
   };
+  parsedConfigs.set(raw, config);
+  return config;
 }
