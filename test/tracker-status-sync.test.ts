@@ -55,7 +55,7 @@ const shipmentStatus = async (id: string) => {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("tracker → shipment status (CONTRACT §7)", () => {
+describe("tracker → shipment status (docs/api.md)", () => {
   it.each(TRACKER_STATUSES.filter((s) => s !== "cancelled"))(
     "a tracker turning %s moves a purchased shipment as the table says",
     async (status) => {

@@ -5,7 +5,7 @@ import { idempotencyKeys } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import { ApiError } from "./errors";
 
-/** CONTRACT §9: keys live 24 h per organization, in the database so they hold across instances. */
+/** docs/api.md, "Idempotency": keys live 24 h per organization, in the database so they hold across instances. */
 const TTL_MS = 24 * 60 * 60 * 1000;
 // A request still "in progress" after this long died with its process; the key becomes usable again.
 const LOCK_MS = 5 * 60 * 1000;

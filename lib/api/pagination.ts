@@ -1,6 +1,6 @@
 import type { PageQuery } from "@/lib/schemas/pagination";
 
-/** CONTRACT §6 list body: `{count, next, previous, results}` with relative links that keep the other filters. */
+/** The list body (docs/api.md, "Managed mode: shipments"): `{count, next, previous, results}` with relative links that keep the other filters. */
 export function paginate<T>(req: Request, page: PageQuery, count: number, results: T[]) {
   const url = new URL(req.url);
   const link = (offset: number) => {

@@ -112,7 +112,7 @@ export interface AdapterMessage {
   details?: Record<string, unknown>;
 }
 
-/** The public message item of CONTRACT §3. */
+/** The public message item (docs/api.md, "Errors"). */
 export interface CarrierMessage {
   carrier_name: string;
   carrier_id: string;

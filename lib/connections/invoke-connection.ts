@@ -5,7 +5,7 @@ import { log } from "@/lib/log";
 import { toConnectionInfo } from "./load-connection";
 import type { ConnectionRow } from "./present";
 
-/** Messages in the public shape (CONTRACT §3) about a stored connection, whoever raises them: carrier or service. */
+/** Messages in the public shape (docs/api.md, "Errors") about a stored connection, whoever raises them: carrier or service. */
 export function connectionMessages(
   row: Pick<ConnectionRow, "carrierName" | "carrierId">,
   messages: AdapterMessage[],

@@ -1,6 +1,6 @@
 import { randomHex128 } from "@/lib/random";
 
-/** CONTRACT §1: prefix + 32 lowercase hex chars of randomness; opaque and never sequential. */
+/** docs/api.md, "Conventions": prefix + 32 lowercase hex chars of randomness; opaque and never sequential. */
 const ID_PREFIXES = {
   org: "org_",
   key: "key_",

@@ -1,5 +1,5 @@
 /**
- * Labels travel as base64 text wrapped at 76 characters (CONTRACT §5, the MIME line length), which is what
+ * Labels travel as base64 text wrapped at 76 characters (docs/api.md, "Resources"; the MIME line length), which is what
  * clients of EasyPost/karrio-style APIs expect and what `base64 -d` and every decoder accept.
  */
 

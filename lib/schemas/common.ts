@@ -10,7 +10,7 @@ export const optionalText = (max: number) =>
 
 export const requiredText = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
 
-/** CONTRACT §1: `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, always UTC. */
+/** docs/api.md, "Conventions": `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, always UTC. */
 export const Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
 
 export function formatTimestamp(date: Date): string {

@@ -50,7 +50,7 @@ export async function recordTracking(
 }
 
 /**
- * Merges carriers' answers into stored trackers (CONTRACT §7–8): new events stored once (the fingerprint key makes
+ * Merges carriers' answers into stored trackers (docs/api.md, "Managed mode: trackers"): new events stored once (the fingerprint key makes
  * a repeated scan a no-op), status recomputed, next due time set from it, a tracker silent for 90 days retired,
  * and linked shipments moved. Used by tracker creation, refresh on demand and the background refresh. A batch
  * costs the same few statements as one tracker; run it inside a transaction so trackers and shipments move together.
@@ -137,7 +137,7 @@ export async function recordTrackings(
     let nextRefresh = isDeliveredBack(result.status, tracker.status) ? null : nextRefreshAt(status, now, { timeScale });
     let retiredAt: Date | null = null;
     if (!FINAL_TRACKER_STATUSES.has(status) && isStale(lastEventAt, tracker.createdAt, now)) {
-      // CONTRACT §8: silent for 90 days, the parcel's fate is unknown and asking again is pointless.
+      // Silent for 90 days (docs/api.md, "Background tracker refresh"), the parcel's fate is unknown and asking again is pointless.
       status = "unknown";
       nextRefresh = null;
       retiredAt = now;

@@ -13,7 +13,7 @@ import {
 const now = new Date("2026-11-21T12:00:00Z");
 
 describe("tracking rules", () => {
-  it("maps every tracker status to a shipment status as CONTRACT §7 says", () => {
+  it("maps every tracker status to a shipment status as docs/api.md says", () => {
     const mapped = Object.fromEntries(TRACKER_STATUSES.map((s) => [s, shipmentStatusFor(s)]));
     expect(mapped).toEqual({
       pending: null,

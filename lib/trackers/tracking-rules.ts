@@ -3,7 +3,7 @@ import type { TrackerStatus, TrackingEvent } from "@/lib/carriers/types";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
 
 /**
- * The tracking rules of CONTRACT §7–8 in one place, shared by managed trackers (create, refresh on demand) and the
+ * The tracking rules of docs/api.md ("Managed mode: trackers", "Background tracker refresh") in one place, shared by managed trackers (create, refresh on demand) and the
  * background refresh: event identity, the tracker's status after a merge, what the shipment becomes, and when the
  * tracker is next due. Pure functions; lib/trackers/record-tracking.ts applies them to the database.
  */
@@ -14,7 +14,7 @@ import type { ShipmentStatus } from "@/lib/schemas/shipment";
  */
 export const FINAL_TRACKER_STATUSES: ReadonlySet<TrackerStatus> = new Set(["delivered", "cancelled"]);
 
-/** Trackers with no new event for this long are retired (CONTRACT §8). */
+/** Trackers with no new event for this long are retired (docs/api.md, "Background tracker refresh"). */
 export const RETIRE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
 
 /** A carrier event's identity: carriers repeat scans across calls and pages; the same scan is stored once. */
@@ -57,12 +57,12 @@ export function mergedStatus(
   return newestEventStatus ?? previous ?? "unknown";
 }
 
-/** CONTRACT §8: a returning parcel reported delivered has reached its sender: the tracker is final. */
+/** A returning parcel reported delivered has reached its sender: the tracker is final. */
 export function isDeliveredBack(carrierStatus: TrackerStatus, previous: TrackerStatus | null): boolean {
   return previous === "return_to_sender" && carrierStatus === "delivered";
 }
 
-/** CONTRACT §7: tracker status → shipment status; null leaves the shipment as it is. */
+/** Tracker status → shipment status (docs/api.md, "Managed mode: trackers"); null leaves the shipment as it is. */
 export function shipmentStatusFor(status: TrackerStatus): ShipmentStatus | null {
   switch (status) {
     case "delivered":

@@ -10,7 +10,7 @@ import {
 const purchasedAt = new Date("2024-03-04T15:00:00Z");
 
 describe("checkDigit (GS1 mod 10, as USPS IMpb)", () => {
-  it("agrees with real USPS numbers from carriers.md §7", () => {
+  it("agrees with real USPS numbers (docs/carriers.md)", () => {
     for (const n of ["9400109104250532908587", "9234690361980900000142"]) {
       expect(checkDigit(n.slice(0, -1))).toBe(Number(n.at(-1)));
     }

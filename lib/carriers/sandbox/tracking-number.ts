@@ -14,7 +14,7 @@
  * | S      | scenario digit (scenarios.ts): 0/4 delivered, 1 pending, 2 in transit, 3 out for delivery, … 9 not found |
  * | C      | check digit |
  *
- * Check digit: the GS1 mod-10 rule USPS uses (carriers.md §7): over the 20 data digits read right to left,
+ * Check digit: the GS1 mod-10 rule USPS uses (docs/carriers.md, "Tracking numbers"): over the 20 data digits read right to left,
  * weights 3, 1, 3, 1, …; `C = (10 − sum mod 10) mod 10`. It catches every single-digit typo and most swaps.
  */
 

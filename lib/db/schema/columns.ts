@@ -1,6 +1,6 @@
 import { type ExtraConfigColumn, customType, timestamp } from "drizzle-orm/pg-core";
 
-/** Every timestamp we store: with time zone, microseconds (CONTRACT §1 prints six digits). */
+/** Every timestamp we store: with time zone, microseconds (the API prints six digits: docs/api.md, "Conventions"). */
 export const timestamptz = (name: string) => timestamp(name, { withTimezone: true, precision: 6 });
 
 /** Raw bytes (label files). postgres.js hands back a Buffer, PGlite a Uint8Array: both are Uint8Array. */
