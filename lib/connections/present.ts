@@ -1,6 +1,6 @@
 import type { carrierConnections } from "@/lib/db/schema";
 import { getAdapter } from "@/lib/carriers/registry";
-import { formatTimestamp } from "@/lib/schemas/common";
+import { formatTimestamp } from "@/lib/timestamp";
 import type { Connection } from "@/lib/schemas/connection";
 
 export type ConnectionRow = typeof carrierConnections.$inferSelect;

@@ -10,13 +10,8 @@ export const optionalText = (max: number) =>
 
 export const requiredText = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
 
-/** docs/api.md, "Conventions": `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, always UTC. */
+/** docs/api.md, "Conventions": `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, always UTC (written by lib/timestamp.ts). */
 export const Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
-
-export function formatTimestamp(date: Date): string {
-  const iso = date.toISOString(); // 2026-11-21T04:29:43.123Z
-  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000+00:00`;
-}
 
 /** A tracking number as carriers print it, with spaces dropped and letters upper-cased. */
 export const TrackingNumber = z

@@ -1,7 +1,7 @@
 import { wrapBase64 } from "@/lib/labels/base64";
 import { presentRate, type RateFields } from "@/lib/rates/present-rate";
 import type { Address } from "@/lib/schemas/address";
-import { formatTimestamp } from "@/lib/schemas/common";
+import { formatTimestamp } from "@/lib/timestamp";
 import type { Parcel } from "@/lib/schemas/parcel";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { proxyTrackingUrl } from "@/lib/trackers/tracking-url";

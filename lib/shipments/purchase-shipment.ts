@@ -9,7 +9,7 @@ import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-c
 import type { ConnectionRow } from "@/lib/connections/present";
 import { CarrierFailureError, StateConflictError, ValidationError } from "@/lib/errors";
 import { presentRate, quotedRate } from "@/lib/rates/present-rate";
-import { formatTimestamp } from "@/lib/schemas/common";
+import { formatTimestamp } from "@/lib/timestamp";
 import type { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
 import { assertNoLiveClaim, claimLeaseMs, claimShipment, ClaimLostError, releaseClaim } from "./claim";
 import { loadShipmentParts, findShipmentRow } from "./load-shipments";

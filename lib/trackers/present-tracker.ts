@@ -1,5 +1,5 @@
 import type { trackers, trackingEvents } from "@/lib/db/schema";
-import { formatTimestamp } from "@/lib/schemas/common";
+import { formatTimestamp } from "@/lib/timestamp";
 import type { StoredTracker, Tracker } from "@/lib/schemas/tracker";
 
 export type TrackerRow = typeof trackers.$inferSelect;
