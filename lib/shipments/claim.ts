@@ -29,7 +29,7 @@ export interface Claim {
 export const claimLeaseMs = (connection: { config: Record<string, unknown> }) =>
   deadlineFor(connection) + 2 * 60 * 1000;
 
-/** 409 while another purchase or cancellation holds the shipment (an expired claim no longer does). */
+/** A state conflict while another purchase or cancellation holds the shipment (an expired claim no longer does). */
 export function assertNoLiveClaim(row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil">, now = new Date()): void {
   if (row.pendingOperation !== null && row.pendingUntil !== null && row.pendingUntil > now) {
     throw new StateConflictError(

@@ -22,8 +22,8 @@ import { recordWithRetries } from "./record-retries";
 
 /**
  * POST /v1/shipments/{id}/purchase. Exactly one label per shipment, with this order of operations:
- * 1. claim the shipment in the database (committed; concurrent purchases and cancellations get 409);
- * 2. buy the label (a refusal releases the claim: the shipment stays `created`, 424);
+ * 1. claim the shipment in the database (committed; concurrent purchases and cancellations get a state conflict);
+ * 2. buy the label (a refusal releases the claim: the shipment stays `created`, a carrier failure);
  * 3. record label, tracker and purchased shipment in one transaction, retried while the database is away;
  * 4. if it cannot be recorded, void the label at the carrier, so no label exists without its shipment row.
  */

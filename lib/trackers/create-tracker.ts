@@ -13,9 +13,9 @@ import { refreshTimeScale } from "./refresh/budget";
 
 /**
  * POST|GET /v1/trackers/{carrier_name}/{tracking_number}: the organization's tracker for that pair, created on
- * first call (201) and returned as stored afterwards (200; the background refresh keeps it current, and
+ * first call (`created`) and returned as stored afterwards (the background refresh keeps it current, and
  * POST /v1/trackers/{id}/refresh asks now). The unique index on (org, carrier, number) makes concurrent first
- * calls end with one tracker. A number the carrier does not know is a 404 and stores nothing.
+ * calls end with one tracker. A number the carrier does not know is tracking_not_found and stores nothing.
  */
 export async function createTracker({
   ctx,
