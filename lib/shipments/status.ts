@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, notInArray, or, type SQL } from "drizzle-orm";
 import { shipments } from "@/lib/db/schema";
 import type { Tx } from "@/lib/db/tx";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
@@ -8,8 +8,8 @@ import type { ShipmentRow } from "./rows";
 /**
  * The one way a shipment's status changes. A purchase, a cancellation and a tracker moving its shipment all write
  * the status through changeShipmentStatus, inside their own transaction, and get back what changed: per shipment, the
- * status it had and the one it has now. Events about shipments (webhooks' outbox) are written here, in the same
- * transaction as the change.
+ * status it had and the one it has now. That is the seam for events about shipments (a webhooks outbox written in the
+ * same transaction as the change); today the transitions are returned and nothing else is written.
  */
 
 interface ShipmentTransition {
@@ -36,11 +36,18 @@ export interface StatusChanges {
 }
 
 /**
- * Locks the shipments (`SELECT … FOR UPDATE`, so `from` is exact and nothing moves them meanwhile), applies each
- * allowed change and reports it. Callers that also write trackers write them first: the background refresh locks
- * trackers before shipments, and one lock order means no deadlock.
+ * Locks the shipments, applies each allowed change and reports it. The lock is `FOR NO KEY UPDATE`, the one an
+ * UPDATE takes anyway: `from` is exact and nothing moves the row meanwhile, while inserts that only reference the
+ * shipment (a label, a tracker) are not blocked. `candidates` narrows which rows are locked at all (a refresh batch
+ * leaves delivered or cancelled shipments alone). Callers that also write trackers write them first: the background
+ * refresh locks trackers before shipments, and one lock order means no deadlock.
  */
-export async function changeShipmentStatus(tx: Tx, changes: StatusChange[], now: Date): Promise<StatusChanges> {
+export async function changeShipmentStatus(
+  tx: Tx,
+  changes: StatusChange[],
+  now: Date,
+  candidates?: SQL,
+): Promise<StatusChanges> {
   if (changes.length === 0) return { transitions: [], rows: [] };
   const locked = await tx
     .select()
@@ -52,9 +59,10 @@ export async function changeShipmentStatus(tx: Tx, changes: StatusChange[], now:
           shipments.id,
           changes.map((c) => c.shipmentId),
         ),
+        candidates,
       ),
     )
-    .for("update");
+    .for("no key update");
   const current = new Map(locked.map((s) => [s.id, s]));
   const allowed = changes.flatMap((change) => {
     const row = current.get(change.shipmentId);
@@ -63,7 +71,7 @@ export async function changeShipmentStatus(tx: Tx, changes: StatusChange[], now:
 
   const rows: ShipmentRow[] = [];
   // With extra columns, one statement each (purchases and cancellations come one at a time); plain moves (a refresh
-  // batch) in one statement per target status.
+  // batch) in one statement per organization and target status.
   for (const { change } of allowed.filter((a) => a.change.set)) {
     const [row] = await tx
       .update(shipments)
@@ -72,11 +80,20 @@ export async function changeShipmentStatus(tx: Tx, changes: StatusChange[], now:
       .returning();
     rows.push(row!);
   }
-  const plain = allowed.filter((a) => !a.change.set);
-  for (const to of new Set(plain.map((a) => a.change.to))) {
-    const ids = plain.filter((a) => a.change.to === to).map((a) => a.change.shipmentId);
+  const groups = new Map<string, { orgId: string; to: ShipmentStatus; ids: string[] }>();
+  for (const { change } of allowed.filter((a) => !a.change.set)) {
+    const key = `${change.orgId} ${change.to}`;
+    const group = groups.get(key) ?? { orgId: change.orgId, to: change.to, ids: [] };
+    group.ids.push(change.shipmentId);
+    groups.set(key, group);
+  }
+  for (const { orgId, to, ids } of groups.values()) {
     rows.push(
-      ...(await tx.update(shipments).set({ status: to, updatedAt: now }).where(inArray(shipments.id, ids)).returning()),
+      ...(await tx
+        .update(shipments)
+        .set({ status: to, updatedAt: now })
+        .where(and(eq(shipments.orgId, orgId), inArray(shipments.id, ids)))
+        .returning()),
     );
   }
 
@@ -87,21 +104,26 @@ export async function changeShipmentStatus(tx: Tx, changes: StatusChange[], now:
 }
 
 /** Shipment statuses tracking can no longer move: nothing leaves cancelled or delivered; created has no label. */
-const TRACKING_CANNOT_MOVE: ReadonlySet<ShipmentStatus> = new Set(["created", "cancelled", "delivered"]);
+const TRACKING_CANNOT_MOVE: ShipmentStatus[] = ["created", "cancelled", "delivered"];
 
 /**
  * Shipments follow their trackers (docs/api.md, "Managed mode: trackers"), except out of the states nothing leaves
  * (or `created`), and not while a purchase or cancellation holds the shipment: that operation decides its status.
+ * Only shipments tracking may move are locked.
  */
 export function moveShipmentsWithTracking(
   tx: Tx,
   moves: { orgId: string; shipmentId: string; to: ShipmentStatus }[],
   now: Date,
 ): Promise<StatusChanges> {
-  const free = (s: ShipmentRow) => s.pendingOperation === null || (s.pendingUntil !== null && s.pendingUntil < now);
+  const movable = and(
+    notInArray(shipments.status, TRACKING_CANNOT_MOVE),
+    or(isNull(shipments.pendingOperation), lt(shipments.pendingUntil, now)),
+  );
   return changeShipmentStatus(
     tx,
-    moves.map((m) => ({ ...m, allowed: (s) => s.status !== m.to && !TRACKING_CANNOT_MOVE.has(s.status) && free(s) })),
+    moves.map((m) => ({ ...m, allowed: (s) => s.status !== m.to })),
     now,
+    movable,
   );
 }
