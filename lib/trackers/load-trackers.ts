@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { trackers, trackingEvents } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
@@ -16,7 +16,7 @@ export async function findTrackerRow(db: DbOrTx, orgId: string, id: string): Pro
   return row;
 }
 
-/** Trackers with their events in one more query, whatever their number. */
+/** Trackers with their events in one more query, whatever their number; presented (presentStoredTracker). */
 export async function loadStoredTrackers(db: DbOrTx, orgId: string, rows: TrackerRow[]): Promise<StoredTracker[]> {
   if (rows.length === 0) return [];
   const events = await db
@@ -30,7 +30,9 @@ export async function loadStoredTrackers(db: DbOrTx, orgId: string, rows: Tracke
           rows.map((r) => r.id),
         ),
       ),
-    );
+    )
+    // Newest first, and a fixed order for events of the same instant, so a tracker reads the same every time.
+    .orderBy(desc(trackingEvents.occurredAt), asc(trackingEvents.fingerprint));
   return rows.map((row) =>
     presentStoredTracker(
       row,

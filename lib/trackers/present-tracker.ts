@@ -16,14 +16,15 @@ export type EventFields = Pick<
 >;
 
 /**
- * The one place a Tracker's JSON is built (docs/api.md, "Trackers"): events newest first, each event once (carriers
+ * The one place a Tracker's JSON is built (docs/api.md, "Resources"): events newest first, each event once (carriers
  * repeat scans across pages and calls), `delivered` exactly when the status is.
  */
 export function presentTracker(t: TrackerFields, events: EventFields[]): Tracker {
-  const byFingerprint = new Map(events.map((e) => [e.fingerprint, e]));
-  const ordered = [...byFingerprint.values()].sort(
-    (a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || a.fingerprint.localeCompare(b.fingerprint),
-  );
+  // The first copy of a repeated event is kept, and the sort is stable: events of the same instant keep the order
+  // they came in (the carrier's, or the loader's for stored events).
+  const first = new Map<string, EventFields>();
+  for (const e of events) if (!first.has(e.fingerprint)) first.set(e.fingerprint, e);
+  const ordered = [...first.values()].sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime());
   return {
     id: t.id,
     carrier_name: t.carrierName,
