@@ -66,9 +66,6 @@ function componentSchemas(served: ServedOperation[]): Record<string, unknown> {
     if (operation.body) inputs.push(operation.body);
     const response = operation.doc.response;
     if (response && !("files" in response)) outputs.push(response);
-    for (const value of Object.values(operation.doc.responses)) {
-      if (typeof value !== "string") outputs.push(...[value.schema].flat());
-    }
   }
   const output = renderComponents(outputs, "output");
   const input = renderComponents(inputs, "input");
@@ -136,14 +133,13 @@ function carrierFailureSchema(operation: Operation): unknown {
   const extra = Object.entries(operation.carrierFailure ?? {});
   if (extra.length === 0) return ref("CarrierFailure");
   return {
-    allOf: [
-      ref("CarrierFailure"),
-      {
-        type: "object",
-        properties: Object.fromEntries(extra.map(([key, value]) => [key, { const: value }])),
-        required: extra.map(([key]) => key),
-      },
-    ],
+    type: "object",
+    properties: {
+      messages: { type: "array", items: ref("Message") },
+      ...Object.fromEntries(extra.map(([key, value]) => [key, { const: value }])),
+    },
+    required: ["messages", ...extra.map(([key]) => key)],
+    additionalProperties: false,
   };
 }
 
@@ -152,11 +148,8 @@ function responses(operation: Operation): Record<string, unknown> {
   for (const [status, value] of Object.entries(operation.doc.responses)) {
     const code = Number(status);
     if (typeof value !== "string") {
-      const schemas = [value.schema].flat().map((s) => ref(idOf(s)));
-      out[status] = {
-        description: value.description,
-        content: json(schemas.length === 1 ? schemas[0] : { oneOf: schemas }),
-      };
+      const either = { oneOf: [ref("Error"), carrierFailureSchema(operation)] };
+      out[status] = { description: value.description, content: json(either) };
       continue;
     }
     const answer = operation.doc.response;

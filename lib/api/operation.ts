@@ -14,9 +14,10 @@ export interface OperationDoc {
   response?: z.ZodType | { files: readonly string[] };
   /**
    * Status → what it means. 2xx answer `response`; 424 the carriers' `messages` (beside the route's carrierFailure
-   * keys); any other status the error envelope, unless `schema` says otherwise (several: one of them).
+   * keys); any other status the error envelope, or, with `orCarrierMessages`, either of the two (404 is also how
+   * tracking_not_found answers).
    */
-  responses: Record<number, string | { description: string; schema: z.ZodType | z.ZodType[] }>;
+  responses: Record<number, string | { description: string; orCarrierMessages: true }>;
 }
 
 export interface Operation {

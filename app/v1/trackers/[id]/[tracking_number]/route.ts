@@ -1,6 +1,5 @@
 import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
-import { ErrorEnvelope, MessagesEnvelope } from "@/lib/schemas/message";
 import { TrackerParams, TrackingQuery } from "@/lib/schemas/proxy";
 import { StoredTracker } from "@/lib/schemas/tracker";
 import { createTracker } from "@/lib/trackers/create-tracker";
@@ -23,7 +22,7 @@ const createOrReturn = (id: string) =>
           201: "A new tracker with the carrier's latest details",
           404: {
             description: "carrier_not_found, or the carrier does not know the number (messages body)",
-            schema: [ErrorEnvelope, MessagesEnvelope],
+            orCarrierMessages: true,
           },
           424: "The carrier failed; nothing stored",
         },

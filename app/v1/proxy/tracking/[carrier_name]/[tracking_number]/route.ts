@@ -1,6 +1,5 @@
 import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
-import { ErrorEnvelope, MessagesEnvelope } from "@/lib/schemas/message";
 import { TrackingParams, TrackingQuery, TrackingResponse } from "@/lib/schemas/proxy";
 import { trackProxy } from "@/lib/trackers/track-proxy";
 
@@ -18,7 +17,7 @@ export const GET = withApi(
         200: "Tracking details, events newest first",
         404: {
           description: "carrier_not_found, or the carrier does not know the number (messages body)",
-          schema: [ErrorEnvelope, MessagesEnvelope],
+          orCarrierMessages: true,
         },
         424: "The carrier failed",
       },

@@ -1,0 +1,102 @@
+import Ajv2020 from "ajv/dist/2020";
+import { describe, expect, it } from "vitest";
+import { GET as openapi } from "@/app/v1/openapi.json/route";
+import { POST as proxyRates } from "@/app/v1/proxy/rates/route";
+import { GET as proxyTracking } from "@/app/v1/proxy/tracking/[carrier_name]/[tracking_number]/route";
+import { POST as createShipment } from "@/app/v1/shipments/route";
+import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
+import { POST as createTracker } from "@/app/v1/trackers/[id]/[tracking_number]/route";
+import { call, makeOrg, type CallResult } from "./helpers";
+import { addSandbox, createShipmentFor, rateRequest } from "./factories";
+import { sandboxNumbers } from "./refresh-helpers";
+
+/**
+ * The document describes what the API really answers: each answer below, success or failure, is decoded against the
+ * schema the document gives for its path, method and status, as a strict generated client would.
+ */
+const doc = await (await openapi(new Request("http://localhost/v1/openapi.json"))).json();
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+// Components name themselves with a fragment-only $id, which JSON Schema 2020-12 tools do not accept as an id.
+const components = structuredClone(doc.components);
+for (const schema of Object.values(components.schemas) as Record<string, unknown>[]) delete schema.$id;
+
+function expectDocumented(path: string, method: string, answer: CallResult) {
+  const response = doc.paths[path]?.[method]?.responses?.[String(answer.status)];
+  expect(response, `${method.toUpperCase()} ${path} ${answer.status} is not documented`).toBeDefined();
+  const schema = response.content?.["application/json"]?.schema;
+  expect(schema, `${method.toUpperCase()} ${path} ${answer.status} has no JSON schema`).toBeDefined();
+  const validate = ajv.compile({ ...schema, components });
+  expect(validate(answer.body) ? [] : validate.errors).toEqual([]);
+}
+
+describe("answers match the OpenAPI document", () => {
+  it("proxy rates: 200, 424 with rates: [], and a 400", async () => {
+    const { key } = await makeOrg();
+    expectDocumented(
+      "/v1/proxy/rates",
+      "post",
+      await call(proxyRates, "POST", "/v1/proxy/rates", { key, body: rateRequest() }),
+    );
+    const down = await addSandbox(key, "down", { fail_operations: ["rates"] });
+    const failed = await call(proxyRates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({ carrier_ids: [down.id] }),
+    });
+    expect(failed.status).toBe(424);
+    expectDocumented("/v1/proxy/rates", "post", failed);
+    const invalid = await call(proxyRates, "POST", "/v1/proxy/rates", { key, body: { parcels: [] } });
+    expect(invalid.status).toBe(400);
+    expectDocumented("/v1/proxy/rates", "post", invalid);
+  });
+
+  it("shipments: created (201), purchased (200), and a purchase the carrier refuses (424)", async () => {
+    const { key } = await makeOrg();
+    const created = await call(createShipment, "POST", "/v1/shipments", { key, body: rateRequest() });
+    expect(created.status).toBe(201);
+    expectDocumented("/v1/shipments", "post", created);
+    const bought = await call(purchase, "POST", `/v1/shipments/${created.body.id}/purchase`, {
+      key,
+      params: { id: created.body.id },
+      body: { selected_rate_id: created.body.rates[0].id },
+    });
+    expect(bought.status).toBe(200);
+    expectDocumented("/v1/shipments/{id}/purchase", "post", bought);
+
+    const brittle = await addSandbox(key, "brittle", { fail_operations: ["ship"] });
+    const s = await createShipmentFor(key, { carrier_ids: [brittle.id] });
+    const refused = await call(purchase, "POST", `/v1/shipments/${s.id}/purchase`, {
+      key,
+      params: { id: s.id },
+      body: { selected_rate_id: s.rates[0]!.id },
+    });
+    expect(refused.status).toBe(424);
+    expectDocumented("/v1/shipments/{id}/purchase", "post", refused);
+  });
+
+  it("tracking: a known number (200, 201), an unknown one (404 with messages) and an unknown carrier (404)", async () => {
+    const { key } = await makeOrg();
+    const [known] = sandboxNumbers(1, 30, 2);
+    const [unknown] = sandboxNumbers(1, 30, 9);
+    const track = (carrier: string, number: string) =>
+      call(proxyTracking, "GET", `/v1/proxy/tracking/${carrier}/${number}`, {
+        key,
+        params: { carrier_name: carrier, tracking_number: number },
+      });
+    const path = "/v1/proxy/tracking/{carrier_name}/{tracking_number}";
+    expectDocumented(path, "get", await track("sandbox", known!));
+    const notFound = await track("sandbox", unknown!);
+    expect(notFound.status).toBe(404);
+    expect(notFound.body.tracking).toBeNull();
+    expectDocumented(path, "get", notFound);
+    const noCarrier = await track("nope", known!);
+    expect(noCarrier.status).toBe(404);
+    expectDocumented(path, "get", noCarrier);
+
+    const tracker = await call(createTracker, "POST", `/v1/trackers/sandbox/${known}`, {
+      key,
+      params: { id: "sandbox", tracking_number: known! },
+    });
+    expect(tracker.status).toBe(201);
+    expectDocumented("/v1/trackers/{carrier_name}/{tracking_number}", "post", tracker);
+  });
+});
