@@ -79,6 +79,13 @@ describe("the OpenAPI document covers the API exactly", () => {
     const served: string[] = [];
     for (const { file, template } of routeFiles()) {
       const mod = (await import(resolve(file))) as Record<string, unknown>;
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const handler = mod[method] as { operation?: unknown; refused?: true } | undefined;
+        expect(
+          handler?.operation ?? handler?.refused,
+          `${method} in ${file}: declared, or refused with 405`,
+        ).toBeTruthy();
+      }
       const operations = servedOperations([mod]);
       expect(operations.length, `${file} declares no operation`).toBeGreaterThan(0);
       for (const { method, operation } of operations) {

@@ -12,12 +12,20 @@ function errorResponse(req: Request, code: ErrorCode, message: string, headers: 
   );
 }
 
-/** Handlers for the methods a route does not serve: 405 in the contract's envelope, with `Allow`. */
-export function otherMethods(...allowed: Method[]): Record<Method, (req: Request) => Response> {
+type Refusal = ((req: Request) => Response) & { refused: true };
+
+/**
+ * Handlers for the methods a route does not serve: 405 in the contract's envelope, with `Allow`. Marked `refused`,
+ * so the OpenAPI coverage test tells them from a handler someone forgot to declare.
+ */
+export function otherMethods(...allowed: Method[]): Record<Method, Refusal> {
   const allow = allowed.join(", ");
-  const handler = (req: Request) =>
-    errorResponse(req, "method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, { Allow: allow });
-  return Object.fromEntries(METHODS.map((m) => [m, handler])) as Record<Method, (req: Request) => Response>;
+  const handler = Object.assign(
+    (req: Request) =>
+      errorResponse(req, "method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, { Allow: allow }),
+    { refused: true as const },
+  );
+  return Object.fromEntries(METHODS.map((m) => [m, handler])) as Record<Method, Refusal>;
 }
 
 /** Any path under /v1 that no route serves. */
