@@ -2,6 +2,7 @@ import "server-only";
 import { bootstrap } from "@/lib/bootstrap";
 import { systemContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { env, isBuildPhase, trackerRefreshRunner } from "@/lib/env";
 import { log } from "@/lib/log";
 
@@ -27,6 +28,12 @@ async function bootstrapUntilDone(): Promise<void> {
   try {
     await bootstrap({ ctx: systemContext(await getDb(), "start") });
   } catch (err) {
+    if (!isDatabaseUnavailable(err)) {
+      // Not the database being away (a data folder held by another process, a bad configuration): retrying
+      // would only repeat it. Requests still answer, and the next start tries again.
+      log().error({ msg: "bootstrap failed at start", err: (err as Error).message });
+      return;
+    }
     log().error({ msg: "database not ready at start; requests will retry", err: (err as Error).message });
     setTimeout(() => void bootstrapUntilDone(), BOOTSTRAP_RETRY_MS).unref();
   }

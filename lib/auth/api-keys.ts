@@ -133,7 +133,6 @@ const LAST_USED_PRECISION_MS = 60_000;
 export interface Authenticated {
   keyId: string;
   orgId: string;
-  orgName: string;
 }
 
 /**
@@ -166,12 +165,10 @@ async function lookup(db: DbOrTx, hash: string) {
     .select({
       keyId: apiKeys.id,
       orgId: apiKeys.orgId,
-      orgName: organizations.name,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
     })
     .from(apiKeys)
-    .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
     .where(eq(apiKeys.keyHash, hash));
   return row;
 }
@@ -183,7 +180,7 @@ export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Authe
   let entry = authCache.get(db, hash);
   if (!entry) {
     const row = await lookup(db, hash);
-    const value = row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId, orgName: row.orgName } : null;
+    const value = row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId } : null;
     entry = { value, lastUsedAt: row?.lastUsedAt?.getTime() ?? 0 };
     authCache.set(db, hash, entry);
   }

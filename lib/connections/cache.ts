@@ -40,7 +40,7 @@ export function orgConnections(db: DbOrTx, orgId: string): Promise<ConnectionRow
   return loading;
 }
 
-/** After a write to an organization's connections (called once the write is done). */
+/** After a write to an organization's connections: once it is done, and again after its transaction commits. */
 export function forgetOrgConnections(orgId: string): void {
   cache.delete(orgId);
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { Capability } from "@/lib/carriers/types";
-import { CarrierNotFoundError, NotFoundError, ValidationError } from "@/lib/errors";
+import { CarrierNotFoundError, ValidationError } from "@/lib/errors";
 import { orgConnections } from "./cache";
 import type { ConnectionRow } from "./present";
 
@@ -97,9 +97,7 @@ export async function connectionById({
   return row;
 }
 
-/** One of the organization's connections, active or not (the one that bought a label, say). */
-export async function orgConnection({ ctx, id }: { ctx: DomainContext; id: string }): Promise<ConnectionRow> {
-  const row = (await orgConnections(ctx.db, ctx.org.id)).find((r) => r.id === id);
-  if (!row) throw new NotFoundError(`Carrier connection ${id} does not exist.`);
-  return row;
+/** One of the organization's connections, active or not (the one that bought a label, say); null when it is gone. */
+export async function orgConnection({ ctx, id }: { ctx: DomainContext; id: string }): Promise<ConnectionRow | null> {
+  return (await orgConnections(ctx.db, ctx.org.id)).find((r) => r.id === id) ?? null;
 }

@@ -3,11 +3,12 @@ import { eq } from "drizzle-orm";
 import { forOrganization, withTransaction, type SystemContext } from "@/lib/context";
 import { organizations } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
+import { forgetOrgConnections } from "@/lib/connections/cache";
 import { createConnection } from "@/lib/connections/create-connection";
 
 /** Every organization starts with an active sandbox connection in test mode, so everything works offline at once. */
 async function withSandbox(ctx: SystemContext, values: typeof organizations.$inferInsert) {
-  return withTransaction(ctx, async (tx) => {
+  const org = await withTransaction(ctx, async (tx) => {
     const inserted = await tx.db.insert(organizations).values(values).onConflictDoNothing().returning();
     const org = inserted[0];
     if (!org) return null;
@@ -25,6 +26,9 @@ async function withSandbox(ctx: SystemContext, values: typeof organizations.$inf
     });
     return org;
   });
+  // The connection was written in the transaction: a read between that write and the commit could have cached none.
+  if (org) forgetOrgConnections(org.id);
+  return org;
 }
 
 export async function createOrganization({ ctx, name }: { ctx: SystemContext; name: string }) {

@@ -4,7 +4,7 @@ import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage } from "@/lib/carriers/types";
 import { orgConnection } from "@/lib/connections/select-connections";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
-import { CarrierFailureError, CarrierNotFoundError, NotFoundError, StateConflictError } from "@/lib/errors";
+import { CarrierFailureError, CarrierNotFoundError, StateConflictError } from "@/lib/errors";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { stopTracking } from "@/lib/trackers/label-tracker";
 import { assertNoLiveClaim, claimLeaseMs, claimShipment, holds, releaseClaim, type Claim } from "./claim";
@@ -40,9 +40,7 @@ export async function cancelShipment({
     return present(ctx, await finish(ctx, claim, row.trackerId, []), []);
   }
 
-  const connection = row.carrierConnectionId
-    ? await orgConnection({ ctx, id: row.carrierConnectionId }).catch(notFoundToNull)
-    : null;
+  const connection = row.carrierConnectionId ? await orgConnection({ ctx, id: row.carrierConnectionId }) : null;
   if (!connection) {
     throw new CarrierNotFoundError(
       `The connection that bought this label no longer exists; void the label in the ${row.carrierName} account, or recreate the connection.`,
@@ -50,8 +48,7 @@ export async function cancelShipment({
   }
   const adapter = getAdapter(connection.carrierName)!;
   const claim = await claimShipment(ctx.db, row, "cancel", ["purchased"], claimLeaseMs(connection));
-  const voidLabel = adapter.void;
-  if (!voidLabel) {
+  if (!adapter.void) {
     const warning = connectionMessages(connection, [
       {
         code: "not_supported",
@@ -61,8 +58,8 @@ export async function cancelShipment({
     ]);
     return present(ctx, await finish(ctx, claim, row.trackerId, warning), warning);
   }
-  const outcome = await invokeConnection(connection, "void", undefined, (_, actx) =>
-    voidLabel(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),
+  const outcome = await invokeConnection(connection, "void", undefined, (a, actx) =>
+    a.void!(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),
   );
   if (!outcome.ok) {
     await releaseClaim(ctx.db, claim).catch(() => undefined);
@@ -70,11 +67,6 @@ export async function cancelShipment({
   }
   return present(ctx, await finish(ctx, claim, row.trackerId, outcome.messages), outcome.messages);
 }
-
-const notFoundToNull = (err: unknown) => {
-  if (err instanceof NotFoundError) return null;
-  throw err;
-};
 
 /**
  * Cancels the shipment and stops its tracker (a voided label will not move), while the claim holds. The tracker is

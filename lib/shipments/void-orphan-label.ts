@@ -32,10 +32,9 @@ export async function voidOrphanLabel({
     shipment_identifier: shipped.shipment_identifier,
     cause: cause instanceof ClaimLostError ? "claim_lost" : String((cause as Error)?.message ?? cause),
   };
-  const voidLabel = getAdapter(connection.carrierName)?.void;
-  const outcome = voidLabel
-    ? await invokeConnection(connection, "void", undefined, (_, actx) =>
-        voidLabel(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
+  const outcome = getAdapter(connection.carrierName)?.void
+    ? await invokeConnection(connection, "void", undefined, (a, actx) =>
+        a.void!(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
       )
     : null;
   if (!outcome?.ok) {

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { trackers } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
-import type { DbOrTx } from "@/lib/db/tx";
+import type { Tx } from "@/lib/db/tx";
 import type { ConnectionRow } from "@/lib/connections/present";
 import { refreshTimeScale } from "./refresh/budget";
 import { FIRST_REFRESH_AFTER_PURCHASE_MS } from "./tracking-rules";
@@ -17,7 +17,7 @@ import { FIRST_REFRESH_AFTER_PURCHASE_MS } from "./tracking-rules";
  * carrier (tracked before, or a carrier reusing numbers), linked to this shipment and started afresh. Returns its id.
  */
 export async function trackNewLabel(
-  tx: DbOrTx,
+  tx: Tx,
   label: { orgId: string; shipmentId: string; trackingNumber: string; connection: ConnectionRow },
   now: Date,
 ): Promise<string> {
@@ -53,7 +53,7 @@ export async function trackNewLabel(
 }
 
 /** A voided label will not move: its tracker is cancelled and never refreshed again. */
-export async function stopTracking(tx: DbOrTx, tracker: { orgId: string; id: string }, now: Date): Promise<void> {
+export async function stopTracking(tx: Tx, tracker: { orgId: string; id: string }, now: Date): Promise<void> {
   await tx
     .update(trackers)
     .set({ status: "cancelled", nextRefreshAt: null, updatedAt: now })

@@ -9,7 +9,7 @@ import type { TrackerRow } from "./present-tracker";
 import { moveShipmentsWithTracking } from "@/lib/shipments/status";
 import {
   FINAL_TRACKER_STATUSES,
-  eventFingerprint,
+  eventFields,
   failureRetryAt,
   isDeliveredBack,
   isStale,
@@ -84,13 +84,12 @@ export async function recordTrackings(
   if (answers.length === 0) return [];
   const events = new Map<string, Record<string, string | null>>();
   for (const { tracker, result } of answers) {
-    for (const e of result.events) {
-      const fingerprint = eventFingerprint(e);
-      events.set(`${tracker.id}:${fingerprint}`, {
+    for (const e of result.events.map(eventFields)) {
+      events.set(`${tracker.id}:${e.fingerprint}`, {
         tracker_id: tracker.id,
         org_id: tracker.orgId,
-        fingerprint,
-        occurred_at: new Date(e.occurred_at).toISOString(),
+        fingerprint: e.fingerprint,
+        occurred_at: e.occurredAt.toISOString(),
         date: e.date,
         time: e.time,
         description: e.description,

@@ -3,7 +3,7 @@ import { withTransaction, type DomainContext } from "@/lib/context";
 import { connectionForCarrier, orgConnection } from "@/lib/connections/select-connections";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
-import { CarrierFailureError, NotFoundError } from "@/lib/errors";
+import { CarrierFailureError } from "@/lib/errors";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 import { findTrackerRow, loadStoredTracker } from "./load-trackers";
 import type { TrackerRow } from "./present-tracker";
@@ -29,10 +29,7 @@ export async function refreshTracker({ ctx, id }: { ctx: DomainContext; id: stri
 
 /** The connection that created the tracker, or, if it is gone or inactive, the organization's active one for that carrier. */
 async function trackingConnection(ctx: DomainContext, row: TrackerRow): Promise<ConnectionRow> {
-  const own = await orgConnection({ ctx, id: row.carrierConnectionId }).catch((err) => {
-    if (err instanceof NotFoundError) return null;
-    throw err;
-  });
+  const own = await orgConnection({ ctx, id: row.carrierConnectionId });
   if (own?.active) return own;
   return connectionForCarrier({ ctx, carrierName: row.carrierName, capability: "track" });
 }

@@ -268,9 +268,10 @@ async function askCarrier(
   rows: TrackerRow[],
 ): Promise<CarrierAnswer> {
   const numbers = rows.map((r) => r.trackingNumber);
-  const trackMany = adapter.trackMany;
-  if (budget.batchSize > 1 && trackMany) {
-    const outcome = await invokeConnection(connection, "multi_track", undefined, (_, actx) => trackMany(actx, numbers));
+  if (budget.batchSize > 1 && adapter.trackMany) {
+    const outcome = await invokeConnection(connection, "multi_track", undefined, (a, actx) =>
+      a.trackMany!(actx, numbers),
+    );
     return outcome.ok
       ? { ok: true, results: new Map(Object.entries(outcome.data)) }
       : { ok: false, messages: outcome.messages };
