@@ -7,30 +7,18 @@
  * Env: BENCH_SECONDS (default 10 per run), PORT (default 3210), DATABASE_URL (optional; default embedded PGlite:
  * any database on a Postgres server, used to create and drop a fresh one for the run).
  */
-import { ensureBuild, printRows, run as runOnce, scratchDatabase, SECONDS, startServer, type Row } from "./server";
+import {
+  benchShipmentBody,
+  ensureBuild,
+  printRows,
+  run as runOnce,
+  scratchDatabase,
+  SECONDS,
+  startServer,
+  type Row,
+} from "./server";
 
 const PORT = Number(process.env.PORT ?? 3210);
-
-const rateBody = (carrier_ids: string[]) =>
-  JSON.stringify({
-    shipper: {
-      address_line1: "500 Industrial Way",
-      city: "Chicago",
-      state_code: "IL",
-      postal_code: "60607",
-      country_code: "US",
-    },
-    recipient: {
-      address_line1: "12 Elm St",
-      city: "Austin",
-      state_code: "TX",
-      postal_code: "78701",
-      country_code: "US",
-      residential: true,
-    },
-    parcels: [{ weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" }],
-    carrier_ids,
-  });
 
 async function main() {
   ensureBuild();
@@ -54,7 +42,7 @@ async function main() {
       });
       slow.push(name);
     }
-    const fast = rateBody(["sandbox"]);
+    const fast = benchShipmentBody(["sandbox"]);
     // Warm up the JIT and Next's route compilation.
     await run("warm-up", 8, { path: "/v1/proxy/rates", method: "POST", body: fast });
 
@@ -69,14 +57,14 @@ async function main() {
       await run("POST /v1/proxy/rates, 3 sandboxes @200ms", 1, {
         path: "/v1/proxy/rates",
         method: "POST",
-        body: rateBody(slow),
+        body: benchShipmentBody(slow),
       }),
     );
     rows.push(
       await run("POST /v1/proxy/rates, 3 sandboxes @200ms", 32, {
         path: "/v1/proxy/rates",
         method: "POST",
-        body: rateBody(slow),
+        body: benchShipmentBody(slow),
       }),
     );
 

@@ -11,6 +11,28 @@ import autocannon from "autocannon";
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
+/** The body every bench rates or ships with: Chicago to Austin, one parcel, the given connections. */
+export const benchShipmentBody = (carrier_ids: string[]) =>
+  JSON.stringify({
+    shipper: {
+      address_line1: "500 Industrial Way",
+      city: "Chicago",
+      state_code: "IL",
+      postal_code: "60607",
+      country_code: "US",
+    },
+    recipient: {
+      address_line1: "12 Elm St",
+      city: "Austin",
+      state_code: "TX",
+      postal_code: "78701",
+      country_code: "US",
+      residential: true,
+    },
+    parcels: [{ weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" }],
+    carrier_ids,
+  });
+
 export interface ScratchDatabase {
   name: string;
   url: string;

@@ -15,6 +15,7 @@
  */
 import postgres from "postgres";
 import {
+  benchShipmentBody,
   ensureBuild,
   printRows,
   run,
@@ -40,25 +41,7 @@ const PORT = Number(process.env.PORT ?? 3211);
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
 
-const shipmentBody = JSON.stringify({
-  shipper: {
-    address_line1: "500 Industrial Way",
-    city: "Chicago",
-    state_code: "IL",
-    postal_code: "60607",
-    country_code: "US",
-  },
-  recipient: {
-    address_line1: "12 Elm St",
-    city: "Austin",
-    state_code: "TX",
-    postal_code: "78701",
-    country_code: "US",
-    residential: true,
-  },
-  parcels: [{ weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" }],
-  carrier_ids: ["sandbox"],
-});
+const shipmentBody = benchShipmentBody(["sandbox"]);
 
 // ---------------------------------------------------------------------------------------------------------------
 // create + purchase

@@ -7,12 +7,11 @@ import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-c
 import { CarrierFailureError, CarrierNotFoundError, StateConflictError } from "@/lib/errors";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { stopTracking } from "@/lib/trackers/label-tracker";
-import { assertNoLiveClaim, claimLeaseMs, claimShipment, holds, releaseClaim, type Claim } from "./claim";
+import { assertNoLiveClaim, claimLeaseMs, claimShipment, completeClaim, releaseClaim, type Claim } from "./claim";
 import { findShipmentRow, loadShipmentParts } from "./load-shipments";
 import { recordWithRetries } from "./record-retries";
 import { presentShipment } from "./present-shipment";
 import type { ShipmentRow } from "./rows";
-import { changeShipmentStatus } from "./status";
 
 /**
  * POST /v1/shipments/{id}/cancel (docs/api.md, "Managed mode: shipments"): `created` is cancelled here; `purchased`
@@ -83,21 +82,7 @@ async function finish(
     withTransaction(ctx, async ({ db: tx }) => {
       const now = new Date();
       if (trackerId) await stopTracking(tx, { orgId: claim.orgId, id: trackerId }, now);
-      const {
-        rows: [row],
-      } = await changeShipmentStatus(
-        tx,
-        [
-          {
-            orgId: claim.orgId,
-            shipmentId: claim.shipmentId,
-            to: "cancelled",
-            allowed: (s) => holds(claim, s),
-            set: { messages, pendingOperation: null, pendingUntil: null },
-          },
-        ],
-        now,
-      );
+      const row = await completeClaim(tx, claim, "cancelled", { messages }, now);
       // Rolls the tracker back too.
       if (!row) throw new StateConflictError("The shipment changed while it was being cancelled; fetch it and retry.");
       return row;

@@ -1,12 +1,13 @@
 import "server-only";
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { shipments } from "@/lib/db/schema";
-import type { DbOrTx } from "@/lib/db/tx";
+import type { DbOrTx, Tx } from "@/lib/db/tx";
 import { deadlineFor } from "@/lib/carriers/invoke";
 import { StateConflictError } from "@/lib/errors";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
 import type { CarrierMessage } from "@/lib/carriers/types";
 import type { ShipmentRow } from "./rows";
+import { changeShipmentStatus, type StatusChange } from "./status";
 
 /**
  * A purchase or cancellation reaches the carrier only after this shipment row says so: the claim is one
@@ -70,7 +71,7 @@ function conflictFor(operation: PendingOperation) {
 }
 
 /** Whether the claim is still ours and the shipment still where the operation started (checked on a locked row). */
-export function holds(claim: Claim, row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil" | "status">): boolean {
+function holds(claim: Claim, row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil" | "status">): boolean {
   return (
     row.pendingOperation === claim.operation &&
     row.pendingUntil?.getTime() === claim.until.getTime() &&
@@ -78,7 +79,34 @@ export function holds(claim: Claim, row: Pick<ShipmentRow, "pendingOperation" | 
   );
 }
 
-/** `holds` as a WHERE, for the one write that ends a claim without changing the status (releaseClaim). */
+/**
+ * The write that ends a claim by moving the shipment to `to` with the operation's columns, inside the caller's
+ * transaction and through the one status write, only while the claim holds. Null when it was lost meanwhile.
+ */
+export async function completeClaim(
+  tx: Tx,
+  claim: Claim,
+  to: ShipmentStatus,
+  set: StatusChange["set"],
+  now: Date,
+): Promise<ShipmentRow | null> {
+  const { rows } = await changeShipmentStatus(
+    tx,
+    [
+      {
+        orgId: claim.orgId,
+        shipmentId: claim.shipmentId,
+        to,
+        allowed: (s) => holds(claim, s),
+        set: { ...set, pendingOperation: null, pendingUntil: null },
+      },
+    ],
+    now,
+  );
+  return rows[0] ?? null;
+}
+
+/** `holds` as a WHERE, for the write that gives a claim back without changing the status (releaseClaim). */
 const heldBy = (claim: Claim) =>
   and(
     eq(shipments.orgId, claim.orgId),

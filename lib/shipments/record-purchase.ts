@@ -7,9 +7,8 @@ import type { ConnectionRow } from "@/lib/connections/present";
 import type { Payment } from "@/lib/schemas/payment";
 import type { Rate } from "@/lib/schemas/rate";
 import { trackNewLabel } from "@/lib/trackers/label-tracker";
-import { ClaimLostError, holds, type Claim } from "./claim";
+import { ClaimLostError, completeClaim, type Claim } from "./claim";
 import { searchTextOf, type AddressRow, type ShipmentRow } from "./rows";
-import { changeShipmentStatus } from "./status";
 
 /** What a purchase has in hand once the carrier sold the label. */
 export interface PurchaseRecord {
@@ -49,41 +48,31 @@ export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Pro
       { orgId: claim.orgId, shipmentId: claim.shipmentId, trackingNumber: shipped.tracking_number, connection },
       now,
     );
-    const {
-      rows: [row],
-    } = await changeShipmentStatus(
+    const row = await completeClaim(
       tx,
-      [
-        {
-          orgId: claim.orgId,
-          shipmentId: claim.shipmentId,
-          to: "purchased",
-          allowed: (s) => holds(claim, s),
-          set: {
-            carrierConnectionId: connection.id,
-            carrierName: connection.carrierName,
-            carrierId: connection.carrierId,
-            trackingNumber: shipped.tracking_number,
-            shipmentIdentifier: shipped.shipment_identifier,
-            selectedRateId: p.selected.id,
-            selectedRate: p.selected,
-            service: p.selected.service,
-            labelType: shipped.label.type,
-            payment: p.payment,
-            meta: p.meta,
-            testMode: connection.testMode,
-            messages: p.messages,
-            trackerId,
-            pendingOperation: null,
-            pendingUntil: null,
-            searchText: searchTextOf({
-              reference: current?.reference ?? null,
-              trackingNumber: shipped.tracking_number,
-              recipient: p.recipient,
-            }),
-          },
-        },
-      ],
+      claim,
+      "purchased",
+      {
+        carrierConnectionId: connection.id,
+        carrierName: connection.carrierName,
+        carrierId: connection.carrierId,
+        trackingNumber: shipped.tracking_number,
+        shipmentIdentifier: shipped.shipment_identifier,
+        selectedRateId: p.selected.id,
+        selectedRate: p.selected,
+        service: p.selected.service,
+        labelType: shipped.label.type,
+        payment: p.payment,
+        meta: p.meta,
+        testMode: connection.testMode,
+        messages: p.messages,
+        trackerId,
+        searchText: searchTextOf({
+          reference: current?.reference ?? null,
+          trackingNumber: shipped.tracking_number,
+          recipient: p.recipient,
+        }),
+      },
       now,
     );
     // Rolls back the label and the tracker too.

@@ -84,19 +84,9 @@ export async function recordTrackings(
   if (answers.length === 0) return [];
   const events = new Map<string, Record<string, string | null>>();
   for (const { tracker, result } of answers) {
-    for (const e of result.events.map(eventFields)) {
-      events.set(`${tracker.id}:${e.fingerprint}`, {
-        tracker_id: tracker.id,
-        org_id: tracker.orgId,
-        fingerprint: e.fingerprint,
-        occurred_at: e.occurredAt.toISOString(),
-        date: e.date,
-        time: e.time,
-        description: e.description,
-        location: e.location,
-        code: e.code,
-        status: e.status,
-      });
+    for (const { occurredAt, ...e } of result.events.map(eventFields)) {
+      const row = { tracker_id: tracker.id, org_id: tracker.orgId, occurred_at: occurredAt.toISOString(), ...e };
+      events.set(`${tracker.id}:${e.fingerprint}`, row);
     }
   }
   // Like the update below, the rows travel as one JSON document: building a multi-row VALUES list parameter by
