@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/openapi.json/route";
 import { servedOperations } from "@/lib/api/openapi";
+import { ROUTE_METHODS } from "@/lib/api/operation";
 
 describe("GET /v1/openapi.json", () => {
   it("serves an OpenAPI 3.1 document generated from the zod schemas", async () => {
@@ -79,7 +80,7 @@ describe("the OpenAPI document covers the API exactly", () => {
     const served: string[] = [];
     for (const { file, template } of routeFiles()) {
       const mod = (await import(resolve(file))) as Record<string, unknown>;
-      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+      for (const method of ROUTE_METHODS) {
         const handler = mod[method] as { operation?: unknown; refused?: true } | undefined;
         expect(
           handler?.operation ?? handler?.refused,

@@ -1,9 +1,7 @@
 import "server-only";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { ROUTE_METHODS, type RouteMethod } from "./operation";
 import { requestIdFrom } from "./request-id";
-
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Method = (typeof METHODS)[number];
 
 function errorResponse(req: Request, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
   return Response.json(
@@ -18,14 +16,14 @@ type Refusal = ((req: Request) => Response) & { refused: true };
  * Handlers for the methods a route does not serve: 405 in the contract's envelope, with `Allow`. Marked `refused`,
  * so the OpenAPI coverage test tells them from a handler someone forgot to declare.
  */
-export function otherMethods(...allowed: Method[]): Record<Method, Refusal> {
+export function otherMethods(...allowed: RouteMethod[]): Record<RouteMethod, Refusal> {
   const allow = allowed.join(", ");
   const handler = Object.assign(
     (req: Request) =>
       errorResponse(req, "method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, { Allow: allow }),
     { refused: true as const },
   );
-  return Object.fromEntries(METHODS.map((m) => [m, handler])) as Record<Method, Refusal>;
+  return Object.fromEntries(ROUTE_METHODS.map((m) => [m, handler])) as Record<RouteMethod, Refusal>;
 }
 
 /** Any path under /v1 that no route serves. */

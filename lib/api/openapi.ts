@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ErrorEnvelope, MessagesEnvelope } from "@/lib/schemas/message";
 import { ERROR_STATUS } from "./errors";
-import type { Operation } from "./operation";
+import { ROUTE_METHODS, type Operation, type RouteMethod } from "./operation";
 
 /**
  * The OpenAPI 3.1 document (docs/api.md, "Documentation"), generated from what each route declares (its withApi
@@ -9,20 +9,17 @@ import type { Operation } from "./operation";
  * (io: input), answers as the JSON we send (io: output), query and path parameters from the route's zod schemas.
  */
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Method = (typeof METHODS)[number];
-
 export interface ServedOperation {
-  method: Lowercase<Method>;
+  method: Lowercase<RouteMethod>;
   operation: Operation;
 }
 
 /** What a set of route modules serve: every exported method handler that carries its operation's declaration. */
 export function servedOperations(modules: readonly Record<string, unknown>[]): ServedOperation[] {
   return modules.flatMap((mod) =>
-    METHODS.flatMap((method) => {
+    ROUTE_METHODS.flatMap((method) => {
       const operation = (mod[method] as { operation?: Operation } | undefined)?.operation;
-      return operation ? [{ method: method.toLowerCase() as Lowercase<Method>, operation }] : [];
+      return operation ? [{ method: method.toLowerCase() as Lowercase<RouteMethod>, operation }] : [];
     }),
   );
 }
@@ -97,7 +94,7 @@ function parameterSchema(field: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
-function parameters(method: Lowercase<Method>, operation: Operation): unknown[] {
+function parameters(method: Lowercase<RouteMethod>, operation: Operation): unknown[] {
   const path = Object.entries(fieldsOf(operation.params)).map(([name, field]) => ({
     name,
     in: "path",

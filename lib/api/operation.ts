@@ -1,10 +1,14 @@
 import type { z } from "zod";
 
+/** The methods a route file may export; each is either a declared operation or refused with 405 (fallback.ts). */
+export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type RouteMethod = (typeof ROUTE_METHODS)[number];
+
 /**
  * An API operation as declared beside its route (through withApi, or publicEndpoint for the few that need no key).
  * The OpenAPI document is generated from these declarations and their zod schemas, nothing else.
  */
-export interface OperationDoc {
+interface OperationDoc {
   /** The operationId. */
   id: string;
   summary: string;

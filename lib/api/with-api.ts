@@ -10,7 +10,7 @@ import { log } from "@/lib/log";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { issuesToProblems } from "@/lib/validation";
 import { ApiError, toErrorResponse } from "./errors";
-import { describe, type DescribedHandler, type Operation, type OperationDoc } from "./operation";
+import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";
 import { rateLimiter } from "./rate-limit";
 import {
@@ -37,16 +37,11 @@ export type ApiResult = { status?: number; body: unknown; headers?: Record<strin
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-interface Options<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType> {
-  /** Path template, e.g. `/v1/connections/{id}`: the OpenAPI path and the log line's route. */
-  route: string;
+/** The operation's declaration (operation.ts), with its schemas' types kept for the handler's arguments. */
+interface Options<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType> extends Omit<Operation, "public"> {
   params?: P;
   body?: B;
   query?: Q;
-  /** Keys a carrier failure answers beside the carriers' `messages` (`{ rates: [] }`), so the answer keeps its shape. */
-  carrierFailure?: Record<string, unknown>;
-  /** What the OpenAPI document says about this operation. */
-  doc: OperationDoc;
 }
 
 interface HandlerArgs<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType> {

@@ -6,7 +6,7 @@ import type { Rate, RateInput } from "@/lib/schemas/rate";
 /** What a rate is made of, wherever it comes from: a carrier's quote, a stored row, or a rate a client sent back. */
 export type RateFields = Omit<typeof rates.$inferSelect, "orgId" | "shipmentId" | "position">;
 
-/** The one place a Rate's JSON is built (docs/api.md, "Rates"): every field, in the contract's names. */
+/** The one place a Rate's JSON is built (docs/api.md, "Resources"): every field, in the contract's names. */
 export function presentRate(r: RateFields): Rate {
   return {
     id: r.id,

@@ -9,7 +9,7 @@ import type { AddressRow, ParcelRow, ShipmentRow } from "./rows";
 
 /**
  * The one place a Shipment's JSON is built, for stored shipments and proxy purchases alike (docs/api.md,
- * "Shipments"): every field present, null when empty. Pure: the caller loads or builds the view.
+ * "Resources"): every field present, null when empty. Pure: the caller loads or builds the view.
  */
 
 /** What an address, parcel or shipment is made of, with no id when it is not stored (proxy mode). */
