@@ -9,12 +9,15 @@ import { createOrganization, ensureDefaultOrganization } from "@/lib/orgs/create
 import { listOrganizations } from "@/lib/orgs/list-organizations";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { NotFoundError } from "@/lib/errors";
+import { API_VERSIONS, ApiVersionSchema } from "@/lib/schemas/api-key";
 
 const USAGE = `Usage: npm run cli -- <command>
 
   orgs create --name <name>                 create an organization; prints its id
   orgs list                                 list organizations
-  keys create --name <label> [--org <id>]   create an API key (default organization without --org); prints the key
+  keys create --name <label> [--org <id>] [--api-version <version>]
+                                            create an API key (default organization without --org; the current
+                                            API version without --api-version: ${API_VERSIONS.join(", ")}); prints the key
   keys list [--org <id>]                    list API keys (never the keys themselves)
   keys revoke <key_id>                      revoke an API key
 
@@ -39,7 +42,12 @@ async function run(argv: string[]): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: "string" }, org: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      name: { type: "string" },
+      org: { type: "string" },
+      "api-version": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   const [group, action, ...rest] = positionals;
   if (values.help || !group) return USAGE;
@@ -50,6 +58,10 @@ async function run(argv: string[]): Promise<string> {
     throw new UsageError(`"${command}" needs --name <${group === "orgs" ? "name" : "label"}>.`);
   }
   if (command === "keys revoke" && !rest[0]) throw new UsageError(`"keys revoke" needs a key id.`);
+  const apiVersion = ApiVersionSchema.optional().safeParse(values["api-version"]);
+  if (!apiVersion.success) {
+    throw new UsageError(`--api-version must be one of: ${API_VERSIONS.join(", ")}.`);
+  }
 
   // A command line run is a start like the server's: the first one on an empty database bootstraps it.
   const ctx = systemContext(await getDb(), "cli");
@@ -61,7 +73,8 @@ async function run(argv: string[]): Promise<string> {
       return table(await listOrganizations({ ctx }));
     case "keys create": {
       const orgId = values.org ?? (await ensureDefaultOrganization({ ctx })).org.id;
-      return (await createApiKey({ ctx, orgId, name: values.name!.trim(), source: "cli" })).key;
+      const name = values.name!.trim();
+      return (await createApiKey({ ctx, orgId, name, source: "cli", apiVersion: apiVersion.data })).key;
     }
     case "keys list":
       return table(await listApiKeys({ ctx, orgId: values.org }));

@@ -38,7 +38,7 @@ describe("GET /v1/openapi.json", () => {
     );
     for (const [path, methods] of Object.entries({
       "/v1/shipments": ["get", "post"],
-      "/v1/shipments/{id}": ["get"],
+      "/v1/shipments/{id}": ["get", "delete"],
       "/v1/shipments/{id}/purchase": ["post"],
       "/v1/shipments/{id}/cancel": ["post"],
       "/v1/shipments/{id}/label": ["get"],
@@ -46,6 +46,8 @@ describe("GET /v1/openapi.json", () => {
       "/v1/trackers/{carrier_name}/{tracking_number}": ["get", "post"],
       "/v1/trackers/{id}": ["get", "delete"],
       "/v1/trackers/{id}/refresh": ["post"],
+      "/v1/api_keys": ["get", "post"],
+      "/v1/api_keys/{id}": ["delete"],
     })) {
       expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     }

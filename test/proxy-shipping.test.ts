@@ -31,7 +31,7 @@ describe("POST /v1/proxy/shipping", () => {
     expect(res.status).toBe(200);
     const shipment = Shipment.strict().parse(res.body);
     expect(shipment).toMatchObject({
-      id: null,
+      id: expect.stringMatching(/^shp_[0-9a-f]{32}$/),
       status: "purchased",
       carrier_name: "sandbox",
       carrier_id: "sandbox",

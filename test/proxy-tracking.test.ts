@@ -28,7 +28,7 @@ describe("GET /v1/proxy/tracking/{carrier_name}/{tracking_number}", () => {
     TrackingResponse.parse(res.body);
     expect(res.body.messages).toEqual([]);
     expect(res.body.tracking).toMatchObject({
-      id: null,
+      id: expect.stringMatching(/^trk_[0-9a-f]{32}$/),
       carrier_name: "sandbox",
       carrier_id: "sandbox",
       tracking_number: label.body.tracking_number,

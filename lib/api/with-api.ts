@@ -1,5 +1,5 @@
 import "server-only";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Logger } from "pino";
 import type { Actor, DomainContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
@@ -13,6 +13,8 @@ import { ApiError, toErrorResponse } from "./errors";
 import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";
 import { rateLimiter } from "./rate-limit";
+import { isApiVersion, requestInCurrentVersion, responseInVersion } from "./versions";
+import { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from "@/lib/schemas/api-key";
 import {
   IDEMPOTENCY_KEY_PATTERN,
   beginIdempotent,
@@ -23,6 +25,9 @@ import {
 } from "./idempotency";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/** An operation without query parameters takes none: an unknown one is a mistake to name, not to ignore. */
+const NO_QUERY = z.object({}).strict();
 
 /** A domain context for one API request. */
 interface ApiContext extends DomainContext {
@@ -97,6 +102,22 @@ async function authenticate(req: Request, db: Db) {
   return found;
 }
 
+/** docs/api.md, "API versions": the `Shipwell-Version` header, else the key's own version. */
+function versionOf(req: Request, keyVersion: string): ApiVersion {
+  const asked = req.headers.get("shipwell-version");
+  if (asked === null) return isApiVersion(keyVersion) ? keyVersion : CURRENT_API_VERSION;
+  const trimmed = asked.trim();
+  if (isApiVersion(trimmed)) return trimmed;
+  throw new ApiError("validation_error", `must be one of: ${API_VERSIONS.join(", ")}`, { field: "Shipwell-Version" });
+}
+
+/** A JSON answer as the request's API version presents it (errors and files are the same in every version). */
+function inVersion(result: ApiResult, version: ApiVersion, operation: Operation): ApiResult {
+  const schema = operation.doc.response;
+  if (result instanceof Response || (result.status ?? 200) >= 300 || !schema || "files" in schema) return result;
+  return { ...result, body: responseInVersion(version, schema, result.body) };
+}
+
 function toResponse(result: ApiResult, extraHeaders: Record<string, string>): Response {
   if (result instanceof Response) {
     for (const [k, v] of Object.entries(extraHeaders)) result.headers.set(k, v);
@@ -155,6 +176,8 @@ export function withApi<
       const db = await getDb();
       const who = await authenticate(req, db);
       orgId = who.orgId;
+      const version = versionOf(req, who.apiVersion);
+      baseHeaders["Shipwell-Version"] = version;
 
       const limit = rateLimiter.take(who.keyId, env().RATE_LIMIT_PER_MINUTE);
       baseHeaders["X-RateLimit-Limit"] = String(limit.limit);
@@ -190,7 +213,10 @@ export function withApi<
         return undefined as z.output<S>;
       };
       const params = check(options.params, routeCtx ? await routeCtx.params : {});
-      const query = check(options.query, Object.fromEntries(url.searchParams));
+      const query = check(
+        (options.query ?? NO_QUERY) as Q,
+        requestInCurrentVersion(version, options.query, Object.fromEntries(url.searchParams)),
+      );
       const body = (options.body ? check(options.body, json) : undefined) as z.output<B>;
       if (problems.length > 0) throw new ValidationError(problems);
 
@@ -206,7 +232,7 @@ export function withApi<
 
       const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
       if (idemKey === null) {
-        response = toResponse(await run(), baseHeaders);
+        response = toResponse(inVersion(await run(), version, operation), baseHeaders);
       } else {
         if (!IDEMPOTENCY_KEY_PATTERN.test(idemKey)) {
           throw new ApiError("validation_error", "must be 1 to 255 printable ASCII characters", {
@@ -222,10 +248,11 @@ export function withApi<
           fingerprint,
         });
         if (start.kind === "replay") {
-          response = toResponse(
-            { status: start.status, body: start.body },
-            { ...baseHeaders, "Idempotent-Replayed": "true" },
-          );
+          // Stored as the current version built it: the replay is presented in the version asked for now.
+          response = toResponse(inVersion({ status: start.status, body: start.body }, version, operation), {
+            ...baseHeaders,
+            "Idempotent-Replayed": "true",
+          });
         } else {
           const slot = { orgId: who.orgId, key: idemKey, lock: start.lock };
           let result: ApiResult;
@@ -236,7 +263,7 @@ export function withApi<
             result = { status: mapped.status, body: mapped.body, headers: mapped.headers };
           }
           await recordIdempotent(db, slot, result, ctx.log);
-          response = toResponse(result, baseHeaders);
+          response = toResponse(inVersion(result, version, operation), baseHeaders);
         }
       }
     } catch (err) {

@@ -1,12 +1,17 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
-import type { SystemContext } from "@/lib/context";
+import { and, count, desc, eq, isNull, lt, or } from "drizzle-orm";
+import type { DomainContext, SystemContext } from "@/lib/context";
 import { apiKeys, organizations } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
 import type { DbOrTx } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
 import { ShortCache } from "@/lib/short-cache";
+import { formatTimestamp } from "@/lib/timestamp";
+import { CURRENT_API_VERSION, type ApiKey, type ApiKeyCreate, type ApiVersion } from "@/lib/schemas/api-key";
+
+/** The command line and start-up act as the service; the API acts for the caller's organization, named explicitly. */
+type KeysContext = SystemContext | DomainContext;
 
 /** Keys look like `shw_` + 43 base64url chars (32 random bytes); only their SHA-256 is stored. */
 const KEY_PREFIX = "shw_";
@@ -31,31 +36,48 @@ export interface CreatedKey {
   name: string;
   /** The only time the key is visible. */
   key: string;
+  apiKey: ApiKey;
 }
 
 export async function createApiKey({
   ctx,
   ...input
 }: {
-  ctx: SystemContext;
+  ctx: KeysContext;
   orgId: string;
   name: string;
   source: KeySource;
+  apiVersion?: ApiVersion;
 }): Promise<CreatedKey> {
   const { db } = ctx;
   const org = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.orgId));
   if (org.length === 0) throw new NotFoundError(`Organization ${input.orgId} does not exist.`);
   const key = generateApiKey();
-  const id = newId("key");
-  await db.insert(apiKeys).values({
-    id,
-    orgId: input.orgId,
-    name: input.name,
-    keyHash: hashApiKey(key),
-    keyPrefix: displayPrefix(key),
-    source: input.source,
-  });
-  return { id, orgId: input.orgId, name: input.name, key };
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id: newId("key"),
+      orgId: input.orgId,
+      name: input.name,
+      keyHash: hashApiKey(key),
+      keyPrefix: displayPrefix(key),
+      source: input.source,
+      apiVersion: input.apiVersion ?? CURRENT_API_VERSION,
+    })
+    .returning();
+  return { id: row!.id, orgId: input.orgId, name: input.name, key, apiKey: presentApiKey(row!) };
+}
+
+export function presentApiKey(row: typeof apiKeys.$inferSelect): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.keyPrefix,
+    api_version: row.apiVersion as ApiVersion,
+    created_at: formatTimestamp(row.createdAt),
+    last_used_at: row.lastUsedAt ? formatTimestamp(row.lastUsedAt) : null,
+    revoked_at: row.revokedAt ? formatTimestamp(row.revokedAt) : null,
+  };
 }
 
 /**
@@ -101,6 +123,7 @@ export async function listApiKeys({ ctx, orgId }: { ctx: SystemContext; orgId?: 
       name: apiKeys.name,
       prefix: apiKeys.keyPrefix,
       source: apiKeys.source,
+      apiVersion: apiKeys.apiVersion,
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
@@ -110,8 +133,41 @@ export async function listApiKeys({ ctx, orgId }: { ctx: SystemContext; orgId?: 
     .orderBy(desc(apiKeys.createdAt));
 }
 
+/** POST /v1/api_keys: a key for the caller's organization. */
+export async function createOrgApiKey({ ctx, input }: { ctx: DomainContext; input: ApiKeyCreate }) {
+  const created = await createApiKey({
+    ctx,
+    orgId: ctx.org.id,
+    name: input.name,
+    source: "api",
+    apiVersion: input.api_version,
+  });
+  return { ...created.apiKey, key: created.key };
+}
+
+/** DELETE /v1/api_keys/{id}: only a key of the caller's organization; another's is not found. */
+export async function revokeOrgApiKey({ ctx, id }: { ctx: DomainContext; id: string }): Promise<ApiKey> {
+  return (await revokeApiKey({ ctx, keyId: id, orgId: ctx.org.id })).apiKey;
+}
+
+/** GET /v1/api_keys: the caller organization's keys, newest first (never the keys themselves). */
+export async function pageOfApiKeys({ ctx, limit, offset }: { ctx: DomainContext; limit: number; offset: number }) {
+  const where = eq(apiKeys.orgId, ctx.org.id);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(apiKeys)
+      .where(where)
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+      .limit(limit)
+      .offset(offset),
+    ctx.db.select({ n: count() }).from(apiKeys).where(where),
+  ]);
+  return { count: total?.n ?? 0, results: rows.map(presentApiKey) };
+}
+
 /** Revoking is permanent; revoking a revoked key is a no-op that still answers with the key. */
-export async function revokeApiKey({ ctx, keyId, orgId }: { ctx: SystemContext; keyId: string; orgId?: string }) {
+export async function revokeApiKey({ ctx, keyId, orgId }: { ctx: KeysContext; keyId: string; orgId?: string }) {
   const { db } = ctx;
   const where = orgId ? and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId)) : eq(apiKeys.id, keyId);
   const existing = await db.select().from(apiKeys).where(where);
@@ -124,7 +180,12 @@ export async function revokeApiKey({ ctx, keyId, orgId }: { ctx: SystemContext; 
       .where(and(where, isNull(apiKeys.revokedAt)));
   }
   forgetKey(row.id);
-  return { id: row.id, orgId: row.orgId, name: row.name };
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    name: row.name,
+    apiKey: presentApiKey({ ...row, revokedAt: row.revokedAt ?? new Date() }),
+  };
 }
 
 // Writing last_used_at on every request would turn every read into a write; a minute's precision is plenty.
@@ -133,6 +194,8 @@ const LAST_USED_PRECISION_MS = 60_000;
 export interface Authenticated {
   keyId: string;
   orgId: string;
+  /** The key's API version (lib/api/versions.ts); a request may override it. */
+  apiVersion: string;
 }
 
 /**
@@ -165,6 +228,7 @@ async function lookup(db: DbOrTx, hash: string) {
     .select({
       keyId: apiKeys.id,
       orgId: apiKeys.orgId,
+      apiVersion: apiKeys.apiVersion,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
     })
@@ -180,7 +244,7 @@ export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Authe
   let entry = authCache.get(db, hash);
   if (!entry) {
     const row = await lookup(db, hash);
-    const value = row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId } : null;
+    const value = row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId, apiVersion: row.apiVersion } : null;
     entry = { value, lastUsedAt: row?.lastUsedAt?.getTime() ?? 0 };
     authCache.set(db, hash, entry);
   }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, or, type Column } from "drizzle-orm";
 import { carrierConnections } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { ValidationError } from "@/lib/errors";
@@ -34,3 +34,10 @@ export async function withUniqueCarrierId<T>(write: () => Promise<T>): Promise<T
     throw err;
   }
 }
+
+/**
+ * A `?carrier_id=` filter over stored records: the connection's friendly carrier_id as the record kept it, or its
+ * `car_` id (docs/api.md, "Carrier connections").
+ */
+export const connectionFilter = (value: string, carrierId: Column, connectionId: Column) =>
+  or(eq(carrierId, value), eq(connectionId, value));

@@ -64,7 +64,7 @@ export const ConnectionList = pageOf(Connection, "ConnectionList");
 export const ConnectionListQuery = PageQuery.extend({
   carrier_name: z.string().min(1).optional().describe("Only this carrier"),
   active: boolQuery.optional().describe("Only active (true) or inactive (false) connections"),
-});
+}).strict();
 export type ConnectionListQuery = z.output<typeof ConnectionListQuery>;
 
 /** Config keys every connection takes, whatever its carrier. */

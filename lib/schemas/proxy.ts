@@ -64,11 +64,13 @@ export const TrackerParams = z.preprocess(
   TrackingParams,
 );
 
-export const TrackingQuery = z.object({
-  carrier_id: z
-    .string()
-    .trim()
-    .min(1)
-    .optional()
-    .describe("Use this connection of the carrier (carrier_id or car_ id)"),
-});
+export const TrackingQuery = z
+  .object({
+    carrier_id: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe("Use this connection of the carrier (carrier_id or car_ id)"),
+  })
+  .strict();

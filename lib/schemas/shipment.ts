@@ -10,6 +10,9 @@ import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
 import { LABEL_TYPES } from "@/lib/carriers/types";
 import { PageQuery, pageOf } from "./pagination";
+import { CarrierIdFilter, boolQuery } from "./params";
+import { instant } from "./instant";
+import { statusFilter } from "./status-filter";
 
 export const SHIPMENT_STATUSES = [
   "created",
@@ -22,11 +25,14 @@ export const SHIPMENT_STATUSES = [
   "cancelled",
 ] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+/** The status as answered (other API versions rename it: lib/api/versions.ts). */
+export const ShipmentStatusSchema = z.enum(SHIPMENT_STATUSES);
+export const ShipmentStatusFilter = statusFilter(SHIPMENT_STATUSES);
 
 export const Shipment = z
   .object({
     id: z.string().nullable(),
-    status: z.enum(SHIPMENT_STATUSES),
+    status: ShipmentStatusSchema,
     carrier_name: z.string().nullable(),
     carrier_id: z.string().nullable(),
     label: z.string().nullable(),
@@ -85,21 +91,21 @@ export const ShipmentPurchase = z
   .meta({ id: "ShipmentPurchase" });
 export type ShipmentPurchase = z.output<typeof ShipmentPurchase>;
 
-export const ShipmentWithMessages = z
-  .object({ messages: z.array(Message), shipment: Shipment })
-  .meta({ id: "ShipmentWithMessages" });
-
-const instant = z
-  .string()
-  .trim()
-  .refine((v) => !Number.isNaN(Date.parse(v)), "must be a date or timestamp (ISO 8601)")
-  .transform((v) => new Date(v));
+/**
+ * The purchase and cancel answer (docs/api.md, "Managed mode: shipments"): the Shipment's own fields at the top
+ * level, as 2021.7 clients decode it, and the same Shipment under `shipment` beside `messages`, as the interface
+ * specifies. `messages` are this operation's carrier messages.
+ */
+export const ShipmentWithMessages = Shipment.extend({ shipment: Shipment }).meta({ id: "ShipmentWithMessages" });
 
 export const ShipmentList = pageOf(Shipment, "ShipmentList");
 
 export const ShipmentListQuery = PageQuery.extend({
-  status: z.enum(SHIPMENT_STATUSES).optional().describe("Only shipments in this status"),
+  status: ShipmentStatusFilter.optional().describe("Only shipments in one of these statuses (comma-separated)"),
   carrier_name: z.string().trim().min(1).max(50).optional().describe("Carrier of the bought label"),
+  carrier_id: CarrierIdFilter.optional().describe("Connection of the bought label (its carrier_id or car_ id)"),
+  service: z.string().trim().min(1).max(100).optional().describe("Service of the bought label (e.g. SBX_GROUND)"),
+  test_mode: boolQuery.optional().describe("Only test (true) or live (false) shipments"),
   tracking_number: TrackingNumber.optional().describe("Exact tracking number"),
   reference: z.string().trim().min(1).max(100).optional().describe("Exact reference"),
   created_after: instant.optional().describe("ISO 8601 date or timestamp (inclusive)"),
@@ -111,12 +117,14 @@ export const ShipmentListQuery = PageQuery.extend({
     .max(100)
     .optional()
     .describe("Free text over reference, tracking number, recipient name, company, city and postal code"),
-});
+}).strict();
 export type ShipmentListQuery = z.output<typeof ShipmentListQuery>;
 
-export const LabelQuery = z.object({
-  format: z
-    .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES))
-    .optional()
-    .describe("PDF, ZPL or PNG; must match the label bought"),
-});
+export const LabelQuery = z
+  .object({
+    format: z
+      .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES))
+      .optional()
+      .describe("PDF, ZPL or PNG; must match the label bought"),
+  })
+  .strict();

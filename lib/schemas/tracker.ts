@@ -2,7 +2,13 @@ import { z } from "zod";
 import { TRACKER_STATUSES } from "@/lib/carriers/types";
 import { Timestamp, TrackingNumber } from "./common";
 import { PageQuery, pageOf } from "./pagination";
-import { boolQuery } from "./params";
+import { CarrierIdFilter, boolQuery } from "./params";
+import { instant } from "./instant";
+import { statusFilter } from "./status-filter";
+
+/** The status as answered (other API versions rename it: lib/api/versions.ts). */
+export const TrackerStatusSchema = z.enum(TRACKER_STATUSES);
+export const TrackerStatusFilter = statusFilter(TRACKER_STATUSES);
 
 const TrackingEvent = z
   .object({
@@ -11,7 +17,7 @@ const TrackingEvent = z
     description: z.string(),
     location: z.string(),
     code: z.string(),
-    status: z.enum(TRACKER_STATUSES),
+    status: TrackerStatusSchema,
   })
   .meta({ id: "TrackingEvent" });
 type TrackingEvent = z.output<typeof TrackingEvent>;
@@ -25,7 +31,7 @@ export const Tracker = z
     events: z.array(TrackingEvent),
     delivered: z.boolean(),
     test_mode: z.boolean(),
-    status: z.enum(TRACKER_STATUSES),
+    status: TrackerStatusSchema,
     estimated_delivery: z.string().nullable(),
   })
   .meta({ id: "Tracker" });
@@ -46,9 +52,28 @@ export type StoredTracker = z.output<typeof StoredTracker>;
 export const TrackerList = pageOf(StoredTracker, "TrackerList");
 
 export const TrackerListQuery = PageQuery.extend({
-  status: z.enum(TRACKER_STATUSES).optional().describe("Only trackers in this status"),
+  status: TrackerStatusFilter.optional().describe("Only trackers in one of these statuses (comma-separated)"),
   carrier_name: z.string().trim().min(1).max(50).optional().describe("Only this carrier"),
+  carrier_id: CarrierIdFilter.optional().describe("Only trackers of this connection (its carrier_id or car_ id)"),
   tracking_number: TrackingNumber.optional().describe("Exact tracking number"),
   delivered: boolQuery.optional().describe("Only delivered (true) or undelivered (false) trackers"),
-});
+  test_mode: boolQuery.optional().describe("Only test (true) or live (false) trackers"),
+  created_after: instant.optional().describe("ISO 8601 date or timestamp (inclusive)"),
+  created_before: instant.optional().describe("ISO 8601 date or timestamp (exclusive)"),
+}).strict();
 export type TrackerListQuery = z.output<typeof TrackerListQuery>;
+
+const TRACKER_ID = /^trk_[0-9a-f]{32}$/;
+
+/** A tracker named by its trk_ id or by its tracking number (docs/api.md, "Managed mode: trackers"). */
+export type TrackerRef = { trackerId: string } | { trackingNumber: string };
+
+export const TrackerRefParams = z.object({
+  id: z.union([
+    z
+      .string()
+      .regex(TRACKER_ID)
+      .transform((trackerId): TrackerRef => ({ trackerId })),
+    TrackingNumber.transform((trackingNumber): TrackerRef => ({ trackingNumber })),
+  ]),
+});

@@ -1,4 +1,5 @@
 import "server-only";
+import { newId } from "@/lib/db/ids";
 import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import { connectionById } from "@/lib/connections/select-connections";
@@ -56,7 +57,8 @@ export async function buyProxyLabel({
   const presented = presentRate(selected);
   return presentShipment({
     row: {
-      id: null,
+      // Fresh, as the 2021.7 server minted one; nothing is stored, so the id cannot be retrieved (docs/api.md, "Proxy mode").
+      id: newId("shipment"),
       status: "purchased",
       carrierName: row.carrierName,
       carrierId: row.carrierId,

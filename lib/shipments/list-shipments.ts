@@ -3,6 +3,7 @@ import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL } from "drizzle
 import type { DomainContext } from "@/lib/context";
 import { shipments } from "@/lib/db/schema";
 import type { Shipment, ShipmentListQuery } from "@/lib/schemas/shipment";
+import { connectionFilter } from "@/lib/connections/carrier-id";
 import { likePattern } from "@/lib/db/like";
 import { loadShipmentParts } from "./load-shipments";
 import { presentShipment } from "./present-shipment";
@@ -10,8 +11,11 @@ import { presentShipment } from "./present-shipment";
 function shipmentFilters(orgId: string, f: ShipmentListQuery): SQL {
   return and(
     eq(shipments.orgId, orgId),
-    f.status ? eq(shipments.status, f.status) : undefined,
+    f.status ? inArray(shipments.status, f.status) : undefined,
     f.carrier_name ? eq(shipments.carrierName, f.carrier_name) : undefined,
+    f.carrier_id ? connectionFilter(f.carrier_id, shipments.carrierId, shipments.carrierConnectionId) : undefined,
+    f.service ? eq(shipments.service, f.service) : undefined,
+    f.test_mode === undefined ? undefined : eq(shipments.testMode, f.test_mode),
     f.tracking_number ? eq(shipments.trackingNumber, f.tracking_number) : undefined,
     f.reference ? eq(shipments.reference, f.reference) : undefined,
     f.created_after ? gte(shipments.createdAt, f.created_after) : undefined,

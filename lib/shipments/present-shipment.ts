@@ -5,6 +5,7 @@ import { formatTimestamp } from "@/lib/timestamp";
 import type { Parcel } from "@/lib/schemas/parcel";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { proxyTrackingUrl } from "@/lib/trackers/tracking-url";
+import type { CarrierMessage } from "@/lib/carriers/types";
 import type { AddressRow, ParcelRow, ShipmentRow } from "./rows";
 
 /**
@@ -79,6 +80,11 @@ export function presentShipment({ row, shipper, recipient, parcels, rates, label
     messages: row.messages,
     tracker_id: row.trackerId,
   };
+}
+
+/** The purchase and cancel answer: the shipment's fields and `shipment` itself, with the operation's messages. */
+export function withShipmentFields({ messages, shipment }: { messages: CarrierMessage[]; shipment: Shipment }) {
+  return { ...shipment, messages, shipment };
 }
 
 function presentAddress(a: AddressFields): Address {

@@ -1,5 +1,6 @@
 import "server-only";
-import { and, count, desc, eq, ne, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lt, ne, type SQL } from "drizzle-orm";
+import { connectionFilter } from "@/lib/connections/carrier-id";
 import type { DomainContext } from "@/lib/context";
 import { trackers } from "@/lib/db/schema";
 import type { StoredTracker, TrackerListQuery } from "@/lib/schemas/tracker";
@@ -8,8 +9,12 @@ import { loadStoredTrackers } from "./load-trackers";
 function trackerFilters(orgId: string, f: TrackerListQuery): SQL {
   return and(
     eq(trackers.orgId, orgId),
-    f.status ? eq(trackers.status, f.status) : undefined,
+    f.status ? inArray(trackers.status, f.status) : undefined,
     f.carrier_name ? eq(trackers.carrierName, f.carrier_name) : undefined,
+    f.carrier_id ? connectionFilter(f.carrier_id, trackers.carrierId, trackers.carrierConnectionId) : undefined,
+    f.test_mode === undefined ? undefined : eq(trackers.testMode, f.test_mode),
+    f.created_after ? gte(trackers.createdAt, f.created_after) : undefined,
+    f.created_before ? lt(trackers.createdAt, f.created_before) : undefined,
     f.tracking_number ? eq(trackers.trackingNumber, f.tracking_number) : undefined,
     f.delivered === undefined
       ? undefined

@@ -3,16 +3,33 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { trackers, trackingEvents } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
-import type { StoredTracker } from "@/lib/schemas/tracker";
+import type { StoredTracker, TrackerRef } from "@/lib/schemas/tracker";
 import { presentStoredTracker, type TrackerRow } from "./present-tracker";
 
-/** Always scoped by organization: another organization's id is simply not found. */
-export async function findTrackerRow(db: DbOrTx, orgId: string, id: string): Promise<TrackerRow> {
+/**
+ * Always scoped by organization: another organization's id is simply not found. A tracking number held by several
+ * of the organization's trackers (on different carriers) names the newest of them.
+ */
+export async function findTrackerRow(db: DbOrTx, orgId: string, ref: string | TrackerRef): Promise<TrackerRow> {
+  const by = typeof ref === "string" ? { trackerId: ref } : ref;
   const [row] = await db
     .select()
     .from(trackers)
-    .where(and(eq(trackers.orgId, orgId), eq(trackers.id, id)));
-  if (!row) throw new NotFoundError(`Tracker ${id} does not exist.`);
+    .where(
+      and(
+        eq(trackers.orgId, orgId),
+        "trackerId" in by ? eq(trackers.id, by.trackerId) : eq(trackers.trackingNumber, by.trackingNumber),
+      ),
+    )
+    .orderBy(desc(trackers.createdAt), desc(trackers.id))
+    .limit(1);
+  if (!row) {
+    throw new NotFoundError(
+      "trackerId" in by
+        ? `Tracker ${by.trackerId} does not exist.`
+        : `No tracker has the tracking number ${by.trackingNumber}.`,
+    );
+  }
   return row;
 }
 

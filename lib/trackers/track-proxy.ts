@@ -1,4 +1,5 @@
 import "server-only";
+import { newId } from "@/lib/db/ids";
 import type { DomainContext } from "@/lib/context";
 import { isCarrierName } from "@/lib/carriers/names";
 import { CarrierNotFoundError } from "@/lib/errors";
@@ -23,7 +24,8 @@ export async function trackProxy({
   if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${carrierName}.`);
   const { connection, result, messages } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId });
   const tracker = {
-    id: null,
+    // Fresh, as the 2021.7 server minted one; nothing is stored, so the id cannot be retrieved (docs/api.md, "Proxy mode").
+    id: newId("tracker"),
     carrierName: connection.carrierName,
     carrierId: connection.carrierId,
     trackingNumber: result.tracking_number,

@@ -1,3 +1,5 @@
+import * as apiKey from "@/app/v1/api_keys/[id]/route";
+import * as apiKeys from "@/app/v1/api_keys/route";
 import * as connection from "@/app/v1/connections/[id]/route";
 import * as connections from "@/app/v1/connections/route";
 import * as proxyRates from "@/app/v1/proxy/rates/route";
@@ -18,6 +20,8 @@ import * as trackers from "@/app/v1/trackers/route";
  * route file; this list only says where they are (test/openapi.test.ts fails when a route file is missing here).
  */
 export const apiRoutes: readonly Record<string, unknown>[] = [
+  apiKeys,
+  apiKey,
   connections,
   connection,
   proxyRates,

@@ -1,12 +1,12 @@
 import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
-import { idParam } from "@/lib/schemas/params";
-import { StoredTracker } from "@/lib/schemas/tracker";
+import { StoredTracker, TrackerRefParams } from "@/lib/schemas/tracker";
 import { deleteTracker } from "@/lib/trackers/delete-tracker";
 import { getTracker } from "@/lib/trackers/get-tracker";
 
 const route = "/v1/trackers/{id}";
-const params = idParam("trk_");
+// A trk_ id, or a tracking number as 2021.7 clients send it (the newest of the organization's trackers with it).
+const params = TrackerRefParams;
 const responses = { 200: "The tracker", 404: "not_found" };
 
 export const GET = withApi(

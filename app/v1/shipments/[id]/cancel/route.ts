@@ -3,6 +3,7 @@ import { withApi } from "@/lib/api/with-api";
 import { idParam } from "@/lib/schemas/params";
 import { ShipmentWithMessages } from "@/lib/schemas/shipment";
 import { cancelShipment } from "@/lib/shipments/cancel-shipment";
+import { withShipmentFields } from "@/lib/shipments/present-shipment";
 
 export const POST = withApi(
   {
@@ -21,7 +22,7 @@ export const POST = withApi(
       },
     },
   },
-  async ({ ctx, params }) => ({ body: await cancelShipment({ ctx, id: params.id }) }),
+  async ({ ctx, params }) => ({ body: withShipmentFields(await cancelShipment({ ctx, id: params.id })) }),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

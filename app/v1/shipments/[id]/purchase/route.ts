@@ -2,6 +2,7 @@ import { otherMethods } from "@/lib/api/fallback";
 import { withApi } from "@/lib/api/with-api";
 import { idParam } from "@/lib/schemas/params";
 import { ShipmentPurchase, ShipmentWithMessages } from "@/lib/schemas/shipment";
+import { withShipmentFields } from "@/lib/shipments/present-shipment";
 import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 
 export const POST = withApi(
@@ -22,7 +23,9 @@ export const POST = withApi(
       },
     },
   },
-  async ({ ctx, params, body }) => ({ body: await purchaseShipment({ ctx, id: params.id, input: body }) }),
+  async ({ ctx, params, body }) => ({
+    body: withShipmentFields(await purchaseShipment({ ctx, id: params.id, input: body })),
+  }),
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
