@@ -38,18 +38,16 @@ function describe(issue: z.core.$ZodIssue): string {
 }
 
 export function issuesToProblems(issues: z.core.$ZodIssue[], prefix = ""): FieldProblem[] {
-  return issues.map((issue) => {
-    // Unknown keys are reported on the key itself so a client sees which field to remove.
-    const path =
-      issue.code === "unrecognized_keys" && issue.keys.length === 1 ? [...issue.path, issue.keys[0]!] : issue.path;
+  return issues.flatMap((issue): FieldProblem[] => {
+    // Unknown keys are reported on each key itself so a client sees which fields to remove.
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({
+        message: "is not a known field",
+        field: fieldPath([...issue.path, key], prefix),
+      }));
+    }
     // Messages a schema wrote itself ("must be a two-letter country code") beat the generic ones.
     const own = /^(must|is|has) /.test(issue.message);
-    const message =
-      issue.code === "unrecognized_keys" && issue.keys.length === 1
-        ? "is not a known field"
-        : own
-          ? issue.message
-          : describe(issue);
-    return { message, field: fieldPath(path, prefix) };
+    return [{ message: own ? issue.message : describe(issue), field: fieldPath(issue.path, prefix) }];
   });
 }

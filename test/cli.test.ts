@@ -63,11 +63,16 @@ describe("CLI", () => {
     orgId = res.stdout.trim();
   });
 
-  it("creates a key for it and prints only the key", async () => {
+  it("creates a key for it and prints only the key; --api-version pins an older version", async () => {
     const res = await cli("keys", "create", "--name", "warehouse", "--org", orgId);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^shw_[A-Za-z0-9_-]{43}\n$/);
     key = res.stdout.trim();
+    const legacy = await cli("keys", "create", "--name", "old shop", "--org", orgId, "--api-version", "2021-07");
+    expect(legacy.code).toBe(0);
+    const bad = await cli("keys", "create", "--name", "x", "--api-version", "2020-01");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--api-version must be one of: 2021-07, 2026-11");
   });
 
   it("fails clearly for an unknown organization, a missing name and an unknown command", async () => {
@@ -98,7 +103,9 @@ describe("CLI", () => {
     const { closeDb } = await import("@/lib/db/client");
     await closeDb();
     const listed = await cli("keys", "list", "--org", orgId);
-    const keyId = listed.stdout.match(/key_[0-9a-f]{32}/)![0];
+    expect(listed.stdout).toMatch(/old shop .*2021-07/);
+    const warehouse = listed.stdout.split("\n").find((line) => line.includes("warehouse"))!;
+    const keyId = warehouse.match(/key_[0-9a-f]{32}/)![0];
     expect(listed.stdout).not.toContain(key);
     const revoked = await cli("keys", "revoke", keyId);
     expect(revoked.code).toBe(0);

@@ -135,21 +135,17 @@ describe("trackers by id or tracking number", () => {
 
     // The same number on another carrier's tracker, made later: the newest is the one named.
     const other = newId("tracker");
-    await (
-      await getDb()
-    )
-      .insert(trackers)
-      .values({
-        id: other,
-        orgId,
-        carrierName: "ups",
-        carrierId: "ups",
-        carrierConnectionId: newId("connection"),
-        trackingNumber: number!,
-        status: "in_transit",
-        testMode: true,
-        createdAt: new Date(Date.now() + 1000),
-      });
+    await (await getDb()).insert(trackers).values({
+      id: other,
+      orgId,
+      carrierName: "ups",
+      carrierId: "ups",
+      carrierConnectionId: newId("connection"),
+      trackingNumber: number!,
+      status: "in_transit",
+      testMode: true,
+      createdAt: new Date(Date.now() + 1000),
+    });
     const newest = await call(getTracker, "GET", `/v1/trackers/${number}`, { key, params: { id: number! } });
     expect(newest.body).toMatchObject({ id: other, carrier_name: "ups" });
 
@@ -190,7 +186,10 @@ describe("API versions", () => {
 
     // The linked tracker is pending; in 2021.7 words it is `created`, and so are its events.
     const number = bought.body.tracking_number as string;
-    const tracker = await call(getTracker, "GET", `/v1/trackers/${number}`, { key: legacy.key, params: { id: number } });
+    const tracker = await call(getTracker, "GET", `/v1/trackers/${number}`, {
+      key: legacy.key,
+      params: { id: number },
+    });
     expect(LegacyTracker.parse(tracker.body).status).toBe("created");
     const proxy = await call(proxyTracking, "GET", `/v1/proxy/tracking/sandbox/${number}`, {
       key: legacy.key,

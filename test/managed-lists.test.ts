@@ -86,6 +86,34 @@ describe("GET /v1/shipments", () => {
     expect(ids(await list({ created_before: "2026-01-01T00:00:01Z" }))).toEqual([made[0]!.id]);
   });
 
+  it("filters by several statuses, test_mode, carrier_id (friendly or car_ id) and service", async () => {
+    expect((await list({ status: "created,purchased" })).body.count).toBe(5);
+    expect(ids(await list({ status: "purchased, cancelled" }))).toEqual([made[1]!.id]);
+    expect((await list({ test_mode: "true" })).body.count).toBe(5);
+    expect((await list({ test_mode: "false" })).body.count).toBe(0);
+    const connectionId = (purchased as unknown as { selected_rate: { carrier_ref: string } }).selected_rate.carrier_ref;
+    expect(ids(await list({ carrier_id: "sandbox" }))).toEqual([made[1]!.id]);
+    expect(ids(await list({ carrier_id: connectionId }))).toEqual([made[1]!.id]);
+    expect((await list({ carrier_id: "elsewhere" })).body.count).toBe(0);
+    const service = (purchased as unknown as { service: string }).service;
+    expect(ids(await list({ service }))).toEqual([made[1]!.id]);
+    expect(ids(await list({ service: service.toLowerCase() }))).toEqual([]);
+  });
+
+  it("refuses an unknown query parameter, naming it, instead of ignoring it", async () => {
+    const res = await list({ stauts: "created", carrier: "sandbox" });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["carrier", "stauts"]);
+    const { GET } = await import("@/app/v1/shipments/[id]/route");
+    const one = await call(GET, "GET", `/v1/shipments/${made[0]!.id}`, {
+      key: org.key,
+      params: { id: made[0]!.id },
+      query: { expand: "rates" },
+    });
+    expect(one.status).toBe(400);
+    expect(one.body.errors[0]).toMatchObject({ code: "validation_error", field: "expand" });
+  });
+
   it("q searches reference, tracking number and the recipient's name, city and postal code", async () => {
     expect(ids(await list({ q: "austin" }))).toEqual([made[3]!.id, made[0]!.id]);
     expect(ids(await list({ q: "o'brien" }))).toEqual([made[2]!.id]);
@@ -139,5 +167,11 @@ describe("GET /v1/trackers", () => {
     expect((await get({ carrier_name: "sandbox" })).body.count).toBe(3);
     expect((await get({ carrier_name: "ups" })).body.count).toBe(0);
     expect((await get({ status: "lost" })).status).toBe(400);
+    expect((await get({ status: "delivered,out_for_delivery" })).body.count).toBe(2);
+    expect((await get({ test_mode: "true", carrier_id: "sandbox" })).body.count).toBe(3);
+    expect((await get({ test_mode: "false" })).body.count).toBe(0);
+    expect((await get({ created_after: new Date(Date.now() - 60_000).toISOString() })).body.count).toBe(3);
+    expect((await get({ created_before: "2020-01-01" })).body.count).toBe(0);
+    expect((await get({ shipment: "x" })).body.errors[0]).toMatchObject({ field: "shipment" });
   });
 });

@@ -6,6 +6,10 @@ import { GET as proxyTracking } from "@/app/v1/proxy/tracking/[carrier_name]/[tr
 import { POST as createShipment } from "@/app/v1/shipments/route";
 import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import { POST as createTracker } from "@/app/v1/trackers/[id]/[tracking_number]/route";
+import { GET as getTracker } from "@/app/v1/trackers/[id]/route";
+import { GET as listKeys, POST as createKey } from "@/app/v1/api_keys/route";
+import { DELETE as revokeKey } from "@/app/v1/api_keys/[id]/route";
+import { DELETE as deleteShipment } from "@/app/v1/shipments/[id]/route";
 import { call, makeOrg, type CallResult } from "./helpers";
 import { addSandbox, createShipmentFor, rateRequest } from "./factories";
 import { sandboxNumbers } from "./refresh-helpers";
@@ -98,5 +102,30 @@ describe("answers match the OpenAPI document", () => {
     });
     expect(tracker.status).toBe(201);
     expectDocumented("/v1/trackers/{carrier_name}/{tracking_number}", "post", tracker);
+    const byNumber = await call(getTracker, "GET", `/v1/trackers/${known}`, { key, params: { id: known! } });
+    expect(byNumber.status).toBe(200);
+    expectDocumented("/v1/trackers/{id}", "get", byNumber);
+  });
+
+  it("API keys (201, 200, revoked 200) and the DELETE form of cancel (200)", async () => {
+    const { key } = await makeOrg();
+    const made = await call(createKey, "POST", "/v1/api_keys", { key, body: { name: "ci", api_version: "2021-07" } });
+    expect(made.status).toBe(201);
+    expectDocumented("/v1/api_keys", "post", made);
+    expectDocumented("/v1/api_keys", "get", await call(listKeys, "GET", "/v1/api_keys", { key }));
+    const revoked = await call(revokeKey, "DELETE", `/v1/api_keys/${made.body.id}`, {
+      key,
+      params: { id: made.body.id },
+    });
+    expect(revoked.status).toBe(200);
+    expectDocumented("/v1/api_keys/{id}", "delete", revoked);
+
+    const shipment = await createShipmentFor(key);
+    const cancelled = await call(deleteShipment, "DELETE", `/v1/shipments/${shipment.id}`, {
+      key,
+      params: { id: shipment.id },
+    });
+    expect(cancelled.status).toBe(200);
+    expectDocumented("/v1/shipments/{id}", "delete", cancelled);
   });
 });

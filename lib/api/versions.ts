@@ -23,7 +23,7 @@ export const isApiVersion = (v: string): v is ApiVersion => API_VERSION_SET.has(
 const LEGACY_2021_07 = ["created", "purchased", "cancelled", "shipped", "in-transit", "delivered"] as const;
 type Legacy = (typeof LEGACY_2021_07)[number];
 
-export const SHIPMENT_STATUS_2021_07: Record<ShipmentStatus, Legacy> = {
+const SHIPMENT_STATUS_2021_07: Record<ShipmentStatus, Legacy> = {
   created: "created",
   purchased: "purchased",
   in_transit: "in-transit",
@@ -34,7 +34,7 @@ export const SHIPMENT_STATUS_2021_07: Record<ShipmentStatus, Legacy> = {
   cancelled: "cancelled",
 };
 
-export const TRACKER_STATUS_2021_07: Record<TrackerStatus, Legacy> = {
+const TRACKER_STATUS_2021_07: Record<TrackerStatus, Legacy> = {
   pending: "created",
   unknown: "created",
   picked_up: "shipped",

@@ -68,7 +68,7 @@ export async function createApiKey({
   return { id: row!.id, orgId: input.orgId, name: input.name, key, apiKey: presentApiKey(row!) };
 }
 
-export function presentApiKey(row: typeof apiKeys.$inferSelect): ApiKey {
+function presentApiKey(row: typeof apiKeys.$inferSelect): ApiKey {
   return {
     id: row.id,
     name: row.name,

@@ -6,8 +6,21 @@ import { z } from "zod";
  * name it gave stands for no current status.
  */
 export function statusFilter<S extends string>(statuses: readonly [S, ...S[]]) {
+  const known: ReadonlySet<string> = new Set(statuses);
   return z.preprocess(
     (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()) : v),
-    z.array(z.enum(statuses)).max(statuses.length * 2),
+    z
+      .array(z.string())
+      .max(statuses.length * 2)
+      .superRefine((names, ctx) => {
+        const unknown = names.find((n) => !known.has(n));
+        if (unknown !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            message: `must be one or more of: ${statuses.join(", ")} (not "${unknown.slice(0, 40)}")`,
+          });
+        }
+      })
+      .transform((names) => names as S[]),
   );
 }
