@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalText, requiredText } from "./common";
+import { blankIsNull, blankText, boundedObject, optionalText, requiredText } from "./common";
 
 const countryCode = z
   .string()
@@ -10,47 +10,39 @@ const countryCode = z
 // States and provinces are required where carriers need them to rate and deliver.
 const STATE_REQUIRED = new Set(["US", "CA", "AU"]);
 
+/** Runs even when other fields failed (hence the defensive reads), so one answer lists every problem. */
+const requireState = [
+  (a: { country_code?: unknown; state_code?: unknown }, ctx: z.RefinementCtx) => {
+    if (typeof a.country_code === "string" && STATE_REQUIRED.has(a.country_code) && !a.state_code) {
+      ctx.addIssue({ code: "custom", path: ["state_code"], message: `is required for ${a.country_code} addresses` });
+    }
+  },
+  { when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null },
+] as const;
+
+const addressFields = {
+  postal_code: requiredText(20),
+  country_code: countryCode,
+  state_code: blankText(10).transform((v) => v.toUpperCase()),
+  address_line2: optionalText(200),
+  person_name: optionalText(200),
+  company_name: optionalText(200),
+  email: blankIsNull(z.email("must be an email address").max(254)).transform((v) => v ?? null),
+  phone_number: optionalText(50),
+  federal_tax_id: optionalText(50),
+  state_tax_id: optionalText(50),
+  suburb: optionalText(100),
+  residential: z.boolean().default(false),
+  validate_location: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? null),
+  validation: boundedObject.nullish().transform((v) => v ?? null),
+};
+
 export const AddressInput = z
-  .object({
-    postal_code: requiredText(20),
-    city: requiredText(100),
-    country_code: countryCode,
-    state_code: z
-      .string()
-      .trim()
-      .max(10)
-      .nullish()
-      .transform((v) => (v ?? "").toUpperCase()),
-    address_line1: requiredText(200),
-    address_line2: optionalText(200),
-    person_name: optionalText(200),
-    company_name: optionalText(200),
-    email: z
-      .email("must be an email address")
-      .nullish()
-      .transform((v) => v ?? null),
-    phone_number: optionalText(50),
-    federal_tax_id: optionalText(50),
-    state_tax_id: optionalText(50),
-    suburb: optionalText(100),
-    residential: z.boolean().default(false),
-    validate_location: z
-      .boolean()
-      .nullish()
-      .transform((v) => v ?? null),
-    validation: z
-      .record(z.string(), z.unknown())
-      .nullish()
-      .transform((v) => v ?? null),
-  })
-  .superRefine(
-    (a, ctx) => {
-      if (typeof a.country_code === "string" && STATE_REQUIRED.has(a.country_code) && !a.state_code) {
-        ctx.addIssue({ code: "custom", path: ["state_code"], message: `is required for ${a.country_code} addresses` });
-      }
-    },
-    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
-  )
+  .object({ ...addressFields, city: requiredText(100), address_line1: requiredText(200) })
+  .superRefine(...requireState)
   .meta({ id: "AddressInput" });
 export type AddressInput = z.output<typeof AddressInput>;
 

@@ -1,24 +1,30 @@
 import { z } from "zod";
-import { LABEL_TYPES } from "@/lib/carriers/types";
 import { AddressInput } from "./address";
 import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
 import { Rate, RateInput } from "./rate";
 import { Message } from "./message";
 import { Tracker } from "./tracker";
-import { TrackingNumber, optionalText } from "./common";
-
-const object = z.record(z.string(), z.unknown());
+import {
+  CarrierIds,
+  ServiceCodes,
+  TrackingNumber,
+  blankIsNull,
+  boundedObject,
+  labelType,
+  optionalText,
+  orEmpty,
+} from "./common";
 
 export const ProxyRatesRequest = z
   .object({
     shipper: AddressInput,
     recipient: AddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
-    carrier_ids: z.array(z.string().trim().min(1)).max(50).default([]),
+    carrier_ids: CarrierIds,
     /** Restrict to these service codes (e.g. `SBX_GROUND`). */
-    services: z.array(z.string().trim().min(1)).max(50).default([]),
-    options: object.default({}),
+    services: ServiceCodes,
+    options: orEmpty(boundedObject, () => ({})),
     reference: optionalText(100),
   })
   .meta({ id: "ProxyRatesRequest" });
@@ -30,9 +36,9 @@ export const RatesResponse = z
 
 export const ProxyShippingRequest = z
   .object({
-    selected_rate_id: z.string().trim().min(1),
-    label_type: z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES).default("PDF")),
-    options: object.default({}),
+    selected_rate_id: z.string().trim().min(1).max(100),
+    label_type: blankIsNull(labelType).transform((v) => v ?? "PDF"),
+    options: orEmpty(boundedObject, () => ({})),
     shipper: AddressInput,
     recipient: AddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
@@ -69,6 +75,7 @@ export const TrackingQuery = z.object({
     .string()
     .trim()
     .min(1)
+    .max(64)
     .optional()
     .describe("Use this connection of the carrier (carrier_id or car_ id)"),
 });

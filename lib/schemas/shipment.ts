@@ -4,11 +4,20 @@ import { Parcel } from "./parcel";
 import { Rate } from "./rate";
 import { Payment } from "./payment";
 import { Message } from "./message";
-import { Timestamp, TrackingNumber, optionalText } from "./common";
+import {
+  CarrierIds,
+  ServiceCodes,
+  Timestamp,
+  TrackingNumber,
+  blankIsNull,
+  boundedObject,
+  labelType,
+  optionalText,
+  orEmpty,
+} from "./common";
 import { AddressInput } from "./address";
 import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
-import { LABEL_TYPES } from "@/lib/carriers/types";
 import { PageQuery, pageOf } from "./pagination";
 
 export const SHIPMENT_STATUSES = [
@@ -56,21 +65,18 @@ export const Shipment = z
   .meta({ id: "Shipment" });
 export type Shipment = z.output<typeof Shipment>;
 
-const object = z.record(z.string(), z.unknown());
-const labelType = z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES));
-
 export const ShipmentCreate = z
   .object({
     shipper: AddressInput,
     recipient: AddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
-    options: object.default({}),
-    carrier_ids: z.array(z.string().trim().min(1)).max(50).default([]),
+    options: orEmpty(boundedObject, () => ({})),
+    carrier_ids: CarrierIds,
     /** Restrict rating to these service codes (e.g. `SBX_GROUND`); echoed as the shipment's `services`. */
-    services: z.array(z.string().trim().min(1)).max(50).default([]),
-    label_type: labelType.default("PDF"),
+    services: ServiceCodes,
+    label_type: blankIsNull(labelType).transform((v) => v ?? "PDF"),
     reference: optionalText(100),
-    customs: object.nullish().transform((v) => v ?? null),
+    customs: boundedObject.nullish().transform((v) => v ?? null),
   })
   .meta({ id: "ShipmentCreate" });
 export type ShipmentCreate = z.output<typeof ShipmentCreate>;
@@ -89,11 +95,21 @@ export const ShipmentWithMessages = z
   .object({ messages: z.array(Message), shipment: Shipment })
   .meta({ id: "ShipmentWithMessages" });
 
+// Four-digit years only (0001–9999): JavaScript also reads -200000 or +275760, which a timestamptz column cannot
+// be compared with, and year 0 does not exist in Postgres's calendar.
+const FIRST_INSTANT = new Date("0001-01-01T00:00:00Z").getTime();
+const LAST_INSTANT = new Date("9999-12-31T23:59:59.999Z").getTime();
+
 const instant = z
   .string()
   .trim()
+  .max(40)
   .refine((v) => !Number.isNaN(Date.parse(v)), "must be a date or timestamp (ISO 8601)")
-  .transform((v) => new Date(v));
+  .transform((v) => new Date(v))
+  .refine(
+    (d) => d.getTime() >= FIRST_INSTANT && d.getTime() <= LAST_INSTANT,
+    "must be a date between the years 0001 and 9999",
+  );
 
 export const ShipmentList = pageOf(Shipment, "ShipmentList");
 
@@ -115,8 +131,5 @@ export const ShipmentListQuery = PageQuery.extend({
 export type ShipmentListQuery = z.output<typeof ShipmentListQuery>;
 
 export const LabelQuery = z.object({
-  format: z
-    .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES))
-    .optional()
-    .describe("PDF, ZPL or PNG; must match the label bought"),
+  format: labelType.optional().describe("PDF, ZPL or PNG; must match the label bought"),
 });
