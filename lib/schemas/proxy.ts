@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AddressInput } from "./address";
+import { AddressInput, RatingAddressInput } from "./address";
 import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
 import { Rate, RateInput } from "./rate";
@@ -18,8 +18,8 @@ import {
 
 export const ProxyRatesRequest = z
   .object({
-    shipper: AddressInput,
-    recipient: AddressInput,
+    shipper: RatingAddressInput,
+    recipient: RatingAddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
     carrier_ids: CarrierIds,
     /** Restrict to these service codes (e.g. `SBX_GROUND`). */

@@ -15,7 +15,7 @@ import {
   optionalText,
   orEmpty,
 } from "./common";
-import { AddressInput } from "./address";
+import { RatingAddressInput } from "./address";
 import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
 import { PageQuery, pageOf } from "./pagination";
@@ -67,8 +67,8 @@ export type Shipment = z.output<typeof Shipment>;
 
 export const ShipmentCreate = z
   .object({
-    shipper: AddressInput,
-    recipient: AddressInput,
+    shipper: RatingAddressInput,
+    recipient: RatingAddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
     options: orEmpty(boundedObject, () => ({})),
     carrier_ids: CarrierIds,
