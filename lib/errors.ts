@@ -10,7 +10,13 @@ export interface FieldProblem {
 }
 
 export type DomainErrorCode =
-  "validation_error" | "not_found" | "carrier_not_found" | "state_conflict" | "carrier_failed" | "tracking_not_found";
+  | "validation_error"
+  | "not_found"
+  | "carrier_not_found"
+  | "state_conflict"
+  | "carrier_failed"
+  | "tracking_not_found"
+  | "address_incomplete";
 
 export class DomainError extends Error {
   constructor(
@@ -34,6 +40,18 @@ export class ValidationError extends DomainError {
     const list = typeof problems === "string" ? [{ message: problems, field }] : problems;
     super("validation_error", list[0]?.message ?? "The request is not valid.");
     this.problems = list;
+  }
+}
+
+/**
+ * A stored shipment was rated with less of an address than buying its label needs (docs/api.md, "Managed mode:
+ * shipments"): the request is well formed, the shipment is not ready. Each problem names the field, as validation does.
+ */
+export class AddressIncompleteError extends DomainError {
+  readonly problems: FieldProblem[];
+  constructor(problems: FieldProblem[]) {
+    super("address_incomplete", problems[0]?.message ?? "The shipment's addresses are incomplete.");
+    this.problems = problems;
   }
 }
 

@@ -53,7 +53,7 @@ describe("answers match the OpenAPI document", () => {
     expectDocumented("/v1/proxy/rates", "post", invalid);
   });
 
-  it("shipments: created (201), purchased (200), and a purchase the carrier refuses (424)", async () => {
+  it("shipments: created (201), purchased (200), a purchase the carrier refuses (424), an incomplete one (422)", async () => {
     const { key } = await makeOrg();
     const created = await call(createShipment, "POST", "/v1/shipments", { key, body: rateRequest() });
     expect(created.status).toBe(201);
@@ -75,6 +75,16 @@ describe("answers match the OpenAPI document", () => {
     });
     expect(refused.status).toBe(424);
     expectDocumented("/v1/shipments/{id}/purchase", "post", refused);
+
+    const bare = { country_code: "GB", postal_code: "SW1A 1AA" };
+    const rated = await createShipmentFor(key, { shipper: bare, recipient: bare });
+    const incomplete = await call(purchase, "POST", `/v1/shipments/${rated.id}/purchase`, {
+      key,
+      params: { id: rated.id },
+      body: { selected_rate_id: rated.rates[0]!.id },
+    });
+    expect(incomplete.status).toBe(422);
+    expectDocumented("/v1/shipments/{id}/purchase", "post", incomplete);
   });
 
   it("tracking: a known number (200, 201), an unknown one (404 with messages) and an unknown carrier (404)", async () => {

@@ -113,7 +113,7 @@ describe("POST /v1/shipments", () => {
     expect(res.status).toBe(400);
     const fields = res.body.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(
-      expect.arrayContaining(["shipper.address_line1", "shipper.postal_code", "parcels[0].weight"]),
+      expect.arrayContaining(["shipper.country_code", "shipper.postal_code", "parcels[0].weight"]),
     );
     const db = await getDb();
     expect(await db.select().from(shipments).where(eq(shipments.orgId, orgId))).toEqual([]);

@@ -8,7 +8,7 @@ import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
-import { issuesToProblems } from "@/lib/validation";
+import { parseInput, rawInputProblems } from "@/lib/validation";
 import { ApiError, toErrorResponse } from "./errors";
 import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";
@@ -203,20 +203,23 @@ export function withApi<
         rawBody = await readBody(req);
         json = parseJson(rawBody);
       }
+      const rawParams = routeCtx ? await routeCtx.params : {};
+      const rawQuery = Object.fromEntries(url.searchParams);
+      // Text that cannot be stored (NUL, lone surrogates) and absurd nesting are refused before any schema, verb or
+      // carrier sees them (docs/api.md, "Requests"); every parameter counts, declared or not.
+      const unsafe = [rawParams, rawQuery, json].flatMap((input) => rawInputProblems(input));
+      if (unsafe.length > 0) throw new ValidationError(unsafe);
       // Path, query and body problems come back together, so one answer lists everything to fix.
       const problems: FieldProblem[] = [];
       const check = <S extends z.ZodType>(schema: S | undefined, input: unknown): z.output<S> => {
         if (!schema) return {} as z.output<S>;
-        const parsed = schema.safeParse(input);
-        if (parsed.success) return parsed.data;
-        problems.push(...issuesToProblems(parsed.error.issues));
+        const parsed = parseInput(schema, input);
+        if (parsed.ok) return parsed.data;
+        problems.push(...parsed.problems);
         return undefined as z.output<S>;
       };
-      const params = check(options.params, routeCtx ? await routeCtx.params : {});
-      const query = check(
-        (options.query ?? NO_QUERY) as Q,
-        requestInCurrentVersion(version, options.query, Object.fromEntries(url.searchParams)),
-      );
+      const params = check(options.params, rawParams);
+      const query = check((options.query ?? NO_QUERY) as Q, requestInCurrentVersion(version, options.query, rawQuery));
       const body = (options.body ? check(options.body, json) : undefined) as z.output<B>;
       if (problems.length > 0) throw new ValidationError(problems);
 

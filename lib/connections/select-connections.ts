@@ -4,6 +4,7 @@ import { getAdapter } from "@/lib/carriers/registry";
 import type { Capability } from "@/lib/carriers/types";
 import { CarrierNotFoundError, ValidationError } from "@/lib/errors";
 import { orgConnections } from "./cache";
+import { excerpt } from "@/lib/validation";
 import type { ConnectionRow } from "./present";
 
 /**
@@ -37,7 +38,7 @@ export async function selectConnections({
     const problems = carrierIds.flatMap((value, i) =>
       rows.some((r) => r.carrierId === value || r.id === value)
         ? []
-        : [{ message: `matches no carrier connection (${value})`, field: `carrier_ids[${i}]` }],
+        : [{ message: `matches no carrier connection (${excerpt(value)})`, field: `carrier_ids[${i}]` }],
     );
     if (problems.length > 0) throw new ValidationError(problems);
     chosen = rows.filter((r) => carrierIds.includes(r.carrierId) || carrierIds.includes(r.id));
@@ -74,7 +75,7 @@ export async function connectionForCarrier({
   );
   if (!match) {
     throw new CarrierNotFoundError(
-      `No active ${carrierName} connection${carrierId ? ` matching ${carrierId}` : ""} is able to do ${capability}.`,
+      `No active ${excerpt(carrierName)} connection${carrierId ? ` matching ${excerpt(carrierId)}` : ""} is able to do ${capability}.`,
     );
   }
   return match;

@@ -1,8 +1,10 @@
 import "server-only";
 import { getAdapter } from "@/lib/carriers/registry";
-import { issuesToProblems } from "@/lib/validation";
+import { parseInput } from "@/lib/validation";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { COMMON_CONFIG_KEYS, CommonConnectionConfig } from "@/lib/schemas/connection";
+
+const COMMON_KEYS: ReadonlySet<string> = new Set(COMMON_CONFIG_KEYS);
 
 /**
  * Credentials and config are checked against the schemas the carrier's module exports, so a typo in a
@@ -17,20 +19,23 @@ export function validateCarrierSettings(
   const problems: FieldProblem[] = [];
   const out: { credentials?: Record<string, unknown>; config?: Record<string, unknown> } = {};
   if (input.credentials !== undefined) {
-    const parsed = adapter.credentialsSchema.safeParse(input.credentials);
-    if (parsed.success) out.credentials = parsed.data;
-    else problems.push(...issuesToProblems(parsed.error.issues, "credentials"));
+    const parsed = parseInput(adapter.credentialsSchema, input.credentials, "credentials");
+    if (parsed.ok) out.credentials = parsed.data;
+    else problems.push(...parsed.problems);
   }
   if (input.config !== undefined) {
-    const commonKeys = Object.fromEntries(
-      Object.entries(input.config).filter(([k]) => (COMMON_CONFIG_KEYS as string[]).includes(k)),
+    // A Set, not `key in object`: a key such as "constructor" must not count as one of ours through the prototype.
+    const isCommon = ([key]: [string, unknown]) => COMMON_KEYS.has(key);
+    const entries = Object.entries(input.config);
+    const common = parseInput(CommonConnectionConfig.strict(), Object.fromEntries(entries.filter(isCommon)), "config");
+    const specific = parseInput(
+      adapter.configSchema,
+      Object.fromEntries(entries.filter((e) => !isCommon(e))),
+      "config",
     );
-    const carrierKeys = Object.fromEntries(Object.entries(input.config).filter(([k]) => !(k in commonKeys)));
-    const common = CommonConnectionConfig.strict().safeParse(commonKeys);
-    const specific = adapter.configSchema.safeParse(carrierKeys);
-    if (!common.success) problems.push(...issuesToProblems(common.error.issues, "config"));
-    if (!specific.success) problems.push(...issuesToProblems(specific.error.issues, "config"));
-    if (common.success && specific.success) out.config = { ...specific.data, ...common.data };
+    if (!common.ok) problems.push(...common.problems);
+    if (!specific.ok) problems.push(...specific.problems);
+    if (common.ok && specific.ok) out.config = { ...specific.data, ...common.data };
   }
   if (problems.length > 0) throw new ValidationError(problems);
   return out;

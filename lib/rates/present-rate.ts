@@ -61,28 +61,37 @@ export function quotedRate(quote: RateQuote, connection: RateSource, id: string 
   };
 }
 
-/** A rate a client sent back (proxy shipping), with the meta keys every rate carries filled in. */
-export function rateFromInput(r: RateInput): RateFields {
-  const meta = r.meta as Partial<Rate["meta"]>;
+const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/**
+ * A rate a client sent back (proxy shipping), with the meta keys every rate carries filled in. Fields the client
+ * left out (or sent with the wrong type) are empty: `""`, 0, `[]`, false (docs/api.md, "Proxy mode"). With the
+ * connection that sells the label, its carrier names, id and test mode are the connection's own.
+ */
+export function rateFromInput(r: RateInput, connection?: RateSource): RateFields {
+  const meta = r.meta ?? {};
+  const carrierName = connection?.carrierName ?? r.carrier_name ?? "";
+  const carrierRef = connection?.id ?? r.carrier_ref ?? "";
+  const service = r.service ?? "";
   return {
-    id: r.id,
-    carrierName: r.carrier_name,
-    carrierId: r.carrier_id,
-    currency: r.currency,
-    service: r.service,
-    discount: r.discount,
-    baseCharge: r.base_charge,
-    totalCharge: r.total_charge,
-    dutiesAndTaxes: r.duties_and_taxes,
-    transitDays: r.transit_days,
-    extraCharges: r.extra_charges,
+    id: r.id ?? "",
+    carrierName,
+    carrierId: connection?.carrierId ?? r.carrier_id ?? "",
+    currency: r.currency ?? "",
+    service,
+    discount: r.discount ?? 0,
+    baseCharge: r.base_charge ?? 0,
+    totalCharge: r.total_charge ?? 0,
+    dutiesAndTaxes: r.duties_and_taxes ?? 0,
+    transitDays: r.transit_days ?? 0,
+    extraCharges: r.extra_charges ?? [],
     meta: {
-      ...r.meta,
-      service_name: typeof meta.service_name === "string" ? meta.service_name : r.service,
-      rate_provider: typeof meta.rate_provider === "string" ? meta.rate_provider : r.carrier_name,
-      carrier_connection_id: r.carrier_ref,
+      ...meta,
+      service_name: text(meta.service_name) ?? service,
+      rate_provider: text(meta.rate_provider) ?? carrierName,
+      carrier_connection_id: carrierRef,
     },
-    carrierRef: r.carrier_ref,
-    testMode: r.test_mode,
+    carrierRef,
+    testMode: connection?.testMode ?? r.test_mode ?? false,
   };
 }

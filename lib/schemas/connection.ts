@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CAPABILITIES } from "@/lib/carriers/types";
 import { CARRIER_NAMES } from "@/lib/carriers/names";
-import { Timestamp, optionalText } from "./common";
+import { Timestamp, blankIsNull, boundedObject, optionalText, orEmpty } from "./common";
 import { PageQuery, pageOf } from "./pagination";
 import { boolQuery } from "./params";
 
@@ -16,6 +16,10 @@ const friendlyId = z
 
 const object = z.record(z.string(), z.unknown());
 
+/** PATCH: `null` (and `""` for text) leaves the field as it is, like leaving it out (docs/api.md, "Requests"). */
+const unchangedWhenNull = <T extends z.ZodType>(schema: T) =>
+  blankIsNull(schema).transform((v): z.output<T> | undefined => v ?? undefined);
+
 export const ConnectionCreate = z
   .object({
     carrier_name: z.enum(CARRIER_NAMES),
@@ -23,8 +27,8 @@ export const ConnectionCreate = z
     display_name: optionalText(100),
     test_mode: z.boolean().default(true),
     active: z.boolean().default(true),
-    credentials: object.default({}),
-    config: object.default({}),
+    credentials: orEmpty(boundedObject, () => ({})),
+    config: orEmpty(boundedObject, () => ({})),
   })
   .meta({ id: "ConnectionCreate" });
 export type ConnectionCreate = z.output<typeof ConnectionCreate>;
@@ -32,11 +36,11 @@ export type ConnectionCreate = z.output<typeof ConnectionCreate>;
 export const ConnectionUpdate = z
   .object({
     carrier_id: friendlyId.optional(),
-    display_name: z.string().trim().min(1).max(100).optional(),
+    display_name: unchangedWhenNull(z.string().trim().max(100)),
     test_mode: z.boolean().optional(),
     active: z.boolean().optional(),
-    credentials: object.optional(),
-    config: object.optional(),
+    credentials: unchangedWhenNull(boundedObject),
+    config: unchangedWhenNull(boundedObject),
   })
   .meta({ id: "ConnectionUpdate" });
 export type ConnectionUpdate = z.output<typeof ConnectionUpdate>;
@@ -62,7 +66,7 @@ export type Connection = z.output<typeof Connection>;
 export const ConnectionList = pageOf(Connection, "ConnectionList");
 
 export const ConnectionListQuery = PageQuery.extend({
-  carrier_name: z.string().min(1).optional().describe("Only this carrier"),
+  carrier_name: z.string().min(1).max(50).optional().describe("Only this carrier"),
   active: boolQuery.optional().describe("Only active (true) or inactive (false) connections"),
 }).strict();
 export type ConnectionListQuery = z.output<typeof ConnectionListQuery>;

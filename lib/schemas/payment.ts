@@ -1,17 +1,17 @@
 import { z } from "zod";
-import { optionalText } from "./common";
+import { blankIsNull, optionalText } from "./common";
 
 const PAID_BY = ["sender", "recipient", "third_party"] as const;
 
 export const PaymentInput = z
   .object({
-    paid_by: z.enum(PAID_BY).default("sender"),
-    currency: z
-      .string()
-      .regex(/^[A-Za-z]{3}$/, "must be a three-letter currency code")
-      .transform((v) => v.toUpperCase())
-      .nullish()
-      .transform((v) => v ?? null),
+    paid_by: blankIsNull(z.enum(PAID_BY)).transform((v) => v ?? "sender"),
+    currency: blankIsNull(
+      z
+        .string()
+        .regex(/^[A-Za-z]{3}$/, "must be a three-letter currency code")
+        .transform((v) => v.toUpperCase()),
+    ).transform((v) => v ?? null),
     account_number: optionalText(50),
   })
   .meta({ id: "PaymentInput" });

@@ -1,24 +1,30 @@
 import { z } from "zod";
-import { LABEL_TYPES } from "@/lib/carriers/types";
-import { AddressInput } from "./address";
+import { AddressInput, RatingAddressInput } from "./address";
 import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
-import { Rate, RateInput } from "./rate";
+import { Rate, RateInput, type SelectedRateInput } from "./rate";
 import { Message } from "./message";
 import { Tracker } from "./tracker";
-import { TrackingNumber, optionalText } from "./common";
-
-const object = z.record(z.string(), z.unknown());
+import {
+  CarrierIds,
+  ServiceCodes,
+  TrackingNumber,
+  blankIsNull,
+  boundedObject,
+  labelType,
+  optionalText,
+  orEmpty,
+} from "./common";
 
 export const ProxyRatesRequest = z
   .object({
-    shipper: AddressInput,
-    recipient: AddressInput,
+    shipper: RatingAddressInput,
+    recipient: RatingAddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
-    carrier_ids: z.array(z.string().trim().min(1)).max(50).default([]),
+    carrier_ids: CarrierIds,
     /** Restrict to these service codes (e.g. `SBX_GROUND`). */
-    services: z.array(z.string().trim().min(1)).max(50).default([]),
-    options: object.default({}),
+    services: ServiceCodes,
+    options: orEmpty(boundedObject, () => ({})),
     reference: optionalText(100),
   })
   .meta({ id: "ProxyRatesRequest" });
@@ -30,15 +36,52 @@ export const RatesResponse = z
 
 export const ProxyShippingRequest = z
   .object({
-    selected_rate_id: z.string().trim().min(1),
-    label_type: z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES).default("PDF")),
-    options: object.default({}),
+    selected_rate_id: z.string().trim().min(1).max(100),
+    label_type: blankIsNull(labelType).transform((v) => v ?? "PDF"),
+    options: orEmpty(boundedObject, () => ({})),
+    /** Passed to the carrier as `options.customs`, as a stored shipment's customs are (docs/api.md, "Proxy mode"). */
+    customs: boundedObject.nullish().transform((v) => v ?? null),
     shipper: AddressInput,
     recipient: AddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
     rates: z.array(RateInput).min(1).max(200),
     payment: PaymentInput.nullish().transform((v) => v ?? null),
     reference: optionalText(100),
+  })
+  // The selected rate is the one that must be whole enough to buy; runs even when other fields failed.
+  .superRefine(
+    (req, ctx) => {
+      if (!Array.isArray(req.rates) || typeof req.selected_rate_id !== "string") return;
+      const index = req.rates.findIndex((r) => r?.id === req.selected_rate_id);
+      if (index < 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["selected_rate_id"],
+          message: "must be the id of one of the given rates",
+        });
+        return;
+      }
+      const chosen = req.rates[index]!;
+      if (!chosen.service) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["rates", index, "service"],
+          message: "is required in the selected rate",
+        });
+      }
+      if (!chosen.carrier_ref) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["rates", index, "carrier_ref"],
+          message: "must be the car_ id of the connection that quoted the selected rate",
+        });
+      }
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  )
+  .transform((req) => {
+    const index = req.rates.findIndex((r) => r.id === req.selected_rate_id);
+    return { ...req, selected: { index, rate: req.rates[index] as SelectedRateInput } };
   })
   .meta({ id: "ProxyShippingRequest" });
 export type ProxyShippingRequest = z.output<typeof ProxyShippingRequest>;
@@ -70,6 +113,7 @@ export const TrackingQuery = z
       .string()
       .trim()
       .min(1)
+      .max(64)
       .optional()
       .describe("Use this connection of the carrier (carrier_id or car_ id)"),
   })

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { boundedObject } from "./common";
+
+const CONNECTION_ID = /^car_[0-9a-f]{32}$/;
 
 const ExtraCharge = z.object({ name: z.string(), amount: z.number(), currency: z.string() });
 
@@ -31,26 +34,36 @@ export const Rate = z
   .meta({ id: "Rate" });
 export type Rate = z.output<typeof Rate>;
 
+/** A field of a rate sent back: kept when it has the right type and size, else left out rather than refused. */
+const kept = <T extends z.ZodType>(schema: T) => schema.nullish().catch(undefined);
+
 /**
- * A rate sent back by a client (proxy shipping), as we returned it. The charges shown on the resulting shipment
- * come from the carrier's answer when it gives one.
+ * A rate sent back by a client (proxy shipping), as our rates answer returned it or trimmed (docs/api.md, "Proxy
+ * mode"). Only the selected rate must name its `service` and `carrier_ref` (ProxyShippingRequest checks it); the
+ * others are the client's own copy, echoed back, so a partial or odd one is kept as far as it is readable. Every
+ * field is bounded all the same. The charges shown on the resulting shipment come from the carrier when it gives them.
  */
 export const RateInput = z
   .object({
-    id: z.string().min(1),
-    carrier_name: z.string().min(1),
-    carrier_id: z.string().min(1),
-    carrier_ref: z.string().regex(/^car_[0-9a-f]{32}$/, "must be a car_ connection id"),
-    service: z.string().min(1),
-    currency: z.string().min(3).max(3),
-    total_charge: z.number(),
-    discount: z.number().default(0),
-    base_charge: z.number(),
-    duties_and_taxes: z.number().default(0),
-    transit_days: z.number().int().min(0),
-    extra_charges: z.array(ExtraCharge).default([]),
-    meta: z.record(z.string(), z.unknown()).default({}),
-    test_mode: z.boolean().default(false),
+    id: kept(z.string().max(100)),
+    carrier_name: kept(z.string().max(50)),
+    carrier_id: kept(z.string().max(64)),
+    carrier_ref: kept(z.string().regex(CONNECTION_ID)),
+    service: kept(z.string().trim().min(1).max(100)),
+    currency: kept(z.string().length(3)),
+    total_charge: kept(z.number()),
+    discount: kept(z.number()),
+    base_charge: kept(z.number()),
+    duties_and_taxes: kept(z.number()),
+    transit_days: kept(z.number().int().min(0).max(1000)),
+    extra_charges: kept(
+      z.array(z.object({ name: z.string().max(100), amount: z.number(), currency: z.string().max(3) })).max(50),
+    ),
+    meta: kept(boundedObject),
+    test_mode: kept(z.boolean()),
   })
   .meta({ id: "RateInput" });
 export type RateInput = z.output<typeof RateInput>;
+
+/** The rate a proxy purchase buys: what ProxyShippingRequest made sure it has. */
+export type SelectedRateInput = RateInput & { id: string; service: string; carrier_ref: string };

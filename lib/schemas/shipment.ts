@@ -4,11 +4,20 @@ import { Parcel } from "./parcel";
 import { Rate } from "./rate";
 import { Payment } from "./payment";
 import { Message } from "./message";
-import { Timestamp, TrackingNumber, optionalText } from "./common";
-import { AddressInput } from "./address";
+import {
+  CarrierIds,
+  ServiceCodes,
+  Timestamp,
+  TrackingNumber,
+  blankIsNull,
+  boundedObject,
+  labelType,
+  optionalText,
+  orEmpty,
+} from "./common";
+import { RatingAddressInput } from "./address";
 import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
-import { LABEL_TYPES } from "@/lib/carriers/types";
 import { PageQuery, pageOf } from "./pagination";
 import { CarrierIdFilter, boolQuery } from "./params";
 import { instant } from "./instant";
@@ -62,21 +71,18 @@ export const Shipment = z
   .meta({ id: "Shipment" });
 export type Shipment = z.output<typeof Shipment>;
 
-const object = z.record(z.string(), z.unknown());
-const labelType = z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES));
-
 export const ShipmentCreate = z
   .object({
-    shipper: AddressInput,
-    recipient: AddressInput,
+    shipper: RatingAddressInput,
+    recipient: RatingAddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
-    options: object.default({}),
-    carrier_ids: z.array(z.string().trim().min(1)).max(50).default([]),
+    options: orEmpty(boundedObject, () => ({})),
+    carrier_ids: CarrierIds,
     /** Restrict rating to these service codes (e.g. `SBX_GROUND`); echoed as the shipment's `services`. */
-    services: z.array(z.string().trim().min(1)).max(50).default([]),
-    label_type: labelType.default("PDF"),
+    services: ServiceCodes,
+    label_type: blankIsNull(labelType).transform((v) => v ?? "PDF"),
     reference: optionalText(100),
-    customs: object.nullish().transform((v) => v ?? null),
+    customs: boundedObject.nullish().transform((v) => v ?? null),
   })
   .meta({ id: "ShipmentCreate" });
 export type ShipmentCreate = z.output<typeof ShipmentCreate>;
@@ -121,10 +127,5 @@ export const ShipmentListQuery = PageQuery.extend({
 export type ShipmentListQuery = z.output<typeof ShipmentListQuery>;
 
 export const LabelQuery = z
-  .object({
-    format: z
-      .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(LABEL_TYPES))
-      .optional()
-      .describe("PDF, ZPL or PNG; must match the label bought"),
-  })
+  .object({ format: labelType.optional().describe("PDF, ZPL or PNG; must match the label bought") })
   .strict();

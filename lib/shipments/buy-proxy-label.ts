@@ -9,8 +9,16 @@ import { presentRate, quotedRate, rateFromInput } from "@/lib/rates/present-rate
 import type { ProxyShippingRequest } from "@/lib/schemas/proxy";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { presentShipment } from "./present-shipment";
-import { paymentFor, purchaseMeta } from "./purchase-fields";
+import { carrierOptions, paymentFor, purchaseMeta } from "./purchase-fields";
 import { addressFields, parcelFields } from "./rows";
+
+/** Customs sent the older way, inside `options`, are still the shipment's customs when no top-level ones came. */
+const customsInOptions = (options: Record<string, unknown>): Record<string, unknown> | null => {
+  const customs = options.customs;
+  return typeof customs === "object" && customs !== null && !Array.isArray(customs)
+    ? (customs as Record<string, unknown>)
+    : null;
+};
 
 /**
  * Proxy label purchase: the chosen rate names its connection (carrier_ref), the carrier sells the label, and the
@@ -23,9 +31,7 @@ export async function buyProxyLabel({
   ctx: DomainContext;
   input: ProxyShippingRequest;
 }): Promise<Shipment> {
-  const index = input.rates.findIndex((r) => r.id === input.selected_rate_id);
-  if (index < 0) throw new ValidationError("must be the id of one of the given rates", "selected_rate_id");
-  const chosen = input.rates[index]!;
+  const { index, rate: chosen } = input.selected;
   const row = await connectionById({ ctx, id: chosen.carrier_ref, capability: "ship" });
   const adapter = getAdapter(row.carrierName)!;
   if (!adapter.label_types.includes(input.label_type)) {
@@ -45,7 +51,7 @@ export async function buyProxyLabel({
       service: chosen.service,
       label_type: input.label_type,
       reference: input.reference,
-      options: input.options,
+      options: carrierOptions(input.options, input.customs),
       payment: input.payment,
     }),
   );
@@ -53,7 +59,7 @@ export async function buyProxyLabel({
   const shipped = outcome.data;
 
   // What the carrier says it charged beats what the client sent back; the rate keeps its id.
-  const selected = shipped.charge ? quotedRate(shipped.charge, row, chosen.id) : rateFromInput(chosen);
+  const selected = shipped.charge ? quotedRate(shipped.charge, row, chosen.id) : rateFromInput(chosen, row);
   const presented = presentRate(selected);
   return presentShipment({
     row: {
@@ -70,7 +76,7 @@ export async function buyProxyLabel({
       services: [],
       options: input.options,
       payment: paymentFor(input.payment, presented.currency),
-      customs: (input.options.customs as Record<string, unknown> | undefined) ?? null,
+      customs: input.customs ?? customsInOptions(input.options),
       reference: input.reference,
       labelType: shipped.label.type,
       carrierIds: [row.carrierId],

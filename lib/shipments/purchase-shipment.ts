@@ -18,6 +18,7 @@ import { presentShipment } from "./present-shipment";
 import { recordPurchase } from "./record-purchase";
 import { carrierAddress, carrierParcel, type ShipmentRow } from "./rows";
 import { voidOrphanLabel } from "./void-orphan-label";
+import { assertShippableAddresses } from "./shippable-addresses";
 import { recordWithRetries } from "./record-retries";
 
 /**
@@ -54,6 +55,7 @@ export async function purchaseShipment({
     );
   }
   const [parts] = await loadShipmentParts(ctx.db, orgId, [row]);
+  assertShippableAddresses(parts!);
   const warnings = abandonedAttemptWarning(ctx, row, connection);
 
   const claim = await claimShipment(ctx.db, row, "purchase", ["created"], claimLeaseMs(connection));

@@ -10,6 +10,7 @@ import { loadStoredTracker } from "./load-trackers";
 import { recordTracking } from "./record-tracking";
 import { trackAtCarrier } from "./track-at-carrier";
 import { refreshTimeScale } from "./refresh/budget";
+import { excerpt } from "@/lib/validation";
 
 /**
  * POST|GET /v1/trackers/{carrier_name}/{tracking_number}: the organization's tracker for that pair, created on
@@ -28,7 +29,7 @@ export async function createTracker({
   trackingNumber: string;
   carrierId?: string;
 }): Promise<{ created: boolean; tracker: StoredTracker }> {
-  if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${carrierName}.`);
+  if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${excerpt(carrierName)}.`);
   const orgId = ctx.org.id;
   const existing = await findByNumber(ctx, carrierName, trackingNumber);
   if (existing) return { created: false, tracker: await loadStoredTracker(ctx.db, existing) };

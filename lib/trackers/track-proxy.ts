@@ -8,6 +8,7 @@ import type { Tracker } from "@/lib/schemas/tracker";
 import { presentTracker } from "./present-tracker";
 import { trackAtCarrier } from "./track-at-carrier";
 import { eventFields } from "./tracking-rules";
+import { excerpt } from "@/lib/validation";
 
 /** Proxy tracking: asked of the carrier every time, nothing stored. An unknown number is tracking_not_found. */
 export async function trackProxy({
@@ -21,7 +22,7 @@ export async function trackProxy({
   trackingNumber: string;
   carrierId?: string;
 }): Promise<{ messages: Message[]; tracking: Tracker }> {
-  if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${carrierName}.`);
+  if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${excerpt(carrierName)}.`);
   const { connection, result, messages } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId });
   const tracker = {
     // Fresh, as the 2021.7 server minted one; nothing is stored, so the id cannot be retrieved (docs/api.md, "Proxy mode").

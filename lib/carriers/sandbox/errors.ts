@@ -1,4 +1,5 @@
 import { CarrierError, carrierCode } from "@/lib/carriers/types";
+import { excerpt } from "@/lib/validation";
 
 /**
  * The sandbox's refusals, with carrier-style codes (`SBX_…`) and messages, so the rest of the service handles
@@ -32,10 +33,12 @@ export function weightOverLimit(parcelIndex: number, weightKg: number, limitKg: 
 }
 
 export function unknownService(code: string, valid: readonly string[]): CarrierError {
-  return sandboxRefusal("SBX_UNKNOWN_SERVICE", `Unknown service code ${code}. Valid services: ${valid.join(", ")}.`, {
-    field: "service",
-    service: code,
-  });
+  // The codes are the client's: repeated as an excerpt, never whole.
+  return sandboxRefusal(
+    "SBX_UNKNOWN_SERVICE",
+    `Unknown service code ${excerpt(code)}. Valid services: ${valid.join(", ")}.`,
+    { field: "service", service: excerpt(code) },
+  );
 }
 
 export function serviceNotAvailable(

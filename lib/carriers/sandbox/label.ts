@@ -1,7 +1,7 @@
 import type { Parcel, ShipRequest } from "@/lib/carriers/types";
 import { isoDate } from "@/lib/carriers/sandbox/dates";
 import type { SandboxService } from "@/lib/carriers/sandbox/services";
-import { KG_PER_UNIT } from "@/lib/carriers/sandbox/units";
+import { toKg } from "@/lib/carriers/sandbox/units";
 import type { LabelContent } from "@/lib/labels/content";
 
 const SANDBOX_LABEL_FOOTER = "SANDBOX TEST LABEL - NOT VALID FOR SHIPPING";
@@ -17,7 +17,7 @@ function weightText(parcels: Parcel[]): string {
   const total =
     units.size === 1 && only
       ? parcels.reduce((sum, p) => sum + p.weight, 0)
-      : parcels.reduce((sum, p) => sum + p.weight * KG_PER_UNIT[p.weight_unit], 0);
+      : parcels.reduce((sum, p) => sum + toKg(p.weight, p.weight_unit), 0);
   const unit = units.size === 1 && only ? only : "KG";
   const weight = `${formatAmount(total)} ${unit}`;
   return parcels.length === 1 ? weight : `${parcels.length} parcels, ${weight}`;

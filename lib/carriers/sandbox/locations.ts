@@ -222,42 +222,45 @@ const fold = (s: string): string =>
     .toLowerCase()
     .trim();
 
-// Local spellings of listed cities (compared after folding accents and case).
-const LOCAL_NAMES: Record<string, string> = {
-  munchen: "Munich",
-  koln: "Cologne",
-  frankfurt: "Frankfurt am Main",
-  wien: "Vienna",
-  roma: "Rome",
-  milano: "Milan",
-  napoli: "Naples",
-  torino: "Turin",
-  firenze: "Florence",
-  lisboa: "Lisbon",
-  geneve: "Geneva",
-  genf: "Geneva",
-  bruxelles: "Brussels",
-  brussel: "Brussels",
-  antwerpen: "Antwerp",
-  anvers: "Antwerp",
-  gent: "Ghent",
-  "den haag": "The Hague",
-  "'s-gravenhage": "The Hague",
-  goteborg: "Gothenburg",
-  kobenhavn: "Copenhagen",
-  warszawa: "Warsaw",
-  sevilla: "Seville",
-  "ciudad de mexico": "Mexico City",
-  cdmx: "Mexico City",
-  nyc: "New York",
-  "new york city": "New York",
-};
+// Local spellings of listed cities (compared after folding accents and case). A Map: the key is a client's city,
+// and "constructor" must not find Object.prototype's.
+const LOCAL_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    munchen: "Munich",
+    koln: "Cologne",
+    frankfurt: "Frankfurt am Main",
+    wien: "Vienna",
+    roma: "Rome",
+    milano: "Milan",
+    napoli: "Naples",
+    torino: "Turin",
+    firenze: "Florence",
+    lisboa: "Lisbon",
+    geneve: "Geneva",
+    genf: "Geneva",
+    bruxelles: "Brussels",
+    brussel: "Brussels",
+    antwerpen: "Antwerp",
+    anvers: "Antwerp",
+    gent: "Ghent",
+    "den haag": "The Hague",
+    "'s-gravenhage": "The Hague",
+    goteborg: "Gothenburg",
+    kobenhavn: "Copenhagen",
+    warszawa: "Warsaw",
+    sevilla: "Seville",
+    "ciudad de mexico": "Mexico City",
+    cdmx: "Mexico City",
+    nyc: "New York",
+    "new york city": "New York",
+  }),
+);
 
 /** The listed city an address belongs to: same name, else same state, else by postal region, else by a hash. */
 export function cityIndex(country: number, address: Address): number {
   const entry = COUNTRIES[country];
   if (!entry) return 0;
-  const name = fold(LOCAL_NAMES[fold(address.city)] ?? address.city);
+  const name = fold(LOCAL_NAMES.get(fold(address.city)) ?? address.city);
   const byName = entry.cities.findIndex((c) => fold(c.city) === name);
   if (byName !== -1) return byName;
   const state = address.state_code.trim().toUpperCase();

@@ -51,11 +51,16 @@ const EURO_COUNTRIES = new Set([
   "SI",
   "SK",
 ]);
-const CURRENCIES: Record<string, string> = { US: "USD", CA: "CAD", GB: "GBP", AU: "AUD" };
+const CURRENCIES: ReadonlyMap<string, string> = new Map([
+  ["US", "USD"],
+  ["CA", "CAD"],
+  ["GB", "GBP"],
+  ["AU", "AUD"],
+]);
 
 export function currencyFor(countryCode: string): string {
   const cc = countryCode.toUpperCase();
-  return CURRENCIES[cc] ?? (EURO_COUNTRIES.has(cc) ? "EUR" : "USD");
+  return CURRENCIES.get(cc) ?? (EURO_COUNTRIES.has(cc) ? "EUR" : "USD");
 }
 
 export function isInternational(shipper: Address, recipient: Address): boolean {

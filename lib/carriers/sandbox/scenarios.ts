@@ -36,14 +36,15 @@ export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 const DEFAULT_SCENARIO = 0;
 export const NOT_FOUND_SCENARIO = 9;
 
-// Names accepted besides SCENARIO_NAMES, for people who think of the scenario by its first bad event.
-const ALIASES: Record<string, number> = {
-  normal: 0,
-  delivery_failed: 6,
-  customs_hold: 7,
-  weather_delay: 8,
-  unknown: 9,
-};
+// Names accepted besides SCENARIO_NAMES, for people who think of the scenario by its first bad event. A Map, so a
+// client's "constructor" or "__proto__" finds nothing instead of something on Object.prototype.
+const ALIASES: ReadonlyMap<string, number> = new Map([
+  ["normal", 0],
+  ["delivery_failed", 6],
+  ["customs_hold", 7],
+  ["weather_delay", 8],
+  ["unknown", 9],
+]);
 
 export function scenarioName(digit: number): ScenarioName {
   return SCENARIO_NAMES[digit] ?? "delivered";
@@ -58,11 +59,11 @@ export function scenarioFromOption(value: unknown): number {
     if (/^[0-9]$/.test(v)) return Number(v);
     const byName = (SCENARIO_NAMES as readonly string[]).indexOf(v);
     if (byName !== -1) return byName;
-    const alias = ALIASES[v];
+    const alias = ALIASES.get(v);
     if (alias !== undefined) return alias;
   }
   throw invalidOption(
     "sandbox_scenario",
-    `expected a digit 0-9 or one of ${[...new Set([...SCENARIO_NAMES, ...Object.keys(ALIASES)])].join(", ")}.`,
+    `expected a digit 0-9 or one of ${[...new Set([...SCENARIO_NAMES, ...ALIASES.keys()])].join(", ")}.`,
   );
 }

@@ -19,6 +19,7 @@ export const POST = withApi(
         200: "The purchased shipment, with a linked tracker",
         404: "not_found, or carrier_not_found",
         409: "state_conflict: already purchased, cancelled, or a purchase is in progress",
+        422: "address_incomplete: the shipment was rated without an address line, city or state a label needs",
         424: "The carrier refused; the shipment stays created",
       },
     },

@@ -1,0 +1,350 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { GET as listConnections, POST as createConnection } from "@/app/v1/connections/route";
+import { PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
+import { POST as proxyRates } from "@/app/v1/proxy/rates/route";
+import { POST as proxyShipping } from "@/app/v1/proxy/shipping/route";
+import { GET as proxyTracking } from "@/app/v1/proxy/tracking/[carrier_name]/[tracking_number]/route";
+import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments/route";
+import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
+import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
+import { call, makeOrg, type CallOptions } from "./helpers";
+import { rateRequest } from "./factories";
+
+/**
+ * docs/api.md, "Requests": hostile input gets a 400 in the error envelope, naming the field, before any carrier is
+ * asked or anything is written.
+ */
+
+afterEach(() => vi.restoreAllMocks());
+
+/** The one problem a 400 reports, checked against the envelope. */
+function onlyProblem(res: { status: number; body: { errors: unknown[] } }) {
+  expect(res.status).toBe(400);
+  expect(res.body.errors).toHaveLength(1);
+  const [problem] = res.body.errors as { code: string; message: string; field: string | null }[];
+  expect(problem).toEqual({ code: "validation_error", message: expect.any(String), field: expect.anything() });
+  return problem!;
+}
+
+/** A rate or shipment request sent as given, with nothing rated and nothing stored after it. */
+async function refusedUnrated(key: string, route: "rates" | "shipments", opts: CallOptions) {
+  const rate = vi.spyOn(sandboxAdapter, "rate");
+  const res =
+    route === "rates"
+      ? await call(proxyRates, "POST", "/v1/proxy/rates", { key, ...opts })
+      : await call(createShipment, "POST", "/v1/shipments", { key, ...opts });
+  expect(rate).not.toHaveBeenCalled();
+  expect((await call(listShipments, "GET", "/v1/shipments", { key })).body.count).toBe(0);
+  return res;
+}
+
+const nested = (levels: number, leaf: unknown = 1) => {
+  let value: unknown = leaf;
+  for (let i = levels; i > 0; i--) value = { [String.fromCharCode(96 + ((i - 1) % 26) + 1)]: value };
+  return value as Record<string, unknown>;
+};
+
+describe("text that cannot be stored", () => {
+  it("refuses a NUL or a lone surrogate in any string of the body, with its path", async () => {
+    const { key } = await makeOrg();
+    const cases: [Record<string, unknown>, string][] = [
+      [rateRequest({ recipient: { ...rateRequest().recipient, person_name: "Bob\u0000" } }), "recipient.person_name"],
+      [rateRequest({ reference: "\ud800" }), "reference"],
+      [rateRequest({ options: { foo: { bar: ["ok", "x\udc00y"] } } }), "options.foo.bar[1]"],
+      [rateRequest({ services: ["SBX_GROUND\u0000"] }), "services[0]"],
+    ];
+    for (const [body, field] of cases) {
+      for (const route of ["rates", "shipments"] as const) {
+        const problem = onlyProblem(await refusedUnrated(key, route, { body }));
+        expect(problem.field).toBe(field);
+        expect(problem.message).toMatch(/NUL|lone surrogate/);
+      }
+    }
+  });
+
+  it("refuses such a key name, shown without the bad character", async () => {
+    const { key } = await makeOrg();
+    const res = await refusedUnrated(key, "shipments", { body: rateRequest({ options: { "a\u0000b": 1 } }) });
+    expect(onlyProblem(res)).toMatchObject({ field: "options.a\ufffdb", message: expect.stringMatching(/name/) });
+    const surrogate = await refusedUnrated(key, "rates", { body: rateRequest({ options: { x: { "\udc00": 1 } } }) });
+    expect(onlyProblem(surrogate).field).toBe("options.x.\ufffd");
+  });
+
+  it("refuses it in a connection's display_name and config, storing nothing", async () => {
+    const { key } = await makeOrg();
+    const bodies = [
+      { carrier_name: "sandbox", carrier_id: "nul", display_name: "Main\u0000" },
+      { carrier_name: "sandbox", carrier_id: "nul", config: { "\ud800": 1 } },
+    ];
+    for (const body of bodies) onlyProblem(await call(createConnection, "POST", "/v1/connections", { key, body }));
+    expect((await call(listConnections, "GET", "/v1/connections", { key })).body.count).toBe(1);
+  });
+
+  it("refuses it in query and path parameters, declared or not", async () => {
+    const { key } = await makeOrg();
+    for (const [name, value] of [
+      ["q", "a\u0000"],
+      ["carrier_name", "\u0000sandbox"],
+      ["unheard_of", "\u0000"],
+    ] as const) {
+      const res = await call(listShipments, "GET", "/v1/shipments", { key, query: { [name]: value } });
+      expect(onlyProblem(res).field).toBe(name);
+    }
+    const track = vi.spyOn(sandboxAdapter, "track");
+    const res = await call(proxyTracking, "GET", "/v1/proxy/tracking/sandbox/x", {
+      key,
+      params: { carrier_name: "sand\u0000box", tracking_number: "SBX123" },
+    });
+    expect(onlyProblem(res).field).toBe("carrier_name");
+    expect(track).not.toHaveBeenCalled();
+  });
+});
+
+describe("dates and nesting beyond what can be stored", () => {
+  it("refuses dates outside the years 0001–9999 in list filters", async () => {
+    const { key } = await makeOrg();
+    for (const value of ["-200000-01-01T00:00:00Z", "+275760-09-13T00:00:00Z", "0000-01-01"]) {
+      for (const name of ["created_after", "created_before"]) {
+        const res = await call(listShipments, "GET", "/v1/shipments", { key, query: { [name]: value } });
+        expect(onlyProblem(res)).toMatchObject({ field: name, message: expect.stringMatching(/0001 and 9999/) });
+      }
+    }
+    const widest = await call(listShipments, "GET", "/v1/shipments", {
+      key,
+      query: { created_after: "0001-01-01", created_before: "9999-12-31T23:59:59Z" },
+    });
+    expect(widest.status).toBe(200);
+  });
+
+  it("refuses a body nested thousands of levels deep before asking any carrier", async () => {
+    const { key } = await makeOrg();
+    const base = JSON.stringify(rateRequest()).slice(0, -1);
+    for (const levels of [5_000, 100_000]) {
+      for (const [open, close] of [
+        ['{"a":', "}"],
+        ["[", "]"],
+      ] as const) {
+        const rawBody = `${base},"options":{"deep":${open.repeat(levels)}1${close.repeat(levels)}}}`;
+        const headers = { "Content-Type": "application/json" };
+        for (const route of ["rates", "shipments"] as const) {
+          const problem = onlyProblem(await refusedUnrated(key, route, { rawBody, headers }));
+          expect(problem.field).toMatch(/^options\.deep/);
+          expect(problem.message).toMatch(/nested too deeply/);
+        }
+      }
+    }
+  });
+
+  it("refuses an offset no database could skip", async () => {
+    const { key } = await makeOrg();
+    const res = await call(listShipments, "GET", "/v1/shipments", { key, query: { offset: "1e20" } });
+    expect(onlyProblem(res).field).toBe("offset");
+  });
+});
+
+describe("bounded objects", () => {
+  it("limits depth to 8 levels, naming the first key too deep", async () => {
+    const { key } = await makeOrg();
+    const ok = await call(proxyRates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ options: nested(8) }) });
+    expect(ok.status).toBe(200);
+    const res = await refusedUnrated(key, "shipments", { body: rateRequest({ options: nested(9) }) });
+    expect(onlyProblem(res)).toEqual({
+      code: "validation_error",
+      field: "options.a.b.c.d.e.f.g.h.i",
+      message: "is nested too deeply (at most 8 levels)",
+    });
+    const customs = await refusedUnrated(key, "shipments", { body: rateRequest({ customs: { list: [nested(8)] } }) });
+    expect(onlyProblem(customs).field).toBe("customs.list[0].a.b.c.d.e.f.g");
+  });
+
+  it("limits the keys in all to 200", async () => {
+    const { key } = await makeOrg();
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    const ok = await call(proxyRates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({ options: { a: keys(99), b: keys(99) } }),
+    });
+    expect(ok.status).toBe(200);
+    const res = await refusedUnrated(key, "rates", { body: rateRequest({ options: { a: keys(100), b: keys(99) } }) });
+    expect(onlyProblem(res)).toMatchObject({ field: "options", message: "must have at most 200 keys in all" });
+  });
+
+  it("limits strings and key names to 4 KB and the whole object to 32 KB as JSON", async () => {
+    const { key } = await makeOrg();
+    const ok = await call(proxyRates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({ options: { note: "é".repeat(2048) } }),
+    });
+    expect(ok.status).toBe(200);
+    const long = await refusedUnrated(key, "shipments", { body: rateRequest({ options: { note: "é".repeat(2049) } }) });
+    expect(onlyProblem(long)).toMatchObject({ field: "options.note", message: "must be at most 4096 bytes" });
+    const name = await refusedUnrated(key, "shipments", { body: rateRequest({ options: { ["k".repeat(5000)]: 1 } }) });
+    const problem = onlyProblem(name);
+    expect(problem.field).toBe(`options.${"k".repeat(39)}…`);
+    expect(problem.message).toMatch(/4096 bytes/);
+    const notes = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`n${i}`, "x".repeat(4000)]));
+    const big = await refusedUnrated(key, "shipments", { body: rateRequest({ options: notes }) });
+    expect(onlyProblem(big)).toMatchObject({ field: "options", message: "must be at most 32 KB as JSON" });
+  });
+
+  it("bounds a connection's config and credentials the same way", async () => {
+    const { key } = await makeOrg();
+    const deep = await call(createConnection, "POST", "/v1/connections", {
+      key,
+      body: { carrier_name: "sandbox", carrier_id: "deep", config: nested(9) },
+    });
+    expect(onlyProblem(deep).field).toBe("config.a.b.c.d.e.f.g.h.i");
+    const secret = await call(createConnection, "POST", "/v1/connections", {
+      key,
+      body: { carrier_name: "sandbox", carrier_id: "big", credentials: { api_key: "k".repeat(5000) } },
+    });
+    expect(onlyProblem(secret).field).toBe("credentials.api_key");
+    expect(JSON.stringify(secret.body)).not.toContain("k".repeat(50));
+    expect((await call(listConnections, "GET", "/v1/connections", { key })).body.count).toBe(1);
+  });
+});
+
+describe("type errors and echoes", () => {
+  it("says what it expected and what it received; 'is required' only when absent", async () => {
+    const { key } = await makeOrg();
+    const parcel = (weight: unknown) => rateRequest({ parcels: [{ weight, weight_unit: "KG" }] });
+    const cases: [Record<string, unknown>, string, string][] = [
+      [parcel("2"), "parcels[0].weight", "expected a number, received a string"],
+      [parcel(null), "parcels[0].weight", "must not be null"],
+      [parcel(undefined), "parcels[0].weight", "is required"],
+      [parcel([2]), "parcels[0].weight", "expected a number, received an array"],
+      [rateRequest({ services: "SBX_GROUND" }), "services", "expected an array, received a string"],
+      [rateRequest({ options: [1] }), "options", "expected an object, received an array"],
+      [rateRequest({ recipient: { ...rateRequest().recipient, residential: "yes" } }), "recipient.residential", ""],
+    ];
+    for (const [body, field, message] of cases) {
+      const problem = onlyProblem(await refusedUnrated(key, "rates", { body }));
+      expect(problem.field).toBe(field);
+      expect(problem.message).toBe(message || "expected a boolean, received a string");
+    }
+  });
+
+  it("caps every string in a list", async () => {
+    const { key } = await makeOrg();
+    const services = await refusedUnrated(key, "rates", { body: rateRequest({ services: ["S".repeat(101)] }) });
+    expect(onlyProblem(services)).toMatchObject({ field: "services[0]", message: "must be at most 100 characters" });
+    const ids = await refusedUnrated(key, "shipments", { body: rateRequest({ carrier_ids: ["c".repeat(65)] }) });
+    expect(onlyProblem(ids)).toMatchObject({ field: "carrier_ids[0]", message: "must be at most 64 characters" });
+  });
+
+  it("never repeats more than a short excerpt of the input in an answer", async () => {
+    const { key } = await makeOrg();
+    const huge = "Z".repeat(10_000);
+    const answers = [
+      await call(createConnection, "POST", "/v1/connections", {
+        key,
+        body: { carrier_name: "sandbox", carrier_id: "strict", config: { [huge]: 1 } },
+      }),
+      await call(createConnection, "POST", "/v1/connections", {
+        key,
+        body: { carrier_name: "sandbox", carrier_id: "strict", config: { [`a${huge}`]: 1, [`b${huge}`]: 2 } },
+      }),
+      await call(proxyRates, "POST", "/v1/proxy/rates", {
+        key,
+        body: rateRequest({ parcels: [{ weight: 1, weight_unit: huge }] }),
+      }),
+      await call(proxyRates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ carrier_ids: ["Z".repeat(64)] }) }),
+      await call(proxyRates, "POST", "/v1/proxy/rates", { key, body: rateRequest({ services: ["Z".repeat(100)] }) }),
+      await call(proxyTracking, "GET", "/v1/proxy/tracking/sandbox/x", {
+        key,
+        params: { carrier_name: "sandbox", tracking_number: "SBX123456" },
+        query: { carrier_id: "Z".repeat(64) },
+      }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(JSON.stringify(res.body)).not.toMatch(/Z{41}/);
+    }
+    expect(answers[0]!.body.errors[0].field).toBe(`config.${"Z".repeat(39)}…`);
+  });
+});
+
+describe("no lookups through the prototype", () => {
+  it("refuses a sandbox scenario named after an Object.prototype property as the carrier's own message", async () => {
+    const { key } = await makeOrg();
+    const offered = (await call(proxyRates, "POST", "/v1/proxy/rates", { key, body: rateRequest() })).body.rates;
+    for (const scenario of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const res = await call(proxyShipping, "POST", "/v1/proxy/shipping", {
+        key,
+        body: {
+          ...rateRequest({ options: { sandbox_scenario: scenario } }),
+          rates: offered,
+          selected_rate_id: offered[0].id,
+        },
+      });
+      expect(res.status).toBe(424);
+      expect(res.body.messages).toEqual([
+        expect.objectContaining({ code: "SBX_INVALID_OPTION", level: "error", message: expect.any(String) }),
+      ]);
+    }
+  });
+
+  it("buys a label for a city named like an Object.prototype property", async () => {
+    const { key } = await makeOrg();
+    const offered = (await call(proxyRates, "POST", "/v1/proxy/rates", { key, body: rateRequest() })).body.rates;
+    for (const city of ["constructor", "__proto__", "valueOf"]) {
+      const res = await call(proxyShipping, "POST", "/v1/proxy/shipping", {
+        key,
+        body: {
+          ...rateRequest({ recipient: { ...rateRequest().recipient, city } }),
+          rates: offered,
+          selected_rate_id: offered[0].id,
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.recipient.city).toBe(city);
+    }
+  });
+
+  it("refuses a __proto__ key in a free-form object and stores other prototype names as given", async () => {
+    const { key } = await makeOrg();
+    const rawBody = JSON.stringify(rateRequest()).replace(/}$/, ',"options":{"__proto__":{"polluted":true}}}');
+    const res = await refusedUnrated(key, "shipments", { rawBody, headers: { "Content-Type": "application/json" } });
+    expect(onlyProblem(res)).toMatchObject({ field: "options.__proto__", message: "is not an allowed key name" });
+
+    const options = { constructor: "c", toString: { valueOf: 1 }, hasOwnProperty: null };
+    const created = await call(createShipment, "POST", "/v1/shipments", { key, body: rateRequest({ options }) });
+    expect(created.status).toBe(201);
+    const again = await call(getShipment, "GET", "", { key, params: { id: created.body.id } });
+    expect(again.body.options).toEqual(options);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("refuses a connection config key named after an Object.prototype property instead of dropping it", async () => {
+    const { key } = await makeOrg();
+    const res = await call(createConnection, "POST", "/v1/connections", {
+      key,
+      body: { carrier_name: "sandbox", carrier_id: "proto", config: { constructor: 1 } },
+    });
+    expect(onlyProblem(res)).toMatchObject({ field: "config.constructor", message: "is not a known field" });
+    const conn = await call(createConnection, "POST", "/v1/connections", {
+      key,
+      body: { carrier_name: "sandbox", carrier_id: "proto" },
+    });
+    const patched = await call(patchConnection, "PATCH", "", {
+      key,
+      params: { id: conn.body.id },
+      body: { config: { toString: 1 } },
+    });
+    expect(onlyProblem(patched).field).toBe("config.toString");
+  });
+
+  it("treats carrier names, label types and statuses named like prototype properties as unknown", async () => {
+    const { key } = await makeOrg();
+    const track = await call(proxyTracking, "GET", "/v1/proxy/tracking/constructor/SBX123456", {
+      key,
+      params: { carrier_name: "constructor", tracking_number: "SBX123456" },
+    });
+    expect(track.status).toBe(404);
+    expect(track.body.errors[0].code).toBe("carrier_not_found");
+    const label = await refusedUnrated(key, "shipments", { body: rateRequest({ label_type: "constructor" }) });
+    expect(onlyProblem(label).field).toBe("label_type");
+    const status = await call(listShipments, "GET", "/v1/shipments", { key, query: { status: "__proto__" } });
+    expect(onlyProblem(status).field).toBe("status");
+  });
+});
