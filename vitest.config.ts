@@ -11,6 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ["lib/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup.ts"],
     pool: "forks",
     testTimeout: 30_000,

@@ -19,6 +19,9 @@ const schema = z
       .or(z.literal("").transform(() => undefined)),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     DATA_DIR: z.string().min(1).default("./.data"),
+    // An in-memory database (DATA_DIR=memory://) starts as a copy of this PGlite dump instead of an empty cluster:
+    // the test suite migrates one database per run and every test file starts from its copy.
+    PGLITE_LOAD_DATA_DIR: z.string().min(1).optional(),
     ENCRYPTION_KEY: z.string().optional(),
     BOOTSTRAP_API_KEY: z.string().min(32, "must be at least 32 characters of randomness").optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),

@@ -1,4 +1,5 @@
 import "server-only";
+import { readFile } from "node:fs/promises";
 import { env, isBuildPhase, isInMemory } from "@/lib/env";
 import { log } from "@/lib/log";
 import * as schema from "./schema";
@@ -44,7 +45,10 @@ async function open(): Promise<Handle> {
       const { drizzle } = await import("drizzle-orm/pglite");
       // pg_trgm backs the shipment search index (drizzle/0005); loaded with the engine, created by the migration.
       const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-      const client = new PGlite(DATA_DIR, { extensions: { pg_trgm } });
+      const template = isInMemory() ? env().PGLITE_LOAD_DATA_DIR : undefined;
+      const client = template
+        ? new PGlite({ loadDataDir: new Blob([await readFile(template)]), extensions: { pg_trgm } })
+        : new PGlite(DATA_DIR, { extensions: { pg_trgm } });
       await client.waitReady;
       handle = {
         db: drizzle(client, { schema }) as unknown as Db,
