@@ -57,8 +57,12 @@ export async function cancelShipment({
     ]);
     return present(ctx, await finish(ctx, claim, row.trackerId, warning), warning);
   }
-  const outcome = await invokeConnection(connection, "void", undefined, (a, actx) =>
-    a.void!(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),
+  const outcome = await invokeConnection(
+    connection,
+    "void",
+    undefined,
+    (a, actx) => a.void!(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),
+    ctx.db,
   );
   if (!outcome.ok) {
     await releaseClaim(ctx.db, claim).catch(() => undefined);

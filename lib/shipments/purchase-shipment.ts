@@ -58,18 +58,23 @@ export async function purchaseShipment({
 
   const claim = await claimShipment(ctx.db, row, "purchase", ["created"], claimLeaseMs(connection));
   // Not the client's signal: a purchase that reached the carrier must not be abandoned because the client hung up.
-  const outcome = await invokeConnection(connection, "ship", undefined, (a, actx) =>
-    a.ship(actx, {
-      shipper: carrierAddress(parts!.shipper),
-      recipient: carrierAddress(parts!.recipient),
-      parcels: parts!.parcels.map(carrierParcel),
-      service: rate.service,
-      label_type: labelType,
-      // Our id on the carrier's label record when the client gave no reference: an orphan can be found by it.
-      reference: row.reference ?? row.id,
-      options: row.customs ? { ...row.options, customs: row.customs } : row.options,
-      payment: input.payment,
-    }),
+  const outcome = await invokeConnection(
+    connection,
+    "ship",
+    undefined,
+    (a, actx) =>
+      a.ship(actx, {
+        shipper: carrierAddress(parts!.shipper),
+        recipient: carrierAddress(parts!.recipient),
+        parcels: parts!.parcels.map(carrierParcel),
+        service: rate.service,
+        label_type: labelType,
+        // Our id on the carrier's label record when the client gave no reference: an orphan can be found by it.
+        reference: row.reference ?? row.id,
+        options: row.customs ? { ...row.options, customs: row.customs } : row.options,
+        payment: input.payment,
+      }),
+    ctx.db,
   );
   if (!outcome.ok) {
     const unsure = outcomeUnknown(outcome.messages, connection, row);

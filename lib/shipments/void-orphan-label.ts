@@ -33,8 +33,13 @@ export async function voidOrphanLabel({
     cause: cause instanceof ClaimLostError ? "claim_lost" : String((cause as Error)?.message ?? cause),
   };
   const outcome = getAdapter(connection.carrierName)?.void
-    ? await invokeConnection(connection, "void", undefined, (a, actx) =>
-        a.void!(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
+    ? await invokeConnection(
+        connection,
+        "void",
+        undefined,
+        (a, actx) =>
+          a.void!(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
+        ctx.db,
       )
     : null;
   if (!outcome?.ok) {
