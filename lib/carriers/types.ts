@@ -55,7 +55,8 @@ export type CarrierErrorCode =
   // Raised by the service about a carrier operation, never by an adapter:
   | "carrier_not_found"
   | "purchase_outcome_unknown"
-  | "previous_purchase_unfinished";
+  | "purchase_recovered"
+  | "cancel_outcome_unknown";
 
 /** A code the carrier itself returned (UPS "250002", the sandbox's "SBX_…"), passed through as it wrote it. */
 export type CarrierCode = string & { readonly __carrierCode: true };

@@ -80,7 +80,16 @@ export const ShipmentPurchase = z
     selected_rate_id: z.string().trim().min(1),
     /** Overrides the shipment's `label_type` for this purchase. */
     label_type: labelType.optional(),
+    /** Overrides the shipment's `payment` for this purchase (stored with the label). */
     payment: PaymentInput.nullish().transform((v) => v ?? null),
+    /** Overrides the shipment's `reference` for this purchase (stored with the label). */
+    reference: optionalText(100),
+    /**
+     * Buy even though an earlier purchase of this shipment lost its answer and the carrier could not tell whether it
+     * sold a label (docs/api.md, "When an answer is lost"): a second label may then exist. Without it such a purchase
+     * answers 409 purchase_outcome_unknown. No effect on a shipment without such an attempt.
+     */
+    confirm_rebuy: z.boolean().default(false),
   })
   .meta({ id: "ShipmentPurchase" });
 export type ShipmentPurchase = z.output<typeof ShipmentPurchase>;

@@ -15,10 +15,10 @@ export const POST = withApi(
       summary: "Buy the label for one of the shipment's rates (exactly one label per shipment)",
       response: ShipmentWithMessages,
       responses: {
-        200: "The purchased shipment, with a linked tracker",
+        200: "The purchased shipment, with a linked tracker (or the label an earlier purchase bought before its answer was lost, found at the carrier: a purchase_recovered message)",
         404: "not_found, or carrier_not_found",
-        409: "state_conflict: already purchased, cancelled, or a purchase is in progress",
-        424: "The carrier refused; the shipment stays created",
+        409: 'state_conflict: already purchased, cancelled, or a purchase or cancellation is in progress; purchase_outcome_unknown: an earlier purchase lost its answer and the carrier could not tell whether it sold a label (send "confirm_rebuy": true to buy anyway, or cancel)',
+        424: "The carrier refused (the shipment stays created), or its answer was lost (a purchase_outcome_unknown message)",
       },
     },
   },
