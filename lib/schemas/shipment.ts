@@ -71,6 +71,8 @@ export const ShipmentCreate = z
     label_type: labelType.default("PDF"),
     reference: optionalText(100),
     customs: object.nullish().transform((v) => v ?? null),
+    /** Who pays for the label; stored and used at purchase unless the purchase gives its own. */
+    payment: PaymentInput.nullish().transform((v) => v ?? null),
   })
   .meta({ id: "ShipmentCreate" });
 export type ShipmentCreate = z.output<typeof ShipmentCreate>;
