@@ -180,6 +180,63 @@ describe("a purchase whose answer was lost", () => {
     expect(await sales(orgId, blind.id)).toHaveLength(2);
   });
 
+  it("a carrier that cannot look labels up: 409 naming that, and cancel warns to check the account", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    // The sandbox without its lookup: what a carrier that declares no "lookup" capability looks like to a purchase.
+    const findShipments = sandboxAdapter.findShipments;
+    Object.assign(sandboxAdapter, { findShipments: undefined });
+    try {
+      anHourLater();
+      const res = await purchaseFor(key, s);
+      expect(res.status).toBe(409);
+      expect(res.body.errors[0]).toMatchObject({
+        code: "purchase_outcome_unknown",
+        message: expect.stringMatching(/sandbox cannot look labels up by reference/),
+      });
+      const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+      expect(cancelled.body.shipment.status).toBe("cancelled");
+      expect(codes(cancelled.body.messages)).toEqual([["purchase_outcome_unknown", "warning"]]);
+    } finally {
+      Object.assign(sandboxAdapter, { findShipments });
+    }
+    expect((await sales(orgId, lossy.id))[0]!.voidedAt).toBeNull();
+  });
+
+  it("several labels found under the reference: 409 listing them, and cancel voids them all", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy");
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    const configure = (config: Record<string, unknown>) =>
+      call(patchConnection, "PATCH", `/v1/connections/${lossy.id}`, {
+        key,
+        params: { id: lossy.id },
+        body: { config },
+      });
+    await configure({ lost_answers: ["ship"], fail_operations: ["lookup"], deadline_ms: 300 });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    // The client re-buys without being able to check, and that answer is lost too.
+    expect((await purchaseFor(key, s, { confirm_rebuy: true })).status).toBe(424);
+    await configure({});
+    const sold = await sales(orgId, lossy.id);
+    expect(sold).toHaveLength(2);
+
+    const res = await purchaseFor(key, s);
+    expect(res.status).toBe(409);
+    expect(res.body.errors[0]).toMatchObject({ code: "purchase_outcome_unknown" });
+    for (const label of sold) expect(res.body.errors[0].message).toContain(label.trackingNumber);
+
+    const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(cancelled.body.shipment.status).toBe("cancelled");
+    expect(codes(cancelled.body.messages)).toEqual([
+      ["purchase_recovered", "info"],
+      ["purchase_recovered", "info"],
+    ]);
+    expect((await sales(orgId, lossy.id)).every((l) => l.voidedAt !== null)).toBe(true);
+  });
+
   it("cancelling voids the label the lost purchase bought, found at the carrier", async () => {
     const { key, orgId } = await makeOrg();
     const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
