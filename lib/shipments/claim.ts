@@ -49,7 +49,7 @@ type ClaimColumns = Pick<Partial<typeof shipments.$inferInsert>, "meta" | "messa
 
 /** The attempt in `meta` as it was read: `IS NOT DISTINCT FROM`, so "none" matches only none. */
 const attemptAsRead = (row: Pick<ShipmentRow, "meta">, key: string) =>
-  sql`(${shipments.meta} -> ${key}) is not distinct from ${row.meta[key] === undefined ? null : JSON.stringify(row.meta[key])}::jsonb`;
+  sql`(${shipments.meta} -> ${key}::text) is not distinct from ${row.meta[key] === undefined ? null : JSON.stringify(row.meta[key])}::jsonb`;
 
 /**
  * The claim, with what it writes besides (`set`: the attempt it is about to make). Besides status and no live claim,
@@ -87,7 +87,7 @@ export async function claimShipment(
 
 /**
  * A held claim with a new deadline and `set` written with it: a settled purchase about to buy records its new
- * attempt, with the time a carrier call needs, before it calls. ClaimLostError when the claim was lost meanwhile.
+ * attempt, with the time a carrier call needs, before it calls. A state conflict when the claim was lost meanwhile.
  */
 export async function renewClaim(db: DbOrTx, claim: Claim, until: Date, set: ClaimColumns): Promise<Claim> {
   const renewed = await db
@@ -95,7 +95,7 @@ export async function renewClaim(db: DbOrTx, claim: Claim, until: Date, set: Cla
     .set({ ...set, pendingUntil: until })
     .where(heldBy(claim))
     .returning({ id: shipments.id });
-  if (renewed.length === 0) throw new ClaimLostError();
+  if (renewed.length === 0) throw conflictFor(claim.operation);
   return { ...claim, until };
 }
 

@@ -138,7 +138,12 @@ export async function purchaseShipment({
     // A timeout or an unreadable answer does not say whether the carrier sold the label: the attempt stays.
     const lost = hasCode(outcome.messages, "carrier_timeout") || hasCode(outcome.messages, "carrier_bad_response");
     await releaseClaim(ctx.db, claim, lost ? { messages: outcome.messages } : { meta: clean }).catch((err) =>
-      ctx.log.error({ msg: "could not release a purchase claim; it expires by itself", shipment_id: id, err }),
+      // The code only: a driver's error carries the statement's parameters (the attempt's payment, the messages).
+      ctx.log.error({
+        msg: "could not release a purchase claim; it expires by itself",
+        shipment_id: id,
+        code: (err as { code?: string }).code ?? null,
+      }),
     );
     throw new CarrierFailureError(
       lost ? [...outcome.messages, ...unknownOutcome(connection, attempt, id)] : outcome.messages,

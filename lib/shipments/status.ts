@@ -122,7 +122,7 @@ export function moveShipmentsWithTracking(
   const movable = and(
     notInArray(shipments.status, TRACKING_CANNOT_MOVE),
     or(isNull(shipments.pendingOperation), lt(shipments.pendingUntil, now)),
-    sql`(${shipments.meta} -> ${CANCEL_ATTEMPT}) is null`,
+    sql`(${shipments.meta} -> ${CANCEL_ATTEMPT}::text) is null`,
   );
   return changeShipmentStatus(
     tx,
