@@ -14,6 +14,7 @@ export type DomainErrorCode =
   | "not_found"
   | "carrier_not_found"
   | "state_conflict"
+  | "purchase_outcome_unknown"
   | "carrier_failed"
   | "tracking_not_found"
   | "address_incomplete";
@@ -58,6 +59,16 @@ export class AddressIncompleteError extends DomainError {
 export class StateConflictError extends DomainError {
   constructor(message: string) {
     super("state_conflict", message);
+  }
+}
+
+/**
+ * An earlier purchase of the shipment reached the carrier and its answer was lost, and the carrier could not tell
+ * whether it sold the label: buying now could buy a second one. The message says what the client can do.
+ */
+export class PurchaseOutcomeUnknownError extends DomainError {
+  constructor(message: string) {
+    super("purchase_outcome_unknown", message);
   }
 }
 

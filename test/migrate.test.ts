@@ -33,6 +33,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "addresses",
       "api_keys",
       "carrier_connections",
+      "carrier_ledger",
       "idempotency_keys",
       "labels",
       "organizations",

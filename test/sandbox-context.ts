@@ -1,7 +1,14 @@
 import { sampleNewYorkAddress } from "@/test/label-samples";
 import type { CarrierHttp } from "@/lib/carriers/http/client";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
-import type { AdapterContext, Parcel, RateRequest, ShipRequest } from "@/lib/carriers/types";
+import type {
+  AdapterContext,
+  CarrierLedger,
+  FoundShipment,
+  Parcel,
+  RateRequest,
+  ShipRequest,
+} from "@/lib/carriers/types";
 
 /**
  * Builders for sandbox tests (and anyone driving the sandbox by hand, e.g. a script or a docs example).
@@ -21,6 +28,37 @@ export interface TestContextOptions {
   signal?: AbortSignal;
   tokens?: TokenCache;
   connectionId?: string;
+  /** The sandbox's books; a fresh in-memory one per context unless shared. */
+  ledger?: CarrierLedger;
+}
+
+/** The sandbox's books in memory, for adapter tests (the service lends a database-backed one: carrier-ledger.ts). */
+export function memoryLedger(): CarrierLedger & { sales: Map<string, FoundShipment & { voided_at: Date | null }> } {
+  const sales = new Map<string, FoundShipment & { voided_at: Date | null }>();
+  return {
+    sales,
+    async recordSale(sale) {
+      if (sales.has(sale.tracking_number)) return false;
+      sales.set(sale.tracking_number, { ...sale, voided_at: null });
+      return true;
+    },
+    async findSale(trackingNumber) {
+      const sale = sales.get(trackingNumber);
+      return sale ? { sold_at: sale.sold_at, voided_at: sale.voided_at } : null;
+    },
+    async recordVoid(trackingNumber, at) {
+      const sale = sales.get(trackingNumber);
+      if (!sale) return null;
+      sale.voided_at ??= at;
+      return sale.voided_at;
+    },
+    async liveSales(reference, since) {
+      return [...sales.values()]
+        .filter((s) => s.reference === reference && s.sold_at >= since && !s.voided_at)
+        .sort((a, b) => a.sold_at.getTime() - b.sold_at.getTime())
+        .map(({ voided_at: _voided, ...sale }) => sale);
+    },
+  };
 }
 
 let connections = 0;
@@ -41,6 +79,7 @@ export function sandboxTestContext(opts: TestContextOptions = {}): AdapterContex
     tokens: opts.tokens ?? new TokenCache(),
     signal: opts.signal ?? new AbortController().signal,
     now: typeof now === "function" ? now : () => now,
+    ledger: opts.ledger ?? memoryLedger(),
   };
 }
 

@@ -110,7 +110,13 @@ describe("a bought label never goes missing", () => {
     const out = await purchaseShipment({
       ctx: await orgCtx(orgId, db),
       id: s.id,
-      input: { selected_rate_id: s.rates[0]!.id, payment: null },
+      input: {
+        selected_rate_id: s.rates[0]!.id,
+        label_type: null,
+        payment: null,
+        reference: null,
+        confirm_rebuy: false,
+      },
     });
     expect(out.shipment.status).toBe("purchased");
     expect(ship).toHaveBeenCalledTimes(1);
@@ -128,7 +134,13 @@ describe("a bought label never goes missing", () => {
     const failure = await purchaseShipment({
       ctx: await orgCtx(orgId, db),
       id: s.id,
-      input: { selected_rate_id: s.rates[0]!.id, payment: null },
+      input: {
+        selected_rate_id: s.rates[0]!.id,
+        label_type: null,
+        payment: null,
+        reference: null,
+        confirm_rebuy: false,
+      },
     }).then(
       () => null,
       (err: unknown) => err,
@@ -146,22 +158,33 @@ describe("a bought label never goes missing", () => {
     expect(again.body.messages).toEqual([]);
   });
 
-  it("when the void fails too, the shipment stays claimed until the claim expires, then warns the next buyer", async () => {
+  it("when the void fails too, the shipment stays claimed until the claim expires, then the next purchase finds that label instead of buying another", async () => {
     const { key, orgId } = await makeOrg();
     const brittle = await addSandbox(key, "brittle", { fail_operations: ["void"] });
     const s = await createShipmentFor(key, { carrier_ids: [brittle.id] });
+    const ship = vi.spyOn(sandboxAdapter, "ship");
     const db = flakyTransactions(await getDb(), 10);
     await expect(
       purchaseShipment({
         ctx: await orgCtx(orgId, db),
         id: s.id,
-        input: { selected_rate_id: s.rates[0]!.id, payment: null },
+        input: {
+          selected_rate_id: s.rates[0]!.id,
+          label_type: null,
+          payment: null,
+          reference: null,
+          confirm_rebuy: false,
+        },
       }),
     ).rejects.toMatchObject({ code: "57P01" });
+    const orphan = (await ship.mock.results[0]!.value).data.tracking_number;
 
     const blocked = await purchaseFor(key, s);
     expect(blocked.status).toBe(409);
-    expect(blocked.body.errors[0].message).toMatch(/in progress/);
+    expect(blocked.body.errors[0]).toMatchObject({
+      code: "state_conflict",
+      message: expect.stringMatching(/in progress/),
+    });
 
     const real = await getDb();
     await real
@@ -170,9 +193,10 @@ describe("a bought label never goes missing", () => {
       .where(eq(shipments.id, s.id));
     const later = await purchaseFor(key, s);
     expect(later.status).toBe(200);
-    expect(later.body.messages).toEqual([
-      expect.objectContaining({ code: "previous_purchase_unfinished", level: "warning" }),
-    ]);
+    expect(ship).toHaveBeenCalledTimes(1);
+    expect(later.body.shipment).toMatchObject({ status: "purchased", tracking_number: orphan });
+    expect(later.body.messages).toEqual([expect.objectContaining({ code: "purchase_recovered", level: "info" })]);
     expect(later.body.shipment.messages).toEqual(later.body.messages);
+    expect(later.body.shipment.meta).not.toHaveProperty("purchase_attempt");
   });
 });

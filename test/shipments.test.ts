@@ -230,7 +230,7 @@ describe("POST /v1/shipments/{id}/purchase", () => {
     expect(res.status).toBe(424);
     expect(res.body.messages.map((m: { code: string; level: string }) => [m.code, m.level])).toEqual([
       ["carrier_timeout", "error"],
-      ["purchase_outcome_unknown", "warning"],
+      ["purchase_outcome_unknown", "error"],
     ]);
     const stored = await call(getShipment, "GET", `/v1/shipments/${s.id}`, { key, params: { id: s.id } });
     expect(stored.body).toMatchObject({
@@ -240,8 +240,12 @@ describe("POST /v1/shipments/{id}/purchase", () => {
       carrier_name: null,
       tracker_id: null,
     });
-    // The doubt stays visible on the shipment until the next operation.
-    expect(stored.body.messages).toEqual([expect.objectContaining({ code: "purchase_outcome_unknown" })]);
+    // The doubt stays visible on the shipment until it is settled (test/purchase-outcome-unknown.test.ts).
+    expect(stored.body.messages.map((m: { code: string; level: string }) => [m.code, m.level])).toEqual([
+      ["carrier_timeout", "error"],
+      ["purchase_outcome_unknown", "error"],
+    ]);
+    expect(stored.body.meta.purchase_attempt).toMatchObject({ carrier_connection_id: slow.id, reference: null });
   });
 });
 

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   carrier_not_found: 404,
   method_not_allowed: 405,
   state_conflict: 409,
+  purchase_outcome_unknown: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -11,6 +11,7 @@ import {
   type AdapterMessage,
   type Capability,
   type CarrierAdapter,
+  type CarrierLedger,
   type CarrierMessage,
   type ConnectionInfo,
 } from "./types";
@@ -40,12 +41,14 @@ export function deadlineFor(connection: Pick<ConnectionInfo, "config">): number 
 /**
  * Runs one adapter operation for one connection under its deadline and turns every way it can fail into
  * `messages`, so a failing carrier never takes a request (or the other carriers of a fan-out) down with it.
+ * `ledger` is lent to an in-process carrier for the operations that sell, void or look up labels.
  */
 export async function invokeCarrier<T>(
   connection: ConnectionInfo,
   operation: Capability,
   parent: AbortSignal | undefined,
   run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
+  ledger: CarrierLedger | null = null,
 ): Promise<InvokeOutcome<T>> {
   const adapter = getAdapter(connection.carrier_name);
   if (!adapter) {
@@ -79,6 +82,7 @@ export async function invokeCarrier<T>(
           signal,
           tokens: sharedTokenCache,
           now: () => new Date(),
+          ledger,
           http: createCarrierHttp({
             carrier_name: connection.carrier_name,
             carrier_id: connection.carrier_id,

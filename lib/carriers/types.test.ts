@@ -20,7 +20,7 @@ const base = {
 };
 
 describe("defineAdapter", () => {
-  it("holds void and trackMany to the declared capabilities (checked by the compiler)", () => {
+  it("holds void, trackMany and findShipments to the declared capabilities (checked by the compiler)", () => {
     defineAdapter({ ...base, capabilities: ["rates", "ship", "track"] });
     defineAdapter({ ...base, capabilities: ["rates", "ship", "track", "void"], void: unused });
     // @ts-expect-error "void" declared without the method
@@ -29,6 +29,11 @@ describe("defineAdapter", () => {
     defineAdapter({ ...base, capabilities: ["rates", "ship", "track"], void: unused });
     // @ts-expect-error "multi_track" declared without trackMany
     defineAdapter({ ...base, capabilities: ["rates", "ship", "track", "multi_track"] });
+    defineAdapter({ ...base, capabilities: ["rates", "ship", "track", "lookup"], findShipments: unused });
+    // @ts-expect-error "lookup" declared without findShipments
+    defineAdapter({ ...base, capabilities: ["rates", "ship", "track", "lookup"] });
+    // @ts-expect-error findShipments without "lookup" declared
+    defineAdapter({ ...base, capabilities: ["rates", "ship", "track"], findShipments: unused });
   });
 
   it.each(CARRIER_NAMES)("%s: the registered adapter has exactly the operations it declares", (name) => {
@@ -36,6 +41,7 @@ describe("defineAdapter", () => {
     expect(adapter.carrier_name).toBe(name);
     expect(typeof adapter.void === "function").toBe(adapter.capabilities.includes("void"));
     expect(typeof adapter.trackMany === "function").toBe(adapter.capabilities.includes("multi_track"));
+    expect(typeof adapter.findShipments === "function").toBe(adapter.capabilities.includes("lookup"));
     expect(adapter.trackingBudget.requestsPerMinute).toBeGreaterThan(0);
   });
 });

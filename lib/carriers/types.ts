@@ -33,7 +33,7 @@ export const TRACKER_STATUSES = [
 ] as const;
 export type TrackerStatus = (typeof TRACKER_STATUSES)[number];
 
-export const CAPABILITIES = ["rates", "ship", "void", "track", "multi_track"] as const;
+export const CAPABILITIES = ["rates", "ship", "void", "track", "multi_track", "lookup"] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 export const MESSAGE_LEVELS = ["error", "warning", "info"] as const;
@@ -55,7 +55,8 @@ export type CarrierErrorCode =
   // Raised by the service about a carrier operation, never by an adapter:
   | "carrier_not_found"
   | "purchase_outcome_unknown"
-  | "previous_purchase_unfinished";
+  | "purchase_recovered"
+  | "cancel_outcome_unknown";
 
 /** A code the carrier itself returned (UPS "250002", the sandbox's "SBX_…"), passed through as it wrote it. */
 export type CarrierCode = string & { readonly __carrierCode: true };
@@ -200,8 +201,41 @@ export interface VoidRequest {
   shipment_identifier: string | null;
 }
 
+/**
+ * A label the carrier reports as voided already (an earlier void whose answer was lost) is voided: the adapter
+ * answers success, with an info message saying so, never a refusal, so a repeated cancellation settles.
+ */
 export interface VoidResult {
   voided: true;
+}
+
+/** `findShipments`: the labels sold under `reference` at or after `sold_since`. */
+export interface LookupRequest {
+  reference: string;
+  sold_since: Date;
+}
+
+/** A label as the carrier's own records hold it: what `ship` answered, with when it was sold. */
+export interface FoundShipment extends ShipResult {
+  reference: string | null;
+  sold_at: Date;
+}
+
+/**
+ * The books of a carrier that runs inside this service (the sandbox): what it sold and voided for one connection
+ * (its account). A carrier with servers of its own keeps these on them; an in-process carrier has no servers, so the
+ * service lends it storage in its own database, which survives a crash of the process and is shared by every
+ * instance, as a carrier's books would be. Null where the service lends none (rating, tracking).
+ */
+export interface CarrierLedger {
+  /** Records a sale; false when the tracking number is already taken in this account (nothing written). */
+  recordSale(sale: FoundShipment): Promise<boolean>;
+  /** What the books say about one label; null when it was never sold here. */
+  findSale(trackingNumber: string): Promise<{ sold_at: Date; voided_at: Date | null } | null>;
+  /** Marks a sold label voided and answers when it was voided (the first void wins); null if never sold here. */
+  recordVoid(trackingNumber: string, at: Date): Promise<Date | null>;
+  /** Sales under `reference` at or after `since` that are not voided, oldest first. */
+  liveSales(reference: string, since: Date): Promise<FoundShipment[]>;
 }
 
 export interface TrackingEvent {
@@ -243,6 +277,8 @@ export interface AdapterContext {
   /** Aborted when the per-call deadline passes or the client goes away. */
   signal: AbortSignal;
   now: () => Date;
+  /** Lent for selling, voiding and looking up labels (CarrierLedger); only an in-process carrier uses it. */
+  ledger: CarrierLedger | null;
 }
 
 /**
@@ -259,6 +295,7 @@ export interface TrackingBudget {
 }
 
 type VoidLabel = (ctx: AdapterContext, req: VoidRequest) => Promise<AdapterResult<VoidResult>>;
+type FindShipments = (ctx: AdapterContext, req: LookupRequest) => Promise<AdapterResult<FoundShipment[]>>;
 type TrackMany = (
   ctx: AdapterContext,
   trackingNumbers: string[],
@@ -286,7 +323,8 @@ interface AdapterBase {
 
 /** The optional operations a capability promises: present exactly when it is declared. */
 type OperationsFor<C extends Capability> = ("void" extends C ? { void: VoidLabel } : { void?: never }) &
-  ("multi_track" extends C ? { trackMany: TrackMany } : { trackMany?: never });
+  ("multi_track" extends C ? { trackMany: TrackMany } : { trackMany?: never }) &
+  ("lookup" extends C ? { findShipments: FindShipments } : { findShipments?: never });
 
 export type CarrierAdapter = AdapterBase & {
   capabilities: readonly Capability[];
@@ -294,10 +332,16 @@ export type CarrierAdapter = AdapterBase & {
   void?: VoidLabel;
   /** Many numbers in one call, results keyed by tracking number; present exactly when it has "multi_track". */
   trackMany?: TrackMany;
+  /**
+   * The live (not voided) labels the carrier sold under a reference since a time, oldest first: how a purchase whose
+   * answer was lost is settled without buying twice. Present exactly when it has "lookup"; declare it only when an
+   * empty answer is authoritative (the carrier's own records, not a cache that a crash or another server can miss).
+   */
+  findShipments?: FindShipments;
 };
 
 /**
- * Declares an adapter. The compiler holds `void` and `trackMany` to the capabilities: a carrier that declares "void"
+ * Declares an adapter. The compiler holds `void`, `trackMany` and `findShipments` to the capabilities: a carrier that declares "void"
  * without implementing it, or implements it without declaring it, does not build. The adapter keeps its own precise
  * type (the sandbox's `void` is not optional), and fits CarrierAdapter wherever the registry hands it out.
  */

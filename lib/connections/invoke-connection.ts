@@ -1,7 +1,9 @@
 import "server-only";
 import { invokeCarrier, toCarrierMessages, type InvokeOutcome } from "@/lib/carriers/invoke";
 import type { AdapterContext, AdapterMessage, Capability, CarrierAdapter, CarrierMessage } from "@/lib/carriers/types";
+import type { DbOrTx } from "@/lib/db/tx";
 import { log } from "@/lib/log";
+import { carrierLedgerFor } from "./carrier-ledger";
 import { toConnectionInfo } from "./load-connection";
 import type { ConnectionRow } from "./present";
 
@@ -13,12 +15,17 @@ export function connectionMessages(
   return toCarrierMessages({ carrier_name: row.carrierName, carrier_id: row.carrierId }, messages);
 }
 
-/** invokeCarrier for a stored connection; credentials that no longer decrypt fail this connection only. */
+/**
+ * invokeCarrier for a stored connection; credentials that no longer decrypt fail this connection only. Operations
+ * that sell, void or look up labels pass `books`, the database an in-process carrier keeps its ledger in (never a
+ * transaction: the carrier's record commits on its own, before it answers).
+ */
 export async function invokeConnection<T>(
   row: ConnectionRow,
   operation: Capability,
   signal: AbortSignal | undefined,
   run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
+  books?: DbOrTx,
 ): Promise<InvokeOutcome<T>> {
   let info;
   try {
@@ -36,5 +43,5 @@ export async function invokeConnection<T>(
       ]),
     };
   }
-  return invokeCarrier(info, operation, signal, run);
+  return invokeCarrier(info, operation, signal, run, books ? carrierLedgerFor(books, row) : null);
 }

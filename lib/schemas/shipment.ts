@@ -83,16 +83,30 @@ export const ShipmentCreate = z
     label_type: blankIsNull(labelType).transform((v) => v ?? "PDF"),
     reference: optionalText(100),
     customs: boundedObject.nullish().transform((v) => v ?? null),
+    /** Who pays for the label; stored and used at purchase unless the purchase gives its own. */
+    payment: PaymentInput.nullish().transform((v) => v ?? null),
   })
   .meta({ id: "ShipmentCreate" });
 export type ShipmentCreate = z.output<typeof ShipmentCreate>;
 
 export const ShipmentPurchase = z
   .object({
-    selected_rate_id: z.string().trim().min(1),
-    /** Overrides the shipment's `label_type` for this purchase. */
-    label_type: labelType.optional(),
+    selected_rate_id: z.string().trim().min(1).max(100),
+    /** Overrides the shipment's `label_type` for this purchase (null: the shipment's). */
+    label_type: labelType.nullish().transform((v) => v ?? null),
+    /** Overrides the shipment's `payment` for this purchase (stored with the label). */
     payment: PaymentInput.nullish().transform((v) => v ?? null),
+    /** Overrides the shipment's `reference` for this purchase (stored with the label). */
+    reference: optionalText(100),
+    /**
+     * Buy even though an earlier purchase of this shipment lost its answer and the carrier could not tell whether it
+     * sold a label (docs/api.md, "When an answer is lost"): a second label may then exist. Without it such a purchase
+     * answers 409 purchase_outcome_unknown. No effect on a shipment without such an attempt.
+     */
+    confirm_rebuy: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? false),
   })
   .meta({ id: "ShipmentPurchase" });
 export type ShipmentPurchase = z.output<typeof ShipmentPurchase>;

@@ -43,17 +43,22 @@ export async function buyProxyLabel({
 
   // Not the client's signal: a label purchase that reached the carrier must not be abandoned because the client
   // hung up; the carrier deadline still bounds it.
-  const outcome = await invokeConnection(row, "ship", undefined, (a, actx) =>
-    a.ship(actx, {
-      shipper: input.shipper,
-      recipient: input.recipient,
-      parcels: input.parcels,
-      service: chosen.service,
-      label_type: input.label_type,
-      reference: input.reference,
-      options: carrierOptions(input.options, input.customs),
-      payment: input.payment,
-    }),
+  const outcome = await invokeConnection(
+    row,
+    "ship",
+    undefined,
+    (a, actx) =>
+      a.ship(actx, {
+        shipper: input.shipper,
+        recipient: input.recipient,
+        parcels: input.parcels,
+        service: chosen.service,
+        label_type: input.label_type,
+        reference: input.reference,
+        options: carrierOptions(input.options, input.customs),
+        payment: input.payment,
+      }),
+    ctx.db,
   );
   if (!outcome.ok) throw new CarrierFailureError(outcome.messages);
   const shipped = outcome.data;

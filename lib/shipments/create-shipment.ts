@@ -39,6 +39,7 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
         options: input.options,
         customs: input.customs,
         reference: input.reference,
+        payment: input.payment,
         labelType: input.label_type,
         testMode: quoted.testMode,
         messages: quoted.messages,

@@ -6,6 +6,7 @@ import type { LabelType } from "@/lib/carriers/types";
 import { StateConflictError, ValidationError } from "@/lib/errors";
 import { LABEL_CONTENT_TYPES } from "@/lib/labels/check";
 import { findShipmentRow } from "./load-shipments";
+import { labelOnOffer } from "./outcome-unknown";
 
 export interface LabelFileOut {
   type: LabelType;
@@ -22,7 +23,7 @@ export const LABEL_MEDIA_TYPES = Object.values(LABEL_CONTENT_TYPES);
 /**
  * GET /v1/shipments/{id}/label: the file itself. `format` may only confirm the stored type (a label is bought
  * in one format; converting PDF to ZPL would not be the carrier's label). A voided label is not handed out for
- * printing.
+ * printing, nor one whose void may have happened (a cancellation that lost its answer).
  */
 export async function getLabel({
   ctx,
@@ -41,6 +42,11 @@ export async function getLabel({
   if (!label) throw new StateConflictError("The shipment has no label yet: purchase it first.");
   if (row.status === "cancelled")
     throw new StateConflictError("The shipment is cancelled and its label voided; it must not be used.");
+  if (!labelOnOffer(row)) {
+    throw new StateConflictError(
+      "A cancellation of this shipment lost the carrier's answer, so its label may be voided; cancel again to settle it.",
+    );
+  }
   const type = label.type as LabelType;
   if (format && format !== type) throw new ValidationError(`this shipment's label is ${type}`, "format");
   return {

@@ -6,11 +6,14 @@ import type { Parcel } from "@/lib/schemas/parcel";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { proxyTrackingUrl } from "@/lib/trackers/tracking-url";
 import type { CarrierMessage } from "@/lib/carriers/types";
+import { attemptMessages, labelOnOffer } from "./outcome-unknown";
 import type { AddressRow, ParcelRow, ShipmentRow } from "./rows";
 
 /**
  * The one place a Shipment's JSON is built, for stored shipments and proxy purchases alike (docs/api.md,
- * "Resources"): every field present, null when empty. Pure: the caller loads or builds the view.
+ * "Resources"): every field present, null when empty. Pure: the caller loads or builds the view. A cancelled
+ * shipment's label, and one whose void may have happened, is not handed out (the bytes stay stored); an operation
+ * whose answer was lost adds the message that says so (outcome-unknown.ts).
  */
 
 /** What an address, parcel or shipment is made of, with no id when it is not stored (proxy mode). */
@@ -56,7 +59,7 @@ export function presentShipment({ row, shipper, recipient, parcels, rates, label
     status: row.status,
     carrier_name: row.carrierName,
     carrier_id: row.carrierId,
-    label: label ? wrapBase64(label.content) : null,
+    label: label && labelOnOffer(row) ? wrapBase64(label.content) : null,
     tracking_number: row.trackingNumber,
     shipment_identifier: row.shipmentIdentifier,
     selected_rate: row.selectedRate,
@@ -77,7 +80,7 @@ export function presentShipment({ row, shipper, recipient, parcels, rates, label
     meta: row.meta,
     created_at: formatTimestamp(row.createdAt),
     test_mode: row.testMode,
-    messages: row.messages,
+    messages: [...row.messages, ...attemptMessages(row)],
     tracker_id: row.trackerId,
   };
 }

@@ -1,10 +1,10 @@
 import type { Rate } from "@/lib/schemas/rate";
-import type { Payment, PaymentInput } from "@/lib/schemas/payment";
+import type { Payment } from "@/lib/schemas/payment";
 
 /** What every label purchase records beside the label, stored (purchase) or not (proxy shipping). */
 
-/** The sender pays, in the rate's currency, unless the request says otherwise. */
-export function paymentFor(input: PaymentInput | null, rateCurrency: string): Payment {
+/** The sender pays, in the rate's currency, unless the request (or the stored shipment) says otherwise. */
+export function paymentFor(input: Payment | null, rateCurrency: string): Payment {
   return {
     paid_by: input?.paid_by ?? "sender",
     currency: input?.currency ?? rateCurrency,

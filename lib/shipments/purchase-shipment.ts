@@ -6,25 +6,44 @@ import { getAdapter } from "@/lib/carriers/registry";
 import { hasCode, type CarrierMessage } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
-import type { ConnectionRow } from "@/lib/connections/present";
 import { CarrierFailureError, StateConflictError, ValidationError } from "@/lib/errors";
 import { presentRate, quotedRate } from "@/lib/rates/present-rate";
-import { formatTimestamp } from "@/lib/timestamp";
 import type { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
-import { assertNoLiveClaim, claimLeaseMs, claimShipment, ClaimLostError, releaseClaim } from "./claim";
+import {
+  assertNoLiveClaim,
+  claimLeaseMs,
+  claimShipment,
+  ClaimLostError,
+  releaseClaim,
+  renewClaim,
+  type Claim,
+} from "./claim";
 import { loadShipmentParts, findShipmentRow } from "./load-shipments";
-import { paymentFor, purchaseMeta } from "./purchase-fields";
+import {
+  attemptWindow,
+  carrierReference,
+  PURCHASE_ATTEMPT,
+  purchaseOutcomeText,
+  withoutAttempts,
+  type PurchaseAttempt,
+} from "./outcome-unknown";
+import { carrierOptions, paymentFor, purchaseMeta } from "./purchase-fields";
 import { presentShipment } from "./present-shipment";
 import { recordPurchase } from "./record-purchase";
 import { carrierAddress, carrierParcel, type ShipmentRow } from "./rows";
+import { isLostPurchase, settleLostPurchase } from "./settle-lost-purchase";
 import { voidOrphanLabel } from "./void-orphan-label";
 import { assertShippableAddresses } from "./shippable-addresses";
 import { recordWithRetries } from "./record-retries";
 
 /**
  * POST /v1/shipments/{id}/purchase. Exactly one label per shipment, with this order of operations:
- * 1. claim the shipment in the database (committed; concurrent purchases and cancellations get a state conflict);
- * 2. buy the label (a refusal releases the claim: the shipment stays `created`, a carrier failure);
+ * 1. claim the shipment in the database, writing the attempt into `meta` (committed; concurrent purchases and
+ *    cancellations get a state conflict). An earlier attempt whose answer was lost is settled first
+ *    (settle-lost-purchase.ts): its label recorded if the carrier sold it, else bought only when that is known safe
+ *    or the client confirmed;
+ * 2. buy the label (a refusal releases the claim and the attempt: the shipment stays `created`, a carrier failure;
+ *    a timeout or an unreadable answer releases the claim but keeps the attempt: its outcome is unknown);
  * 3. record label, tracker and purchased shipment in one transaction, retried while the database is away;
  * 4. if it cannot be recorded, void the label at the carrier, so no label exists without its shipment row.
  */
@@ -56,42 +75,94 @@ export async function purchaseShipment({
   }
   const [parts] = await loadShipmentParts(ctx.db, orgId, [row]);
   assertShippableAddresses(parts!);
-  const warnings = abandonedAttemptWarning(ctx, row, connection);
+  // This purchase's own values override the ones stored at creation (and are stored with the label).
+  const requested = { payment: input.payment ?? row.payment, reference: input.reference ?? row.reference };
+  const leaseMs = claimLeaseMs(connection);
+  const attemptAt = (now: Date): PurchaseAttempt => ({
+    ...attemptWindow(now, new Date(now.getTime() + leaseMs)),
+    carrier_connection_id: connection.id,
+    carrier_name: connection.carrierName,
+    carrier_id: connection.carrierId,
+    selected_rate_id: rate.id,
+    reference: requested.reference,
+    label_type: labelType,
+    payment: paymentFor(requested.payment, rate.currency),
+  });
+  // `meta` before any attempt: what the shipment goes back to when the carrier refuses.
+  const clean = withoutAttempts(row.meta);
 
-  const claim = await claimShipment(ctx.db, row, "purchase", ["created"], claimLeaseMs(connection));
+  let claim: Claim;
+  let attempt: PurchaseAttempt;
+  const notes: CarrierMessage[] = [];
+  if (isLostPurchase(row)) {
+    const settled = await settleLostPurchase({ ctx, row, parts: parts!, confirm: input.confirm_rebuy, leaseMs });
+    if (settled.kind === "recovered") return settled.answer;
+    notes.push(...settled.messages);
+    const now = new Date();
+    attempt = attemptAt(now);
+    claim = await renewClaim(ctx.db, settled.claim, new Date(now.getTime() + leaseMs), {
+      meta: { ...clean, [PURCHASE_ATTEMPT]: attempt },
+    });
+  } else {
+    const now = new Date();
+    attempt = attemptAt(now);
+    claim = await claimShipment(
+      ctx.db,
+      row,
+      "purchase",
+      ["created"],
+      leaseMs,
+      { meta: { ...clean, [PURCHASE_ATTEMPT]: attempt } },
+      now,
+    );
+  }
+
   // Not the client's signal: a purchase that reached the carrier must not be abandoned because the client hung up.
-  const outcome = await invokeConnection(connection, "ship", undefined, (a, actx) =>
-    a.ship(actx, {
-      shipper: carrierAddress(parts!.shipper),
-      recipient: carrierAddress(parts!.recipient),
-      parcels: parts!.parcels.map(carrierParcel),
-      service: rate.service,
-      label_type: labelType,
-      // Our id on the carrier's label record when the client gave no reference: an orphan can be found by it.
-      reference: row.reference ?? row.id,
-      options: row.customs ? { ...row.options, customs: row.customs } : row.options,
-      payment: input.payment,
-    }),
+  const outcome = await invokeConnection(
+    connection,
+    "ship",
+    undefined,
+    (a, actx) =>
+      a.ship(actx, {
+        shipper: carrierAddress(parts!.shipper),
+        recipient: carrierAddress(parts!.recipient),
+        parcels: parts!.parcels.map(carrierParcel),
+        service: rate.service,
+        label_type: labelType,
+        // Our id on the carrier's label record when the client gave no reference: the label can be found by it.
+        reference: carrierReference(attempt, row.id),
+        options: carrierOptions(row.options, row.customs),
+        payment: requested.payment,
+      }),
+    ctx.db,
   );
   if (!outcome.ok) {
-    const unsure = outcomeUnknown(outcome.messages, connection, row);
-    const messages = [...outcome.messages, ...unsure];
-    await releaseClaim(ctx.db, claim, unsure.length > 0 ? unsure : undefined).catch((err) =>
-      ctx.log.error({ msg: "could not release a purchase claim; it expires by itself", shipment_id: id, err }),
+    // A timeout or an unreadable answer does not say whether the carrier sold the label: the attempt stays.
+    const lost = hasCode(outcome.messages, "carrier_timeout") || hasCode(outcome.messages, "carrier_bad_response");
+    await releaseClaim(ctx.db, claim, lost ? { messages: outcome.messages } : { meta: clean }).catch((err) =>
+      // The code only: a driver's error carries the statement's parameters (the attempt's payment, the messages).
+      ctx.log.error({
+        msg: "could not release a purchase claim; it expires by itself",
+        shipment_id: id,
+        code: (err as { code?: string }).code ?? null,
+      }),
     );
-    throw new CarrierFailureError(messages);
+    throw new CarrierFailureError(
+      lost ? [...outcome.messages, ...unknownOutcome(connection, attempt, id)] : outcome.messages,
+    );
   }
 
   const shipped = outcome.data;
   const selected = presentRate(shipped.charge ? quotedRate(shipped.charge, connection, rate.id) : rate);
-  const messages = [...warnings, ...outcome.messages];
+  const messages = [...notes, ...outcome.messages];
   const purchase = {
     claim,
     connection,
     shipped,
     selected,
     messages,
-    payment: paymentFor(input.payment, selected.currency),
+    payment: paymentFor(requested.payment, selected.currency),
+    reference: requested.reference,
     meta: purchaseMeta(connection, selected),
     recipient: parts!.recipient,
   };
@@ -99,7 +170,7 @@ export async function purchaseShipment({
   try {
     recorded = await recordWithRetries(() => recordPurchase(ctx, purchase));
   } catch (err) {
-    await voidOrphanLabel({ ctx, connection, shipped, claim, cause: err });
+    await voidOrphanLabel({ ctx, connection, shipped, claim, cause: err, meta: clean });
     if (err instanceof ClaimLostError) {
       throw new StateConflictError(
         "Another purchase or cancellation took this shipment over; the label bought here was voided.",
@@ -124,37 +195,18 @@ function assertPurchasable(row: ShipmentRow) {
   assertNoLiveClaim(row);
 }
 
-/**
- * A purchase claim that expired means its process died between buying and recording (or never reached the
- * carrier). Which of the two cannot be known here, so the client is told to check the carrier account.
- */
-function abandonedAttemptWarning(ctx: DomainContext, row: ShipmentRow, connection: ConnectionRow): CarrierMessage[] {
-  if (row.pendingOperation !== "purchase" || !row.pendingUntil) return [];
-  ctx.log.warn({
-    msg: "taking over an abandoned purchase claim",
-    shipment_id: row.id,
-    claim_expired_at: row.pendingUntil,
-  });
-  return connectionMessages(connection, [
-    {
-      code: "previous_purchase_unfinished",
-      message: `An earlier purchase attempt of this shipment did not finish (claim expired ${formatTimestamp(row.pendingUntil)}). If the carrier account shows a label with reference ${row.reference ?? row.id}, void it there.`,
-      level: "warning",
-    },
-  ]);
-}
-
-/**
- * A timeout or an unreadable answer does not say whether the carrier sold the label. The shipment goes back to
- * `created` (the client decides), and both the answer and the shipment's messages say to check the carrier account.
- */
-function outcomeUnknown(messages: CarrierMessage[], connection: ConnectionRow, row: ShipmentRow): CarrierMessage[] {
-  if (!hasCode(messages, "carrier_timeout") && !hasCode(messages, "carrier_bad_response")) return [];
+/** The 424's own word on it; the shipment says the same for as long as the attempt stays (outcome-unknown.ts). */
+function unknownOutcome(
+  connection: Parameters<typeof connectionMessages>[0],
+  attempt: PurchaseAttempt,
+  shipmentId: string,
+): CarrierMessage[] {
   return connectionMessages(connection, [
     {
       code: "purchase_outcome_unknown",
-      message: `The carrier's answer to the label purchase was lost; it may have created a label with reference ${row.reference ?? row.id}. Check the carrier account (and void it there) before buying again.`,
-      level: "warning",
+      message: `The carrier's answer was lost. ${purchaseOutcomeText(attempt, shipmentId)}`,
+      level: "error",
+      details: { started_at: attempt.started_at, settled_by: attempt.settled_by },
     },
   ]);
 }

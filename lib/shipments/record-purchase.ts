@@ -18,6 +18,8 @@ export interface PurchaseRecord {
   selected: Rate;
   messages: CarrierMessage[];
   payment: Payment;
+  /** The client's reference for this purchase (the request's, else the shipment's). */
+  reference: string | null;
   meta: Record<string, unknown>;
   recipient: AddressRow;
 }
@@ -63,12 +65,13 @@ export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Pro
         service: p.selected.service,
         labelType: shipped.label.type,
         payment: p.payment,
+        reference: p.reference,
         meta: p.meta,
         testMode: connection.testMode,
         messages: p.messages,
         trackerId,
         searchText: searchTextOf({
-          reference: current?.reference ?? null,
+          reference: p.reference,
           trackingNumber: shipped.tracking_number,
           recipient: p.recipient,
         }),

@@ -1,8 +1,9 @@
 import "server-only";
-import { and, eq, inArray, isNull, lt, notInArray, or, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { shipments } from "@/lib/db/schema";
 import type { Tx } from "@/lib/db/tx";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
+import { CANCEL_ATTEMPT } from "./outcome-unknown";
 import type { ShipmentRow } from "./rows";
 
 /**
@@ -109,7 +110,9 @@ const TRACKING_CANNOT_MOVE: ShipmentStatus[] = ["created", "cancelled", "deliver
 /**
  * Shipments follow their trackers (docs/api.md, "Managed mode: trackers"), except out of the states nothing leaves
  * (or `created`), and not while a purchase or cancellation holds the shipment: that operation decides its status.
- * Only shipments tracking may move are locked.
+ * Nor while a void's answer is lost (`meta.cancel_attempt`): a voided label may still "move" at a carrier that tracks
+ * it, and a retried cancellation must find the shipment purchased to settle it. Only shipments tracking may move
+ * are locked.
  */
 export function moveShipmentsWithTracking(
   tx: Tx,
@@ -119,6 +122,7 @@ export function moveShipmentsWithTracking(
   const movable = and(
     notInArray(shipments.status, TRACKING_CANNOT_MOVE),
     or(isNull(shipments.pendingOperation), lt(shipments.pendingUntil, now)),
+    sql`(${shipments.meta} -> ${CANCEL_ATTEMPT}::text) is null`,
   );
   return changeShipmentStatus(
     tx,

@@ -8,8 +8,10 @@ import { ClaimLostError, releaseClaim, type Claim } from "./claim";
 
 /**
  * Step 4 of a purchase: the label was bought but could not be recorded, so it must not stay alive at the carrier.
- * Void it; when that works the claim is released (best effort: the database may still be away, and the claim
- * expires by itself). When it does not, the label is logged as an orphan with what an operator needs to void it.
+ * Void it; when that works the claim is released and the attempt removed (`meta`: nothing is left at the carrier;
+ * best effort: the database may still be away, and the claim expires by itself). When it does not, the label is
+ * logged as an orphan with what an operator needs to void it, and the attempt stays in the shipment's `meta`: the
+ * next purchase finds the label by reference (where the carrier can look it up) instead of buying another.
  */
 export async function voidOrphanLabel({
   ctx,
@@ -17,12 +19,14 @@ export async function voidOrphanLabel({
   shipped,
   claim,
   cause,
+  meta,
 }: {
   ctx: DomainContext;
   connection: ConnectionRow;
   shipped: ShipResult;
   claim: Claim;
   cause: unknown;
+  meta: Record<string, unknown>;
 }): Promise<void> {
   const facts = {
     shipment_id: claim.shipmentId,
@@ -33,8 +37,13 @@ export async function voidOrphanLabel({
     cause: cause instanceof ClaimLostError ? "claim_lost" : String((cause as Error)?.message ?? cause),
   };
   const outcome = getAdapter(connection.carrierName)?.void
-    ? await invokeConnection(connection, "void", undefined, (a, actx) =>
-        a.void!(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
+    ? await invokeConnection(
+        connection,
+        "void",
+        undefined,
+        (a, actx) =>
+          a.void!(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
+        ctx.db,
       )
     : null;
   if (!outcome?.ok) {
@@ -46,5 +55,5 @@ export async function voidOrphanLabel({
     return;
   }
   ctx.log.warn({ msg: "label voided because its purchase could not be recorded", ...facts });
-  if (!(cause instanceof ClaimLostError)) await releaseClaim(ctx.db, claim).catch(() => undefined);
+  if (!(cause instanceof ClaimLostError)) await releaseClaim(ctx.db, claim, { meta }).catch(() => undefined);
 }

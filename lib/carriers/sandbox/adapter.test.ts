@@ -6,7 +6,14 @@ import { TokenCache } from "@/lib/carriers/http/token-cache";
 import { CarrierError, type LabelType, type TrackingResult } from "@/lib/carriers/types";
 import { createSandboxAdapter, sandboxAdapter, shipmentIdentifierFor } from "@/lib/carriers/sandbox/adapter";
 import { makeTrackingNumber, parseTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
-import { sandboxTestContext, testAddress, testParcel, testRateRequest, testShipRequest } from "@/test/sandbox-context";
+import {
+  memoryLedger,
+  sandboxTestContext,
+  testAddress,
+  testParcel,
+  testRateRequest,
+  testShipRequest,
+} from "@/test/sandbox-context";
 import { isZpl } from "@/lib/labels/check";
 
 const now = new Date("2024-03-04T15:00:00Z");
@@ -23,7 +30,7 @@ describe("sandbox adapter description", () => {
   it("declares what it can do", () => {
     expect(sandboxAdapter.carrier_name).toBe("sandbox");
     expect(sandboxAdapter.display_name).toBe("Sandbox");
-    expect(sandboxAdapter.capabilities).toEqual(["rates", "ship", "void", "track", "multi_track"]);
+    expect(sandboxAdapter.capabilities).toEqual(["rates", "ship", "void", "track", "multi_track", "lookup"]);
     expect(sandboxAdapter.label_types).toEqual(["PDF", "ZPL", "PNG"]);
     expect(typeof sandboxAdapter.trackMany).toBe("function");
   });
@@ -44,7 +51,8 @@ describe("sandbox adapter description", () => {
       s.safeParse({
         latency_ms: 300,
         failure_rate: 0.2,
-        fail_operations: ["track"],
+        fail_operations: ["track", "lookup"],
+        lost_answers: ["ship", "void"],
         rate_limit_every: 5,
         pace: 1,
         fuel_surcharge_percent: 10,
@@ -54,6 +62,7 @@ describe("sandbox adapter description", () => {
       { latency_ms: 30_001 },
       { failure_rate: 1.5 },
       { fail_operations: ["label"] },
+      { lost_answers: ["track"] },
       { rate_limit_every: 0 },
       { pace: 0 },
       { pace: 10_001 },
@@ -266,6 +275,96 @@ describe("void", () => {
       sandboxAdapter.void(ctxAt(now), { tracking_number: n, shipment_identifier: "SBXS0000000000000000" }),
     );
     expect(mismatch.code).toBe("SBX_SHIPMENT_MISMATCH");
+  });
+});
+
+describe("the books (what the sandbox remembers)", () => {
+  it("puts every sale on its books before answering, and finds live sales by reference since a time", async () => {
+    const ledger = memoryLedger();
+    const first = await sandboxAdapter.ship(ctxAt(now, { ledger }), testShipRequest({ reference: "ORDER-7" }));
+    const second = await sandboxAdapter.ship(ctxAt(later(10), { ledger }), testShipRequest({ reference: "ORDER-7" }));
+    await sandboxAdapter.ship(ctxAt(later(10), { ledger }), testShipRequest({ reference: "ORDER-8" }));
+    expect(ledger.sales.size).toBe(3);
+
+    const found = await sandboxAdapter.findShipments(ctxAt(later(11), { ledger }), {
+      reference: "ORDER-7",
+      sold_since: now,
+    });
+    expect(found.data.map((f) => f.tracking_number)).toEqual([first.data.tracking_number, second.data.tracking_number]);
+    // What ship answered, label bytes included, plus when and under which reference it was sold.
+    expect(found.data[0]).toEqual({ ...first.data, reference: "ORDER-7", sold_at: now });
+    const since = await sandboxAdapter.findShipments(ctxAt(later(11), { ledger }), {
+      reference: "ORDER-7",
+      sold_since: later(5),
+    });
+    expect(since.data.map((f) => f.tracking_number)).toEqual([second.data.tracking_number]);
+    const none = await sandboxAdapter.findShipments(ctxAt(later(11), { ledger }), {
+      reference: "ORDER-9",
+      sold_since: now,
+    });
+    expect(none.data).toEqual([]);
+  });
+
+  it("leaves voided labels out of lookups, and answers a second void as done even after pickup", async () => {
+    const ledger = memoryLedger();
+    const { data } = await sandboxAdapter.ship(ctxAt(now, { ledger }), testShipRequest({ reference: "ORDER-1" }));
+    const req = { tracking_number: data.tracking_number, shipment_identifier: data.shipment_identifier };
+    expect(await sandboxAdapter.void(ctxAt(later(1), { ledger }), req)).toEqual({
+      data: { voided: true },
+      messages: [],
+    });
+    // Pickup (3 simulated hours) is long past: an earlier void still counts, and says so.
+    const again = await sandboxAdapter.void(ctxAt(later(60), { ledger }), req);
+    expect(again.data).toEqual({ voided: true });
+    expect(again.messages).toEqual([
+      expect.objectContaining({
+        code: "SBX_ALREADY_VOIDED",
+        level: "info",
+        details: expect.objectContaining({ voided_at: later(1).toISOString() }),
+      }),
+    ]);
+    const found = await sandboxAdapter.findShipments(ctxAt(later(61), { ledger }), {
+      reference: "ORDER-1",
+      sold_since: now,
+    });
+    expect(found.data).toEqual([]);
+  });
+
+  it("draws another serial when a tracking number is already on the books", async () => {
+    const serials = [7, 7, 8];
+    const adapter = createSandboxAdapter({ serial: () => serials.shift()! });
+    const ledger = memoryLedger();
+    const a = await adapter.ship(ctxAt(now, { ledger }), testShipRequest());
+    const b = await adapter.ship(ctxAt(now, { ledger }), testShipRequest());
+    expect([a, b].map((r) => parseTrackingNumber(r.data.tracking_number)?.serial)).toEqual([7, 8]);
+  });
+
+  it("lost_answers: the sale or the void happens, then the answer never comes (the caller's deadline ends it)", async () => {
+    const ledger = memoryLedger();
+    const controller = new AbortController();
+    const lost = { config: { pace: 60, lost_answers: ["ship", "void"] }, ledger, signal: controller.signal };
+    const shipping = sandboxAdapter.ship(sandboxTestContext({ now, ...lost }), testShipRequest({ reference: "R-1" }));
+    await vi.waitFor(() => expect(ledger.sales.size).toBe(1));
+    controller.abort(new CarrierError("carrier_timeout", "Sandbox did not answer in time."));
+    expect((await rejection(shipping)).code).toBe("carrier_timeout");
+    const [sold] = ledger.sales.values();
+
+    const voidController = new AbortController();
+    const voiding = sandboxAdapter.void(sandboxTestContext({ now, ...lost, signal: voidController.signal }), {
+      tracking_number: sold!.tracking_number,
+      shipment_identifier: null,
+    });
+    await vi.waitFor(() => expect(sold!.voided_at).toEqual(now));
+    voidController.abort(new CarrierError("carrier_timeout", "Sandbox did not answer in time."));
+    expect((await rejection(voiding)).code).toBe("carrier_timeout");
+  });
+
+  it("can fail lookups on request, and refuses to sell without books (a wiring bug, not a carrier answer)", async () => {
+    const ctx = sandboxTestContext({ now, config: { fail_operations: ["lookup"] } });
+    expect((await rejection(sandboxAdapter.findShipments(ctx, { reference: "R", sold_since: now }))).code).toBe(
+      "carrier_unavailable",
+    );
+    await expect(sandboxAdapter.ship({ ...ctxAt(now), ledger: null }, testShipRequest())).rejects.toThrow(/ledger/);
   });
 });
 

@@ -4,6 +4,9 @@ import type {
   AdapterContext,
   AdapterMessage,
   AdapterResult,
+  CarrierLedger,
+  FoundShipment,
+  LookupRequest,
   RateQuote,
   RateRequest,
   ShipRequest,
@@ -21,14 +24,16 @@ import {
   type SandboxOperation,
 } from "@/lib/carriers/sandbox/config";
 import {
+  alreadyVoided,
   serviceNotAvailable,
   shipmentMismatch,
+  numbersExhausted,
   trackingNotFound,
   unknownService,
   voidNotAllowed,
 } from "@/lib/carriers/sandbox/errors";
 import { statusAt, trackingAt } from "@/lib/carriers/sandbox/events";
-import { FaultInjector, simulatedLatency } from "@/lib/carriers/sandbox/faults";
+import { FaultInjector, loseAnswer, simulatedLatency } from "@/lib/carriers/sandbox/faults";
 import { sandboxLabelContent } from "@/lib/carriers/sandbox/label";
 import { cityIndex, countryIndex } from "@/lib/carriers/sandbox/locations";
 import { isInternational, priceService, validateShipment, zoneFor } from "@/lib/carriers/sandbox/pricing";
@@ -46,7 +51,9 @@ import { renderLabel } from "@/lib/labels/render";
  * The sandbox carrier: a complete in-process carrier behind the same interface as UPS or FedEx. It authenticates
  * (token cache), can be slow, flaky or throttled on request (config.ts), prices from a real-looking tariff
  * (pricing.ts), issues real PDF/ZPL/PNG labels (lib/labels) and tracks parcels through simulated journeys
- * (events.ts). It keeps no state about shipments: the tracking number carries everything (tracking-number.ts).
+ * (events.ts). Tracking keeps no state: the tracking number carries everything (tracking-number.ts). What it sold
+ * and voided it keeps in its books (the ledger the service lends it, docs/sandbox.md "What the sandbox remembers"),
+ * written before it answers, so a purchase whose answer was lost can be looked up by reference.
  */
 
 /** How far in the future a number's purchase time may be (clock skew between servers) before it is unknown. */
@@ -64,6 +71,16 @@ export function shipmentIdentifierFor(trackingNumber: string): string {
   return (
     "SBXS" + createHash("sha256").update(`sandbox-shipment:${trackingNumber}`).digest("hex").slice(0, 16).toUpperCase()
   );
+}
+
+/** Tracking numbers carry a random serial; a second collision in one second on one route is vanishingly rare. */
+const SALE_ATTEMPTS = 5;
+
+/** The sandbox's books: lent by the service for selling, voiding and lookups; a call without them is a wiring bug. */
+function books(ctx: AdapterContext): CarrierLedger {
+  if (!ctx.ledger)
+    throw new Error("the sandbox sells, voids and looks up labels only with a ledger (invokeConnection's books)");
+  return ctx.ledger;
 }
 
 function ok<T>(data: T, messages: AdapterMessage[] = []): AdapterResult<T> {
@@ -107,7 +124,7 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
   return defineAdapter({
     carrier_name: "sandbox",
     display_name: "Sandbox",
-    capabilities: ["rates", "ship", "void", "track", "multi_track"],
+    capabilities: ["rates", "ship", "void", "track", "multi_track", "lookup"],
     label_types: ["PDF", "ZPL", "PNG"],
     credentialsSchema: sandboxCredentialsSchema,
     configSchema: sandboxConfigSchema,
@@ -180,25 +197,35 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
 
       const originCountry = countryIndex(req.shipper.country_code);
       const destinationCountry = countryIndex(req.recipient.country_code);
-      const trackingNumber = makeTrackingNumber({
-        purchasedAt: now,
-        scenario,
-        international,
-        originCountry,
-        originCity: cityIndex(originCountry, req.shipper),
-        destinationCountry,
-        destinationCity: cityIndex(destinationCountry, req.recipient),
-        serial: nextSerial(),
-      });
-      const content = sandboxLabelContent(req, service, trackingNumber, zoneFor(req.shipper, req.recipient), now);
-      const bytes = await renderLabel(content, req.label_type);
-      return ok({
-        tracking_number: trackingNumber,
-        shipment_identifier: shipmentIdentifierFor(trackingNumber),
-        label: { type: req.label_type, bytes },
-        charge,
-        meta: { service_name: service.name, scenario: scenarioName(scenario) },
-      });
+      const ledger = books(ctx);
+      for (let attempt = 0; attempt < SALE_ATTEMPTS; attempt++) {
+        const trackingNumber = makeTrackingNumber({
+          purchasedAt: now,
+          scenario,
+          international,
+          originCountry,
+          originCity: cityIndex(originCountry, req.shipper),
+          destinationCountry,
+          destinationCity: cityIndex(destinationCountry, req.recipient),
+          serial: nextSerial(),
+        });
+        const content = sandboxLabelContent(req, service, trackingNumber, zoneFor(req.shipper, req.recipient), now);
+        const sale: FoundShipment = {
+          tracking_number: trackingNumber,
+          shipment_identifier: shipmentIdentifierFor(trackingNumber),
+          label: { type: req.label_type, bytes: await renderLabel(content, req.label_type) },
+          charge,
+          meta: { service_name: service.name, scenario: scenarioName(scenario) },
+          reference: req.reference,
+          sold_at: now,
+        };
+        // On the books before the answer leaves: a sale whose answer is lost is still a sale (findShipments).
+        if (!(await ledger.recordSale(sale))) continue;
+        await loseAnswer("ship", config, ctx.signal);
+        const { reference: _reference, sold_at: _soldAt, ...shipped } = sale;
+        return ok(shipped);
+      }
+      throw numbersExhausted();
     },
 
     async void(ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>> {
@@ -209,8 +236,26 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
       if (req.shipment_identifier && req.shipment_identifier !== shipmentIdentifierFor(normalized)) {
         throw shipmentMismatch(req.shipment_identifier, normalized);
       }
+      const ledger = books(ctx);
+      // Before the pickup check: a label voided earlier stays voided, however far its journey would have gone since.
+      const onBooks = await ledger.findSale(normalized);
+      if (onBooks?.voided_at) return ok({ voided: true as const }, [alreadyVoided(normalized, onBooks.voided_at)]);
       if (statusAt(parts, now, config.pace) !== "pending") throw voidNotAllowed(normalized);
+      // A number the books do not hold (made by hand with makeTrackingNumber) voids statelessly, as it always has.
+      if (onBooks) {
+        const voidedAt = await ledger.recordVoid(normalized, now);
+        if (voidedAt && voidedAt.getTime() !== now.getTime()) {
+          return ok({ voided: true as const }, [alreadyVoided(normalized, voidedAt)]);
+        }
+      }
+      await loseAnswer("void", config, ctx.signal);
       return ok({ voided: true as const });
+    },
+
+    // The books are the sandbox's own records, so an empty answer means nothing was sold under the reference.
+    async findShipments(ctx: AdapterContext, req: LookupRequest): Promise<AdapterResult<FoundShipment[]>> {
+      await preflight(ctx, "lookup");
+      return ok(await books(ctx).liveSales(req.reference, req.sold_since));
     },
 
     async track(ctx: AdapterContext, trackingNumber: string): Promise<AdapterResult<TrackingResult>> {

@@ -1,4 +1,4 @@
-import { CarrierError, carrierCode } from "@/lib/carriers/types";
+import { CarrierError, carrierCode, type AdapterMessage } from "@/lib/carriers/types";
 import { excerpt } from "@/lib/validation";
 
 /**
@@ -78,6 +78,16 @@ export function voidNotAllowed(trackingNumber: string): CarrierError {
   });
 }
 
+/** Not a refusal: a void of a label voided before (its first answer was lost) succeeds, and says so. */
+export function alreadyVoided(trackingNumber: string, voidedAt: Date): AdapterMessage {
+  return {
+    code: carrierCode("SBX_ALREADY_VOIDED"),
+    level: "info",
+    message: `Label ${trackingNumber} was already voided at ${voidedAt.toISOString()}.`,
+    details: { tracking_number: trackingNumber, voided_at: voidedAt.toISOString() },
+  };
+}
+
 export function authExpired(): CarrierError {
   return new CarrierError("carrier_auth_failed", "Authentication failed: the Sandbox API key has expired.", {
     carrier_code: "SBX_AUTH_EXPIRED",
@@ -88,6 +98,13 @@ export function unavailable(operation: string, reason: "configured" | "random"):
   return new CarrierError("carrier_unavailable", "Sandbox service temporarily unavailable. Please try again later.", {
     operation,
     simulated: reason,
+  });
+}
+
+/** Every serial tried for this second and route was taken: a real carrier's "try again" 503. */
+export function numbersExhausted(): CarrierError {
+  return new CarrierError("carrier_unavailable", "Sandbox could not issue a tracking number. Please try again.", {
+    operation: "ship",
   });
 }
 

@@ -31,3 +31,19 @@ export class FaultInjector {
     if (config.failureRate > 0 && this.random() < config.failureRate) throw unavailable(operation, "random");
   }
 }
+
+/**
+ * `lost_answers`: the operation already happened (the sale or the void is on the books) and its answer never
+ * arrives: wait until the caller gives up (its deadline), as a carrier whose response was lost on the way would.
+ */
+export async function loseAnswer(
+  operation: "ship" | "void",
+  config: SandboxConfig,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!config.lostAnswers.has(operation)) return;
+  await new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}

@@ -5,3 +5,4 @@ export * from "./idempotency-keys";
 export * from "./addresses";
 export * from "./shipments";
 export * from "./trackers";
+export * from "./carrier-ledger";

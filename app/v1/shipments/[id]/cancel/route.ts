@@ -15,10 +15,10 @@ export const POST = withApi(
       summary: "Cancel a shipment, voiding its label at the carrier when it was purchased",
       response: ShipmentWithMessages,
       responses: {
-        200: "The cancelled shipment (also when it already was); a warning when the carrier cannot void",
+        200: "The cancelled shipment (also when it already was; its label is null); a warning when the carrier cannot void, or when a lost purchase's label could not be looked up",
         404: "not_found, or carrier_not_found",
         409: "state_conflict: the parcel is already moving, or another operation is in progress",
-        424: "The carrier refused to void; the shipment stays purchased",
+        424: "The carrier refused to void (the shipment stays as it was), or its answer was lost (a cancel_outcome_unknown message; cancel again)",
       },
     },
   },

@@ -1,0 +1,91 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import type { DomainContext } from "@/lib/context";
+import { shipments } from "@/lib/db/schema";
+import { getAdapter } from "@/lib/carriers/registry";
+import type { CarrierMessage, FoundShipment } from "@/lib/carriers/types";
+import { orgConnection } from "@/lib/connections/select-connections";
+import { invokeConnection } from "@/lib/connections/invoke-connection";
+import type { ConnectionRow } from "@/lib/connections/present";
+import { carrierReference, instantOf, type PurchaseAttempt } from "./outcome-unknown";
+
+/**
+ * Asking the carrier what became of a purchase whose answer was lost: the labels it sold under the attempt's
+ * reference since the attempt started. Only a carrier that declares "lookup" (its own records answer) is asked.
+ */
+
+/** Our clock and the carrier's differ a little; a sale a few minutes "before" the attempt may still be its. */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+export type LookupVerdict =
+  /** The carrier sold the label: it can be recorded, or voided. */
+  | { kind: "found"; labels: [FoundShipment, ...FoundShipment[]]; connection: ConnectionRow }
+  /** Nothing sold, and the attempt is certainly over at the carrier: it never got there. */
+  | { kind: "none" }
+  /** No way to tell; `reason` completes "…, and" in the messages that say so. */
+  | { kind: "unknown"; reason: string; messages: CarrierMessage[] };
+
+export async function lookUpAttempt(
+  ctx: DomainContext,
+  shipmentId: string,
+  attempt: PurchaseAttempt | null,
+  now = new Date(),
+): Promise<LookupVerdict> {
+  const unknown = (reason: string, messages: CarrierMessage[] = []): LookupVerdict => ({
+    kind: "unknown",
+    reason,
+    messages,
+  });
+  // A claim that expired without an attempt in `meta` was written before attempts were recorded.
+  if (!attempt) return unknown("the attempt's details were not recorded");
+  const connection = await orgConnection({ ctx, id: attempt.carrier_connection_id });
+  if (!connection) return unknown(`its carrier connection ${attempt.carrier_connection_id} no longer exists`);
+  if (!getAdapter(connection.carrierName)?.findShipments) {
+    return unknown(`${attempt.carrier_name} cannot look labels up by reference`);
+  }
+  const reference = carrierReference(attempt, shipmentId);
+  const outcome = await invokeConnection(
+    connection,
+    "lookup",
+    undefined,
+    (a, actx) =>
+      a.findShipments!(actx, {
+        reference,
+        sold_since: new Date(instantOf(attempt.started_at).getTime() - CLOCK_SKEW_MS),
+      }),
+    ctx.db,
+  );
+  if (!outcome.ok) {
+    return unknown(`looking it up failed (${outcome.messages[0]?.message ?? "no answer"})`, outcome.messages);
+  }
+  // A label recorded on another of our shipments (a reference shared by several) is that shipment's.
+  const sold = outcome.data;
+  const taken =
+    sold.length === 0
+      ? new Set<string>()
+      : new Set(
+          (
+            await ctx.db
+              .select({ trackingNumber: shipments.trackingNumber })
+              .from(shipments)
+              .where(
+                and(
+                  eq(shipments.orgId, ctx.org.id),
+                  inArray(
+                    shipments.trackingNumber,
+                    sold.map((s) => s.tracking_number),
+                  ),
+                ),
+              )
+          ).map((r) => r.trackingNumber),
+        );
+  const ours = sold.filter((s) => !taken.has(s.tracking_number));
+  if (ours.length > 0) return { kind: "found", labels: ours as [FoundShipment, ...FoundShipment[]], connection };
+  // Before the attempt's deadline the carrier may still be working on the request that lost its answer.
+  if (now <= instantOf(attempt.settled_by)) {
+    return unknown(
+      `${attempt.carrier_name} has no label with reference ${reference} yet but may still be handling the request until ${attempt.settled_by}`,
+    );
+  }
+  return { kind: "none" };
+}

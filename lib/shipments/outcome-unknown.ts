@@ -1,0 +1,116 @@
+import type { CarrierMessage, LabelType } from "@/lib/carriers/types";
+import type { Payment } from "@/lib/schemas/payment";
+import { formatTimestamp } from "@/lib/timestamp";
+
+/**
+ * What a shipment remembers about a carrier operation whose answer it does not have (docs/api.md, "Managed mode:
+ * shipments", "When an answer is lost"). A purchase or cancellation writes its attempt into `meta` when it claims the
+ * shipment, before the carrier is called, and the write that records the outcome removes it. So an attempt still in
+ * `meta` once its claim is gone (a process that died, a carrier timeout) is an operation that may have happened at
+ * the carrier: the shipment is not bought again, and a purchased label is not handed out, until it is settled.
+ * The keys live in `meta`, whose contents are open, so clients see them without a change to the Shipment's fields.
+ */
+
+export const PURCHASE_ATTEMPT = "purchase_attempt";
+export const CANCEL_ATTEMPT = "cancel_attempt";
+
+/** `meta.purchase_attempt`: what was sent to the carrier, enough to look the sale up and to record it when found. */
+export interface PurchaseAttempt {
+  started_at: string;
+  /** The claim's deadline: by then the carrier has certainly finished with the request (a lookup is conclusive). */
+  settled_by: string;
+  carrier_connection_id: string;
+  carrier_name: string;
+  carrier_id: string;
+  selected_rate_id: string;
+  /** The client's reference sent with the purchase; null when the shipment id was sent in its place. */
+  reference: string | null;
+  label_type: LabelType;
+  payment: Payment;
+}
+
+/** `meta.cancel_attempt`: a void sent to the carrier and not recorded. */
+export interface CancelAttempt {
+  started_at: string;
+  settled_by: string;
+}
+
+type Meta = Record<string, unknown>;
+
+export const purchaseAttemptOf = (meta: Meta): PurchaseAttempt | null =>
+  (meta[PURCHASE_ATTEMPT] as PurchaseAttempt | undefined) ?? null;
+
+const cancelAttemptOf = (meta: Meta): CancelAttempt | null =>
+  (meta[CANCEL_ATTEMPT] as CancelAttempt | undefined) ?? null;
+
+/** `meta` once the operation's outcome is recorded (or known not to have happened). */
+export function withoutAttempts(meta: Meta): Meta {
+  const { [PURCHASE_ATTEMPT]: _purchase, [CANCEL_ATTEMPT]: _cancel, ...rest } = meta;
+  return rest;
+}
+
+/** The reference the carrier got: the client's, or the shipment id so that the label can still be found by it. */
+export const carrierReference = (attempt: Pick<PurchaseAttempt, "reference">, shipmentId: string) =>
+  attempt.reference ?? shipmentId;
+
+export function attemptWindow(now: Date, until: Date) {
+  return { started_at: formatTimestamp(now), settled_by: formatTimestamp(until) };
+}
+
+/** Timestamps in `meta` are in the API's format, which Date reads once the space is a "T". */
+export const instantOf = (timestamp: string) => new Date(timestamp.replace(" ", "T"));
+
+/** The message that tells a client what to do about a purchase whose outcome is unknown. */
+export function purchaseOutcomeText(attempt: PurchaseAttempt, shipmentId: string): string {
+  return (
+    `A label purchase of this shipment was sent to ${attempt.carrier_name} (${attempt.carrier_id}) at ` +
+    `${attempt.started_at} and its outcome is not recorded: the carrier may have sold a label with reference ` +
+    `${carrierReference(attempt, shipmentId)}. Until this is settled, purchasing answers 409 ` +
+    `purchase_outcome_unknown (where the carrier can look labels up, a purchase first looks for that label and ` +
+    `records it). Check the carrier account, then send the purchase again with "confirm_rebuy": true to buy a ` +
+    `label anyway, or cancel the shipment (a label found at the carrier is voided).`
+  );
+}
+
+/**
+ * Messages a shipment carries while an attempt is in its `meta`, beside the latest operation's own. Derived when the
+ * shipment is presented, so every read says so, including after a crash that left nobody to write it.
+ */
+export function attemptMessages(row: {
+  id: string | null;
+  meta: Meta;
+  carrierName: string | null;
+  carrierId: string | null;
+}): CarrierMessage[] {
+  const purchase = purchaseAttemptOf(row.meta);
+  const cancel = cancelAttemptOf(row.meta);
+  const messages: CarrierMessage[] = [];
+  if (purchase) {
+    messages.push({
+      carrier_name: purchase.carrier_name,
+      carrier_id: purchase.carrier_id,
+      code: "purchase_outcome_unknown",
+      message: purchaseOutcomeText(purchase, row.id ?? ""),
+      level: "error",
+      details: { started_at: purchase.started_at, settled_by: purchase.settled_by },
+    });
+  }
+  if (cancel) {
+    messages.push({
+      carrier_name: row.carrierName ?? "",
+      carrier_id: row.carrierId ?? "",
+      code: "cancel_outcome_unknown",
+      message:
+        `A cancellation of this shipment was sent to the carrier at ${cancel.started_at} and its outcome is not ` +
+        `recorded: the label may be voided, so it is not handed out. Cancel the shipment again to finish (a label ` +
+        `the carrier already voided counts as voided).`,
+      level: "error",
+      details: { started_at: cancel.started_at, settled_by: cancel.settled_by },
+    });
+  }
+  return messages;
+}
+
+/** Whether the shipment's label may be handed out: not once cancelled, nor while a void of it may have happened. */
+export const labelOnOffer = (row: { status: string; meta: Meta }) =>
+  row.status !== "cancelled" && cancelAttemptOf(row.meta) === null;

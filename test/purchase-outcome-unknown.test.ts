@@ -1,0 +1,380 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { GET as listShipments } from "@/app/v1/shipments/route";
+import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
+import { POST as cancel } from "@/app/v1/shipments/[id]/cancel/route";
+import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
+import { GET as label } from "@/app/v1/shipments/[id]/label/route";
+import { PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
+import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
+import { withTransaction } from "@/lib/context";
+import { getDb } from "@/lib/db/client";
+import { carrierLedger, labels, shipments } from "@/lib/db/schema";
+import { Shipment } from "@/lib/schemas/shipment";
+import { recordPurchase } from "@/lib/shipments/record-purchase";
+import { recordRetryPolicy } from "@/lib/shipments/record-retries";
+import { moveShipmentsWithTracking } from "@/lib/shipments/status";
+import { call, makeOrg, orgCtx } from "./helpers";
+import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
+
+/**
+ * docs/api.md, "When an answer is lost": a purchase or a void that reached the carrier without its outcome being
+ * recorded (a timeout, or the process dying between the carrier's answer and the commit) never leads to a second
+ * label without the client's say-so, and a cancellation settles. Time passes by moving the clock (only `Date` is
+ * faked), not by sleeping; the sandbox's books (carrier_ledger) say what the carrier really sold.
+ */
+
+// The crash: recording fails after the carrier sold. A pass-through spy everywhere else.
+vi.mock("@/lib/shipments/record-purchase", async (original) => {
+  const real = await original<typeof import("@/lib/shipments/record-purchase")>();
+  return { ...real, recordPurchase: vi.fn(real.recordPurchase) };
+});
+
+const realDelays = recordRetryPolicy.delaysMs;
+beforeEach(() => {
+  recordRetryPolicy.delaysMs = realDelays.map(() => 0);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.mocked(recordPurchase).mockReset();
+  vi.useRealTimers();
+  recordRetryPolicy.delaysMs = realDelays;
+});
+
+/** Moves the clock past every claim and idempotency lock a test made (they last minutes, never an hour). */
+function anHourLater() {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + 60 * 60 * 1000);
+}
+
+const dbDown = () => Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+
+/** The carrier's books for one connection: every label it sold, and whether it was voided. */
+async function sales(orgId: string, connectionId: string) {
+  const db = await getDb();
+  return db
+    .select({ trackingNumber: carrierLedger.trackingNumber, voidedAt: carrierLedger.voidedAt })
+    .from(carrierLedger)
+    .where(and(eq(carrierLedger.orgId, orgId), eq(carrierLedger.connectionId, connectionId)));
+}
+
+const codes = (messages: { code: string; level: string }[]) => messages.map((m) => [m.code, m.level]);
+
+async function show(key: string, id: string) {
+  const res = await call(getShipment, "GET", `/v1/shipments/${id}`, { key, params: { id } });
+  return Shipment.strict().parse(res.body);
+}
+
+describe("a purchase whose answer was lost", () => {
+  it("sold, then timed out: 424 purchase_outcome_unknown; the retry finds that label and records it, buying nothing", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-42" });
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+
+    const first = await purchaseFor(key, s);
+    expect(first.status).toBe(424);
+    expect(codes(first.body.messages)).toEqual([
+      ["carrier_timeout", "error"],
+      ["purchase_outcome_unknown", "error"],
+    ]);
+    const [sold] = await sales(orgId, lossy.id);
+    expect(sold).toBeDefined();
+
+    const stored = await show(key, s.id);
+    expect(stored).toMatchObject({ status: "created", label: null, tracking_number: null });
+    expect(stored.meta.purchase_attempt).toMatchObject({
+      carrier_connection_id: lossy.id,
+      selected_rate_id: s.rates[0]!.id,
+      reference: "ORDER-42",
+      label_type: "PDF",
+    });
+    expect(codes(stored.messages)).toContainEqual(["purchase_outcome_unknown", "error"]);
+
+    const retry = await purchaseFor(key, s);
+    expect(retry.status).toBe(200);
+    expect(ship).toHaveBeenCalledTimes(1);
+    expect(codes(retry.body.messages)).toEqual([["purchase_recovered", "info"]]);
+    expect(retry.body.shipment).toMatchObject({
+      status: "purchased",
+      tracking_number: sold!.trackingNumber,
+      reference: "ORDER-42",
+    });
+    expect(retry.body.shipment.label).not.toBeNull();
+    expect(retry.body.shipment.meta).not.toHaveProperty("purchase_attempt");
+    expect(await sales(orgId, lossy.id)).toHaveLength(1);
+  });
+
+  it("timed out before any sale: 409 while the carrier may still be at it, then buys once that is past", async () => {
+    const { key, orgId } = await makeOrg();
+    const slow = await addSandbox(key, "slow");
+    const s = await createShipmentFor(key, { carrier_ids: ["slow"] });
+    const configure = (config: Record<string, unknown>) =>
+      call(patchConnection, "PATCH", `/v1/connections/${slow.id}`, { key, params: { id: slow.id }, body: { config } });
+    await configure({ latency_ms: 2000, deadline_ms: 100 });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    await configure({});
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+
+    const early = await purchaseFor(key, s);
+    expect(early.status).toBe(409);
+    expect(early.body.errors[0]).toMatchObject({
+      code: "purchase_outcome_unknown",
+      message: expect.stringMatching(/may still be handling the request until/),
+    });
+    expect(ship).not.toHaveBeenCalled();
+
+    anHourLater();
+    const later = await purchaseFor(key, s);
+    expect(later.status).toBe(200);
+    expect(later.body.shipment.status).toBe("purchased");
+    expect(ship).toHaveBeenCalledTimes(1);
+    expect(await sales(orgId, slow.id)).toHaveLength(1);
+  });
+
+  it("a crash after the sale where the carrier cannot be asked: 409 with any key, never the carrier; confirm_rebuy buys", async () => {
+    const { key, orgId } = await makeOrg();
+    const blind = await addSandbox(key, "blind", { fail_operations: ["lookup", "void"] });
+    const s = await createShipmentFor(key, { carrier_ids: [blind.id] });
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+    // The process "dies" after the carrier sold: recording fails, and so does voiding the label.
+    vi.mocked(recordPurchase).mockRejectedValue(dbDown());
+    const send = (idempotencyKey: string, extra: Record<string, unknown> = {}) =>
+      call(purchase, "POST", `/v1/shipments/${s.id}/purchase`, {
+        key,
+        params: { id: s.id },
+        headers: { "Idempotency-Key": idempotencyKey },
+        body: { selected_rate_id: s.rates[0]!.id, ...extra },
+      });
+    // A server fault frees the key (a real crash leaves it locked until it expires: test/crash-purchase.test.ts).
+    expect((await send("buy-1")).status).toBe(503);
+    vi.mocked(recordPurchase).mockReset();
+    expect(ship).toHaveBeenCalledTimes(1);
+
+    // While the claim lasts: in progress.
+    const holding = await purchaseFor(key, s);
+    expect(holding.body.errors[0]).toMatchObject({
+      code: "state_conflict",
+      message: expect.stringMatching(/held until/),
+    });
+
+    anHourLater();
+    for (const idempotencyKey of ["buy-1", "buy-2"]) {
+      const res = await send(idempotencyKey);
+      expect(res.status).toBe(409);
+      expect(res.body.errors[0]).toMatchObject({
+        code: "purchase_outcome_unknown",
+        message: expect.stringMatching(/confirm_rebuy.*looking it up failed/s),
+      });
+    }
+    expect(ship).toHaveBeenCalledTimes(1);
+    expect(await sales(orgId, blind.id)).toHaveLength(1);
+
+    const confirmed = await send("buy-3", { confirm_rebuy: true });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.shipment.status).toBe("purchased");
+    expect(codes(confirmed.body.messages)).toEqual([["purchase_outcome_unknown", "warning"]]);
+    expect(confirmed.body.messages[0].message).toMatch(/void it there/);
+    // The client decided: two labels exist at the carrier, the first one theirs to void.
+    expect(ship).toHaveBeenCalledTimes(2);
+    expect(await sales(orgId, blind.id)).toHaveLength(2);
+  });
+
+  it("a carrier that cannot look labels up: 409 naming that, and cancel warns to check the account", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    // The sandbox without its lookup: what a carrier that declares no "lookup" capability looks like to a purchase.
+    const findShipments = sandboxAdapter.findShipments;
+    Object.assign(sandboxAdapter, { findShipments: undefined });
+    try {
+      anHourLater();
+      const res = await purchaseFor(key, s);
+      expect(res.status).toBe(409);
+      expect(res.body.errors[0]).toMatchObject({
+        code: "purchase_outcome_unknown",
+        message: expect.stringMatching(/sandbox cannot look labels up by reference/),
+      });
+      const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+      expect(cancelled.body.shipment.status).toBe("cancelled");
+      expect(codes(cancelled.body.messages)).toEqual([["purchase_outcome_unknown", "warning"]]);
+    } finally {
+      Object.assign(sandboxAdapter, { findShipments });
+    }
+    expect((await sales(orgId, lossy.id))[0]!.voidedAt).toBeNull();
+  });
+
+  it("several labels found under the reference: 409 listing them, and cancel voids them all", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy");
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    const configure = (config: Record<string, unknown>) =>
+      call(patchConnection, "PATCH", `/v1/connections/${lossy.id}`, {
+        key,
+        params: { id: lossy.id },
+        body: { config },
+      });
+    await configure({ lost_answers: ["ship"], fail_operations: ["lookup"], deadline_ms: 300 });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    // The client re-buys without being able to check, and that answer is lost too.
+    expect((await purchaseFor(key, s, { confirm_rebuy: true })).status).toBe(424);
+    await configure({});
+    const sold = await sales(orgId, lossy.id);
+    expect(sold).toHaveLength(2);
+
+    const res = await purchaseFor(key, s);
+    expect(res.status).toBe(409);
+    expect(res.body.errors[0]).toMatchObject({ code: "purchase_outcome_unknown" });
+    for (const label of sold) expect(res.body.errors[0].message).toContain(label.trackingNumber);
+
+    const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(cancelled.body.shipment.status).toBe("cancelled");
+    expect(codes(cancelled.body.messages)).toEqual([
+      ["purchase_recovered", "info"],
+      ["purchase_recovered", "info"],
+    ]);
+    expect((await sales(orgId, lossy.id)).every((l) => l.voidedAt !== null)).toBe(true);
+  });
+
+  it("cancelling voids the label the lost purchase bought, found at the carrier", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    const [sold] = await sales(orgId, lossy.id);
+
+    const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(res.status).toBe(200);
+    expect(res.body.shipment).toMatchObject({ status: "cancelled", label: null });
+    expect(res.body.shipment.meta).not.toHaveProperty("purchase_attempt");
+    expect(res.body.messages).toEqual([
+      expect.objectContaining({
+        code: "purchase_recovered",
+        level: "info",
+        message: expect.stringContaining(sold!.trackingNumber),
+      }),
+    ]);
+    expect((await sales(orgId, lossy.id))[0]!.voidedAt).not.toBeNull();
+  });
+
+  it("cancelling when the carrier cannot look the label up cancels here and says to check the carrier account", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", {
+      lost_answers: ["ship"],
+      fail_operations: ["lookup"],
+      deadline_ms: 300,
+    });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-9" });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(res.status).toBe(200);
+    expect(res.body.shipment.status).toBe("cancelled");
+    expect(codes(res.body.messages)).toEqual([["purchase_outcome_unknown", "warning"]]);
+    expect(res.body.messages[0].message).toMatch(/Check the carrier account for a label with reference ORDER-9/);
+    // Honest about it: the label is still alive at the carrier.
+    expect((await sales(orgId, lossy.id))[0]!.voidedAt).toBeNull();
+  });
+
+  it("a purchase claim left by a process that died before attempts were recorded: 409, and cancel warns", async () => {
+    const { key } = await makeOrg();
+    const s = await createShipmentFor(key);
+    const db = await getDb();
+    await db
+      .update(shipments)
+      .set({ pendingOperation: "purchase", pendingUntil: new Date(Date.now() - 1000) })
+      .where(eq(shipments.id, s.id));
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+    const res = await purchaseFor(key, s);
+    expect(res.status).toBe(409);
+    expect(res.body.errors[0].code).toBe("purchase_outcome_unknown");
+    expect(ship).not.toHaveBeenCalled();
+    const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(cancelled.body.shipment.status).toBe("cancelled");
+    expect(codes(cancelled.body.messages)).toEqual([["purchase_outcome_unknown", "warning"]]);
+  });
+});
+
+describe("a cancellation whose answer was lost", () => {
+  it("voided, then timed out: 424; the label is withheld; the retry settles it (already voided) and ends cancelled", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["void"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    expect((await purchaseFor(key, s)).status).toBe(200);
+
+    const first = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(first.status).toBe(424);
+    expect(codes(first.body.messages)).toEqual([
+      ["carrier_timeout", "error"],
+      ["cancel_outcome_unknown", "error"],
+    ]);
+    const stored = await show(key, s.id);
+    expect(stored).toMatchObject({ status: "purchased", label: null });
+    expect(stored.meta).toHaveProperty("cancel_attempt");
+    expect(codes(stored.messages)).toContainEqual(["cancel_outcome_unknown", "error"]);
+    const file = await call(label, "GET", `/v1/shipments/${s.id}/label`, { key, params: { id: s.id } });
+    expect(file.status).toBe(409);
+
+    await call(patchConnection, "PATCH", `/v1/connections/${lossy.id}`, {
+      key,
+      params: { id: lossy.id },
+      body: { config: {} },
+    });
+    const retry = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(retry.status).toBe(200);
+    expect(retry.body.shipment).toMatchObject({ status: "cancelled", label: null });
+    expect(codes(retry.body.messages)).toEqual([["SBX_ALREADY_VOIDED", "info"]]);
+    expect(retry.body.shipment.meta).not.toHaveProperty("cancel_attempt");
+    expect(await sales(orgId, lossy.id)).toEqual([expect.objectContaining({ voidedAt: expect.any(Date) })]);
+  });
+
+  it("a cancel claim left by a process that died after the void: tracking does not move it, and the retry finishes", async () => {
+    const { key, orgId } = await makeOrg();
+    const s = await createShipmentFor(key);
+    const bought = (await purchaseFor(key, s)).body.shipment;
+    const db = await getDb();
+    // What the dead process left: the carrier voided the label, the shipment holds an expired cancel claim.
+    await db
+      .update(carrierLedger)
+      .set({ voidedAt: new Date() })
+      .where(eq(carrierLedger.trackingNumber, bought.tracking_number));
+    const [row] = await db.select().from(shipments).where(eq(shipments.id, s.id));
+    await db
+      .update(shipments)
+      .set({
+        pendingOperation: "cancel",
+        pendingUntil: new Date(Date.now() - 1000),
+        meta: { ...row!.meta, cancel_attempt: { started_at: "2026-01-01 00:00:00.000000+00:00", settled_by: "x" } },
+      })
+      .where(eq(shipments.id, s.id));
+
+    // The voided label would still "move" at a carrier that tracks it; the shipment waits for its cancellation.
+    const moved = await withTransaction(await orgCtx(orgId), ({ db: tx }) =>
+      moveShipmentsWithTracking(tx, [{ orgId, shipmentId: s.id, to: "in_transit" }], new Date()),
+    );
+    expect(moved.transitions).toEqual([]);
+    expect((await show(key, s.id)).label).toBeNull();
+
+    const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(res.status).toBe(200);
+    expect(res.body.shipment.status).toBe("cancelled");
+    expect(codes(res.body.messages)).toEqual([["SBX_ALREADY_VOIDED", "info"]]);
+  });
+});
+
+describe("a cancelled shipment hands out no label", () => {
+  it("label is null in the cancel answer, GET and the list; the file answers 409; the bytes stay stored", async () => {
+    const { key } = await makeOrg();
+    const s = await createShipmentFor(key, { reference: "NO-LABEL" });
+    expect((await purchaseFor(key, s)).body.shipment.label).not.toBeNull();
+    const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(res.body.shipment).toMatchObject({ status: "cancelled", label: null });
+    expect((await show(key, s.id)).label).toBeNull();
+    const list = await call(listShipments, "GET", "/v1/shipments", { key, query: { reference: "NO-LABEL" } });
+    expect(list.body.results).toEqual([expect.objectContaining({ id: s.id, status: "cancelled", label: null })]);
+    const file = await call(label, "GET", `/v1/shipments/${s.id}/label`, { key, params: { id: s.id } });
+    expect(file.status).toBe(409);
+    const db = await getDb();
+    expect(await db.select().from(labels).where(eq(labels.shipmentId, s.id))).toHaveLength(1);
+  });
+});
