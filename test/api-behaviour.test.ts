@@ -40,6 +40,30 @@ describe("request parsing", () => {
     expect(res.body.errors[0].code).toBe("unsupported_media_type");
   });
 
+  it("takes application/json and +json types only, parameters allowed", async () => {
+    const { key } = await makeOrg();
+    const send = (type: string, id: string) =>
+      call(create, "POST", "/v1/connections", {
+        key,
+        rawBody: JSON.stringify(conn(id)),
+        headers: { "Content-Type": type },
+      });
+    for (const type of ["application/json-seq", "application/jsonx", "application/json5", "text/json", "json"]) {
+      const res = await send(type, "refused");
+      expect(res.status, type).toBe(415);
+      expect(res.body).toEqual({
+        errors: [{ code: "unsupported_media_type", message: expect.any(String), field: null }],
+      });
+    }
+    const accepted = [
+      "application/json",
+      "APPLICATION/JSON; charset=utf-8",
+      "application/vnd.api+json",
+      " application/json ;charset=UTF-8",
+    ];
+    for (const [i, type] of accepted.entries()) expect((await send(type, `ok-${i}`)).status, type).toBe(201);
+  });
+
   it("answers 413 for a body over 1 MiB, with or without Content-Length", async () => {
     const { key } = await makeOrg();
     const big = JSON.stringify({ ...conn("big"), config: { pad: "x".repeat(1024 * 1024) } });

@@ -23,6 +23,9 @@ import {
 } from "./idempotency";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+// `application/json` or a `+json` type, parameters allowed; not `application/json-seq` (a stream of JSON texts,
+// which JSON.parse cannot read) nor any other type that merely starts with "json".
+const JSON_MEDIA_TYPE = /^\s*application\/([a-z0-9!#$&^_.+-]*\+)?json\s*(;|$)/i;
 
 /** A domain context for one API request. */
 interface ApiContext extends DomainContext {
@@ -174,7 +177,7 @@ export function withApi<
       let json: unknown = undefined;
       if (options.body) {
         const type = req.headers.get("content-type") ?? "";
-        if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type.trim())) {
+        if (!JSON_MEDIA_TYPE.test(type)) {
           throw new ApiError("unsupported_media_type", "Send the request body as `Content-Type: application/json`.");
         }
         rawBody = await readBody(req);
