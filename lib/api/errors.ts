@@ -76,7 +76,7 @@ export function toErrorResponse(
   }
   if (err instanceof DomainError) return envelope(err.code, [{ message: err.message, field: null }]);
   if (isDatabaseUnavailable(err)) {
-    log().error({ msg: "database unavailable", request_id: requestId, err: String((err as Error).message ?? err) });
+    log().error({ msg: "database unavailable", request_id: requestId, err });
     return envelope(
       "unavailable",
       [{ message: "The service is temporarily unavailable. Try again shortly.", field: null }],
