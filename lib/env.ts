@@ -73,11 +73,15 @@ export function isBuildPhase(): boolean {
   return process.env.NEXT_PHASE === "phase-production-build";
 }
 
+/** Inngest is set up: Cloud or a self-hosted server (its signing key, its URL), or the local dev server. */
+export function inngestConfigured(): boolean {
+  const e = env();
+  return Boolean(e.INNGEST_SIGNING_KEY || e.INNGEST_BASE_URL || (e.INNGEST_DEV && e.INNGEST_DEV !== "0"));
+}
+
 /** Who runs the background tracker refresh in this deployment. */
 export function trackerRefreshRunner(): "inngest" | "in_process" | "off" {
   const e = env();
   if (e.TRACKER_REFRESH !== "auto") return e.TRACKER_REFRESH;
-  return e.INNGEST_SIGNING_KEY || e.INNGEST_BASE_URL || (e.INNGEST_DEV && e.INNGEST_DEV !== "0")
-    ? "inngest"
-    : "in_process";
+  return inngestConfigured() ? "inngest" : "in_process";
 }

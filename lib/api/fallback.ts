@@ -30,3 +30,8 @@ export function otherMethods(...allowed: RouteMethod[]): Record<RouteMethod, Ref
 export function unknownEndpoint(req: Request): Response {
   return errorResponse(req, "not_found", `There is no endpoint ${new URL(req.url).pathname}.`);
 }
+
+/** An endpoint of a service this deployment has not set up: 503 in the envelope, saying how to set it up. */
+export function notConfigured(how: string): (req: Request) => Response {
+  return (req) => errorResponse(req, "not_configured", how);
+}
