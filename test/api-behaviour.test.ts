@@ -17,6 +17,16 @@ const conn = (carrier_id: string) => ({ carrier_name: "sandbox", carrier_id });
 // Routes made up for these tests: withApi wants every operation declared.
 const doc = { id: "testRoute", summary: "A route made up for a test", responses: {} };
 
+describe("answers", () => {
+  it("are never stored by a cache: every JSON answer of an operation says no-store, errors too", async () => {
+    const { key } = await makeOrg();
+    for (const opts of [{ key }, {}]) {
+      const res = await call(list, "GET", "/v1/connections", opts);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+    }
+  });
+});
+
 describe("request parsing", () => {
   it("answers 400 invalid_json for a body that is not JSON", async () => {
     const { key } = await makeOrg();

@@ -107,6 +107,8 @@ function toResponse(result: ApiResult, extraHeaders: Record<string, string>): Re
   }
   const headers = new Headers({
     "Content-Type": "application/json; charset=utf-8",
+    // Tenant data: no browser or shared cache keeps a copy. (Files set their own; the label's is no-store too.)
+    "Cache-Control": "no-store",
     ...extraHeaders,
     ...result.headers,
   });
