@@ -1,7 +1,25 @@
+import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
 
 const baseUrl = inject("baseUrl");
 const key = { Authorization: `Token ${inject("apiKey")}` };
+
+/** A request written by hand: fetch cannot send TRACE or a made-up method. */
+function raw(method: string, path: string): Promise<{ status: number; head: string; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`),
+    );
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk.toString()));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", ...body] = text.split("\r\n\r\n");
+      resolve({ status: Number(head.split(" ")[1]), head: head.toLowerCase(), body: body.join("\r\n\r\n") });
+    });
+  });
+}
 
 const SECURITY = {
   "x-content-type-options": "nosniff",
@@ -40,5 +58,21 @@ describe("the edge of the running server", () => {
     const res = await fetch(baseUrl + "/api/inngest", { method: "PUT" });
     expect(res.status).toBe(503);
     expect((await res.json()).errors[0].code).toBe("not_configured");
+  });
+
+  it("refuses TRACE, PROPFIND and a made-up method with 405 in the envelope", async () => {
+    for (const [method, path, allow] of [
+      ["TRACE", "/v1/connections", "GET, POST"],
+      ["PROPFIND", "/v1/shipments", "GET, POST"],
+      ["FOO", "/v1/connections", null],
+    ] as const) {
+      const res = await raw(method, path);
+      expect(res.status, method).toBe(405);
+      expect(JSON.parse(res.body).errors[0].code, method).toBe("method_not_allowed");
+      expect(res.head).toContain("x-content-type-options: nosniff");
+      expect(res.head).toMatch(/x-request-id: req_[0-9a-f]{32}/);
+      if (allow) expect(res.head, method).toContain(`allow: ${allow.toLowerCase()}`);
+    }
+    expect((await fetch(baseUrl + "/api/health")).status).toBe(200); // and the server carries on
   });
 });

@@ -1,5 +1,6 @@
 /**
- * What every response carries (docs/api.md, "Responses"): next.config.ts sets these on everything Next.js answers.
+ * What every response carries (docs/api.md, "Responses"): next.config.ts sets these on everything Next.js answers,
+ * and the front door (lib/front-door.ts) on the few answers it gives before Next.js sees a request.
  * No Content-Security-Policy yet: the dashboard brings one with its pages. No Strict-Transport-Security: TLS ends at
  * the operator's proxy or load balancer, which alone knows whether the domain (and its subdomains) is HTTPS-only.
  */
