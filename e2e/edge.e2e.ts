@@ -60,6 +60,17 @@ describe("the edge of the running server", () => {
     expect((await res.json()).errors[0].code).toBe("not_configured");
   });
 
+  it("limits requests without a key by the address the server saw, whatever X-Forwarded-For claims", async () => {
+    const remaining = async (claimed: string) => {
+      const res = await fetch(baseUrl + "/v1/shipments", { headers: { "X-Forwarded-For": claimed } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+      return Number(res.headers.get("x-ratelimit-remaining"));
+    };
+    const first = await remaining("198.51.100.1");
+    expect(await remaining("198.51.100.2")).toBeLessThan(first); // one bucket: the claim is not the address
+  });
+
   it("refuses TRACE, PROPFIND and a made-up method with 405 in the envelope", async () => {
     for (const [method, path, allow] of [
       ["TRACE", "/v1/connections", "GET, POST"],

@@ -57,6 +57,13 @@ export function openFrontDoor(): () => void {
         res.writeHead(answer.status, headersOf(answer)).end(answer.body);
         return true;
       }
+      // The peer's address, appended as a proxy appends it: what a client wrote itself stays to its left, where the
+      // per-address limit never reads (lib/api/client-address.ts). Next.js only fills the header in when it is absent.
+      const peer = req.socket.remoteAddress;
+      if (peer) {
+        const given = header(req, "x-forwarded-for");
+        req.headers["x-forwarded-for"] = given ? `${given}, ${peer}` : peer;
+      }
     } else if (event === "clientError") {
       const [err, socket] = args as [NodeJS.ErrnoException, Duplex];
       if (err.code === "HPE_INVALID_METHOD") {

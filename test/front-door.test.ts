@@ -9,7 +9,7 @@ let port: number;
 let closeFrontDoor: () => void;
 beforeAll(async () => {
   closeFrontDoor = openFrontDoor();
-  server = http.createServer((req, res) => res.end(`next.js got ${req.method}`));
+  server = http.createServer((req, res) => res.end(`next.js got ${req.method} from ${req.headers["x-forwarded-for"]}`));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -101,7 +101,12 @@ describe("the front door", () => {
     for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
       const res = await send(method, "/v1/connections", { "Content-Length": "0" });
       expect(res.status, method).toBe(200);
-      expect(res.body).toBe(`next.js got ${method}`);
+      expect(res.body).toBe(`next.js got ${method} from 127.0.0.1`);
     }
+  });
+
+  it("appends the peer's address to X-Forwarded-For, after whatever the client wrote there", async () => {
+    const res = await send("GET", "/v1/connections", { "X-Forwarded-For": "6.6.6.6, 7.7.7.7" });
+    expect(res.body).toBe("next.js got GET from 6.6.6.6, 7.7.7.7, 127.0.0.1");
   });
 });

@@ -4,11 +4,11 @@ import type { Logger } from "pino";
 import type { Actor, DomainContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/tx";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { issuesToProblems } from "@/lib/validation";
+import { authenticate } from "./authenticate";
 import { ApiError, toErrorResponse } from "./errors";
 import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";
@@ -81,23 +81,6 @@ function parseJson(text: string): unknown {
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
-}
-
-async function authenticate(req: Request, db: Db) {
-  const header = req.headers.get("authorization");
-  const match = header?.match(/^Token\s+(\S+)\s*$/i);
-  if (!match?.[1]) {
-    throw new ApiError("unauthorized", "Provide an API key as `Authorization: Token <API_KEY>`.", {
-      headers: { "WWW-Authenticate": "Token" },
-    });
-  }
-  const found = await authenticateApiKey(db, match[1]);
-  if (!found) {
-    throw new ApiError("unauthorized", "The API key is not valid or has been revoked.", {
-      headers: { "WWW-Authenticate": "Token" },
-    });
-  }
-  return found;
 }
 
 function toResponse(result: ApiResult, extraHeaders: Record<string, string>): Response {
