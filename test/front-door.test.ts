@@ -51,6 +51,7 @@ describe("the front door", () => {
       ["TRACE", "/v1/trackers/sandbox/SBX123", "GET, POST"],
       ["PURGE", "/api/inngest", "GET, POST, PUT"],
       ["TRACE", "/", "GET"],
+      ["TRACE", "http://example.com/v1/connections/car_1?x", "GET, PATCH, DELETE"],
     ] as const) {
       const res = await send(method, path, { "X-Request-ID": "front-door-1" });
       expect(res.status, `${method} ${path}`).toBe(405);
@@ -67,7 +68,7 @@ describe("the front door", () => {
       const res = await send(method, "/v1/nothing");
       expect(res.status).toBe(405);
       expect(res.headers.allow).toBeUndefined();
-      expect(JSON.parse(res.body)).toEqual(envelope(`${method} is not a method this service serves.`));
+      expect(JSON.parse(res.body)).toEqual(envelope(`${method} is not served here.`));
     }
     for (const [method, target] of [
       ["FOO", "/v1/connections"],

@@ -56,17 +56,19 @@ export function notConfigured(how: string): (req: Request) => Response {
  * `target` is the request's path (or null when the request could not be parsed that far).
  */
 export function unservedMethod(method: string | null, target: string | null, requestIdHeader?: string): ErrorAnswer {
-  const pathname = target === null ? null : new URL(target, "http://localhost").pathname;
-  const allowed = pathname === null ? null : servedMethods(pathname);
+  const requestId = requestIdOf(requestIdHeader);
   const what = method ?? "This method";
-  return allowed
-    ? errorAnswer(
-        requestIdOf(requestIdHeader),
-        "method_not_allowed",
-        `${what} is not allowed here; use ${allowed.join(", ")}.`,
-        {
-          Allow: allowed.join(", "),
-        },
-      )
-    : errorAnswer(requestIdOf(requestIdHeader), "method_not_allowed", `${what} is not a method this service serves.`);
+  const allowed = target === null ? null : servedMethods(pathOf(target));
+  if (!allowed) return errorAnswer(requestId, "method_not_allowed", `${what} is not served here.`);
+  const allow = allowed.join(", ");
+  return errorAnswer(requestId, "method_not_allowed", `${what} is not allowed here; use ${allow}.`, { Allow: allow });
+}
+
+/** A request target's path: usually the path itself, but a client may send a whole URL, or something unreadable. */
+function pathOf(target: string): string {
+  try {
+    return new URL(target, "http://localhost").pathname;
+  } catch {
+    return target;
+  }
 }
