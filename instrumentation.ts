@@ -4,6 +4,9 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    // First, so every request the server takes from now on passes the front door (lib/front-door.ts).
+    const { openFrontDoor } = await import("./lib/front-door");
+    openFrontDoor();
     const { startServer } = await import("./lib/start-server");
     await startServer();
   }

@@ -25,6 +25,15 @@ const schema = z
     ENCRYPTION_KEY: z.string().optional(),
     BOOTSTRAP_API_KEY: z.string().min(32, "must be at least 32 characters of randomness").optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    // Requests without a valid API key, per client address (docs/api.md, "Rate limiting").
+    UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    // How many reverse proxies in front append to X-Forwarded-For (true = 1): the client address is read behind them.
+    TRUST_PROXY: z
+      .preprocess(
+        (v) => (v === "true" || v === "yes" ? "1" : v === "false" || v === "no" || v === "" ? "0" : v),
+        z.coerce.number().int().min(0).max(10),
+      )
+      .default(0),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     CARRIER_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     SKIP_MIGRATIONS: boolish.default(false),
@@ -76,11 +85,15 @@ export function isBuildPhase(): boolean {
   return process.env.NEXT_PHASE === "phase-production-build";
 }
 
+/** Inngest is set up: Cloud or a self-hosted server (its signing key, its URL), or the local dev server. */
+export function inngestConfigured(): boolean {
+  const e = env();
+  return Boolean(e.INNGEST_SIGNING_KEY || e.INNGEST_BASE_URL || (e.INNGEST_DEV && e.INNGEST_DEV !== "0"));
+}
+
 /** Who runs the background tracker refresh in this deployment. */
 export function trackerRefreshRunner(): "inngest" | "in_process" | "off" {
   const e = env();
   if (e.TRACKER_REFRESH !== "auto") return e.TRACKER_REFRESH;
-  return e.INNGEST_SIGNING_KEY || e.INNGEST_BASE_URL || (e.INNGEST_DEV && e.INNGEST_DEV !== "0")
-    ? "inngest"
-    : "in_process";
+  return inngestConfigured() ? "inngest" : "in_process";
 }

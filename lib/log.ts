@@ -1,17 +1,26 @@
 import "server-only";
-import pino, { type Logger } from "pino";
+import pino, { type DestinationStream, type Logger } from "pino";
 import { env } from "@/lib/env";
 
 let root: Logger | null = null;
-let toStderr = false;
+let destination: "stdout" | "stderr" | DestinationStream = "stdout";
 
 /** The CLI keeps stdout for its answer (an id, a key) and sends logs to stderr. */
 export function sendLogsToStderr(): void {
-  toStderr = true;
+  destination = "stderr";
   root = null;
 }
 
-/** Structured JSON logs on stdout. Secrets never reach here: callers log ids and redacted shapes only. */
+/** Tests read what was logged (test/log-privacy.test.ts). */
+export function sendLogsTo(stream: DestinationStream): void {
+  destination = stream;
+  root = null;
+}
+
+/**
+ * Structured JSON logs on stdout. Secrets and personal data never reach here: callers log ids, codes and redacted
+ * shapes, and every error goes under the `err` key, where `errorForLog` decides what of it is written.
+ */
 export function log(): Logger {
   if (!root) {
     root = pino(
@@ -19,13 +28,83 @@ export function log(): Logger {
         level: env().LOG_LEVEL,
         base: { service: "shipwell" },
         timestamp: pino.stdTimeFunctions.isoTime,
+        serializers: { err: errorForLog },
         redact: {
           paths: ["*.authorization", "*.Authorization", "*.credentials", "*.password", "*.api_key"],
           censor: "[redacted]",
         },
       },
-      pino.destination({ fd: toStderr ? 2 : 1, sync: true }),
+      typeof destination === "string"
+        ? pino.destination({ fd: destination === "stderr" ? 2 : 1, sync: true })
+        : destination,
     );
   }
   return root;
+}
+
+// What identifies an error without quoting data: SQLSTATE and the names of what it concerns (Postgres and PGlite
+// name them `table`, postgres.js `table_name`), our own codes, system call failures.
+const KEPT_FIELDS = [
+  "code",
+  "severity",
+  "routine",
+  "constraint",
+  "constraint_name",
+  "table",
+  "table_name",
+  "column",
+  "column_name",
+  "schema",
+  "schema_name",
+  "dataType",
+  "data_type_name",
+  "errno",
+  "syscall",
+] as const;
+const MAX_MESSAGE = 300;
+const MAX_FRAMES = 20;
+const MAX_CAUSES = 3;
+
+/**
+ * Quoted literals out: Postgres quotes the value it refused (`invalid input syntax for type integer: "Jane"`) without
+ * escaping the value's own quotes, and JSON.parse quotes the text it could not read. Greedy, first quote to last, so
+ * a value holding quotes cannot leave a piece of itself outside them.
+ */
+function scrub(text: string): string {
+  const cut = text
+    .replace(/"[^]*"/, '"…"')
+    .replace(/'[^]*'/, "'…'")
+    .replace(/`[^]*`/, "`…`");
+  return cut.length > MAX_MESSAGE ? `${cut.slice(0, MAX_MESSAGE)}…` : cut;
+}
+
+/**
+ * The one way an error is written to the logs (pino's serializer for `err`): its kind, codes, the names of the
+ * table, column and constraint involved, scrubbed messages and the stack's frames, down its `cause` chain. Never a
+ * query, its parameters, Postgres's `detail` (the failing row, whole) or `where`, nor any other property: drivers and
+ * libraries hang values and bodies on errors, and logs are shipped to third parties.
+ */
+export function errorForLog(err: unknown, depth = 0): Record<string, unknown> {
+  if (typeof err !== "object" || err === null) return { type: typeof err, message: scrub(String(err)) };
+  const e = err as Record<string, unknown> & { message?: unknown; stack?: unknown; name?: unknown };
+  const sqlState = typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === "string";
+  const named = typeof e.name === "string" && e.name.toLowerCase() !== "error" ? e.name : undefined;
+  const type = sqlState ? "DatabaseError" : (named ?? e.constructor?.name ?? "Error");
+  // drizzle's wrapper writes the statement and every parameter into its message; the driver's error is its cause.
+  const text = String(e.message ?? "");
+  const wrapsQuery = !sqlState && ("query" in e || "params" in e || "parameters" in e || /\nparams: /.test(text));
+  const message = wrapsQuery ? "Failed query (statement and parameters withheld)" : scrub(text);
+  const out: Record<string, unknown> = { type, message };
+  for (const key of KEPT_FIELDS) {
+    const value = e[key];
+    if (typeof value === "string" || typeof value === "number")
+      out[key] = typeof value === "string" ? scrub(value) : value;
+  }
+  if (typeof e.stack === "string") {
+    // The stack's first lines repeat the message; only the frames are kept, under the scrubbed message.
+    const frames = e.stack.split("\n").filter((line) => /^\s+at /.test(line));
+    out.stack = [`${type}: ${message}`, ...frames.slice(0, MAX_FRAMES)].join("\n");
+  }
+  if (e.cause !== undefined && depth < MAX_CAUSES) out.cause = errorForLog(e.cause, depth + 1);
+  return out;
 }

@@ -31,10 +31,10 @@ async function bootstrapUntilDone(): Promise<void> {
     if (!isDatabaseUnavailable(err)) {
       // Not the database being away (a data folder held by another process, a bad configuration): retrying
       // would only repeat it. Requests still answer, and the next start tries again.
-      log().error({ msg: "bootstrap failed at start", err: (err as Error).message });
+      log().error({ msg: "bootstrap failed at start", err });
       return;
     }
-    log().error({ msg: "database not ready at start; requests will retry", err: (err as Error).message });
+    log().error({ msg: "database not ready at start; requests will retry", err });
     setTimeout(() => void bootstrapUntilDone(), BOOTSTRAP_RETRY_MS).unref();
   }
 }

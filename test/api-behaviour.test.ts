@@ -17,6 +17,16 @@ const conn = (carrier_id: string) => ({ carrier_name: "sandbox", carrier_id });
 // Routes made up for these tests: withApi wants every operation declared.
 const doc = { id: "testRoute", summary: "A route made up for a test", responses: {} };
 
+describe("answers", () => {
+  it("are never stored by a cache: every JSON answer of an operation says no-store, errors too", async () => {
+    const { key } = await makeOrg();
+    for (const opts of [{ key }, {}]) {
+      const res = await call(list, "GET", "/v1/connections", opts);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+    }
+  });
+});
+
 describe("request parsing", () => {
   it("answers 400 invalid_json for a body that is not JSON", async () => {
     const { key } = await makeOrg();
@@ -38,6 +48,30 @@ describe("request parsing", () => {
     });
     expect(res.status).toBe(415);
     expect(res.body.errors[0].code).toBe("unsupported_media_type");
+  });
+
+  it("takes application/json and +json types only, parameters allowed", async () => {
+    const { key } = await makeOrg();
+    const send = (type: string, id: string) =>
+      call(create, "POST", "/v1/connections", {
+        key,
+        rawBody: JSON.stringify(conn(id)),
+        headers: { "Content-Type": type },
+      });
+    for (const type of ["application/json-seq", "application/jsonx", "application/json5", "text/json", "json"]) {
+      const res = await send(type, "refused");
+      expect(res.status, type).toBe(415);
+      expect(res.body).toEqual({
+        errors: [{ code: "unsupported_media_type", message: expect.any(String), field: null }],
+      });
+    }
+    const accepted = [
+      "application/json",
+      "APPLICATION/JSON; charset=utf-8",
+      "application/vnd.api+json",
+      " application/json ;charset=UTF-8",
+    ];
+    for (const [i, type] of accepted.entries()) expect((await send(type, `ok-${i}`)).status, type).toBe(201);
   });
 
   it("answers 413 for a body over 1 MiB, with or without Content-Length", async () => {

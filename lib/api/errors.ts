@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
+  not_configured: 503,
 } as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -79,7 +80,7 @@ export function toErrorResponse(
   }
   if (err instanceof DomainError) return envelope(err.code, [{ message: err.message, field: null }]);
   if (isDatabaseUnavailable(err)) {
-    log().error({ msg: "database unavailable", request_id: requestId, err: String((err as Error).message ?? err) });
+    log().error({ msg: "database unavailable", request_id: requestId, err });
     return envelope(
       "unavailable",
       [{ message: "The service is temporarily unavailable. Try again shortly.", field: null }],

@@ -1,13 +1,27 @@
 import "server-only";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { ROUTE_METHODS, type RouteMethod } from "./operation";
-import { requestIdFrom } from "./request-id";
+import { requestIdFrom, requestIdOf } from "./request-id";
+import { servedMethods } from "./served-methods";
+
+/** An answer in the contract's error envelope, as parts: a Response here, raw HTTP at the front door. */
+interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function errorAnswer(requestId: string, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  return {
+    status: ERROR_STATUS[code],
+    headers: { "Content-Type": "application/json", "X-Request-ID": requestId, ...headers },
+    body: JSON.stringify({ errors: [{ code, message, field: null }] }),
+  } satisfies ErrorAnswer;
+}
 
 function errorResponse(req: Request, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-  return Response.json(
-    { errors: [{ code, message, field: null }] },
-    { status: ERROR_STATUS[code], headers: { "X-Request-ID": requestIdFrom(req), ...headers } },
-  );
+  const answer = errorAnswer(requestIdFrom(req), code, message, headers);
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
 type Refusal = ((req: Request) => Response) & { refused: true };
@@ -29,4 +43,32 @@ export function otherMethods(...allowed: RouteMethod[]): Record<RouteMethod, Ref
 /** Any path under /v1 that no route serves. */
 export function unknownEndpoint(req: Request): Response {
   return errorResponse(req, "not_found", `There is no endpoint ${new URL(req.url).pathname}.`);
+}
+
+/** An endpoint of a service this deployment has not set up: 503 in the envelope, saying how to set it up. */
+export function notConfigured(how: string): (req: Request) => Response {
+  return (req) => errorResponse(req, "not_configured", how);
+}
+
+/**
+ * A method no route file can serve (TRACE, PROPFIND, one Node.js does not know, CONNECT), refused by the front door
+ * (lib/front-door.ts) before Next.js sees it: 405 in the envelope, with `Allow` when the path is one the app serves.
+ * `target` is the request's path (or null when the request could not be parsed that far).
+ */
+export function unservedMethod(method: string | null, target: string | null, requestIdHeader?: string): ErrorAnswer {
+  const requestId = requestIdOf(requestIdHeader);
+  const what = method ?? "This method";
+  const allowed = target === null ? null : servedMethods(pathOf(target));
+  if (!allowed) return errorAnswer(requestId, "method_not_allowed", `${what} is not served here.`);
+  const allow = allowed.join(", ");
+  return errorAnswer(requestId, "method_not_allowed", `${what} is not allowed here; use ${allow}.`, { Allow: allow });
+}
+
+/** A request target's path: usually the path itself, but a client may send a whole URL, or something unreadable. */
+function pathOf(target: string): string {
+  try {
+    return new URL(target, "http://localhost").pathname;
+  } catch {
+    return target;
+  }
 }

@@ -167,9 +167,10 @@ function responses(operation: Operation): Record<string, unknown> {
       out[status] = errorResponse(value);
     }
   }
-  // What any operation may answer, named by the error codes that share each status.
+  // What any operation may answer, named by the error codes that share each status (not_configured is only
+  // /api/inngest's, which this document does not describe).
   for (const code of ["400", "401", "429", "500", "503"]) {
-    const codes = Object.entries(ERROR_STATUS).filter(([, s]) => String(s) === code);
+    const codes = Object.entries(ERROR_STATUS).filter(([c, s]) => String(s) === code && c !== "not_configured");
     out[code] ??= errorResponse(codes.map(([c]) => c).join(" | "));
   }
   return out;

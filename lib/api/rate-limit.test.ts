@@ -13,4 +13,17 @@ describe("RateLimiter", () => {
     expect(limiter.take("k", 60).allowed).toBe(true);
     expect(limiter.take("k", 60).allowed).toBe(false);
   });
+
+  it("takes back a refunded token, never beyond a full bucket", () => {
+    const limiter = new RateLimiter(() => 0);
+    limiter.take("k", 2);
+    limiter.take("k", 2);
+    expect(limiter.take("k", 2).allowed).toBe(false);
+    limiter.refund("k", 2);
+    expect(limiter.take("k", 2)).toMatchObject({ allowed: true, remaining: 0 });
+    limiter.refund("k", 2);
+    limiter.refund("k", 2);
+    limiter.refund("k", 2);
+    expect(limiter.take("k", 2).remaining).toBe(1);
+  });
 });

@@ -1,7 +1,7 @@
 import "server-only";
 /**
- * Per-key token bucket: `perMinute` requests a minute with bursts up to the same number. Kept in process memory,
- * so each instance enforces the limit on its own share of traffic (see docs/api.md).
+ * Token buckets by key (an API key, a client address): `perMinute` requests a minute with bursts up to the same
+ * number. Kept in process memory, so each instance enforces the limit on its own share of traffic (see docs/api.md).
  */
 interface Bucket {
   tokens: number;
@@ -42,10 +42,20 @@ export class RateLimiter {
     }
   }
 
+  /** Gives back a token taken for something that turned out not to count. */
+  refund(key: string, perMinute: number): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(perMinute, bucket.tokens + 1);
+  }
+
   reset(): void {
     this.buckets.clear();
   }
 }
 
-const g = globalThis as unknown as { __shipwellRateLimiter?: RateLimiter };
+// Two limiters, not one with two kinds of key: a sweep judges every bucket by one rate per minute.
+const g = globalThis as unknown as { __shipwellRateLimiter?: RateLimiter; __shipwellAddressLimiter?: RateLimiter };
+/** Per API key (RATE_LIMIT_PER_MINUTE). */
 export const rateLimiter: RateLimiter = (g.__shipwellRateLimiter ??= new RateLimiter());
+/** Per client address, for requests without a valid key (UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE). */
+export const addressLimiter: RateLimiter = (g.__shipwellAddressLimiter ??= new RateLimiter());

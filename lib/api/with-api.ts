@@ -4,11 +4,11 @@ import type { Logger } from "pino";
 import type { Actor, DomainContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/tx";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { parseInput, rawInputProblems } from "@/lib/validation";
+import { authenticate } from "./authenticate";
 import { ApiError, toErrorResponse } from "./errors";
 import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";
@@ -25,6 +25,9 @@ import {
 } from "./idempotency";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+// `application/json` or a `+json` type, parameters allowed; not `application/json-seq` (a stream of JSON texts,
+// which JSON.parse cannot read) nor any other type that merely starts with "json".
+const JSON_MEDIA_TYPE = /^\s*application\/([a-z0-9!#$&^_.+-]*\+)?json\s*(;|$)/i;
 
 /** An operation without query parameters takes none: an unknown one is a mistake to name, not to ignore. */
 const NO_QUERY = z.object({}).strict();
@@ -85,23 +88,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-async function authenticate(req: Request, db: Db) {
-  const header = req.headers.get("authorization");
-  const match = header?.match(/^Token\s+(\S+)\s*$/i);
-  if (!match?.[1]) {
-    throw new ApiError("unauthorized", "Provide an API key as `Authorization: Token <API_KEY>`.", {
-      headers: { "WWW-Authenticate": "Token" },
-    });
-  }
-  const found = await authenticateApiKey(db, match[1]);
-  if (!found) {
-    throw new ApiError("unauthorized", "The API key is not valid or has been revoked.", {
-      headers: { "WWW-Authenticate": "Token" },
-    });
-  }
-  return found;
-}
-
 /** docs/api.md, "API versions": the `Shipwell-Version` header, else the key's own version. */
 function versionOf(req: Request, keyVersion: string): ApiVersion {
   const asked = req.headers.get("shipwell-version");
@@ -125,6 +111,8 @@ function toResponse(result: ApiResult, extraHeaders: Record<string, string>): Re
   }
   const headers = new Headers({
     "Content-Type": "application/json; charset=utf-8",
+    // Tenant data: no browser or shared cache keeps a copy. (Files set their own; the label's is no-store too.)
+    "Cache-Control": "no-store",
     ...extraHeaders,
     ...result.headers,
   });
@@ -197,7 +185,7 @@ export function withApi<
       let json: unknown = undefined;
       if (options.body) {
         const type = req.headers.get("content-type") ?? "";
-        if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type.trim())) {
+        if (!JSON_MEDIA_TYPE.test(type)) {
           throw new ApiError("unsupported_media_type", "Send the request body as `Content-Type: application/json`.");
         }
         rawBody = await readBody(req);

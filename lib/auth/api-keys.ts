@@ -211,9 +211,20 @@ interface CachedAuth {
   lastUsedAt: number;
 }
 
+/**
+ * Key hashes found valid in the last RECENTLY_VALID_MS, by key id. Not an authentication (every use is still looked
+ * up or cached as above): it tells a key clients are using from a guess, so a caller can refuse lookups of unknown
+ * keys (the per-address limit, lib/api/authenticate.ts) without refusing theirs.
+ */
+const RECENTLY_VALID_MS = 10 * 60_000;
+
 // On globalThis: Next.js dev re-evaluates modules on reload, and a revocation must reach the cache requests use.
-const g = globalThis as unknown as { __shipwellAuthCache?: ShortCache<CachedAuth> };
+const g = globalThis as unknown as {
+  __shipwellAuthCache?: ShortCache<CachedAuth>;
+  __shipwellRecentlyValid?: ShortCache<string>;
+};
 const authCache = (g.__shipwellAuthCache ??= new ShortCache<CachedAuth>(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX));
+const recentlyValid = (g.__shipwellRecentlyValid ??= new ShortCache<string>(RECENTLY_VALID_MS, AUTH_CACHE_MAX));
 
 export function clearAuthCache(): void {
   authCache.clear();
@@ -221,6 +232,7 @@ export function clearAuthCache(): void {
 
 function forgetKey(keyId: string): void {
   authCache.deleteWhere((entry) => entry.value?.keyId === keyId);
+  recentlyValid.deleteWhere((id) => id === keyId);
 }
 
 async function lookup(db: DbOrTx, hash: string) {
@@ -237,16 +249,26 @@ async function lookup(db: DbOrTx, hash: string) {
   return row;
 }
 
-export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Authenticated | null> {
+/**
+ * The key's organization, or null. `beforeUnknownLookup` runs just before the database is asked about a key that is
+ * neither cached nor recently valid (a guess, or a new client); throwing there refuses the request with no query.
+ */
+export async function authenticateApiKey(
+  db: DbOrTx,
+  key: string,
+  opts: { beforeUnknownLookup?: () => void } = {},
+): Promise<Authenticated | null> {
   if (!key.startsWith(KEY_PREFIX) && key.length < 20) return null;
   const hash = hashApiKey(key);
   const now = Date.now();
   let entry = authCache.get(db, hash);
   if (!entry) {
+    if (!recentlyValid.get(db, hash)) opts.beforeUnknownLookup?.();
     const row = await lookup(db, hash);
     const value = row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId, apiVersion: row.apiVersion } : null;
     entry = { value, lastUsedAt: row?.lastUsedAt?.getTime() ?? 0 };
     authCache.set(db, hash, entry);
+    if (value) recentlyValid.set(db, hash, value.keyId);
   }
   if (!entry.value) return null;
   if (now - entry.lastUsedAt > LAST_USED_PRECISION_MS) {

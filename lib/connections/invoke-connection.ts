@@ -31,7 +31,7 @@ export async function invokeConnection<T>(
   try {
     info = toConnectionInfo(row);
   } catch (err) {
-    log().error({ msg: "connection credentials do not decrypt", connection_id: row.id, err: (err as Error).message });
+    log().error({ msg: "connection credentials do not decrypt", connection_id: row.id, err });
     return {
       ok: false,
       messages: connectionMessages(row, [

@@ -50,7 +50,7 @@ export function startRefreshLoop({ intervalMs }: { intervalMs: number }): Refres
         inFlight.set(connectionId, run);
       }
     } catch (err) {
-      log().warn({ msg: "tracker refresh tick skipped", err: (err as Error).message });
+      log().warn({ msg: "tracker refresh tick skipped", err });
     } finally {
       ticking = false;
     }

@@ -20,7 +20,7 @@ export async function recordWithRetries<T>(attempt: () => Promise<T>): Promise<T
       return await attempt();
     } catch (err) {
       if (err instanceof ClaimLostError || err instanceof DomainError || i >= delays.length) throw err;
-      log().warn({ msg: "recording a carrier outcome failed; retrying", attempt: i + 1, err: (err as Error).message });
+      log().warn({ msg: "recording a carrier outcome failed; retrying", attempt: i + 1, err });
       await new Promise((r) => setTimeout(r, delays[i]));
     }
   }

@@ -34,7 +34,8 @@ export async function voidOrphanLabel({
     carrier_name: connection.carrierName,
     tracking_number: shipped.tracking_number,
     shipment_identifier: shipped.shipment_identifier,
-    cause: cause instanceof ClaimLostError ? "claim_lost" : String((cause as Error)?.message ?? cause),
+    cause: cause instanceof ClaimLostError ? "claim_lost" : "not_recorded",
+    err: cause,
   };
   const outcome = getAdapter(connection.carrierName)?.void
     ? await invokeConnection(

@@ -197,7 +197,7 @@ async function runRound(
               ctx.log.error({
                 msg: "tracker refresh could not save a batch",
                 connection_id: connection.id,
-                err: (err as Error).message,
+                err,
               });
               return false;
             },
