@@ -42,25 +42,25 @@ export function log(): Logger {
   return root;
 }
 
-// What identifies an error without quoting data: SQLSTATE and the names of what it concerns (Postgres and PGlite
-// name them `table`, postgres.js `table_name`), our own codes, system call failures.
-const KEPT_FIELDS = [
-  "code",
-  "severity",
-  "routine",
-  "constraint",
-  "constraint_name",
-  "table",
-  "table_name",
-  "column",
-  "column_name",
-  "schema",
-  "schema_name",
-  "dataType",
-  "data_type_name",
-  "errno",
-  "syscall",
-] as const;
+// What identifies an error without quoting data: SQLSTATE and the names of what it concerns, our own codes, system
+// call failures. Postgres and PGlite name them `table`, postgres.js `table_name`: logged under one name either way.
+const KEPT_FIELDS: Readonly<Record<string, string>> = {
+  code: "code",
+  severity: "severity",
+  routine: "routine",
+  constraint: "constraint",
+  constraint_name: "constraint",
+  table: "table",
+  table_name: "table",
+  column: "column",
+  column_name: "column",
+  schema: "schema",
+  schema_name: "schema",
+  dataType: "data_type",
+  data_type_name: "data_type",
+  errno: "errno",
+  syscall: "syscall",
+};
 const MAX_MESSAGE = 300;
 const MAX_FRAMES = 20;
 const MAX_CAUSES = 3;
@@ -95,10 +95,10 @@ export function errorForLog(err: unknown, depth = 0): Record<string, unknown> {
   const wrapsQuery = !sqlState && ("query" in e || "params" in e || "parameters" in e || /\nparams: /.test(text));
   const message = wrapsQuery ? "Failed query (statement and parameters withheld)" : scrub(text);
   const out: Record<string, unknown> = { type, message };
-  for (const key of KEPT_FIELDS) {
+  for (const [key, as] of Object.entries(KEPT_FIELDS)) {
     const value = e[key];
     if (typeof value === "string" || typeof value === "number")
-      out[key] = typeof value === "string" ? scrub(value) : value;
+      out[as] = typeof value === "string" ? scrub(value) : value;
   }
   if (typeof e.stack === "string") {
     // The stack's first lines repeat the message; only the frames are kept, under the scrubbed message.
