@@ -1,3 +1,4 @@
+import { ShipmentPurchase } from "@/lib/schemas/shipment";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { POST as createShipment } from "@/app/v1/shipments/route";
@@ -110,13 +111,7 @@ describe("a bought label never goes missing", () => {
     const out = await purchaseShipment({
       ctx: await orgCtx(orgId, db),
       id: s.id,
-      input: {
-        selected_rate_id: s.rates[0]!.id,
-        label_type: null,
-        payment: null,
-        reference: null,
-        confirm_rebuy: false,
-      },
+      input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
     });
     expect(out.shipment.status).toBe("purchased");
     expect(ship).toHaveBeenCalledTimes(1);
@@ -134,13 +129,7 @@ describe("a bought label never goes missing", () => {
     const failure = await purchaseShipment({
       ctx: await orgCtx(orgId, db),
       id: s.id,
-      input: {
-        selected_rate_id: s.rates[0]!.id,
-        label_type: null,
-        payment: null,
-        reference: null,
-        confirm_rebuy: false,
-      },
+      input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
     }).then(
       () => null,
       (err: unknown) => err,
@@ -168,13 +157,7 @@ describe("a bought label never goes missing", () => {
       purchaseShipment({
         ctx: await orgCtx(orgId, db),
         id: s.id,
-        input: {
-          selected_rate_id: s.rates[0]!.id,
-          label_type: null,
-          payment: null,
-          reference: null,
-          confirm_rebuy: false,
-        },
+        input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
       }),
     ).rejects.toMatchObject({ code: "57P01" });
     const orphan = (await ship.mock.results[0]!.value).data.tracking_number;
