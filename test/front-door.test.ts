@@ -9,7 +9,12 @@ let port: number;
 let closeFrontDoor: () => void;
 beforeAll(async () => {
   closeFrontDoor = openFrontDoor();
-  server = http.createServer((req, res) => res.end(`next.js got ${req.method} from ${req.headers["x-forwarded-for"]}`));
+  server = http.createServer((req, res) => {
+    const answer = () => res.end(`next.js got ${req.method} from ${req.headers["x-forwarded-for"]}`);
+    // A request still being answered when the next one on its connection arrives.
+    if (req.url === "/slow") setTimeout(answer, 30);
+    else answer();
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -98,8 +103,49 @@ describe("the front door", () => {
     expect((await send("GET", "/v1/connections")).status).toBe(200);
   });
 
+  it("refuses targets Next.js cannot read with 400 in the envelope: *, a whole URL, escapes that are not UTF-8", async () => {
+    for (const target of [
+      "*",
+      "http://evil.example/v1/shipments",
+      "//evil.example/v1",
+      "/v1/shipments/%FF",
+      "/v1/x/%ED%A0%80",
+    ]) {
+      const res = await send("GET", target);
+      expect(res.status, target).toBe(400);
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(JSON.parse(res.body).errors[0]).toMatchObject({ code: "validation_error", field: null });
+    }
+    expect((await send("GET", "/v1/shipments/%E2%82%AC")).status).toBe(200);
+  });
+
+  it("answers OPTIONS from the table of served methods, and 404 for a path the app does not serve", async () => {
+    const res = await send("OPTIONS", "/v1/connections");
+    expect(res.status).toBe(204);
+    expect(res.headers.allow).toBe("GET, POST, HEAD, OPTIONS");
+    expect(res.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
+    const unknown = await send("OPTIONS", "/v1/nothing/here");
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).errors[0].code).toBe("not_found");
+  });
+
+  it("answers a pipelined request before refusing the unknown method that follows it on the same connection", async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      const socket = net.connect(port, "127.0.0.1", () =>
+        socket.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nFOO / HTTP/1.1\r\nHost: x\r\n\r\n"),
+      );
+      socket.on("data", (chunk) => (out += chunk.toString()));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(out));
+    });
+    const statuses = [...raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+    expect(statuses).toEqual(["200", "405"]);
+    expect(raw).toContain("next.js got GET");
+  });
+
   it("lets the methods Next.js routes through", async () => {
-    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
       const res = await send(method, "/v1/connections", { "Content-Length": "0" });
       expect(res.status, method).toBe(200);
       expect(res.body).toBe(`next.js got ${method} from 127.0.0.1`);

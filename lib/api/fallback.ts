@@ -3,6 +3,7 @@ import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { ROUTE_METHODS, type RouteMethod } from "./operation";
 import { requestIdFrom, requestIdOf } from "./request-id";
 import { servedMethods } from "./served-methods";
+import { excerpt } from "@/lib/validation";
 
 /** An answer in the contract's error envelope, as parts: a Response here, raw HTTP at the front door. */
 interface ErrorAnswer {
@@ -42,7 +43,7 @@ export function otherMethods(...allowed: RouteMethod[]): Record<RouteMethod, Ref
 
 /** Any path under /v1 that no route serves. */
 export function unknownEndpoint(req: Request): Response {
-  return errorResponse(req, "not_found", `There is no endpoint ${new URL(req.url).pathname}.`);
+  return errorResponse(req, "not_found", `There is no endpoint ${excerpt(new URL(req.url).pathname, 80)}.`);
 }
 
 /** An endpoint of a service this deployment has not set up: 503 in the envelope, saying how to set it up. */
@@ -71,4 +72,31 @@ function pathOf(target: string): string {
   } catch {
     return target;
   }
+}
+
+/**
+ * A request target Next.js would answer with a bare 500 or a redirect to a host the client named (lib/front-door.ts):
+ * `*`, a whole URL, a path whose percent-escapes are not UTF-8. Null when the target is an ordinary path.
+ */
+export function unreadableTarget(target: string, requestIdHeader?: string): ErrorAnswer | null {
+  const requestId = requestIdOf(requestIdHeader);
+  if (!target.startsWith("/") || target.startsWith("//")) {
+    return errorAnswer(requestId, "validation_error", "The request target must be a path, such as /v1/shipments.");
+  }
+  const path = target.split("?", 1)[0]!;
+  try {
+    decodeURIComponent(path);
+    return null;
+  } catch {
+    return errorAnswer(requestId, "validation_error", "The path's percent-escapes are not valid UTF-8.");
+  }
+}
+
+/** OPTIONS, answered for the app's paths from the one table of served methods; an unknown path is a 404. */
+export function optionsAnswer(target: string, requestIdHeader?: string): ErrorAnswer {
+  const requestId = requestIdOf(requestIdHeader);
+  const allowed = servedMethods(pathOf(target));
+  if (!allowed) return errorAnswer(requestId, "not_found", "There is no endpoint here.");
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  return { status: 204, headers: { "X-Request-ID": requestId, Allow: allow }, body: "" };
 }
