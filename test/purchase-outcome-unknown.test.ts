@@ -237,6 +237,33 @@ describe("a purchase whose answer was lost", () => {
     expect((await sales(orgId, lossy.id)).every((l) => l.voidedAt !== null)).toBe(true);
   });
 
+  it("a reference shared by two shipments: each settles with its own label, never the other's", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const first = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-7" });
+    const second = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-7" });
+    expect((await purchaseFor(key, first)).status).toBe(424);
+    const [firstLabel] = await sales(orgId, lossy.id);
+    expect((await purchaseFor(key, second)).status).toBe(424);
+    const secondLabel = (await sales(orgId, lossy.id)).find((l) => l.trackingNumber !== firstLabel!.trackingNumber);
+
+    // Cancelling the first voids its own label only; the second's is still good, and its retry records it.
+    const cancelled = await call(cancel, "POST", `/v1/shipments/${first.id}/cancel`, {
+      key,
+      params: { id: first.id },
+    });
+    expect(cancelled.body.shipment.status).toBe("cancelled");
+    const books = new Map((await sales(orgId, lossy.id)).map((l) => [l.trackingNumber, l.voidedAt]));
+    expect(books.get(firstLabel!.trackingNumber)).not.toBeNull();
+    expect(books.get(secondLabel!.trackingNumber)).toBeNull();
+
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+    const retry = await purchaseFor(key, second);
+    expect(retry.status).toBe(200);
+    expect(retry.body.tracking_number).toBe(secondLabel!.trackingNumber);
+    expect(ship).not.toHaveBeenCalled();
+  });
+
   it("cancelling voids the label the lost purchase bought, found at the carrier", async () => {
     const { key, orgId } = await makeOrg();
     const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });

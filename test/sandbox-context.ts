@@ -130,6 +130,7 @@ export function testShipRequest(overrides: Partial<ShipRequest> = {}): ShipReque
     service: "SBX_GROUND",
     label_type: "PDF",
     reference: "ORDER-1",
+    shipment_key: "shp_" + "0".repeat(32),
     options: {},
     payment: null,
     ...overrides,

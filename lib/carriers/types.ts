@@ -178,6 +178,12 @@ export interface ShipRequest {
   service: string;
   label_type: LabelType;
   reference: string | null;
+  /**
+   * Our id of the shipment the label is for (a `shp_` id, minted for proxy purchases too). Sent where the carrier
+   * keeps a second reference, so that a lookup tells this shipment's label from another's under the same client
+   * reference; a carrier that declares "lookup" must keep it.
+   */
+  shipment_key: string;
   options: Record<string, unknown>;
   payment: { paid_by: string; currency: string | null; account_number: string | null } | null;
 }
@@ -218,6 +224,8 @@ export interface LookupRequest {
 /** A label as the carrier's own records hold it: what `ship` answered, with when it was sold. */
 export interface FoundShipment extends ShipResult {
   reference: string | null;
+  /** The `shipment_key` the label was sold with, as the carrier's records hold it; null where they do not. */
+  shipment_key: string | null;
   sold_at: Date;
 }
 

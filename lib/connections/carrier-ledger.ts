@@ -63,6 +63,7 @@ function books(db: DbOrTx, connection: { orgId: string; id: string }): CarrierLe
           trackingNumber: sale.tracking_number,
           shipmentIdentifier: sale.shipment_identifier,
           reference: sale.reference,
+          shipmentKey: sale.shipment_key,
           labelType: sale.label.type,
           label: sale.label.bytes,
           charge: sale.charge,
@@ -105,6 +106,7 @@ function books(db: DbOrTx, connection: { orgId: string; id: string }): CarrierLe
         charge: r.charge,
         meta: r.meta,
         reference: r.reference,
+        shipment_key: r.shipmentKey,
         sold_at: r.soldAt,
       }));
     },

@@ -41,6 +41,9 @@ export async function buyProxyLabel({
     );
   }
 
+  // Fresh, as the 2021.7 server minted one; nothing is stored, so the id cannot be retrieved (docs/api.md, "Proxy
+  // mode"). The carrier keeps it beside the client's reference, as it does a stored shipment's id.
+  const id = newId("shipment");
   // Not the client's signal: a label purchase that reached the carrier must not be abandoned because the client
   // hung up; the carrier deadline still bounds it.
   const outcome = await invokeConnection(
@@ -55,6 +58,7 @@ export async function buyProxyLabel({
         service: chosen.service,
         label_type: input.label_type,
         reference: input.reference,
+        shipment_key: id,
         options: carrierOptions(input.options, input.customs),
         payment: input.payment,
       }),
@@ -68,8 +72,7 @@ export async function buyProxyLabel({
   const presented = presentRate(selected);
   return presentShipment({
     row: {
-      // Fresh, as the 2021.7 server minted one; nothing is stored, so the id cannot be retrieved (docs/api.md, "Proxy mode").
-      id: newId("shipment"),
+      id,
       status: "purchased",
       carrierName: row.carrierName,
       carrierId: row.carrierId,

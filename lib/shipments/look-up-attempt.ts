@@ -1,7 +1,5 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
-import { shipments } from "@/lib/db/schema";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage, FoundShipment } from "@/lib/carriers/types";
 import { orgConnection } from "@/lib/connections/select-connections";
@@ -58,29 +56,17 @@ export async function lookUpAttempt(
   if (!outcome.ok) {
     return unknown(`looking it up failed (${outcome.messages[0]?.message ?? "no answer"})`, outcome.messages);
   }
-  // A label recorded on another of our shipments (a reference shared by several) is that shipment's.
+  // A client reference may be shared by several shipments (an order re-created, one order in two parcels): a label
+  // is this shipment's only when the carrier kept this shipment's key with it. Recording or voiding another
+  // shipment's label would print the wrong address on a parcel, or void a label someone is about to use.
   const sold = outcome.data;
-  const taken =
-    sold.length === 0
-      ? new Set<string>()
-      : new Set(
-          (
-            await ctx.db
-              .select({ trackingNumber: shipments.trackingNumber })
-              .from(shipments)
-              .where(
-                and(
-                  eq(shipments.orgId, ctx.org.id),
-                  inArray(
-                    shipments.trackingNumber,
-                    sold.map((s) => s.tracking_number),
-                  ),
-                ),
-              )
-          ).map((r) => r.trackingNumber),
-        );
-  const ours = sold.filter((s) => !taken.has(s.tracking_number));
+  const ours = sold.filter((s) => s.shipment_key === shipmentId);
   if (ours.length > 0) return { kind: "found", labels: ours as [FoundShipment, ...FoundShipment[]], connection };
+  if (sold.some((s) => s.shipment_key === null)) {
+    return unknown(
+      `${attempt.carrier_name}'s records under reference ${reference} do not say which shipment a label was for`,
+    );
+  }
   // Before the attempt's deadline the carrier may still be working on the request that lost its answer.
   if (now <= instantOf(attempt.settled_by)) {
     return unknown(

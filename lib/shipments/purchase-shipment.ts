@@ -131,6 +131,7 @@ export async function purchaseShipment({
         label_type: labelType,
         // Our id on the carrier's label record when the client gave no reference: the label can be found by it.
         reference: carrierReference(attempt, row.id),
+        shipment_key: row.id,
         options: carrierOptions(row.options, row.customs),
         payment: requested.payment,
       }),

@@ -5,10 +5,10 @@ import { rates } from "@/lib/db/schema";
 import type { CarrierMessage, FoundShipment } from "@/lib/carriers/types";
 import { connectionMessages } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
-import { PurchaseOutcomeUnknownError } from "@/lib/errors";
+import { PurchaseOutcomeUnknownError, StateConflictError } from "@/lib/errors";
 import { presentRate, quotedRate } from "@/lib/rates/present-rate";
 import type { Shipment } from "@/lib/schemas/shipment";
-import { claimShipment, releaseClaim, type Claim } from "./claim";
+import { ClaimLostError, claimShipment, releaseClaim, type Claim } from "./claim";
 import type { ShipmentParts } from "./load-shipments";
 import { lookUpAttempt } from "./look-up-attempt";
 import { carrierReference, purchaseAttemptOf, purchaseOutcomeText, type PurchaseAttempt } from "./outcome-unknown";
@@ -113,19 +113,28 @@ async function recover(
       details: { tracking_number: found.tracking_number, started_at: attempt.started_at },
     },
   ]);
-  const recorded = await recordWithRetries(() =>
-    recordPurchase(ctx, {
-      claim,
-      connection,
-      shipped: found,
-      selected,
-      messages,
-      payment: attempt.payment,
-      reference: attempt.reference,
-      meta: purchaseMeta(connection, selected),
-      recipient: parts.recipient,
-    }),
-  );
+  let recorded: ShipmentRow;
+  try {
+    recorded = await recordWithRetries(() =>
+      recordPurchase(ctx, {
+        claim,
+        connection,
+        shipped: found,
+        selected,
+        messages,
+        payment: attempt.payment,
+        reference: attempt.reference,
+        meta: purchaseMeta(connection, selected),
+        recipient: parts.recipient,
+      }),
+    );
+  } catch (err) {
+    // Another purchase or cancellation took the shipment over meanwhile: it settles the label, not this request.
+    if (err instanceof ClaimLostError) {
+      throw new StateConflictError("Another purchase or cancellation took this shipment over; fetch it and retry.");
+    }
+    throw err;
+  }
   return { messages, shipment: presentShipment({ ...parts, row: recorded, label: { content: found.label.bytes } }) };
 }
 

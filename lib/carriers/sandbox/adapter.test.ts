@@ -291,8 +291,13 @@ describe("the books (what the sandbox remembers)", () => {
       sold_since: now,
     });
     expect(found.data.map((f) => f.tracking_number)).toEqual([first.data.tracking_number, second.data.tracking_number]);
-    // What ship answered, label bytes included, plus when and under which reference it was sold.
-    expect(found.data[0]).toEqual({ ...first.data, reference: "ORDER-7", sold_at: now });
+    // What ship answered, label bytes included, plus when, under which reference and for which shipment it was sold.
+    expect(found.data[0]).toEqual({
+      ...first.data,
+      reference: "ORDER-7",
+      shipment_key: testShipRequest().shipment_key,
+      sold_at: now,
+    });
     const since = await sandboxAdapter.findShipments(ctxAt(later(11), { ledger }), {
       reference: "ORDER-7",
       sold_since: later(5),

@@ -217,12 +217,13 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
           charge,
           meta: { service_name: service.name, scenario: scenarioName(scenario) },
           reference: req.reference,
+          shipment_key: req.shipment_key,
           sold_at: now,
         };
         // On the books before the answer leaves: a sale whose answer is lost is still a sale (findShipments).
         if (!(await ledger.recordSale(sale))) continue;
         await loseAnswer("ship", config, ctx.signal);
-        const { reference: _reference, sold_at: _soldAt, ...shipped } = sale;
+        const { reference: _reference, shipment_key: _key, sold_at: _soldAt, ...shipped } = sale;
         return ok(shipped);
       }
       throw numbersExhausted();

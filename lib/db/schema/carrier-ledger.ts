@@ -20,6 +20,8 @@ export const carrierLedger = pgTable(
     trackingNumber: text("tracking_number").notNull(),
     shipmentIdentifier: text("shipment_identifier").notNull(),
     reference: text("reference"),
+    // Which shipment of ours the label was sold for: a client reference may be shared by several.
+    shipmentKey: text("shipment_key"),
     labelType: text("label_type").notNull(),
     label: bytea("label").notNull(),
     charge: jsonb("charge").$type<RateQuote>(),

@@ -1,0 +1,1 @@
+ALTER TABLE "carrier_ledger" ADD COLUMN "shipment_key" text;
