@@ -138,6 +138,11 @@ export function rawInputProblems(input: unknown): FieldProblem[] {
       if (fault) problems.push({ message: VALUE_FAULT[fault], field: fieldPath(path) });
       continue;
     }
+    // JSON.parse reads 1e309 as Infinity, which JSON cannot write back (it would be stored as null).
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      problems.push({ message: "must be a finite number", field: fieldPath(path) });
+      continue;
+    }
     if (typeof value !== "object" || value === null) continue;
     if (path.length >= MAX_INPUT_DEPTH) {
       problems.push({ message: `is nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`, field: fieldPath(path) });

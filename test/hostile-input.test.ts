@@ -101,13 +101,21 @@ describe("text that cannot be stored", () => {
 });
 
 describe("dates and nesting beyond what can be stored", () => {
-  it("refuses dates outside the years 0001–9999 in list filters", async () => {
+  it("refuses dates outside the years 0001–9999, impossible days and trailing junk in list filters", async () => {
     const { key } = await makeOrg();
     for (const value of ["-200000-01-01T00:00:00Z", "+275760-09-13T00:00:00Z", "0000-01-01"]) {
       for (const name of ["created_after", "created_before"]) {
         const res = await call(listShipments, "GET", "/v1/shipments", { key, query: { [name]: value } });
-        expect(onlyProblem(res)).toMatchObject({ field: name, message: expect.stringMatching(/0001 and 9999/) });
+        // Six-digit years are not the ISO 8601 a date filter takes; year 0 is, but outside what can be stored.
+        expect(onlyProblem(res)).toMatchObject({
+          field: name,
+          message: expect.stringMatching(/ISO 8601|0001 and 9999/),
+        });
       }
+    }
+    for (const value of ["2020-02-30", "2020-01-01 junk", "March 7"]) {
+      const res = await call(listShipments, "GET", "/v1/shipments", { key, query: { created_after: value } });
+      expect(onlyProblem(res)).toMatchObject({ field: "created_after", message: expect.stringMatching(/ISO 8601/) });
     }
     const widest = await call(listShipments, "GET", "/v1/shipments", {
       key,
@@ -346,5 +354,75 @@ describe("no lookups through the prototype", () => {
     expect(onlyProblem(label).field).toBe("label_type");
     const status = await call(listShipments, "GET", "/v1/shipments", { key, query: { status: "__proto__" } });
     expect(onlyProblem(status).field).toBe("status");
+  });
+});
+
+describe("what the probe of the running server found", () => {
+  it("refuses a body that is not UTF-8, or declared in another charset, and stores nothing", async () => {
+    const { key } = await makeOrg();
+    const json = JSON.stringify(rateRequest({ reference: "Z\u00ffelda" }));
+    const bytes = Buffer.from(json, "utf8");
+    // The encoded ÿ (C3 BF) made invalid: C3 then a byte that cannot continue it.
+    const broken = Buffer.from(bytes.toString("latin1").replace("\u00c3\u00bf", "\u00c3("), "latin1");
+    const res = await createShipment(
+      new Request("http://localhost/v1/shipments", {
+        method: "POST",
+        headers: { Authorization: `Token ${key}`, "Content-Type": "application/json" },
+        body: broken,
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors[0]).toMatchObject({
+      code: "invalid_json",
+      message: expect.stringMatching(/UTF-8/),
+    });
+    const latin1 = await call(createShipment, "POST", "/v1/shipments", {
+      key,
+      body: rateRequest(),
+      headers: { "Content-Type": "application/json; charset=latin1" },
+    });
+    expect(latin1.status).toBe(415);
+    const utf8 = await call(createShipment, "POST", "/v1/shipments", {
+      key,
+      body: rateRequest(),
+      headers: { "Content-Type": "application/json; charset=UTF-8" },
+    });
+    expect(utf8.status).toBe(201);
+    expect((await call(listShipments, "GET", "/v1/shipments", { key })).body.count).toBe(1);
+  });
+
+  it("refuses numbers JSON cannot write back (1e309) and paging written as anything but digits", async () => {
+    const { key } = await makeOrg();
+    const body = JSON.stringify(rateRequest({ options: { declared_value: 1 } })).replace(
+      '"declared_value":1',
+      '"declared_value":1e309',
+    );
+    const res = await call(createShipment, "POST", "/v1/shipments", {
+      key,
+      rawBody: body,
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(onlyProblem(res)).toMatchObject({ field: "options.declared_value", message: "must be a finite number" });
+    for (const limit of ["0x10", "1e1", "", " 5"]) {
+      const paged = await call(listShipments, "GET", "/v1/shipments", { key, query: { limit } });
+      expect(paged.status, limit).toBe(400);
+      expect(paged.body.errors[0].field).toBe("limit");
+    }
+  });
+
+  it("a parcel sent as an array is one problem, not four", async () => {
+    const { key } = await makeOrg();
+    const res = await call(createShipment, "POST", "/v1/shipments", { key, body: rateRequest({ parcels: [[]] }) });
+    expect(onlyProblem(res)).toMatchObject({ field: "parcels[0]", message: "expected an object, received an array" });
+  });
+
+  it("a __proto__ query parameter is a parameter like any other: unknown, and checked for NUL", async () => {
+    const { key } = await makeOrg();
+    for (const value of ["1", "%00"]) {
+      const res = await call(listShipments, "GET", `/v1/shipments?__proto__=${value}`, { key });
+      expect(res.status, value).toBe(400);
+      expect(res.body.errors[0].field).toBe("__proto__");
+    }
   });
 });

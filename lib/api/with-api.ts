@@ -27,7 +27,11 @@ import {
 const MAX_BODY_BYTES = 1024 * 1024;
 // `application/json` or a `+json` type, parameters allowed; not `application/json-seq` (a stream of JSON texts,
 // which JSON.parse cannot read) nor any other type that merely starts with "json".
-const JSON_MEDIA_TYPE = /^\s*application\/([a-z0-9!#$&^_.+-]*\+)?json\s*(;|$)/i;
+const JSON_MEDIA_TYPE = /^\s*application\/([a-z0-9!#$&^_.+-]+\+)?json\s*(;|$)/i;
+// JSON is UTF-8 (RFC 8259): a body declared in another charset would be read wrongly, so it is refused.
+const OTHER_CHARSET = /;\s*charset\s*=\s*"?(?!utf-?8"?\s*(;|$))/i;
+// Invalid UTF-8 is refused rather than read with replacement characters a client never sent.
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** An operation without query parameters takes none: an unknown one is a mistake to name, not to ignore. */
 const NO_QUERY = z.object({}).strict();
@@ -77,7 +81,11 @@ async function readBody(req: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
+  }
 }
 
 function parseJson(text: string): unknown {
@@ -185,7 +193,7 @@ export function withApi<
       let json: unknown = undefined;
       if (options.body) {
         const type = req.headers.get("content-type") ?? "";
-        if (!JSON_MEDIA_TYPE.test(type)) {
+        if (!JSON_MEDIA_TYPE.test(type) || OTHER_CHARSET.test(type)) {
           throw new ApiError("unsupported_media_type", "Send the request body as `Content-Type: application/json`.");
         }
         rawBody = await readBody(req);

@@ -15,7 +15,7 @@ export const ApiVersionSchema = z.enum(API_VERSIONS);
 export const ApiKeyCreate = z
   .object({
     name: requiredText(100),
-    api_version: ApiVersionSchema.default(CURRENT_API_VERSION),
+    api_version: ApiVersionSchema.nullish().transform((v) => v ?? CURRENT_API_VERSION),
   })
   .strict()
   .meta({ id: "ApiKeyCreate" });

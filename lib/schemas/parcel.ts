@@ -40,7 +40,7 @@ export const ParcelInput = z
         ctx.addIssue({ code: "custom", path: ["dimension_unit"], message: "is required when dimensions are given" });
       }
     },
-    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) },
   )
   .meta({ id: "ParcelInput" });
 export type ParcelInput = z.output<typeof ParcelInput>;
