@@ -132,6 +132,32 @@ describe("a purchase whose answer was lost", () => {
     expect(await sales(orgId, slow.id)).toHaveLength(1);
   });
 
+  it("timed out before any sale: cancel waits (409) while the carrier may still sell, then cancels for sure", async () => {
+    const { key } = await makeOrg();
+    const slow = await addSandbox(key, "slow");
+    const s = await createShipmentFor(key, { carrier_ids: ["slow"] });
+    const configure = (config: Record<string, unknown>) =>
+      call(patchConnection, "PATCH", `/v1/connections/${slow.id}`, { key, params: { id: slow.id }, body: { config } });
+    await configure({ latency_ms: 2000, deadline_ms: 100 });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    await configure({});
+
+    const cancelOf = () => call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    const early = await cancelOf();
+    expect(early.status).toBe(409);
+    expect(early.body.errors[0]).toMatchObject({
+      code: "state_conflict",
+      message: expect.stringMatching(/Cancel again after/),
+    });
+    expect((await show(key, s.id)).meta).toHaveProperty("purchase_attempt");
+
+    anHourLater();
+    const later = await cancelOf();
+    expect(later.status).toBe(200);
+    expect(later.body.shipment).toMatchObject({ status: "cancelled" });
+    expect(later.body.messages).toEqual([]);
+  });
+
   it("a crash after the sale where the carrier cannot be asked: 409 with any key, never the carrier; confirm_rebuy buys", async () => {
     const { key, orgId } = await makeOrg();
     const blind = await addSandbox(key, "blind", { fail_operations: ["lookup", "void"] });

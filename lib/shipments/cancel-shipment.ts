@@ -125,6 +125,12 @@ async function cancelLostPurchase(ctx: DomainContext, row: ShipmentRow) {
     const verdict = await lookUpAttempt(ctx, row.id, attempt);
     if (verdict.kind === "found") {
       for (const label of verdict.labels) messages.push(...(await voidFound(ctx, verdict.connection, label)));
+    } else if (verdict.kind === "unknown" && verdict.until) {
+      // Cancelling now would forget the attempt while the carrier may still sell its label: nothing would look for
+      // that label again. Once the carrier has certainly finished, a lookup answers for sure.
+      throw new StateConflictError(
+        `An earlier purchase attempt lost its answer and ${verdict.reason}. Cancel again after ${verdict.until}.`,
+      );
     } else if (verdict.kind === "unknown") {
       const reference = attempt ? carrierReference(attempt, row.id) : (row.reference ?? row.id);
       messages.push({

@@ -20,8 +20,11 @@ export type LookupVerdict =
   | { kind: "found"; labels: [FoundShipment, ...FoundShipment[]]; connection: ConnectionRow }
   /** Nothing sold, and the attempt is certainly over at the carrier: it never got there. */
   | { kind: "none" }
-  /** No way to tell; `reason` completes "…, and" in the messages that say so. */
-  | { kind: "unknown"; reason: string; messages: CarrierMessage[] };
+  /**
+   * No way to tell; `reason` completes "…, and" in the messages that say so. `until`: only too early to tell, the
+   * carrier may still be handling the request until then.
+   */
+  | { kind: "unknown"; reason: string; messages: CarrierMessage[]; until?: string };
 
 export async function lookUpAttempt(
   ctx: DomainContext,
@@ -29,8 +32,8 @@ export async function lookUpAttempt(
   attempt: PurchaseAttempt | null,
   now = new Date(),
 ): Promise<LookupVerdict> {
-  const unknown = (reason: string, messages: CarrierMessage[] = []): LookupVerdict => ({
-    kind: "unknown",
+  const unknown = (reason: string, messages: CarrierMessage[] = []) => ({
+    kind: "unknown" as const,
     reason,
     messages,
   });
@@ -69,9 +72,12 @@ export async function lookUpAttempt(
   }
   // Before the attempt's deadline the carrier may still be working on the request that lost its answer.
   if (now <= instantOf(attempt.settled_by)) {
-    return unknown(
-      `${attempt.carrier_name} has no label with reference ${reference} yet but may still be handling the request until ${attempt.settled_by}`,
-    );
+    return {
+      ...unknown(
+        `${attempt.carrier_name} has no label with reference ${reference} yet but may still be handling the request until ${attempt.settled_by}`,
+      ),
+      until: attempt.settled_by,
+    };
   }
   return { kind: "none" };
 }
