@@ -110,6 +110,20 @@ describe("requests without a valid API key", () => {
     }
   });
 
+  it("count an IPv6 client by its /64, whichever address in it it sends from", async () => {
+    const bad = { Authorization: "Token shw_not-a-real-key-at-all-000000000000" };
+    for (let i = 0; i < LIMIT; i++) {
+      const peer = `2001:db8:1:2:${i}::${i + 1}`;
+      expect((await call(listConnections, "GET", "/v1/connections", { headers: from(peer, bad) })).status).toBe(401);
+    }
+    const rotated = await call(listConnections, "GET", "/v1/connections", {
+      headers: from("2001:0DB8:1:2:ffff:ffff:ffff:ffff", bad),
+    });
+    expect(rotated.status).toBe(429);
+    const neighbour = await call(listConnections, "GET", "/v1/connections", { headers: from("2001:db8:1:3::1", bad) });
+    expect(neighbour.status).toBe(401);
+  });
+
   it("share one bucket when no address is known", async () => {
     for (let i = 0; i < LIMIT; i++) await call(listConnections, "GET", "/v1/connections");
     expect((await call(listConnections, "GET", "/v1/connections")).status).toBe(429);
