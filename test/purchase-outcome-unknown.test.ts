@@ -58,6 +58,10 @@ async function sales(orgId: string, connectionId: string) {
     .where(and(eq(carrierLedger.orgId, orgId), eq(carrierLedger.connectionId, connectionId)));
 }
 
+/** A connection's config changed between steps (a carrier that starts or stops losing answers). */
+const configureConnection = (key: string, id: string, config: Record<string, unknown>) =>
+  call(patchConnection, "PATCH", `/v1/connections/${id}`, { key, params: { id }, body: { config } });
+
 const codes = (messages: { code: string; level: string }[]) => messages.map((m) => [m.code, m.level]);
 
 async function show(key: string, id: string) {
@@ -109,8 +113,7 @@ describe("a purchase whose answer was lost", () => {
     const { key, orgId } = await makeOrg();
     const slow = await addSandbox(key, "slow");
     const s = await createShipmentFor(key, { carrier_ids: ["slow"] });
-    const configure = (config: Record<string, unknown>) =>
-      call(patchConnection, "PATCH", `/v1/connections/${slow.id}`, { key, params: { id: slow.id }, body: { config } });
+    const configure = (config: Record<string, unknown>) => configureConnection(key, slow.id, config);
     await configure({ latency_ms: 2000, deadline_ms: 100 });
     expect((await purchaseFor(key, s)).status).toBe(424);
     await configure({});
@@ -136,8 +139,7 @@ describe("a purchase whose answer was lost", () => {
     const { key } = await makeOrg();
     const slow = await addSandbox(key, "slow");
     const s = await createShipmentFor(key, { carrier_ids: ["slow"] });
-    const configure = (config: Record<string, unknown>) =>
-      call(patchConnection, "PATCH", `/v1/connections/${slow.id}`, { key, params: { id: slow.id }, body: { config } });
+    const configure = (config: Record<string, unknown>) => configureConnection(key, slow.id, config);
     await configure({ latency_ms: 2000, deadline_ms: 100 });
     expect((await purchaseFor(key, s)).status).toBe(424);
     await configure({});
@@ -235,12 +237,7 @@ describe("a purchase whose answer was lost", () => {
     const { key, orgId } = await makeOrg();
     const lossy = await addSandbox(key, "lossy");
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
-    const configure = (config: Record<string, unknown>) =>
-      call(patchConnection, "PATCH", `/v1/connections/${lossy.id}`, {
-        key,
-        params: { id: lossy.id },
-        body: { config },
-      });
+    const configure = (config: Record<string, unknown>) => configureConnection(key, lossy.id, config);
     await configure({ lost_answers: ["ship"], fail_operations: ["lookup"], deadline_ms: 300 });
     expect((await purchaseFor(key, s)).status).toBe(424);
     // The client re-buys without being able to check, and that answer is lost too.
