@@ -1,7 +1,7 @@
 import "server-only";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
-import { hasCode, type CarrierMessage } from "@/lib/carriers/types";
+import type { CarrierMessage } from "@/lib/carriers/types";
 import { orgConnection } from "@/lib/connections/select-connections";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
@@ -12,6 +12,7 @@ import { assertNoLiveClaim, claimLeaseMs, claimShipment, completeClaim, releaseC
 import { findShipmentRow, loadShipmentParts } from "./load-shipments";
 import { lookUpAttempt } from "./look-up-attempt";
 import {
+  answerLost,
   attemptMessages,
   attemptWindow,
   CANCEL_ATTEMPT,
@@ -24,6 +25,8 @@ import { presentShipment } from "./present-shipment";
 import type { ShipmentRow } from "./rows";
 import { isLostPurchase } from "./settle-lost-purchase";
 
+/** A cancellation that calls no carrier only needs its claim for the one write that ends it. */
+const LOCAL_CANCEL_LEASE_MS = 60_000;
 /**
  * POST /v1/shipments/{id}/cancel (docs/api.md, "Managed mode: shipments"): `created` is cancelled here, after voiding
  * whatever an earlier purchase whose answer was lost may have bought; `purchased` voids the label at the carrier first
@@ -49,7 +52,7 @@ export async function cancelShipment({
   if (row.status === "created") {
     if (isLostPurchase(row)) return cancelLostPurchase(ctx, row);
     // Nothing at the carrier; the claim's guard (status, no live claim, no attempt) still applies to this one write.
-    const claim = await claimShipment(ctx.db, row, "cancel", ["created"], 60_000);
+    const claim = await claimShipment(ctx.db, row, "cancel", ["created"], LOCAL_CANCEL_LEASE_MS);
     return present(ctx, await finish(ctx, claim, row.trackerId, [], clean), []);
   }
 
@@ -93,7 +96,7 @@ export async function cancelShipment({
   if (!outcome.ok) {
     // A timeout or an unreadable answer may hide a void that happened: the attempt stays, and a retry settles it
     // (a carrier answers a second void of a voided label as a success).
-    const lost = hasCode(outcome.messages, "carrier_timeout") || hasCode(outcome.messages, "carrier_bad_response");
+    const lost = answerLost(outcome.messages);
     await releaseClaim(ctx.db, claim, lost ? { messages: outcome.messages } : { meta: clean }).catch(() => undefined);
     throw new CarrierFailureError(
       lost
@@ -118,7 +121,7 @@ async function cancelLostPurchase(ctx: DomainContext, row: ShipmentRow) {
     row,
     "cancel",
     ["created"],
-    lookupConnection ? claimLeaseMs(lookupConnection) : 60_000,
+    lookupConnection ? claimLeaseMs(lookupConnection) : LOCAL_CANCEL_LEASE_MS,
   );
   const messages: CarrierMessage[] = [];
   try {
@@ -132,7 +135,7 @@ async function cancelLostPurchase(ctx: DomainContext, row: ShipmentRow) {
         `An earlier purchase attempt lost its answer and ${verdict.reason}. Cancel again after ${verdict.until}.`,
       );
     } else if (verdict.kind === "unknown") {
-      const reference = attempt ? carrierReference(attempt, row.id) : (row.reference ?? row.id);
+      const reference = carrierReference(attempt ?? row, row.id);
       messages.push({
         carrier_name: attempt?.carrier_name ?? "",
         carrier_id: attempt?.carrier_id ?? "",

@@ -1,4 +1,4 @@
-import type { CarrierMessage, LabelType } from "@/lib/carriers/types";
+import { hasCode, type CarrierMessage, type LabelType } from "@/lib/carriers/types";
 import type { Payment } from "@/lib/schemas/payment";
 import { formatTimestamp } from "@/lib/timestamp";
 
@@ -49,9 +49,19 @@ export function withoutAttempts(meta: Meta): Meta {
   return rest;
 }
 
-/** The reference the carrier got: the client's, or the shipment id so that the label can still be found by it. */
-export const carrierReference = (attempt: Pick<PurchaseAttempt, "reference">, shipmentId: string) =>
-  attempt.reference ?? shipmentId;
+/**
+ * The reference the carrier got: the client's, or the shipment id so that the label can still be found by it. From
+ * the attempt when one was recorded, else from the shipment row (an attempt made before attempts were recorded).
+ */
+export const carrierReference = (sent: Pick<PurchaseAttempt, "reference">, shipmentId: string) =>
+  sent.reference ?? shipmentId;
+
+/**
+ * docs/api.md, "When an answer is lost": a timeout or an unreadable answer does not say whether the carrier did what
+ * it was asked (sold the label, voided it); any other failure is the carrier's refusal.
+ */
+export const answerLost = (messages: CarrierMessage[]) =>
+  hasCode(messages, "carrier_timeout") || hasCode(messages, "carrier_bad_response");
 
 export function attemptWindow(now: Date, until: Date) {
   return { started_at: formatTimestamp(now), settled_by: formatTimestamp(until) };

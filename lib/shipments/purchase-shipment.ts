@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { rates } from "@/lib/db/schema";
 import { getAdapter } from "@/lib/carriers/registry";
-import { hasCode, type CarrierMessage } from "@/lib/carriers/types";
+import type { CarrierMessage } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, StateConflictError, ValidationError } from "@/lib/errors";
@@ -20,6 +20,7 @@ import {
 } from "./claim";
 import { loadShipmentParts, findShipmentRow } from "./load-shipments";
 import {
+  answerLost,
   attemptWindow,
   carrierReference,
   PURCHASE_ATTEMPT,
@@ -139,7 +140,7 @@ export async function purchaseShipment({
   );
   if (!outcome.ok) {
     // A timeout or an unreadable answer does not say whether the carrier sold the label: the attempt stays.
-    const lost = hasCode(outcome.messages, "carrier_timeout") || hasCode(outcome.messages, "carrier_bad_response");
+    const lost = answerLost(outcome.messages);
     await releaseClaim(ctx.db, claim, lost ? { messages: outcome.messages } : { meta: clean }).catch((err) =>
       // The code only: a driver's error carries the statement's parameters (the attempt's payment, the messages).
       ctx.log.error({

@@ -74,7 +74,7 @@ export async function settleLostPurchase({
       throw new PurchaseOutcomeUnknownError(
         attempt
           ? `${purchaseOutcomeText(attempt, row.id)} It is not settled: ${reason}.`
-          : `An earlier purchase of this shipment did not finish, and its outcome is unknown: ${reason}. Check the carrier account for a label with reference ${row.reference ?? row.id}, then send the purchase again with "confirm_rebuy": true to buy a label anyway, or cancel the shipment.`,
+          : `An earlier purchase of this shipment did not finish, and its outcome is unknown: ${reason}. Check the carrier account for a label with reference ${carrierReference(row, row.id)}, then send the purchase again with "confirm_rebuy": true to buy a label anyway, or cancel the shipment.`,
       );
     }
     return { kind: "buy", claim, messages: rebuyWarning(attempt, row, reason) };
@@ -139,7 +139,7 @@ async function recover(
 }
 
 function rebuyWarning(attempt: PurchaseAttempt | null, row: ShipmentRow, reason: string): CarrierMessage[] {
-  const message = `Bought again as confirmed (confirm_rebuy), although the earlier purchase attempt's outcome is unknown (${reason}). If the carrier account shows an earlier label with reference ${attempt ? carrierReference(attempt, row.id) : (row.reference ?? row.id)}, void it there.`;
+  const message = `Bought again as confirmed (confirm_rebuy), although the earlier purchase attempt's outcome is unknown (${reason}). If the carrier account shows an earlier label with reference ${carrierReference(attempt ?? row, row.id)}, void it there.`;
   return [
     {
       carrier_name: attempt?.carrier_name ?? "",
