@@ -62,6 +62,17 @@ async function sales(orgId: string, connectionId: string) {
 const configureConnection = (key: string, id: string, config: Record<string, unknown>) =>
   call(patchConnection, "PATCH", `/v1/connections/${id}`, { key, params: { id }, body: { config } });
 
+/** A shipment whose purchase timed out before the carrier sold anything; the carrier answers promptly again. */
+async function timedOutBeforeSale() {
+  const { key, orgId } = await makeOrg();
+  const slow = await addSandbox(key, "slow");
+  const s = await createShipmentFor(key, { carrier_ids: ["slow"] });
+  await configureConnection(key, slow.id, { latency_ms: 2000, deadline_ms: 100 });
+  expect((await purchaseFor(key, s)).status).toBe(424);
+  await configureConnection(key, slow.id, {});
+  return { key, orgId, slow, s };
+}
+
 const codes = (messages: { code: string; level: string }[]) => messages.map((m) => [m.code, m.level]);
 
 async function show(key: string, id: string) {
@@ -110,13 +121,7 @@ describe("a purchase whose answer was lost", () => {
   });
 
   it("timed out before any sale: 409 while the carrier may still be at it, then buys once that is past", async () => {
-    const { key, orgId } = await makeOrg();
-    const slow = await addSandbox(key, "slow");
-    const s = await createShipmentFor(key, { carrier_ids: ["slow"] });
-    const configure = (config: Record<string, unknown>) => configureConnection(key, slow.id, config);
-    await configure({ latency_ms: 2000, deadline_ms: 100 });
-    expect((await purchaseFor(key, s)).status).toBe(424);
-    await configure({});
+    const { key, orgId, slow, s } = await timedOutBeforeSale();
     const ship = vi.spyOn(sandboxAdapter, "ship");
 
     const early = await purchaseFor(key, s);
@@ -136,13 +141,7 @@ describe("a purchase whose answer was lost", () => {
   });
 
   it("timed out before any sale: cancel waits (409) while the carrier may still sell, then cancels for sure", async () => {
-    const { key } = await makeOrg();
-    const slow = await addSandbox(key, "slow");
-    const s = await createShipmentFor(key, { carrier_ids: ["slow"] });
-    const configure = (config: Record<string, unknown>) => configureConnection(key, slow.id, config);
-    await configure({ latency_ms: 2000, deadline_ms: 100 });
-    expect((await purchaseFor(key, s)).status).toBe(424);
-    await configure({});
+    const { key, s } = await timedOutBeforeSale();
 
     const cancelOf = () => call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
     const early = await cancelOf();
