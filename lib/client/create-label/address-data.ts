@@ -144,11 +144,7 @@ export function postalCodeProblem(countryCode: string, postalCode: string): stri
   const format = postalFormatOf(countryCode);
   const value = postalCode.trim();
   if (!format || value === "" || format.pattern.test(value)) return null;
-  return `must look like ${format.example} (${countryName(countryCode)})`;
-}
-
-export function countryName(code: string): string {
-  return COUNTRIES.find((c) => c.code === code)?.name ?? code;
+  return `must look like ${format.example}`;
 }
 
 /** Carriers such as UPS and FedEx print at most 35 characters of a street line and cut the rest. */

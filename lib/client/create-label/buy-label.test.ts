@@ -3,7 +3,7 @@ import { ApiProblem, type ApiRequest } from "@/lib/client/api";
 import type { Rate } from "@/lib/schemas/rate";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { BuyError, buyLabel, outcomeUnknown, type Api } from "./buy-label";
-import { attemptAfterFailure, attemptFor, isTransient, type PurchaseAttempt } from "./purchase-attempt";
+import { attemptAfterFailure, attemptFor, isTransient, newAttemptKey, type PurchaseAttempt } from "./purchase-attempt";
 import { rate } from "./test-rates";
 
 const chosen = rate({ id: "rat_proxy", service: "SBX_GROUND", total_charge: 10.85 });
@@ -180,6 +180,14 @@ describe("attempts", () => {
     const first = attemptFor(null, "a", next);
     expect(attemptFor(first, "a", next)).toBe(first);
     expect(attemptFor(first, "b", next).key).toBe("k2");
+  });
+
+  it("draws keys with or without crypto.randomUUID (plain-HTTP pages lack it)", () => {
+    expect(newAttemptKey()).toMatch(/^[0-9a-f-]{36}$/);
+    const insecure = { getRandomValues: crypto.getRandomValues.bind(crypto) } as Pick<Crypto, "getRandomValues">;
+    const key = newAttemptKey(insecure);
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(newAttemptKey(insecure)).not.toBe(key);
   });
 
   it("keeps the keys after failures that may not have been answered", () => {

@@ -55,6 +55,8 @@ export interface BuyInput {
   chosen: Rate;
   /** Called once the draft exists, so a retry of this attempt buys on it instead of creating another. */
   onCreated: (shipment: Shipment) => void;
+  /** Progress for the button: creating the shipment (the carrier rates again), then buying. */
+  onStage?: (stage: "create" | "buy") => void;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -63,9 +65,11 @@ export interface BuyInput {
  * own rate for the service and purchases it (`<key>:buy`). The carrier rates again at creation; when its price moved
  * the purchase stops and says so, because the clerk chose a price, not only a service.
  */
-export async function buyLabel({ api, attempt, body, chosen, onCreated, sleep = wait }: BuyInput): Promise<BuyResult> {
+export async function buyLabel(input: BuyInput): Promise<BuyResult> {
+  const { api, attempt, body, chosen, onCreated, onStage, sleep = wait } = input;
   let shipment = attempt.shipment;
   if (!shipment) {
+    onStage?.("create");
     try {
       shipment = await untilAnswered(
         () => api<Shipment>("/v1/shipments", { method: "POST", body, idempotencyKey: createKey(attempt) }),
@@ -82,6 +86,7 @@ export async function buyLabel({ api, attempt, body, chosen, onCreated, sleep = 
   if (!samePrice(rate, chosen) && attempt.acceptedRateId !== rate.id) {
     return { kind: "price_changed", shipment: created, rate, chosen };
   }
+  onStage?.("buy");
   try {
     const bought = await untilAnswered(
       () =>

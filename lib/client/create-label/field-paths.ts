@@ -20,7 +20,7 @@ const ADDRESS_FIELDS = [
 const PARCEL_FIELDS = ["weight", "weight_unit", "length", "width", "height", "dimension_unit"] as const;
 
 /** The form's fields in the order they appear on the page: the first one with a problem gets the focus. */
-export const FORM_FIELDS: readonly CreateLabelField[] = [
+const FORM_FIELDS: readonly CreateLabelField[] = [
   ...ADDRESS_FIELDS.map((f) => `shipper.${f}` as const),
   ...ADDRESS_FIELDS.map((f) => `recipient.${f}` as const),
   ...PARCEL_FIELDS.map((f) => `parcels.0.${f}` as const),

@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { describe, expect, it } from "vitest";
 import { placeProblems } from "./field-paths";
+import { defaultValues } from "./form-defaults";
 import {
   CreateLabelForm,
   type CreateLabelValues,
   buyProblems,
-  defaultValues,
   formParseOptions,
   numberFromText,
   ratesRequest,
@@ -72,7 +72,7 @@ describe("the create-label form schema", () => {
     expect(problems(values)).toEqual(
       expect.arrayContaining([
         { field: "shipper.postal_code", message: "must not be empty" },
-        { field: "recipient.postal_code", message: "must look like 94105 or 94105-1234 (United States)" },
+        { field: "recipient.postal_code", message: "must look like 94105 or 94105-1234" },
         { field: "recipient.email", message: "must be an email address" },
         { field: "parcels[0].weight", message: "is required" },
         { field: "parcels[0].height", message: "is required when any dimension is given" },
@@ -155,13 +155,22 @@ describe("requests", () => {
     });
   });
 
-  it("makes rates stale when an address or parcel changes, not the reference or label format", () => {
+  it("makes rates stale when an address or parcel changes, not contact details, the reference or format", () => {
     const values = filled();
     const before = ratingKey(values);
     expect(ratingKey({ ...values })).toBe(before);
     expect(ratingKey({ ...values, recipient: { ...values.recipient, residential: true } })).not.toBe(before);
     const other = { ...values, reference: "PO-1", label_type: "ZPL" as const };
     expect(ratingKey(other)).toBe(before);
+    const contact = {
+      ...values.recipient,
+      person_name: "Cy",
+      phone_number: "+1 503 555 0100",
+      email: "cy@example.com",
+    };
+    expect(ratingKey({ ...values, recipient: contact })).toBe(before);
+    expect(ratingKey({ ...values, shipper: { ...values.shipper, address_line2: "Suite 2" } })).not.toBe(before);
+    expect(ratingKey({ ...values, parcels: [{ ...values.parcels[0]!, weight: "3" }] })).not.toBe(before);
   });
 
   it("prefills the ship-from the server passes, and ships to the same country", () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DIMENSION_UNITS, LABEL_TYPES, WEIGHT_UNITS } from "@/lib/carriers/types";
 import type { DimensionUnit, LabelType, WeightUnit } from "@/lib/carriers/types";
-import { RatingAddressInput, ShippableAddress, type Address } from "@/lib/schemas/address";
+import { RatingAddressInput, ShippableAddress } from "@/lib/schemas/address";
 import { optionalText } from "@/lib/schemas/common";
 import { ParcelInput } from "@/lib/schemas/parcel";
 import { postalCodeProblem } from "./address-data";
@@ -84,20 +84,25 @@ const ParcelFields = z
 const ParcelRequest = ParcelInput as z.ZodType<z.output<typeof ParcelInput>, z.output<typeof ParcelFields>>;
 const ParcelForm = ParcelFields.pipe(ParcelRequest);
 
-export const CreateLabelForm = z.object({
+const CreateLabelSchema = z.object({
   shipper: AddressForm,
   recipient: AddressForm,
   parcels: z.array(ParcelForm).min(1).max(50),
   label_type: z.enum(LABEL_TYPES),
   reference: optionalText(100),
 });
-export type CreateLabelOutput = z.output<typeof CreateLabelForm>;
+export type CreateLabelOutput = z.output<typeof CreateLabelSchema>;
+/**
+ * Typed by the form's own values: the request schemas take looser input (null, absent), which react-hook-form would
+ * otherwise want the form to hold. The form's values are one case of that input.
+ */
+export const CreateLabelForm = CreateLabelSchema as z.ZodType<CreateLabelOutput, CreateLabelValues>;
 
 /**
  * zod's generic messages ("Too small: expected number to be >0") in the API's words (lib/validation.ts), so a field
  * says the same whether the browser or the server found the problem. Messages a schema wrote itself win.
  */
-export function formIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {
+function formIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined || issue.input === null) return "is required";
@@ -175,62 +180,22 @@ export function shipmentRequest(values: CreateLabelOutput, rate: { carrier_ref: 
 }
 export type ShipmentRequest = ReturnType<typeof shipmentRequest>;
 
-/** What decides the rates: a change here makes rates shown before it stale (reference and label format do not). */
-export function ratingKey(values: Pick<CreateLabelValues, "shipper" | "recipient" | "parcels">): string {
-  return JSON.stringify([values.shipper, values.recipient, values.parcels]);
-}
-
-export function emptyAddress(countryCode = "US"): AddressValues {
-  return {
-    country_code: countryCode,
-    person_name: "",
-    company_name: "",
-    address_line1: "",
-    address_line2: "",
-    city: "",
-    state_code: "",
-    postal_code: "",
-    phone_number: "",
-    email: "",
-    residential: false,
-  };
-}
-
-/** A stored address (the API's Address, e.g. the user's last ship-from) as form values. */
-export function addressValues(address: Partial<Address>): AddressValues {
-  const empty = emptyAddress(address.country_code || "US");
-  const text = (key: Exclude<keyof AddressValues, "residential">) => address[key] ?? empty[key];
-  return {
-    country_code: text("country_code"),
-    person_name: text("person_name"),
-    company_name: text("company_name"),
-    address_line1: text("address_line1"),
-    address_line2: text("address_line2"),
-    city: text("city"),
-    state_code: text("state_code"),
-    postal_code: text("postal_code"),
-    phone_number: text("phone_number"),
-    email: text("email"),
-    residential: address.residential ?? false,
-  };
+/** An address without what no carrier prices by: who to call and whom to hand the parcel to. */
+function pricedPart({
+  person_name: _name,
+  company_name: _company,
+  phone_number: _phone,
+  email: _email,
+  ...priced
+}: AddressValues) {
+  return priced;
 }
 
 /**
- * What the page prefills. `shipFrom` is the user's last ship-from, passed by the server (null: none yet); later
- * defaults (the organization's country, a default box) belong here too.
+ * What decides the rates: a change here makes rates shown before it stale. Names, phone numbers, email, the
+ * reference and the label format do not (typing the recipient's phone after rating needs no new rates); every
+ * address line does, since carriers may rate a street differently (residential, remote area).
  */
-export interface CreateLabelDefaults {
-  shipFrom: Partial<Address> | null;
-}
-
-export function defaultValues(defaults: CreateLabelDefaults): CreateLabelValues {
-  const shipper = defaults.shipFrom ? addressValues(defaults.shipFrom) : emptyAddress();
-  return {
-    shipper,
-    // Most parcels stay in the ship-from's country.
-    recipient: emptyAddress(shipper.country_code),
-    parcels: [{ weight: "", weight_unit: "LB", length: "", width: "", height: "", dimension_unit: "IN" }],
-    label_type: "PDF",
-    reference: "",
-  };
+export function ratingKey(values: Pick<CreateLabelValues, "shipper" | "recipient" | "parcels">): string {
+  return JSON.stringify([pricedPart(values.shipper), pricedPart(values.recipient), values.parcels]);
 }

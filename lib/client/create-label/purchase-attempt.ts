@@ -24,6 +24,16 @@ export function attemptFor(previous: PurchaseAttempt | null, body: string, newKe
   return { body, key: newKey(), shipment: null, buyRound: 0, acceptedRateId: null };
 }
 
+/**
+ * A random attempt key. `crypto.randomUUID` exists only in secure contexts (HTTPS, localhost), and a self-hosted
+ * dashboard on a pack station's network may be plain HTTP; `getRandomValues` works everywhere.
+ */
+export function newAttemptKey(random: Pick<Crypto, "getRandomValues"> & Partial<Pick<Crypto, "randomUUID">> = crypto) {
+  if (typeof random.randomUUID === "function") return random.randomUUID();
+  const bytes = random.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export const createKey = (attempt: PurchaseAttempt) => `${attempt.key}:create`;
 export const buyKey = (attempt: PurchaseAttempt) =>
   attempt.buyRound === 0 ? `${attempt.key}:buy` : `${attempt.key}:buy:${attempt.buyRound}`;

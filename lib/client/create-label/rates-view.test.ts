@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "@/lib/schemas/message";
 import {
+  breakdownText,
   chargeLines,
   deliveryText,
   formatDeliveryDate,
@@ -91,6 +92,9 @@ describe("formatting", () => {
       "Duties and taxes",
     ]);
     expect(lines.reduce((sum, l) => sum + Math.round(l.amount * 100), 0)).toBe(2665);
+    expect(breakdownText(r, "en-US")).toBe(
+      "Base $20.00 + Fuel surcharge $1.70 + Residential $3.95 − Discount $1.00 + Duties and taxes $2.00",
+    );
   });
 });
 

@@ -87,6 +87,17 @@ export function chargeLines(rate: Rate): ChargeLine[] {
   return lines;
 }
 
+/** "Base $10.00 + Fuel surcharge $0.85 − Discount $0.50", in the rate's currency. */
+export function breakdownText(rate: Rate, locale?: string): string {
+  return chargeLines(rate)
+    .map((line, i) => {
+      const text = `${line.label} ${formatMoney(Math.abs(line.amount), rate.currency, locale)}`;
+      if (i === 0) return text;
+      return `${line.amount < 0 ? "−" : "+"} ${text}`;
+    })
+    .join(" ");
+}
+
 export const serviceName = (rate: Rate) => rate.meta.service_name || rate.service;
 
 export interface CarrierMessages {
