@@ -1,5 +1,7 @@
 import "server-only";
-import type { Db } from "@/lib/db/tx";
+import { and, desc, eq, gt } from "drizzle-orm";
+import { sessions } from "@/lib/db/schema";
+import type { Db, DbOrTx } from "@/lib/db/tx";
 import { authFor } from "./better-auth";
 import { membershipOf, placeNewUser, type Membership } from "./memberships";
 
@@ -26,4 +28,27 @@ export async function signedInUser(db: Db, headers: Headers): Promise<SignedIn |
   const { user, session } = found;
   const membership = (await membershipOf(db, user.id)) ?? (await placeNewUser(db, user));
   return { user: { id: user.id, name: user.name, email: user.email }, sessionId: session.id, membership };
+}
+
+export interface SessionSummary {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  userAgent: string | null;
+  current: boolean;
+}
+
+/** A person's live sessions, newest first, for the account page (never their tokens). */
+export async function sessionsOf(db: DbOrTx, userId: string, currentId: string): Promise<SessionSummary[]> {
+  const rows = await db
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      expiresAt: sessions.expiresAt,
+      userAgent: sessions.userAgent,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, new Date())))
+    .orderBy(desc(sessions.createdAt));
+  return rows.map((row) => ({ ...row, current: row.id === currentId }));
 }

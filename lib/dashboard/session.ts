@@ -12,6 +12,7 @@ import { randomHex128 } from "@/lib/random";
 /** The signed-in user, their organization and role, and a domain context acting as them. */
 export interface DashboardSession {
   user: { id: string; name: string; email: string };
+  sessionId: string;
   org: { id: string; name: string };
   role: Role;
   ctx: DomainContext;
@@ -30,10 +31,11 @@ export const currentSession = cache(async (): Promise<DashboardSession | null> =
   const db = await getDb();
   const signedIn = await signedInUser(db, await headers());
   if (!signedIn) return null;
-  const { user, membership } = signedIn;
+  const { user, membership, sessionId } = signedIn;
   const requestId = `page_${randomHex128()}`;
   return {
     user,
+    sessionId,
     org: { id: membership.orgId, name: membership.orgName },
     role: membership.role,
     ctx: {
