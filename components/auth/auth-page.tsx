@@ -15,23 +15,20 @@ export async function AuthPage({
   const next = safeNext(typeof asked === "string" ? asked : null);
   if (await currentSession()) redirect(next);
   return (
-    <main className="flex min-h-screen items-center justify-center px-4 py-12">
-      <Card className="w-full max-w-sm">
-        <CardHeader>
-          <p className="text-sm font-semibold tracking-tight text-primary">Shipwell</p>
-          <CardTitle>
-            <span className="text-xl">{mode === "sign-in" ? "Sign in" : "Create your account"}</span>
-          </CardTitle>
-          <CardDescription>
-            {mode === "sign-in"
-              ? "Buy labels, print them and follow parcels."
-              : "The first account owns this installation's organization; later ones start their own."}
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <AuthForm mode={mode} next={next} />
-        </CardContent>
-      </Card>
-    </main>
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <span className="text-xl">{mode === "sign-in" ? "Sign in" : "Create your account"}</span>
+        </CardTitle>
+        <CardDescription>
+          {mode === "sign-in"
+            ? "Buy labels, print them and follow parcels."
+            : "The first account owns this installation's organization; later ones start their own."}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <AuthForm mode={mode} next={next} />
+      </CardContent>
+    </Card>
   );
 }
