@@ -1,9 +1,10 @@
 import { expect, test } from "./fixtures";
 
 test.describe("the running app", () => {
-  test("serves the home page, whose link opens the API document", async ({ page }) => {
+  test("serves the home page, whose link opens the API document", async ({ page, checkPage }) => {
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Shipwell" })).toBeVisible();
+    await checkPage(page, "home");
     await page.getByRole("link", { name: "/v1/openapi.json" }).click();
     await page.waitForURL(/openapi\.json$/);
     const doc = JSON.parse((await page.locator("body").innerText()).trim());
