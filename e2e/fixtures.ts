@@ -74,3 +74,24 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     });
   },
 });
+
+type NewUser = { name: string; email: string; password: string };
+
+/** @public Signs up through the /sign-up form (used once accounts land) and expects the shipments list. */
+export async function signUp(page: Page, user: NewUser): Promise<void> {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name", { exact: true }).fill(user.name);
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
+}
+
+/** @public Signs in through the /sign-in form (used once accounts land) and expects the shipments list. */
+export async function signIn(page: Page, user: Pick<NewUser, "email" | "password">): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
+}
