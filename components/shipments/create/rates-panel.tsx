@@ -2,6 +2,7 @@
 
 import { ArrowDownWideNarrow, CircleAlert, RefreshCw, TriangleAlert } from "lucide-react";
 import { RadioGroup, ToggleGroup } from "radix-ui";
+import { useEffect, useRef } from "react";
 import { TestBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -50,8 +51,22 @@ export function RatesPanel(props: RatesPanelProps) {
     : quote
       ? `${stale ? "Rates are out of date. " : ""}${ratesAnnouncement(views, quote.messages)}`
       : "";
+  const section = useRef<HTMLElement>(null);
+  // Stacked under the form (narrow screens), new rates would arrive out of sight: bring them into view, leaving the
+  // focus where it is. Beside the form the panel is always in view and nothing moves.
+  useEffect(() => {
+    const top = section.current?.getBoundingClientRect().top;
+    if (quote && top !== undefined && top > window.innerHeight) {
+      const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      section.current?.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
+    }
+  }, [quote]);
   return (
-    <section aria-labelledby="rates-heading" className="grid gap-4 rounded-lg border bg-card p-4 shadow-xs">
+    <section
+      ref={section}
+      aria-labelledby="rates-heading"
+      className="grid scroll-mt-4 gap-4 rounded-lg border bg-card p-4 shadow-xs"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="rates-heading" className="text-base font-semibold">
           Rates
