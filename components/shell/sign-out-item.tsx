@@ -1,0 +1,32 @@
+"use client";
+
+import { LogOut } from "lucide-react";
+import { toast } from "sonner";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
+
+/**
+ * Ends the session, then loads the sign-in page with a full navigation, which also drops every cached query and
+ * client state of the signed-out user.
+ */
+export function SignOutItem() {
+  async function signOut() {
+    try {
+      const res = await fetch("/api/auth/sign-out", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
+      if (!res.ok) throw new Error(`sign-out answered ${res.status}`);
+      window.location.assign("/sign-in");
+    } catch {
+      toast.error("Could not sign out. Check your connection and try again.");
+    }
+  }
+  return (
+    <DropdownMenuItem onSelect={() => void signOut()}>
+      <LogOut aria-hidden />
+      Sign out
+    </DropdownMenuItem>
+  );
+}

@@ -1,0 +1,36 @@
+import {
+  AlertTriangle,
+  Ban,
+  CircleCheck,
+  CircleDashed,
+  OctagonAlert,
+  PackageCheck,
+  Truck,
+  Navigation,
+  type LucideIcon,
+} from "lucide-react";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import type { ShipmentStatus } from "@/lib/schemas/shipment";
+
+/** How each status reads to a clerk; a Record, so a new status in SHIPMENT_STATUSES fails to compile until named. */
+export const SHIPMENT_STATUS_DISPLAY: Record<ShipmentStatus, { label: string; tone: BadgeTone; icon: LucideIcon }> = {
+  created: { label: "Draft", tone: "neutral", icon: CircleDashed },
+  purchased: { label: "Label purchased", tone: "info", icon: PackageCheck },
+  in_transit: { label: "In transit", tone: "info", icon: Truck },
+  out_for_delivery: { label: "Out for delivery", tone: "info", icon: Navigation },
+  delivered: { label: "Delivered", tone: "success", icon: CircleCheck },
+  needs_attention: { label: "Needs attention", tone: "warning", icon: AlertTriangle },
+  delivery_failed: { label: "Delivery failed", tone: "danger", icon: OctagonAlert },
+  cancelled: { label: "Cancelled", tone: "neutral", icon: Ban },
+};
+
+/** A shipment's status as icon and words (never colour alone). */
+export function ShipmentStatusBadge({ status, className }: { status: ShipmentStatus; className?: string }) {
+  const { label, tone, icon: Icon } = SHIPMENT_STATUS_DISPLAY[status];
+  return (
+    <Badge tone={tone} className={className} data-status={status}>
+      <Icon aria-hidden />
+      {label}
+    </Badge>
+  );
+}
