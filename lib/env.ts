@@ -23,6 +23,16 @@ const schema = z
     // the test suite migrates one database per run and every test file starts from its copy.
     PGLITE_LOAD_DATA_DIR: z.string().min(1).optional(),
     ENCRYPTION_KEY: z.string().optional(),
+    // Where people reach the dashboard (https://ship.example.com): session cookies are Secure when it is https. Unset,
+    // the origin of each request is used, and cookies are Secure unless the server runs on the embedded default.
+    PUBLIC_URL: z
+      .string()
+      .url()
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    // Sign-in and sign-up attempts per client address and minute, and sign-in attempts per email address and hour.
+    SIGN_IN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR: z.coerce.number().int().min(1).default(20),
     BOOTSTRAP_API_KEY: z.string().min(32, "must be at least 32 characters of randomness").optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     // Requests without a valid API key, per client address (docs/api.md, "Rate limiting").

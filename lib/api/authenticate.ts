@@ -1,5 +1,7 @@
 import "server-only";
-import { authenticateApiKey, type Authenticated } from "@/lib/auth/api-keys";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import type { Role } from "@/lib/auth/roles";
+import { hasSessionCookie, signedInUser } from "@/lib/auth/sessions";
 import type { Db } from "@/lib/db/tx";
 import { env } from "@/lib/env";
 import { clientAddress } from "./client-address";
@@ -11,6 +13,60 @@ const limitHeaders = (d: RateDecision) => ({
   "X-RateLimit-Remaining": String(d.remaining),
 });
 
+/** Who a request acts as: an API key (for its whole organization) or a signed-in person with a role there. */
+export type Caller =
+  | { type: "api_key"; id: string; orgId: string; apiVersion: string }
+  | { type: "user"; id: string; orgId: string; role: Role };
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a request's `Origin` is this site: PUBLIC_URL's origin, or the host the request was sent to (behind
+ * TRUST_PROXY proxies, the host they forwarded). Browsers send `Origin` with every cross-site request and every
+ * non-GET one, so a write without it, or from another site, did not come from our pages.
+ */
+function fromThisSite(req: Request): boolean {
+  const origin = req.headers.get("origin");
+  if (!origin || origin === "null") return false;
+  let asked: URL;
+  try {
+    asked = new URL(origin);
+  } catch {
+    return false;
+  }
+  const publicUrl = env().PUBLIC_URL;
+  if (publicUrl && asked.origin === new URL(publicUrl).origin) return true;
+  const forwarded = env().TRUST_PROXY > 0 ? req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  const host = forwarded || req.headers.get("host") || new URL(req.url).host;
+  return asked.host === host.toLowerCase();
+}
+
+/**
+ * The request's caller: an API key in `Authorization`, else the dashboard's session cookie (docs/api.md,
+ * "Authentication and tenancy"). A key always wins, so an API client that also holds a cookie is judged by its key.
+ * A cookie-authenticated write must come from our own pages (its `Origin`), else 403: a cookie is sent by the
+ * browser whoever wrote the page, a key is not.
+ */
+export async function authenticate(req: Request, db: Db): Promise<Caller> {
+  if (req.headers.get("authorization") !== null || !hasSessionCookie(req.headers)) {
+    const key = await authenticateKey(req, db);
+    return { type: "api_key", id: key.keyId, orgId: key.orgId, apiVersion: key.apiVersion };
+  }
+  const signedIn = await signedInUser(db, req.headers);
+  if (!signedIn) {
+    throw new ApiError("unauthorized", "The session has expired or was signed out; sign in again.", {
+      headers: { "WWW-Authenticate": "Token" },
+    });
+  }
+  if (!SAFE_METHODS.has(req.method) && !fromThisSite(req)) {
+    throw new ApiError(
+      "forbidden",
+      "A request signed in with a session cookie may only change data from this site's own pages (its Origin header).",
+    );
+  }
+  return { type: "user", id: signedIn.user.id, orgId: signedIn.membership.orgId, role: signedIn.membership.role };
+}
+
 /**
  * The request's API key (`Authorization: Token <API_KEY>`), or 401. Requests without a valid key draw on their
  * client address's bucket (UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE), and an empty bucket answers 429 before any key is
@@ -18,7 +74,7 @@ const limitHeaders = (d: RateDecision) => ({
  * in the lookup cache nor recently valid draws its token before its lookup and gets it back when it is valid; a key
  * clients are using never waits on its address's bucket (docs/api.md, "Rate limiting").
  */
-export async function authenticate(req: Request, db: Db): Promise<Authenticated> {
+async function authenticateKey(req: Request, db: Db) {
   const address = clientAddress(req);
   const perMinute = env().UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE;
   const drawn: { decision?: RateDecision } = {};

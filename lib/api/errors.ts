@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   validation_error: 400,
   invalid_json: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   carrier_not_found: 404,
   method_not_allowed: 405,

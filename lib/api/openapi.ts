@@ -167,6 +167,11 @@ function responses(operation: Operation): Record<string, unknown> {
       out[status] = errorResponse(value);
     }
   }
+  if (operation.role) {
+    out["403"] ??= errorResponse(
+      `forbidden: a signed-in ${operation.role === "owner" ? "owner" : "owner or admin"} only`,
+    );
+  }
   // What any operation may answer, named by the error codes that share each status (not_configured is only
   // /api/inngest's, which this document does not describe).
   for (const code of ["400", "401", "429", "500", "503"]) {
@@ -209,10 +214,16 @@ export function openApiDocument(modules: readonly Record<string, unknown>[]): Re
       description: "One API in front of many carriers: proxy mode (nothing stored) and managed mode. See docs/api.md.",
     },
     servers: [{ url: "/" }],
-    security: [{ token: [] }],
+    security: [{ token: [] }, { session: [] }],
     components: {
       securitySchemes: {
         token: { type: "apiKey", in: "header", name: "Authorization", description: "`Token <API_KEY>`" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "shipwell.session_token",
+          description: "The dashboard's session (writes need a same-origin `Origin` header)",
+        },
       },
       schemas: componentSchemas(served),
     },

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Role } from "@/lib/auth/roles";
 
 /** The methods a route file may export; each is either a declared operation or refused with 405 (fallback.ts). */
 export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -34,6 +35,11 @@ export interface Operation {
   carrierFailure?: Record<string, unknown>;
   /** No API key needed. */
   public?: boolean;
+  /**
+   * The least role a signed-in person needs (docs/api.md, "Accounts and roles"); others get 403 `forbidden`. API
+   * keys act for their whole organization and pass.
+   */
+  role?: Role;
   doc: OperationDoc;
 }
 

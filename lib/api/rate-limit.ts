@@ -1,7 +1,7 @@
 import "server-only";
 /**
- * Token buckets by key (an API key, a client address): `perMinute` requests a minute with bursts up to the same
- * number. Kept in process memory, so each instance enforces the limit on its own share of traffic (see docs/api.md).
+ * Token buckets by key (an API key, a client address): `limit` requests per window (a minute unless said) with bursts
+ * up to the same number. Kept in process memory, so each instance enforces the limit on its own share of traffic (see docs/api.md).
  */
 interface Bucket {
   tokens: number;
@@ -19,9 +19,10 @@ export class RateLimiter {
   private buckets = new Map<string, Bucket>();
   constructor(private readonly now: () => number = Date.now) {}
 
-  take(key: string, perMinute: number): RateDecision {
+  take(key: string, limit: number, windowMs = 60_000): RateDecision {
+    const perMinute = limit;
     const now = this.now();
-    const ratePerMs = perMinute / 60_000;
+    const ratePerMs = limit / windowMs;
     const bucket = this.buckets.get(key) ?? { tokens: perMinute, updatedAt: now };
     bucket.tokens = Math.min(perMinute, bucket.tokens + (now - bucket.updatedAt) * ratePerMs);
     bucket.updatedAt = now;

@@ -8,6 +8,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { parseInput, rawInputProblems } from "@/lib/validation";
+import { roleAllows } from "@/lib/auth/roles";
 import { authenticate } from "./authenticate";
 import { ApiError, toErrorResponse } from "./errors";
 import { describe, type DescribedHandler, type Operation } from "./operation";
@@ -39,7 +40,7 @@ const NO_QUERY = z.object({}).strict();
 /** A domain context for one API request. */
 interface ApiContext extends DomainContext {
   db: Db;
-  actor: Extract<Actor, { type: "api_key" }>;
+  actor: Extract<Actor, { type: "api_key" | "user" }>;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
 }
@@ -172,20 +173,26 @@ export function withApi<
       const db = await getDb();
       const who = await authenticate(req, db);
       orgId = who.orgId;
-      const version = versionOf(req, who.apiVersion);
+      // The dashboard speaks the current version; a key its own unless the request names one.
+      const version = versionOf(req, who.type === "api_key" ? who.apiVersion : CURRENT_API_VERSION);
       baseHeaders["Shipwell-Version"] = version;
 
-      const limit = rateLimiter.take(who.keyId, env().RATE_LIMIT_PER_MINUTE);
+      const limit = rateLimiter.take(who.type === "api_key" ? who.id : `user:${who.id}`, env().RATE_LIMIT_PER_MINUTE);
       baseHeaders["X-RateLimit-Limit"] = String(limit.limit);
       baseHeaders["X-RateLimit-Remaining"] = String(limit.remaining);
       if (!limit.allowed) {
         throw new ApiError(
           "rate_limited",
-          `Too many requests for this API key; retry in ${limit.retryAfterSeconds} s.`,
+          `Too many requests for this ${who.type === "api_key" ? "API key" : "account"}; retry in ${limit.retryAfterSeconds} s.`,
           {
             headers: { "Retry-After": String(limit.retryAfterSeconds) },
           },
         );
+      }
+
+      if (options.role && who.type === "user" && !roleAllows(who.role, options.role)) {
+        const needed = options.role === "owner" ? "an owner" : "an owner or admin";
+        throw new ApiError("forbidden", `Only ${needed} of the organization may do this; you are a ${who.role}.`);
       }
 
       const url = new URL(req.url);
@@ -221,7 +228,7 @@ export function withApi<
 
       const ctx: ApiContext = {
         org: { id: who.orgId },
-        actor: { type: "api_key", id: who.keyId },
+        actor: { type: who.type, id: who.id },
         requestId,
         db,
         log: log().child({ request_id: requestId, org_id: who.orgId }),

@@ -1,5 +1,5 @@
 import "server-only";
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { env, isEmbedded, isInMemory } from "@/lib/env";
@@ -62,4 +62,12 @@ export function decryptJson<T = unknown>(envelope: string, aad: string): T {
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
   const text = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
   return JSON.parse(text) as T;
+}
+
+/**
+ * A 32-byte secret for one purpose (signing session cookies), derived from the encryption key with HKDF, so an
+ * operator keeps one secret, and knowing a derived secret reveals neither the key nor another purpose's secret.
+ */
+export function derivedSecret(purpose: string): string {
+  return Buffer.from(hkdfSync("sha256", encryptionKey(), Buffer.alloc(0), `shipwell ${purpose}`, 32)).toString("hex");
 }

@@ -1,38 +1,60 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { cache } from "react";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
 import type { DomainContext } from "@/lib/context";
 import type { Role } from "@/lib/auth/roles";
+import { signedInUser } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db/client";
-import { organizations } from "@/lib/db/schema";
 import { log } from "@/lib/log";
+import { randomHex128 } from "@/lib/random";
 
 /** The signed-in user, their organization and role, and a domain context acting as them. */
 export interface DashboardSession {
   user: { id: string; name: string; email: string };
+  sessionId: string;
   org: { id: string; name: string };
   role: Role;
   ctx: DomainContext;
 }
 
-/**
- * TEMPORARY scaffold while accounts land (issue 11): answers the default organization as its owner. The real
- * version reads the better-auth session and redirects a signed-out visit to /sign-in?next=…
- */
-export async function requireSession(): Promise<DashboardSession> {
+/** Set by proxy.ts on every page request, so a page can send a signed-out visit back to where it was going. */
+export const PATH_HEADER = "x-shipwell-path";
+
+/** Only a path on this site may be a place to come back to (never `//evil.example` or `https://…`). */
+export function safeNext(value: string | null | undefined): string {
+  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/shipments";
+}
+
+/** The session of the request being rendered, or null. Read once per render however many components ask. */
+export const currentSession = cache(async (): Promise<DashboardSession | null> => {
   const db = await getDb();
-  const [org] = await db.select().from(organizations).where(eq(organizations.isDefault, true));
-  if (!org) throw new Error("no default organization");
-  const requestId = `page_${Date.now()}`;
+  const signedIn = await signedInUser(db, await headers());
+  if (!signedIn) return null;
+  const { user, membership, sessionId } = signedIn;
+  const requestId = `page_${randomHex128()}`;
   return {
-    user: { id: "usr_scaffold", name: "Scaffold User", email: "scaffold@example.com" },
-    org: { id: org.id, name: org.name },
-    role: "owner",
+    user,
+    sessionId,
+    org: { id: membership.orgId, name: membership.orgName },
+    role: membership.role,
     ctx: {
       db,
-      org: { id: org.id },
-      actor: { type: "user", id: "usr_scaffold" },
+      org: { id: membership.orgId },
+      actor: { type: "user", id: user.id },
       requestId,
-      log: log().child({ request_id: requestId }),
+      log: log().child({ request_id: requestId, org_id: membership.orgId }),
     },
   };
+});
+
+/**
+ * Every dashboard page starts here: the session, or a redirect to sign-in that comes back to this page. proxy.ts
+ * already turned away visits without a cookie; this also catches expired and revoked sessions.
+ */
+export async function requireSession(): Promise<DashboardSession> {
+  const session = await currentSession();
+  if (session) return session;
+  const next = safeNext((await headers()).get(PATH_HEADER));
+  redirect(`/sign-in?next=${encodeURIComponent(next)}`);
 }

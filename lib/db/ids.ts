@@ -12,6 +12,10 @@ const ID_PREFIXES = {
   tracker: "trk_",
   event: "evt_",
   webhook: "whk_",
+  user: "usr_",
+  session: "ses_",
+  account: "acc_",
+  verification: "ver_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

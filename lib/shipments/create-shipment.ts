@@ -1,5 +1,6 @@
 import "server-only";
 import { withTransaction, type DomainContext } from "@/lib/context";
+import { rememberShipFrom } from "@/lib/auth/memberships";
 import { addresses, parcels as parcelsTable, rates as ratesTable, shipments } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
 import { fetchRates } from "@/lib/rates/fetch-rates";
@@ -62,6 +63,8 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
             .insert(ratesTable)
             .values(quoted.rates.map((r, i) => rateValues(r, orgId, id, i)))
             .returning();
+    // The dashboard prefills a person's next label with this ship-from (docs/api.md, "Accounts and roles").
+    await rememberShipFrom({ ...ctx, db: tx }, input.shipper);
     // RETURNING promises no order: put parts back in position order, as loadShipmentParts reads them.
     const byPosition = <T extends { position: number }>(rows: T[]) => rows.sort((x, y) => x.position - y.position);
     return {

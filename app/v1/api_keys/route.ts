@@ -9,6 +9,7 @@ const route = "/v1/api_keys";
 export const GET = withApi(
   {
     route,
+    role: "admin",
     query: ApiKeyListQuery,
     doc: {
       id: "listApiKeys",
@@ -26,6 +27,7 @@ export const GET = withApi(
 export const POST = withApi(
   {
     route,
+    role: "admin",
     body: ApiKeyCreate,
     doc: {
       id: "createApiKey",

@@ -27,6 +27,7 @@ export const GET = withApi(
 export const POST = withApi(
   {
     route,
+    role: "admin",
     body: ConnectionCreate,
     doc: {
       id: "createConnection",

@@ -6,3 +6,4 @@ export * from "./addresses";
 export * from "./shipments";
 export * from "./trackers";
 export * from "./carrier-ledger";
+export * from "./accounts";

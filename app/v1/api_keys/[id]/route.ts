@@ -7,6 +7,7 @@ import { idParam } from "@/lib/schemas/params";
 export const DELETE = withApi(
   {
     route: "/v1/api_keys/{id}",
+    role: "admin",
     params: idParam("key_"),
     doc: {
       id: "revokeApiKey",

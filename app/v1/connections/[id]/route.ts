@@ -22,6 +22,7 @@ export const GET = withApi(
 export const PATCH = withApi(
   {
     route,
+    role: "admin",
     params,
     body: ConnectionUpdate,
     doc: { id: "updateConnection", summary: "Update a carrier connection", response: Connection, responses },
@@ -32,6 +33,7 @@ export const PATCH = withApi(
 export const DELETE = withApi(
   {
     route,
+    role: "admin",
     params,
     doc: { id: "deleteConnection", summary: "Delete a carrier connection", response: Connection, responses },
   },

@@ -1,0 +1,102 @@
+"use client";
+
+import { useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+
+type Mode = "sign-in" | "sign-up";
+
+const COPY: Record<Mode, { endpoint: string; submit: string; busy: string }> = {
+  "sign-in": { endpoint: "/api/auth/sign-in/email", submit: "Sign in", busy: "Signing in…" },
+  "sign-up": { endpoint: "/api/auth/sign-up/email", submit: "Create account", busy: "Creating account…" },
+};
+
+/**
+ * Sign-in and sign-up, friendly to password managers (autocomplete names, one form, real labels). Sign-in answers one
+ * message for any wrong email or password, so the form cannot be used to learn who has an account.
+ */
+export function AuthForm({ mode, next }: { mode: Mode; next: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const copy = COPY[mode];
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    setPending(true);
+    setError(null);
+    const form = new FormData(event.currentTarget);
+    const body = Object.fromEntries(
+      ["name", "email", "password"].flatMap((k) => (form.has(k) ? [[k, form.get(k)]] : [])),
+    );
+    try {
+      const res = await fetch(copy.endpoint, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+        credentials: "same-origin",
+      });
+      if (!res.ok) {
+        const answer = (await res.json().catch(() => ({}))) as { message?: string };
+        setError(
+          res.status === 401
+            ? "The email or password is not right."
+            : (answer.message ?? "That did not work; try again."),
+        );
+        return;
+      }
+      router.replace(next);
+      router.refresh();
+    } catch {
+      setError("The server could not be reached. Check the connection and try again.");
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="grid gap-4" noValidate={false}>
+      {mode === "sign-up" && (
+        <Field label="Name" required>
+          {(p) => <Input {...p} name="name" autoComplete="name" maxLength={200} />}
+        </Field>
+      )}
+      <Field label="Email" required>
+        {(p) => <Input {...p} name="email" type="email" autoComplete="username" maxLength={254} />}
+      </Field>
+      <Field label="Password" required hint={mode === "sign-up" ? "At least 10 characters." : undefined}>
+        {(p) => (
+          <Input
+            {...p}
+            name="password"
+            type="password"
+            minLength={mode === "sign-up" ? 10 : undefined}
+            maxLength={128}
+            autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
+          />
+        )}
+      </Field>
+      {error && (
+        <p role="alert" className="text-sm font-medium text-destructive">
+          {error}
+        </p>
+      )}
+      <Button type="submit" loading={pending}>
+        {pending ? copy.busy : copy.submit}
+      </Button>
+      <p className="text-sm text-muted-foreground">
+        {mode === "sign-in" ? "New here? " : "Already have an account? "}
+        <Link
+          className="font-medium text-primary underline underline-offset-2"
+          href={`/${mode === "sign-in" ? "sign-up" : "sign-in"}?next=${encodeURIComponent(next)}`}
+        >
+          {mode === "sign-in" ? "Create an account" : "Sign in"}
+        </Link>
+      </p>
+    </form>
+  );
+}

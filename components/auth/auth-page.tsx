@@ -1,0 +1,34 @@
+import { redirect } from "next/navigation";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { currentSession, safeNext } from "@/lib/dashboard/session";
+import { AuthForm } from "./auth-form";
+
+/** The sign-in and sign-up pages: someone already signed in goes straight on to where they were going. */
+export async function AuthPage({
+  mode,
+  searchParams,
+}: {
+  mode: "sign-in" | "sign-up";
+  searchParams: Promise<{ next?: string | string[] }>;
+}) {
+  const asked = (await searchParams).next;
+  const next = safeNext(typeof asked === "string" ? asked : null);
+  if (await currentSession()) redirect(next);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <span className="text-xl">{mode === "sign-in" ? "Sign in" : "Create your account"}</span>
+        </CardTitle>
+        <CardDescription>
+          {mode === "sign-in"
+            ? "Buy labels, print them and follow parcels."
+            : "The first account owns this installation's organization; later ones start their own."}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <AuthForm mode={mode} next={next} />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+
+/** Revokes every session of this person but the one in this browser. */
+export function SignOutOthers({ count }: { count: number }) {
+  const router = useRouter();
+  async function revoke() {
+    const res = await fetch("/api/auth/revoke-other-sessions", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      credentials: "same-origin",
+      body: "{}",
+    });
+    if (!res.ok) {
+      toast.error("The other sessions could not be signed out. Try again.");
+      throw new Error("revoke failed");
+    }
+    toast.success("Signed out everywhere else.");
+    router.refresh();
+  }
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="outline" disabled={count === 0}>
+          Sign out other sessions
+        </Button>
+      }
+      title="Sign out every other session?"
+      description="Browsers where you are signed in, other than this one, will need to sign in again."
+      confirmLabel={`Sign out ${count} other ${count === 1 ? "session" : "sessions"}`}
+      onConfirm={revoke}
+    />
+  );
+}

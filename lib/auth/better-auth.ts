@@ -1,0 +1,83 @@
+import "server-only";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { derivedSecret } from "@/lib/connections/crypto";
+import { accounts, sessions, users, verifications } from "@/lib/db/schema";
+import { newId, type IdKind } from "@/lib/db/ids";
+import type { Db } from "@/lib/db/tx";
+import { env, isEmbedded } from "@/lib/env";
+import { log } from "@/lib/log";
+import { placeNewUser } from "./memberships";
+
+/** docs/api.md, "Accounts and roles": how long a session lasts, and how often its expiry slides forward. */
+export const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
+const SESSION_REFRESH_SECONDS = 24 * 3600;
+const ID_KINDS: Record<string, IdKind> = {
+  user: "user",
+  session: "session",
+  account: "account",
+  verification: "verification",
+};
+
+function configure(db: Db) {
+  const { PUBLIC_URL, TRUST_PROXY, NODE_ENV } = env();
+  return betterAuth({
+    appName: "Shipwell",
+    secret: derivedSecret("session cookies"),
+    // Without PUBLIC_URL the request's own origin is the base (any host), so the origin check better-auth makes on
+    // its endpoints is a same-origin check.
+    baseURL: PUBLIC_URL ?? { allowedHosts: ["*"], protocol: "auto", fallback: "http://localhost" },
+    basePath: "/api/auth",
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      usePlural: true,
+      schema: { users, sessions, accounts, verifications },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      // Passwords are hashed with scrypt (N=16384, r=16: 32 MiB per hash), better-auth's default, memory-hard.
+      minPasswordLength: 10,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+    },
+    session: {
+      expiresIn: SESSION_LIFETIME_SECONDS,
+      updateAge: SESSION_REFRESH_SECONDS,
+      // Every request reads the session row, so a revoked session stops working at once.
+      cookieCache: { enabled: false },
+    },
+    // Sign-in attempts are limited in app/api/auth (per client address as our front door sees it, and per email).
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    advanced: {
+      cookiePrefix: "shipwell",
+      useSecureCookies: PUBLIC_URL ? PUBLIC_URL.startsWith("https://") : NODE_ENV === "production" && !isEmbedded(),
+      trustedProxyHeaders: TRUST_PROXY > 0,
+      // An address from a header is the client's to write; sessions keep the user agent only.
+      ipAddress: { disableIpTracking: true },
+      database: { generateId: ({ model }) => newId(ID_KINDS[model] ?? "verification") },
+    },
+    // better-auth's own messages may quote what a client sent (an email): only their level and a fixed text reach our logs.
+    logger: {
+      log: (level, message) => {
+        if (level === "error")
+          log().error({ msg: "auth error", detail: message.slice(0, 80).replace(/\S+@\S+/g, "…") });
+      },
+    },
+    databaseHooks: {
+      user: { create: { after: async (user) => void (await placeNewUser(db, user)) } },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof configure>;
+
+// One instance per database handle (tests open several).
+const instances = new WeakMap<Db, Auth>();
+
+export function authFor(db: Db): Auth {
+  let auth = instances.get(db);
+  if (!auth) instances.set(db, (auth = configure(db)));
+  return auth;
+}

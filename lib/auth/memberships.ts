@@ -1,0 +1,84 @@
+import "server-only";
+import type { z } from "zod";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { systemContext, withTransaction, type DomainContext } from "@/lib/context";
+import { memberships, organizations } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/tx";
+import { createOrganization } from "@/lib/orgs/create-organization";
+import { RatingAddressInput } from "@/lib/schemas/address";
+import type { Role } from "./roles";
+
+type ShipFrom = z.output<typeof RatingAddressInput>;
+
+export interface Membership {
+  orgId: string;
+  orgName: string;
+  role: Role;
+}
+
+/**
+ * The organization a signed-in user acts in: their first membership (a user belongs to one organization until
+ * invitations arrive in part 2 of the dashboard, when choosing among several will be a session setting).
+ */
+export async function membershipOf(db: Db, userId: string): Promise<Membership | null> {
+  const [row] = await db
+    .select({ orgId: memberships.orgId, orgName: organizations.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Where a new account belongs (docs/api.md, "Accounts and roles"): the first person to sign up owns the default
+ * organization (the one the server bootstrapped, holding the first API key); everyone after starts an organization
+ * of their own. The default organization's row is locked while it is checked, so of two simultaneous first sign-ups
+ * exactly one becomes its owner. Idempotent: a user who already belongs somewhere is left alone.
+ */
+export async function placeNewUser(db: Db, user: { id: string; name: string }): Promise<Membership> {
+  const existing = await membershipOf(db, user.id);
+  if (existing) return existing;
+  const ctx = systemContext(db, "sign-up");
+  const claimed = await withTransaction(ctx, async (tx) => {
+    const [org] = await tx.db
+      .select({ id: organizations.id, name: organizations.name })
+      .from(organizations)
+      .where(eq(organizations.isDefault, true))
+      .for("update");
+    if (!org) return null;
+    const [taken] = await tx.db
+      .select({ one: sql`1` })
+      .from(memberships)
+      .where(eq(memberships.orgId, org.id))
+      .limit(1);
+    if (taken) return null;
+    await tx.db.insert(memberships).values({ orgId: org.id, userId: user.id, role: "owner" });
+    return { orgId: org.id, orgName: org.name, role: "owner" as const };
+  });
+  if (claimed) return claimed;
+  const org = await createOrganization({ ctx, name: `${user.name.trim() || "My"}'s organization` });
+  await db.insert(memberships).values({ orgId: org.id, userId: user.id, role: "owner" }).onConflictDoNothing();
+  return (await membershipOf(db, user.id)) ?? { orgId: org.id, orgName: org.name, role: "owner" };
+}
+
+/** Remembers the ship-from of a shipment a person just created, to prefill their next label. */
+export async function rememberShipFrom(ctx: DomainContext, shipper: ShipFrom): Promise<void> {
+  if (ctx.actor.type !== "user") return;
+  await ctx.db
+    .update(memberships)
+    .set({ lastShipFrom: shipper })
+    .where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, ctx.actor.id)));
+}
+
+/** The ship-from the signed-in person used last in this organization, if it still reads as an address. */
+export async function lastShipFrom(ctx: DomainContext): Promise<ShipFrom | null> {
+  if (ctx.actor.type !== "user") return null;
+  const [row] = await ctx.db
+    .select({ value: memberships.lastShipFrom })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, ctx.actor.id)));
+  const parsed = RatingAddressInput.safeParse(row?.value);
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,54 @@
+import "server-only";
+import { and, desc, eq, gt } from "drizzle-orm";
+import { sessions } from "@/lib/db/schema";
+import type { Db, DbOrTx } from "@/lib/db/tx";
+import { authFor } from "./better-auth";
+import { membershipOf, placeNewUser, type Membership } from "./memberships";
+
+export interface SignedIn {
+  user: { id: string; name: string; email: string };
+  sessionId: string;
+  membership: Membership;
+}
+
+/** Whether a request carries a session cookie at all (cheap: no database), so API-key requests skip the lookup. */
+export function hasSessionCookie(headers: Headers): boolean {
+  return /(?:^|;\s*)(?:__Secure-)?shipwell\.session_token=/.test(headers.get("cookie") ?? "");
+}
+
+/**
+ * The person a request's session cookie belongs to, with the organization they act in; null when the cookie is
+ * missing, forged, expired or revoked. A user whose organization was never recorded (the sign-up hook failed after
+ * the account was written) is placed now, so an account never ends up belonging nowhere.
+ */
+export async function signedInUser(db: Db, headers: Headers): Promise<SignedIn | null> {
+  if (!hasSessionCookie(headers)) return null;
+  const found = await authFor(db).api.getSession({ headers, query: { disableCookieCache: true } });
+  if (!found) return null;
+  const { user, session } = found;
+  const membership = (await membershipOf(db, user.id)) ?? (await placeNewUser(db, user));
+  return { user: { id: user.id, name: user.name, email: user.email }, sessionId: session.id, membership };
+}
+
+export interface SessionSummary {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  userAgent: string | null;
+  current: boolean;
+}
+
+/** A person's live sessions, newest first, for the account page (never their tokens). */
+export async function sessionsOf(db: DbOrTx, userId: string, currentId: string): Promise<SessionSummary[]> {
+  const rows = await db
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      expiresAt: sessions.expiresAt,
+      userAgent: sessions.userAgent,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, new Date())))
+    .orderBy(desc(sessions.createdAt));
+  return rows.map((row) => ({ ...row, current: row.id === currentId }));
+}

@@ -1,0 +1,198 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments/route";
+import { GET as listKeys } from "@/app/v1/api_keys/route";
+import { resetSignInLimits } from "@/lib/api/auth-endpoint";
+import { authEndpoint } from "@/lib/api/auth-endpoint";
+import { membershipOf, placeNewUser } from "@/lib/auth/memberships";
+import { getDb } from "@/lib/db/client";
+import { accounts, memberships, organizations, users } from "@/lib/db/schema";
+import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
+import { call, makeOrg, systemCtx } from "./helpers";
+import { rateRequest } from "./factories";
+import { ORIGIN, authPost, cookieFrom, newAccount, signIn, signUp } from "./session-helpers";
+
+beforeEach(() => resetSignInLimits());
+
+async function userIdOf(email: string): Promise<string> {
+  const [row] = await (await getDb()).select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row!.id;
+}
+
+describe("accounts", () => {
+  it("signs up with a scrypt-hashed password, starts a session and places the person in an organization as owner", async () => {
+    const account = newAccount("Ada Lovelace");
+    const cookie = await signUp(account);
+    expect(cookie).toMatch(/shipwell\.session_token=/);
+    const id = await userIdOf(account.email);
+    expect(id).toMatch(/^usr_[0-9a-f]{32}$/);
+    const [stored] = await (await getDb()).select().from(accounts).where(eq(accounts.userId, id));
+    // better-auth's scrypt format: 16-byte salt and 64-byte key, hex, never the password itself.
+    expect(stored!.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+    expect(stored!.password).not.toContain(account.password);
+    const membership = await membershipOf(await getDb(), id);
+    expect(membership?.role).toBe("owner");
+    const me = await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: cookie } });
+    expect(me.status).toBe(200);
+  });
+
+  it("makes the first person to sign up the owner of the default organization, and only one of two at once", async () => {
+    const db = await getDb();
+    const { org } = await ensureDefaultOrganization({ ctx: await systemCtx() });
+    const [taken] = await db.select().from(memberships).where(eq(memberships.orgId, org.id));
+    const [a, b] = [newAccount("A"), newAccount("B")];
+    await Promise.all([signUp(a, "10.1.0.1"), signUp(b, "10.1.0.2")]);
+    const placed = await Promise.all([a, b].map(async (x) => membershipOf(db, await userIdOf(x.email))));
+    const inDefault = placed.filter((m) => m?.orgId === org.id);
+    // On a shared test database another file may have claimed it first; then both start their own.
+    expect(inDefault).toHaveLength(taken ? 0 : 1);
+    for (const m of placed) expect(m?.role).toBe("owner");
+    // Placing again changes nothing.
+    const again = await placeNewUser(db, { id: await userIdOf(a.email), name: "A" });
+    expect(again).toEqual(placed[0]);
+  });
+
+  it("answers one generic error for a wrong password and for an unknown email", async () => {
+    const account = newAccount();
+    await signUp(account);
+    const wrong = await signIn({ email: account.email, password: "not the password at all" });
+    const unknown = await signIn({ email: `nobody-${account.email}`, password: account.password });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect((await wrong.json()).message).toBe((await unknown.json()).message);
+  });
+
+  it("limits sign-in attempts per address and per account", async () => {
+    const account = newAccount();
+    await signUp(account, "10.2.0.1");
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await signIn({ email: account.email, password: "wrong password!" }, "10.2.0.2")).status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    const limited = await signIn({ email: account.email, password: account.password }, "10.2.0.2");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    // Spread over many addresses, one account still gets only its hourly budget (20 by default).
+    let last = 0;
+    for (let i = 0; i < 12; i++)
+      last = (await signIn({ email: account.email, password: "wrong!!!!!!" }, `10.3.0.${i}`)).status;
+    expect(last).toBe(429);
+  });
+
+  it("signs out: the session's cookie stops working at once", async () => {
+    const cookie = await signUp(newAccount());
+    const out = await authPost("/sign-out", {}, { cookie });
+    expect(out.status).toBe(200);
+    const after = await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: cookie } });
+    expect(after.status).toBe(401);
+    expect(after.body.errors[0].code).toBe("unauthorized");
+  });
+
+  it("changes the password, revoking the other sessions, and the old password no longer signs in", async () => {
+    const account = newAccount();
+    const first = await signUp(account);
+    const second = cookieFrom(await signIn(account));
+    const newPassword = `${account.password} v2`;
+    const changed = await authPost(
+      "/change-password",
+      { currentPassword: account.password, newPassword, revokeOtherSessions: true },
+      { cookie: second },
+    );
+    expect(changed.status).toBe(200);
+    expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: first } })).status).toBe(401);
+    expect((await signIn(account)).status).toBe(401);
+    expect((await signIn({ email: account.email, password: newPassword })).status).toBe(200);
+  });
+
+  it("lists a person's sessions and revokes one", async () => {
+    const account = newAccount();
+    const first = await signUp(account);
+    const second = cookieFrom(await signIn(account));
+    const list = await authEndpoint(new Request(`${ORIGIN}/api/auth/list-sessions`, { headers: { Cookie: second } }));
+    const sessions = (await list.json()) as { token: string }[];
+    expect(sessions).toHaveLength(2);
+    const firstToken = decodeURIComponent(first.split("=")[1]!).split(".")[0]!;
+    const revoked = await authPost("/revoke-session", { token: firstToken }, { cookie: second });
+    expect(revoked.status).toBe(200);
+    expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: first } })).status).toBe(401);
+    expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: second } })).status).toBe(200);
+  });
+});
+
+describe("the API with a session", () => {
+  it("scopes a session to its organization, like a key", async () => {
+    const other = await makeOrg("Someone else");
+    await call(createShipment, "POST", "/v1/shipments", { key: other.key, body: rateRequest() });
+    const cookie = await signUp(newAccount());
+    const mine = await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: cookie } });
+    expect(mine.body.count).toBe(0);
+  });
+
+  it("refuses a cookie-authenticated write without this site's Origin, and changes nothing", async () => {
+    const cookie = await signUp(newAccount());
+    for (const origin of [undefined, "https://evil.example", "null"]) {
+      const headers: Record<string, string> = { Cookie: cookie };
+      if (origin) headers.Origin = origin;
+      const res = await call(createShipment, "POST", "/v1/shipments", { headers, body: rateRequest() });
+      expect(res.status).toBe(403);
+      expect(res.body.errors[0].code).toBe("forbidden");
+    }
+    expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: cookie } })).body.count).toBe(0);
+    const ok = await call(createShipment, "POST", "/v1/shipments", {
+      headers: { Cookie: cookie, Origin: ORIGIN },
+      body: rateRequest(),
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get("shipwell-version")).toBe("2026-11");
+  });
+
+  it("remembers the ship-from of the last shipment a person created", async () => {
+    const account = newAccount();
+    const cookie = await signUp(account);
+    const request = rateRequest();
+    await call(createShipment, "POST", "/v1/shipments", { headers: { Cookie: cookie, Origin: ORIGIN }, body: request });
+    const db = await getDb();
+    const [row] = await db
+      .select()
+      .from(memberships)
+      .where(eq(memberships.userId, await userIdOf(account.email)));
+    expect((row!.lastShipFrom as { postal_code: string }).postal_code).toBe(request.shipper.postal_code);
+  });
+
+  it("answers 403 forbidden with the role needed when a member asks for API keys; an owner may", async () => {
+    const account = newAccount();
+    const cookie = await signUp(account);
+    const owner = await call(listKeys, "GET", "/v1/api_keys", { headers: { Cookie: cookie } });
+    expect(owner.status).toBe(200);
+    const db = await getDb();
+    await db
+      .update(memberships)
+      .set({ role: "member" })
+      .where(eq(memberships.userId, await userIdOf(account.email)));
+    const member = await call(listKeys, "GET", "/v1/api_keys", { headers: { Cookie: cookie } });
+    expect(member.status).toBe(403);
+    expect(member.body.errors[0]).toMatchObject({ code: "forbidden", field: null });
+    expect(member.body.errors[0].message).toMatch(/owner or admin/);
+    expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: cookie } })).status).toBe(200);
+  });
+
+  it("judges a request by its API key when it carries both a key and a cookie", async () => {
+    const org = await makeOrg("Key holder");
+    const cookie = await signUp(newAccount());
+    const res = await call(createShipment, "POST", "/v1/shipments", {
+      key: org.key,
+      headers: { Cookie: cookie },
+      body: rateRequest(),
+    });
+    expect(res.status).toBe(201);
+    const db = await getDb();
+    const [named] = await db
+      .select({ name: organizations.name })
+      .from(organizations)
+      .where(eq(organizations.id, org.orgId));
+    expect(named!.name).toBe("Key holder");
+    const keyList = await call(listShipments, "GET", "/v1/shipments", { key: org.key, headers: { Cookie: cookie } });
+    expect(keyList.body.count).toBe(1);
+  });
+});
