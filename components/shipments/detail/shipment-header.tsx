@@ -1,7 +1,7 @@
 import { TestBadge } from "@/components/ui/badge";
+import { LocalTime } from "@/components/ui/local-time";
 import { ShipmentStatusBadge } from "@/components/ui/shipment-status-badge";
 import { CopyButton } from "@/components/shipments/detail/copy-button";
-import { formatInstant, isoInstant } from "@/components/shipments/detail/format";
 import type { Shipment } from "@/lib/schemas/shipment";
 
 /** Who it goes to, its state, the tracking number to read out on the phone, and when it was made and bought. */
@@ -51,14 +51,14 @@ export function ShipmentHeader({
           <div className="flex gap-1.5">
             <dt className="text-muted-foreground">Created</dt>
             <dd>
-              <time dateTime={isoInstant(shipment.created_at)}>{formatInstant(shipment.created_at)}</time>
+              <LocalTime timestamp={shipment.created_at} />
             </dd>
           </div>
           {purchasedAt && (
             <div className="flex gap-1.5">
               <dt className="text-muted-foreground">Label bought</dt>
               <dd>
-                <time dateTime={purchasedAt.toISOString()}>{formatInstant(purchasedAt)}</time>
+                <LocalTime timestamp={purchasedAt.toISOString()} />
               </dd>
             </div>
           )}

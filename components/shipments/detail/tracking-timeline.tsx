@@ -1,6 +1,6 @@
 import { MapPin } from "lucide-react";
 import { DetailCard, Facts } from "@/components/shipments/detail/detail-card";
-import { formatInstant, isoInstant } from "@/components/shipments/detail/format";
+import { LocalTime } from "@/components/ui/local-time";
 import { formatCalendarDate, timelineDays } from "@/lib/dashboard/timeline";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 
@@ -28,14 +28,7 @@ export function TrackingTimeline({ tracker }: { tracker: StoredTracker }) {
   const facts: [string, React.ReactNode][] = [["Status", STATUS_WORDS[tracker.status] ?? tracker.status]];
   if (tracker.estimated_delivery && !tracker.delivered && tracker.status !== "cancelled")
     facts.push(["Expected", formatCalendarDate(tracker.estimated_delivery.slice(0, 10))]);
-  facts.push([
-    "Last checked",
-    tracker.refreshed_at ? (
-      <time dateTime={isoInstant(tracker.refreshed_at)}>{formatInstant(tracker.refreshed_at)}</time>
-    ) : (
-      "Not yet"
-    ),
-  ]);
+  facts.push(["Last checked", tracker.refreshed_at ? <LocalTime timestamp={tracker.refreshed_at} /> : "Not yet"]);
   return (
     <DetailCard title="Tracking">
       <div className="grid gap-4">

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AddressCard } from "@/components/shipments/detail/address-card";
 import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";
-import { formatMoney } from "@/components/shipments/detail/format";
 import { LabelCard } from "@/components/shipments/detail/label-card";
 import { loadShipmentDetail } from "@/components/shipments/detail/load-detail";
 import { ParcelsCard } from "@/components/shipments/detail/parcels-card";
@@ -10,6 +9,7 @@ import { RateCard } from "@/components/shipments/detail/rate-card";
 import { ShipmentActions } from "@/components/shipments/detail/shipment-actions";
 import { ShipmentHeader } from "@/components/shipments/detail/shipment-header";
 import { TrackingTimeline } from "@/components/shipments/detail/tracking-timeline";
+import { formatMoney } from "@/components/ui/money";
 import { requireSession } from "@/lib/dashboard/session";
 
 export const metadata: Metadata = { title: "Shipment" };
