@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { CreateLabelForm } from "@/components/shipments/create/create-label-form";
 import type { CarrierSummary } from "@/components/shipments/create/rates-panel";
 import { listConnections } from "@/lib/connections/list-connections";
+import { lastShipFrom } from "@/lib/auth/memberships";
 import { requireSession } from "@/lib/dashboard/session";
 
 export const metadata: Metadata = { title: "Create label" };
@@ -10,7 +11,10 @@ export const dynamic = "force-dynamic";
 
 export default async function CreateLabelPage() {
   const { ctx } = await requireSession();
-  const { results } = await listConnections({ ctx, filters: { active: true, limit: 100, offset: 0 } });
+  const [{ results }, shipFrom] = await Promise.all([
+    listConnections({ ctx, filters: { active: true, limit: 100, offset: 0 } }),
+    lastShipFrom(ctx),
+  ]);
   const carriers: CarrierSummary[] = results
     .filter((c) => c.capabilities.includes("rates"))
     .map((c) => ({
@@ -23,8 +27,8 @@ export default async function CreateLabelPage() {
   return (
     <div className="grid gap-4 px-4 py-6 sm:px-6">
       <h1 className="text-2xl font-semibold tracking-tight">Create label</h1>
-      {/* shipFrom: the user's last ship-from (the API's Address) once the server remembers it; null until then. */}
-      <CreateLabelForm defaults={{ shipFrom: null }} carriers={carriers} />
+      {/* The ship-from of this person's last shipment here (docs/api.md, "Accounts and roles"). */}
+      <CreateLabelForm defaults={{ shipFrom }} carriers={carriers} />
     </div>
   );
 }
