@@ -9,7 +9,7 @@ test.describe("accounts", () => {
     await field(page, "Email").fill(OWNER.email);
     await field(page, "Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("The email or password is not right.");
+    await expect(page.getByText("The email or password is not right.")).toBeVisible();
     await field(page, "Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/settings\/account$/);
