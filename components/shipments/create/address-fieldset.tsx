@@ -40,7 +40,7 @@ export function AddressFieldset({ side, legend, abroad }: AddressFieldsetProps) 
 
   return (
     <Card>
-      <fieldset className="grid gap-4 p-4">
+      <fieldset className="@container grid gap-4 p-4">
         <legend className="mb-1 text-base font-semibold">{legend}</legend>
         <SelectField
           name={`${side}.country_code`}
@@ -49,7 +49,7 @@ export function AddressFieldset({ side, legend, abroad }: AddressFieldsetProps) 
           options={countryOptions}
           onChange={countryChanged}
         />
-        <div className="grid items-start gap-4 sm:grid-cols-2">
+        <div className="grid items-start gap-4 @sm:grid-cols-2">
           <TextField name={`${side}.person_name`} label="Name" autoComplete={auto("name")} maxLength={200} />
           <TextField
             name={`${side}.company_name`}
@@ -69,7 +69,7 @@ export function AddressFieldset({ side, legend, abroad }: AddressFieldsetProps) 
           label="Apartment, suite, unit"
           autoComplete={auto("address-line2")}
         />
-        <div className="grid items-start gap-4 sm:grid-cols-3">
+        <div className="grid items-start gap-4 @sm:grid-cols-2 @md:grid-cols-3">
           <TextField
             name={`${side}.city`}
             label="City"
@@ -102,7 +102,7 @@ export function AddressFieldset({ side, legend, abroad }: AddressFieldsetProps) 
             hint={postal ? `e.g. ${postal.example}` : undefined}
           />
         </div>
-        <div className="grid items-start gap-4 sm:grid-cols-2">
+        <div className="grid items-start gap-4 @sm:grid-cols-2">
           <TextField
             name={`${side}.phone_number`}
             label="Phone"

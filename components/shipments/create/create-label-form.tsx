@@ -125,49 +125,52 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
   const abroad = shipperCountry !== recipientCountry;
   return (
     <FormProvider {...form}>
-      <form
-        noValidate
-        onSubmit={getRates}
-        aria-label="Create label"
-        className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(22rem,26rem)]"
-      >
-        <fieldset disabled={buy.busy} className="grid min-w-0 gap-6">
-          <p className="text-sm text-muted-foreground">
-            Fields marked <span className="text-destructive">*</span> are needed to buy the label; rates need only the
-            countries, postal codes and weight.
-          </p>
-          <div className="grid items-start gap-6 xl:grid-cols-2">
-            <AddressFieldset side="shipper" legend="Ship from" abroad={abroad} />
-            <AddressFieldset side="recipient" legend="Ship to" abroad={abroad} />
-          </div>
-          <div className="grid items-start gap-6 xl:grid-cols-2">
-            <ParcelFieldset presets={presets} />
-            <LabelOptionsFieldset />
-          </div>
-        </fieldset>
-        <div className="lg:sticky lg:top-4 lg:max-h-[calc(100dvh-2rem)] lg:overflow-y-auto">
-          <RatesPanel
-            carriers={carriers}
-            quote={rates.quote}
-            stale={stale}
-            pending={rates.pending}
-            failure={ratesProblem}
-            sort={sort}
-            onSort={setSort}
-            choice={choice}
-            onChoose={setChoice}
-            locked={buy.busy}
-          >
-            <BuySection
-              chosen={chosen}
+      {/* Laid out by the room it has (the shell's sidebar takes some), not by the window's width. */}
+      <div className="@container">
+        <form
+          noValidate
+          onSubmit={getRates}
+          aria-label="Create label"
+          className="grid items-start gap-6 @4xl:grid-cols-[minmax(0,1fr)_minmax(20rem,24rem)]"
+        >
+          <fieldset disabled={buy.busy} className="@container grid min-w-0 gap-6">
+            <p className="text-sm text-muted-foreground">
+              Fields marked <span className="text-destructive">*</span> are needed to buy the label; rates need only the
+              countries, postal codes and weight.
+            </p>
+            <div className="grid items-start gap-6 @4xl:grid-cols-2">
+              <AddressFieldset side="shipper" legend="Ship from" abroad={abroad} />
+              <AddressFieldset side="recipient" legend="Ship to" abroad={abroad} />
+            </div>
+            <div className="grid items-start gap-6 @3xl:grid-cols-2">
+              <ParcelFieldset presets={presets} />
+              <LabelOptionsFieldset />
+            </div>
+          </fieldset>
+          <div className="@4xl:sticky @4xl:top-6 @4xl:max-h-[calc(100dvh-3rem)] @4xl:overflow-y-auto">
+            <RatesPanel
+              carriers={carriers}
+              quote={rates.quote}
               stale={stale}
-              stage={buy.stage}
-              failure={buy.failure}
-              onBuy={() => void startBuy()}
-            />
-          </RatesPanel>
-        </div>
-      </form>
+              pending={rates.pending}
+              failure={ratesProblem}
+              sort={sort}
+              onSort={setSort}
+              choice={choice}
+              onChoose={setChoice}
+              locked={buy.busy}
+            >
+              <BuySection
+                chosen={chosen}
+                stale={stale}
+                stage={buy.stage}
+                failure={buy.failure}
+                onBuy={() => void startBuy()}
+              />
+            </RatesPanel>
+          </div>
+        </form>
+      </div>
       <PriceChangeDialog
         change={buy.priceChange}
         onAccept={() => void buy.acceptPrice().then((failure) => failure && showOnFields(failure.fields))}

@@ -21,7 +21,7 @@ export function LabelOptionsFieldset() {
   const legendId = useId();
   return (
     <Card>
-      <fieldset className="grid gap-4 p-4">
+      <fieldset className="@container grid gap-4 p-4">
         <legend className="mb-1 text-base font-semibold">Label</legend>
         <div className="grid gap-1.5">
           <span id={legendId} className="text-sm leading-none font-medium">
@@ -36,7 +36,7 @@ export function LabelOptionsFieldset() {
                 aria-labelledby={legendId}
                 value={field.value}
                 onValueChange={(v) => field.onChange(v as LabelType)}
-                className="grid gap-2 sm:grid-cols-3"
+                className="grid gap-2 @md:grid-cols-3"
               >
                 {FORMATS.map((f) => (
                   <RadioGroup.Item

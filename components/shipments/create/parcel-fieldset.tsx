@@ -39,7 +39,7 @@ export function ParcelFieldset({ presets }: { presets: readonly ParcelPreset[] }
 
   return (
     <Card>
-      <fieldset className="grid gap-4 p-4">
+      <fieldset className="@container grid gap-4 p-4">
         <legend className="mb-1 text-base font-semibold">Parcel</legend>
         <div className="grid gap-1.5">
           <Label htmlFor={presetId}>Package</Label>
@@ -52,11 +52,11 @@ export function ParcelFieldset({ presets }: { presets: readonly ParcelPreset[] }
             ))}
           </NativeSelect>
         </div>
-        <div className="grid grid-cols-[minmax(0,1fr)_6rem] items-start gap-4 sm:max-w-sm">
+        <div className="grid grid-cols-[minmax(0,1fr)_6rem] items-start gap-4 @sm:max-w-sm">
           <TextField name="parcels.0.weight" label="Weight" required inputMode="decimal" autoComplete="off" />
           <SelectField name="parcels.0.weight_unit" label="Weight unit" options={WEIGHT_UNITS} />
         </div>
-        <div className="grid grid-cols-3 items-start gap-4 sm:grid-cols-[repeat(3,minmax(0,1fr))_6rem]">
+        <div className="grid grid-cols-3 items-start gap-4 @md:grid-cols-[repeat(3,minmax(0,1fr))_6rem]">
           <TextField name="parcels.0.length" label="Length" inputMode="decimal" autoComplete="off" />
           <TextField name="parcels.0.width" label="Width" inputMode="decimal" autoComplete="off" />
           <TextField name="parcels.0.height" label="Height" inputMode="decimal" autoComplete="off" />

@@ -37,8 +37,9 @@ function addressValues(address: Partial<Address>): AddressValues {
 }
 
 /**
- * What the page prefills. `shipFrom` is the user's last ship-from, passed by the server (null: none yet); later
- * defaults (the organization's country, a default box) belong here too.
+ * What the page prefills. `shipFrom` is the ship-from this person used last in the organization (lastShipFrom,
+ * passed by the server; null before their first label); later defaults (the organization's country, a default box)
+ * belong here too.
  */
 export interface CreateLabelDefaults {
   shipFrom: Partial<Address> | null;

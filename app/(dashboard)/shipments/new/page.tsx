@@ -1,21 +1,19 @@
 import type { Metadata } from "next";
 import { CreateLabelForm } from "@/components/shipments/create/create-label-form";
 import type { CarrierSummary } from "@/components/shipments/create/rates-panel";
-import { listConnections } from "@/lib/connections/list-connections";
 import { lastShipFrom } from "@/lib/auth/memberships";
+import { listConnections } from "@/lib/connections/list-connections";
 import { requireSession } from "@/lib/dashboard/session";
 
 export const metadata: Metadata = { title: "Create label" };
-// Per request: the organization's connections (and, with sessions, the user) are never baked in at build time.
-export const dynamic = "force-dynamic";
 
 export default async function CreateLabelPage() {
   const { ctx } = await requireSession();
-  const [{ results }, shipFrom] = await Promise.all([
+  const [connections, shipFrom] = await Promise.all([
     listConnections({ ctx, filters: { active: true, limit: 100, offset: 0 } }),
     lastShipFrom(ctx),
   ]);
-  const carriers: CarrierSummary[] = results
+  const carriers: CarrierSummary[] = connections.results
     .filter((c) => c.capabilities.includes("rates"))
     .map((c) => ({
       id: c.id,
@@ -25,9 +23,8 @@ export default async function CreateLabelPage() {
       testMode: c.test_mode,
     }));
   return (
-    <div className="grid gap-4 px-4 py-6 sm:px-6">
+    <div className="grid grid-cols-1 gap-5">
       <h1 className="text-2xl font-semibold tracking-tight">Create label</h1>
-      {/* The ship-from of this person's last shipment here (docs/api.md, "Accounts and roles"). */}
       <CreateLabelForm defaults={{ shipFrom }} carriers={carriers} />
     </div>
   );
