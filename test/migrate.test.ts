@@ -30,18 +30,23 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
     await sql.end();
     expect(applied[0]!.n).toBe(journal.entries.length);
     expect(tables.map((t) => t.table_name)).toEqual([
+      "accounts",
       "addresses",
       "api_keys",
       "carrier_connections",
       "carrier_ledger",
       "idempotency_keys",
       "labels",
+      "memberships",
       "organizations",
       "parcels",
       "rates",
+      "sessions",
       "shipments",
       "trackers",
       "tracking_events",
+      "users",
+      "verifications",
     ]);
   });
 });
