@@ -61,7 +61,19 @@ const rules = {
 const restrict = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "drizzle/**", ".data/**", "next-env.d.ts", "test/fixtures/**"] },
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "drizzle/**",
+      ".data/**",
+      "next-env.d.ts",
+      "test/fixtures/**",
+      // Playwright's output: a report with traces carries the trace viewer's bundled scripts.
+      "playwright-report/**",
+      "test-results/**",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     plugins: { "@next/next": nextPlugin },

@@ -9,6 +9,9 @@ import { createOrganization, ensureDefaultOrganization } from "@/lib/orgs/create
 import { listOrganizations } from "@/lib/orgs/list-organizations";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { NotFoundError } from "@/lib/errors";
+import { addMember } from "@/lib/auth/memberships";
+import { ROLES } from "@/lib/auth/roles";
+import { z } from "zod";
 import { API_VERSIONS, ApiVersionSchema } from "@/lib/schemas/api-key";
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -20,6 +23,9 @@ const USAGE = `Usage: npm run cli -- <command>
                                             API version without --api-version: ${API_VERSIONS.join(", ")}); prints the key
   keys list [--org <id>]                    list API keys (never the keys themselves)
   keys revoke <key_id>                      revoke an API key
+  members add --email <email> --role <owner|admin|member> [--org <id>]
+                                            put an account (signed up already) into an organization, default
+                                            organization without --org, or change its role there
 
 Tip: \`npm run -s cli -- …\` keeps npm's own banner out of stdout, e.g. KEY=$(npm run -s cli -- keys create --name ci).`;
 
@@ -46,18 +52,24 @@ async function run(argv: string[]): Promise<string> {
       name: { type: "string" },
       org: { type: "string" },
       "api-version": { type: "string" },
+      email: { type: "string" },
+      role: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   const [group, action, ...rest] = positionals;
   if (values.help || !group) return USAGE;
   const command = `${group} ${action ?? ""}`.trim();
-  const known = ["orgs create", "orgs list", "keys create", "keys list", "keys revoke"];
+  const known = ["orgs create", "orgs list", "keys create", "keys list", "keys revoke", "members add"];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}".`);
   if ((command === "orgs create" || command === "keys create") && !values.name?.trim()) {
     throw new UsageError(`"${command}" needs --name <${group === "orgs" ? "name" : "label"}>.`);
   }
   if (command === "keys revoke" && !rest[0]) throw new UsageError(`"keys revoke" needs a key id.`);
+  const role = z.enum(ROLES).safeParse(values.role);
+  if (command === "members add" && (!values.email?.trim() || !role.success)) {
+    throw new UsageError(`"members add" needs --email <email> and --role <${ROLES.join("|")}>.`);
+  }
   const apiVersion = ApiVersionSchema.optional().safeParse(values["api-version"]);
   if (!apiVersion.success) {
     throw new UsageError(`--api-version must be one of: ${API_VERSIONS.join(", ")}.`);
@@ -78,6 +90,11 @@ async function run(argv: string[]): Promise<string> {
     }
     case "keys list":
       return table(await listApiKeys({ ctx, orgId: values.org }));
+    case "members add": {
+      const orgId = values.org ?? (await ensureDefaultOrganization({ ctx })).org.id;
+      const added = await addMember({ ctx, orgId, email: values.email!, role: role.data! });
+      return `${added.userId} is now ${added.role} of ${added.orgId}.`;
+    }
     default: {
       const revoked = await revokeApiKey({ ctx, keyId: rest[0]! });
       return `Revoked ${revoked.id} (${revoked.name}).`;

@@ -4,7 +4,7 @@ import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { authEndpoint } from "@/lib/api/auth-endpoint";
-import { membershipOf, placeNewUser } from "@/lib/auth/memberships";
+import { addMember, membershipOf, placeNewUser } from "@/lib/auth/memberships";
 import { getDb } from "@/lib/db/client";
 import { accounts, memberships, organizations, users } from "@/lib/db/schema";
 import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
@@ -165,11 +165,15 @@ describe("the API with a session", () => {
     const cookie = await signUp(account);
     const owner = await call(listKeys, "GET", "/v1/api_keys", { headers: { Cookie: cookie } });
     expect(owner.status).toBe(200);
-    const db = await getDb();
-    await db
-      .update(memberships)
-      .set({ role: "member" })
-      .where(eq(memberships.userId, await userIdOf(account.email)));
+    // Added to a company's organization as a member, they act there from their next request.
+    const company = await makeOrg("Company");
+    const added = await addMember({
+      ctx: await systemCtx(),
+      orgId: company.orgId,
+      email: account.email,
+      role: "member",
+    });
+    expect(added.role).toBe("member");
     const member = await call(listKeys, "GET", "/v1/api_keys", { headers: { Cookie: cookie } });
     expect(member.status).toBe(403);
     expect(member.body.errors[0]).toMatchObject({ code: "forbidden", field: null });
@@ -194,5 +198,14 @@ describe("the API with a session", () => {
     expect(named!.name).toBe("Key holder");
     const keyList = await call(listShipments, "GET", "/v1/shipments", { key: org.key, headers: { Cookie: cookie } });
     expect(keyList.body.count).toBe(1);
+  });
+});
+
+describe("members add", () => {
+  it("refuses an email nobody signed up with", async () => {
+    const org = await makeOrg("Company");
+    await expect(
+      addMember({ ctx: await systemCtx(), orgId: org.orgId, email: "nobody@example.test", role: "member" }),
+    ).rejects.toThrow(/signs up first/);
   });
 });

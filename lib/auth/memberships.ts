@@ -1,8 +1,9 @@
 import "server-only";
 import type { z } from "zod";
-import { and, asc, eq, sql } from "drizzle-orm";
-import { systemContext, withTransaction, type DomainContext } from "@/lib/context";
-import { memberships, organizations } from "@/lib/db/schema";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { systemContext, withTransaction, type DomainContext, type SystemContext } from "@/lib/context";
+import { NotFoundError } from "@/lib/errors";
+import { memberships, organizations, users } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import { createOrganization } from "@/lib/orgs/create-organization";
 import { RatingAddressInput } from "@/lib/schemas/address";
@@ -17,8 +18,9 @@ export interface Membership {
 }
 
 /**
- * The organization a signed-in user acts in: their first membership (a user belongs to one organization until
- * invitations arrive in part 2 of the dashboard, when choosing among several will be a session setting).
+ * The organization a signed-in user acts in: the one they joined last (someone who signed up, starting an
+ * organization of their own, and was then added to their company's works in the company's). Choosing among several
+ * becomes a session setting when invitations arrive.
  */
 export async function membershipOf(db: Db, userId: string): Promise<Membership | null> {
   const [row] = await db
@@ -26,7 +28,7 @@ export async function membershipOf(db: Db, userId: string): Promise<Membership |
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.orgId))
     .where(eq(memberships.userId, userId))
-    .orderBy(asc(memberships.createdAt))
+    .orderBy(desc(memberships.createdAt))
     .limit(1);
   return row ?? null;
 }
@@ -81,4 +83,28 @@ export async function lastShipFrom(ctx: DomainContext): Promise<ShipFrom | null>
     .where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, ctx.actor.id)));
   const parsed = RatingAddressInput.safeParse(row?.value);
   return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Puts an existing account into an organization with a role, or changes its role there (the command line's
+ * `members add`, until the dashboard's Team settings invite people). They act in it from their next request.
+ */
+export async function addMember({
+  ctx,
+  orgId,
+  email,
+  role,
+}: {
+  ctx: SystemContext;
+  orgId: string;
+  email: string;
+  role: Role;
+}): Promise<{ userId: string; orgId: string; role: Role }> {
+  const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  if (!user) throw new NotFoundError("No account has that email address; the person signs up first.");
+  await ctx.db
+    .insert(memberships)
+    .values({ orgId, userId: user.id, role })
+    .onConflictDoUpdate({ target: [memberships.orgId, memberships.userId], set: { role } });
+  return { userId: user.id, orgId, role };
 }

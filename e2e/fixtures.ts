@@ -1,0 +1,97 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+
+export { expect };
+
+/** WCAG 2.0, 2.1 and 2.2 at levels A and AA: what the dashboard promises (issue 11). */
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const BLOCKING = new Set(["serious", "critical"]);
+
+type Fixtures = {
+  /**
+   * Scans the page with axe-core, failing on any serious or critical violation, and saves a full-page screenshot
+   * to the report and to test-results/pages/<name>.png, so a person can look at every page after a run.
+   */
+  checkPage: (page: Page, name: string) => Promise<void>;
+  /** Requests to the server with the bootstrap key (`Authorization: Token …`), relative to baseURL. */
+  api: APIRequestContext;
+};
+
+type WorkerFixtures = {
+  /** The bootstrap API key the config gave the server. */
+  apiKey: string;
+};
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  apiKey: [
+    async ({}, use) => {
+      const key = process.env.E2E_API_KEY;
+      if (!key) throw new Error("E2E_API_KEY is unset: run the browser tests with `playwright test`.");
+      await use(key);
+    },
+    { scope: "worker" },
+  ],
+
+  api: async ({ playwright, baseURL, apiKey }, use) => {
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Authorization: `Token ${apiKey}` },
+    });
+    await use(api);
+    await api.dispose();
+  },
+
+  checkPage: async ({}, use, testInfo) => {
+    await use(async (page, name) => {
+      // The name becomes a file name and an attachment's title.
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error(`checkPage: name "${name}" is not kebab-case`);
+      await test.step(`check page "${name}"`, async () => {
+        await page.waitForLoadState("load");
+        // The screenshot first, so a page that fails the scan can still be seen.
+        const body = await page.screenshot({ fullPage: true });
+        await testInfo.attach(name, { body, contentType: "image/png" });
+        const dir = join(testInfo.project.outputDir, "pages");
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, `${name}.png`), body);
+
+        const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+        if (results.violations.length > 0)
+          await testInfo.attach(`${name}-axe.json`, {
+            body: JSON.stringify(results.violations, null, 2),
+            contentType: "application/json",
+          });
+        const blocking = results.violations
+          .filter((v) => BLOCKING.has(v.impact ?? ""))
+          .map((v) => {
+            const targets = v.nodes.slice(0, 5).map((n) => n.target.join(" "));
+            if (v.nodes.length > 5) targets.push(`${v.nodes.length - 5} more`);
+            return `${v.id} (${v.impact}): ${v.help} — ${targets.join(", ")}`;
+          });
+        expect(blocking, `serious or critical accessibility violations on "${name}"`).toEqual([]);
+      });
+    });
+  },
+});
+
+type NewUser = { name: string; email: string; password: string };
+
+/** @public Signs up through the /sign-up form (used once accounts land) and expects the shipments list. */
+export async function signUp(page: Page, user: NewUser): Promise<void> {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name", { exact: true }).fill(user.name);
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
+}
+
+/** @public Signs in through the /sign-in form (used once accounts land) and expects the shipments list. */
+export async function signIn(page: Page, user: Pick<NewUser, "email" | "password">): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
+}

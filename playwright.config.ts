@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser tests against the production build (`npm run build` first) on a fresh embedded database, in Debian's
+ * Chromium: Playwright's own browser download cannot work here.
+ *
+ * The runner and every worker load this file. The runner sets E2E_DATA_DIR and E2E_API_KEY on its first load and its
+ * workers inherit them, so all agree on one server's folder and key. They are outputs of this file, not settings.
+ * The folder is only named here (the server creates it), so `playwright test --list` leaves nothing behind.
+ */
+const port = Number(process.env.E2E_PORT ?? 3311);
+const baseURL = `http://127.0.0.1:${port}`;
+const dataDir = (process.env.E2E_DATA_DIR ??= join(tmpdir(), `shipwell-e2e-${randomBytes(6).toString("hex")}`));
+const apiKey = (process.env.E2E_API_KEY ??= `e2e-${randomBytes(16).toString("hex")}`);
+
+export default defineConfig({
+  testDir: "e2e",
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  // Two cores and one database process: a second worker overlaps the tests that wait (the tracker refresh).
+  workers: 2,
+  timeout: 60_000,
+  reporter: [["list"], ["html", { open: "never" }]],
+  outputDir: "test-results",
+  globalTeardown: "./e2e/global-teardown.ts",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        browserName: "chromium",
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: `npx next start -p ${port}`,
+    url: `${baseURL}/api/health`,
+    // A server already on the port is used as it is (locally only): give its key in E2E_API_KEY.
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    env: {
+      DATA_DIR: dataDir,
+      BOOTSTRAP_API_KEY: apiKey,
+      LOG_LEVEL: "warn",
+      REFRESH_TICK_SECONDS: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
