@@ -51,7 +51,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `npx next start -p ${port}`,
+    // The seed writes the test accounts (e2e/accounts.ts) first: the embedded database admits one process at a time.
+    command: `npx tsx --conditions=react-server e2e/seed.ts && exec npx next start -p ${port}`,
     url: `${baseURL}/api/health`,
     // A server already on the port is used as it is (locally only): give its key in E2E_API_KEY.
     reuseExistingServer: !process.env.CI,

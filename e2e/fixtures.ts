@@ -77,7 +77,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 
 type NewUser = { name: string; email: string; password: string };
 
-/** @public Signs up through the /sign-up form (used once accounts land) and expects the shipments list. */
+/** Signs up through the /sign-up form and expects the shipments list. */
 export async function signUp(page: Page, user: NewUser): Promise<void> {
   await page.goto("/sign-up");
   await page.getByLabel("Name", { exact: true }).fill(user.name);
@@ -87,7 +87,7 @@ export async function signUp(page: Page, user: NewUser): Promise<void> {
   await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
 }
 
-/** @public Signs in through the /sign-in form (used once accounts land) and expects the shipments list. */
+/** Signs in through the /sign-in form and expects the shipments list. */
 export async function signIn(page: Page, user: Pick<NewUser, "email" | "password">): Promise<void> {
   await page.goto("/sign-in");
   await page.getByLabel("Email", { exact: true }).fill(user.email);

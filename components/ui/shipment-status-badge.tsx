@@ -15,7 +15,7 @@ import type { ShipmentStatus } from "@/lib/schemas/shipment";
 /** How each status reads to a clerk; a Record, so a new status in SHIPMENT_STATUSES fails to compile until named. */
 export const SHIPMENT_STATUS_DISPLAY: Record<ShipmentStatus, { label: string; tone: BadgeTone; icon: LucideIcon }> = {
   created: { label: "Draft", tone: "neutral", icon: CircleDashed },
-  purchased: { label: "Label purchased", tone: "info", icon: PackageCheck },
+  purchased: { label: "Purchased", tone: "info", icon: PackageCheck },
   in_transit: { label: "In transit", tone: "info", icon: Truck },
   out_for_delivery: { label: "Out for delivery", tone: "info", icon: Navigation },
   delivered: { label: "Delivered", tone: "success", icon: CircleCheck },

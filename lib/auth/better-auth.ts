@@ -10,7 +10,7 @@ import { log } from "@/lib/log";
 import { placeNewUser } from "./memberships";
 
 /** docs/api.md, "Accounts and roles": how long a session lasts, and how often its expiry slides forward. */
-export const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
+const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
 const SESSION_REFRESH_SECONDS = 24 * 3600;
 const ID_KINDS: Record<string, IdKind> = {
   user: "user",

@@ -19,7 +19,7 @@ export interface DashboardSession {
 }
 
 /** Set by proxy.ts on every page request, so a page can send a signed-out visit back to where it was going. */
-export const PATH_HEADER = "x-shipwell-path";
+const PATH_HEADER = "x-shipwell-path";
 
 /** Only a path on this site may be a place to come back to (never `//evil.example` or `https://…`). */
 export function safeNext(value: string | null | undefined): string {

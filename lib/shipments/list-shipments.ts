@@ -8,7 +8,11 @@ import { likePattern } from "@/lib/db/like";
 import { loadShipmentParts } from "./load-shipments";
 import { presentShipment } from "./present-shipment";
 
-function shipmentFilters(orgId: string, f: ShipmentListQuery): SQL {
+/** Everything a list can be narrowed by, without its page. */
+export type ShipmentFilters = Omit<ShipmentListQuery, "limit" | "offset">;
+
+/** The WHERE of a shipment list, shared with the tab counts (count-by-status.ts) so both narrow alike. */
+export function shipmentFilters(orgId: string, f: ShipmentFilters): SQL {
   return and(
     eq(shipments.orgId, orgId),
     f.status ? inArray(shipments.status, f.status) : undefined,
@@ -27,13 +31,16 @@ function shipmentFilters(orgId: string, f: ShipmentListQuery): SQL {
 /**
  * Newest first. The page's ids are found first (the index on org and creation time answers that without touching
  * the rows, so a deep offset walks index entries only), then only those shipments and their parts are read.
+ * `withLabels: false` (the dashboard's list) reads no label files: every `label` is then null, whether bought or not.
  */
 export async function listShipments({
   ctx,
   filters,
+  withLabels = true,
 }: {
   ctx: DomainContext;
   filters: ShipmentListQuery;
+  withLabels?: boolean;
 }): Promise<{ count: number; results: Shipment[] }> {
   const where = shipmentFilters(ctx.org.id, filters);
   const [page, [total]] = await Promise.all([
@@ -54,6 +61,6 @@ export async function listShipments({
     .where(and(eq(shipments.orgId, ctx.org.id), inArray(shipments.id, ids)));
   const order = new Map(ids.map((id, i) => [id, i]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  const parts = await loadShipmentParts(ctx.db, ctx.org.id, rows);
+  const parts = await loadShipmentParts(ctx.db, ctx.org.id, rows, { labels: withLabels });
   return { count: total?.n ?? 0, results: parts.map(presentShipment) };
 }

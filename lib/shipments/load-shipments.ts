@@ -24,8 +24,16 @@ export async function findShipmentRow(db: DbOrTx, orgId: string, id: string): Pr
   return row;
 }
 
-/** The parts of many shipments in four queries, whatever their number (lists, not N+1); parcels and rates in order. */
-export async function loadShipmentParts(db: DbOrTx, orgId: string, rows: ShipmentRow[]): Promise<ShipmentParts[]> {
+/**
+ * The parts of many shipments in four queries, whatever their number (lists, not N+1); parcels and rates in order.
+ * `labels: false` skips the label files (then `label` is null): a list a person looks at never needs their bytes.
+ */
+export async function loadShipmentParts(
+  db: DbOrTx,
+  orgId: string,
+  rows: ShipmentRow[],
+  { labels: withLabels = true }: { labels?: boolean } = {},
+): Promise<ShipmentParts[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const addressIds = rows.flatMap((r) => [r.shipperId, r.recipientId]);
@@ -44,10 +52,12 @@ export async function loadShipmentParts(db: DbOrTx, orgId: string, rows: Shipmen
       .from(rates)
       .where(and(eq(rates.orgId, orgId), inArray(rates.shipmentId, ids)))
       .orderBy(asc(rates.position)),
-    db
-      .select({ shipmentId: labels.shipmentId, content: labels.content })
-      .from(labels)
-      .where(and(eq(labels.orgId, orgId), inArray(labels.shipmentId, ids))),
+    withLabels
+      ? db
+          .select({ shipmentId: labels.shipmentId, content: labels.content })
+          .from(labels)
+          .where(and(eq(labels.orgId, orgId), inArray(labels.shipmentId, ids)))
+      : [],
   ]);
   const addressById = new Map(addressRows.map((a) => [a.id, a]));
   const labelById = new Map(labelRows.map((l) => [l.shipmentId, l]));

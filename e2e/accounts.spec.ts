@@ -1,0 +1,79 @@
+import { MEMBER, OWNER } from "./accounts";
+import { expect, signIn, signUp, test } from "./fixtures";
+
+test.describe("accounts", () => {
+  test("a signed-out visit goes to sign-in and comes back after", async ({ page, checkPage }) => {
+    await page.goto("/settings/account");
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fsettings%2Faccount$/);
+    await checkPage(page, "sign-in");
+    await page.getByLabel("Email", { exact: true }).fill(OWNER.email);
+    await page.getByLabel("Password", { exact: true }).fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert")).toHaveText("The email or password is not right.");
+    await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/settings\/account$/);
+    await expect(page.getByText(`${OWNER.email} · owner of Default organization`)).toBeVisible();
+    await checkPage(page, "settings-account");
+  });
+
+  test("signing up starts an organization of one's own, with its shell", async ({ page, checkPage }) => {
+    await page.goto("/sign-up");
+    await checkPage(page, "sign-up");
+    const email = `new-${Date.now()}@e2e.test`;
+    await signUp(page, { name: "Nora New", email, password: "a long enough password" });
+    await expect(page.getByText("Nora New's organization")).toBeVisible();
+    for (const name of ["Shipments", "Create label", "Trackers", "Settings"]) {
+      await expect(page.getByRole("link", { name, exact: true }).first()).toBeVisible();
+    }
+    await page.goto("/trackers");
+    await expect(page.getByRole("heading", { name: "Trackers" })).toBeVisible();
+    await checkPage(page, "trackers");
+  });
+
+  test("an owner manages API keys; the key works once and stops when revoked", async ({ page, checkPage, request }) => {
+    await signIn(page, OWNER);
+    await page.goto("/settings/api-keys");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByLabel("Name").fill("warehouse-sync");
+    await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
+    const key = (await page.getByRole("dialog").locator("code").innerText()).trim();
+    expect(key).toMatch(/^shw_/);
+    await page.getByRole("button", { name: "Done" }).click();
+    await checkPage(page, "settings-api-keys");
+    const headers = { Authorization: `Token ${key}` };
+    expect((await request.get("/v1/shipments", { headers })).status()).toBe(200);
+    await page
+      .getByRole("row", { name: /warehouse-sync/ })
+      .getByRole("button", { name: "Revoke" })
+      .click();
+    await page.getByRole("button", { name: "Revoke key warehouse-sync" }).click();
+    await expect(page.getByRole("row", { name: /warehouse-sync/ })).toContainText("Revoked");
+    expect((await request.get("/v1/shipments", { headers })).status()).toBe(401);
+  });
+
+  test("a member cannot open API keys, in the page or through the API", async ({ page, checkPage }) => {
+    await signIn(page, MEMBER);
+    await page.goto("/settings/api-keys");
+    await expect(page.getByText("Only an owner or admin can manage API keys")).toBeVisible();
+    await expect(page.getByRole("link", { name: "API keys" })).toHaveCount(0);
+    await checkPage(page, "settings-api-keys-member");
+    const answer = await page.evaluate(async () => {
+      const res = await fetch("/v1/api_keys", { credentials: "same-origin" });
+      return { status: res.status, body: await res.json() };
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body.errors[0].code).toBe("forbidden");
+  });
+
+  test("a cookie-authenticated write from another site is refused", async ({ page, baseURL }) => {
+    await signIn(page, OWNER);
+    const res = await page.request.post("/v1/shipments", {
+      headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+      data: {},
+    });
+    expect(res.status()).toBe(403);
+    const same = await page.request.get("/v1/shipments", { headers: { Origin: baseURL! } });
+    expect(same.status()).toBe(200);
+  });
+});
