@@ -3,6 +3,8 @@
  * Weighs the JavaScript a page loads and times "Buy label" to the label preview. Prints nothing itself.
  */
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 
@@ -150,6 +152,10 @@ export async function buyLabelOnce(context: BrowserContext, base: string): Promi
     const toPreview = performance.now() - started;
     const shipmentId = /shp_[0-9a-f]+/.exec(page.url())![0];
     return { toDetail, toPreview, shipmentId };
+  } catch (err) {
+    const shot = join(tmpdir(), "shipwell-bench-buy-label.png");
+    await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+    throw new Error(`${(err as Error).message.split("\n")[0]} (page: ${page.url()}, screenshot: ${shot})`);
   } finally {
     await page.close();
   }

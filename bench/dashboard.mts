@@ -16,8 +16,6 @@
  * Env: DATABASE_URL, ENCRYPTION_KEY (Postgres; default 64 × "a"), PORT (3212), BENCH_SHIPMENTS, BENCH_REQUESTS,
  * BENCH_BUYS, CHROMIUM_PATH.
  */
-import { randomBytes } from "node:crypto";
-import { Agent, request } from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +23,8 @@ import postgres from "postgres";
 import type { Browser } from "playwright-core";
 import { ensureBuild, percentile, scratchDatabase, startServer, type BenchServer } from "./server";
 import { openPgliteWire } from "./pglite-wire";
-import { buyLabelOnce, launchChromium, scriptWeight, signedInContext, type Cookie } from "./browser";
+import { pageTimes, signUp } from "./dashboard-http";
+import { buyLabelOnce, launchChromium, scriptWeight, signedInContext, type BuyTiming } from "./browser";
 import { seedShipments } from "@/scripts/seed-shipments.mjs";
 
 const ADMIN_URL = process.env.DATABASE_URL;
@@ -37,23 +36,6 @@ const ENGINE = ADMIN_URL ? "postgres" : "pglite";
 const EMAIL = "bench-clerk@example.com";
 // A recipient name the seed writes (its FIRST × LAST lists): about one shipment in 320.
 const SEARCH = "maya lopez";
-
-/** The first account: its session cookies (better-auth answers them on sign-up). */
-async function signUp(base: string): Promise<Cookie[]> {
-  const res = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: base },
-    body: JSON.stringify({ name: "Bench Clerk", email: EMAIL, password: randomBytes(12).toString("hex") }),
-  });
-  if (!res.ok) throw new Error(`sign-up → ${res.status} ${await res.text()}`);
-  const cookies = res.headers.getSetCookie().map((line) => {
-    const pair = line.split(";")[0]!;
-    const eq = pair.indexOf("=");
-    return { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
-  });
-  if (!cookies.some((c) => c.name.endsWith("session_token"))) throw new Error("sign-up set no session cookie");
-  return cookies;
-}
 
 /** Seeds the signed-up account's organization, over the wire either way (scripts/seed-shipments.mts is postgres.js). */
 async function seed(databaseUrl: string | null, dataDir: string) {
@@ -80,43 +62,6 @@ async function seed(databaseUrl: string | null, dataDir: string) {
     await sql.end({ timeout: 5 });
     await wire?.close();
   }
-}
-
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-/** One GET as a browser sends it (cookie, gzip): ms to the answer's first byte and to its last, bytes on the wire. */
-function timedGet(url: string, cookie: string) {
-  return new Promise<{ status: number; ttfb: number; total: number; bytes: number }>((resolve, reject) => {
-    const started = performance.now();
-    const req = request(url, { agent, headers: { cookie, "accept-encoding": "gzip" } }, (res) => {
-      const ttfb = performance.now() - started;
-      let bytes = 0;
-      res.on("data", (c: Buffer) => (bytes += c.length));
-      res.on("error", reject);
-      res.on("end", () => resolve({ status: res.statusCode!, ttfb, total: performance.now() - started, bytes }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-async function pageTimes(base: string, path: string, cookie: string) {
-  for (let i = 0; i < 5; i++) {
-    const warm = await timedGet(base + path, cookie);
-    if (warm.status !== 200) throw new Error(`GET ${path} → ${warm.status}`);
-  }
-  const ttfb: number[] = [];
-  const total: number[] = [];
-  let bytes = 0;
-  for (let i = 0; i < REQUESTS; i++) {
-    const r = await timedGet(base + path, cookie);
-    ttfb.push(r.ttfb);
-    total.push(r.total);
-    bytes = r.bytes;
-  }
-  ttfb.sort((a, b) => a - b);
-  total.sort((a, b) => a - b);
-  return { ttfb, total, bytes };
 }
 
 const ms = (n: number) => n.toFixed(0).padStart(9);
@@ -148,12 +93,23 @@ async function main() {
       ? { PUBLIC_URL: base, DATABASE_URL: scratch.url, ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "a".repeat(64) }
       : { PUBLIC_URL: base, DATA_DIR: dataDir };
     server = await startServer({ port: PORT, env });
-    const cookies = await signUp(base);
+    const cookies = await signUp(base, EMAIL);
     const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
     await server.stop();
     server = null;
     const seeded = await seed(scratch?.url ?? null, dataDir);
     server = await startServer({ port: PORT, env });
+
+    // Each measurement stands alone: one that fails is reported, and the others are still taken.
+    const failures: string[] = [];
+    async function attempt<T>(what: string, measure: () => Promise<T>): Promise<T | null> {
+      try {
+        return await measure();
+      } catch (err) {
+        failures.push(`${what}: ${(err as Error).message.split("\n")[0]}`);
+        return null;
+      }
+    }
 
     // 1. Server time of the list.
     const lists: [string, string][] = [
@@ -162,22 +118,28 @@ async function main() {
       [`search "${SEARCH}" (${seeded.found})`, `/shipments?q=${encodeURIComponent(SEARCH)}`],
     ];
     const listRows = [];
-    for (const [label, path] of lists) listRows.push({ label, path, ...(await pageTimes(base, path, cookie)) });
+    for (const [label, path] of lists)
+      listRows.push({ label, times: await attempt(`GET ${path}`, () => pageTimes(base, path, cookie, REQUESTS)) });
 
-    // 2. JavaScript the pages load. 3. "Buy label" → preview.
-    browser = await launchChromium();
+    // 2. JavaScript the pages load.
+    const chromium = (browser = await launchChromium());
     const weights = [];
     for (const path of ["/shipments/new", "/shipments"])
-      weights.push({ path, ...(await scriptWeight(browser, base, path, cookies)) });
-    const context = await signedInContext(browser, base, cookies);
-    await buyLabelOnce(context, base); // warm-up: the routes' first compile of their data paths, the label code
-    const buys = [];
-    for (let i = 0; i < BUYS; i++) buys.push(await buyLabelOnce(context, base));
+      weights.push({ path, w: await attempt(`scripts of ${path}`, () => scriptWeight(chromium, base, path, cookies)) });
+
+    // 3. "Buy label" → preview; the warm-up run pays for the first use of the routes' code.
+    const context = await signedInContext(chromium, base, cookies);
+    const buys: BuyTiming[] = [];
+    await attempt("Buy label", async () => {
+      await buyLabelOnce(context, base);
+      for (let i = 0; i < BUYS; i++) buys.push(await buyLabelOnce(context, base));
+    });
     await context.close();
 
+    const bundler = existsSync(".next/turbopack") ? "Turbopack" : "webpack";
     console.log(
-      `\nShipwell dashboard bench — production build (${existsSync(".next/turbopack") ? "Turbopack" : "webpack"}), ${ENGINE}, node ${process.version}, ${cpus().length} CPUs, ` +
-        `Chromium ${browser.version()}`,
+      `\nShipwell dashboard bench — production build (${bundler}), ${ENGINE}, node ${process.version}, ` +
+        `${cpus().length} CPUs, Chromium ${chromium.version()}`,
     );
     console.log(
       `Seed: ${seeded.total} shipments (${seeded.labels} with labels) in ${seeded.org_id} in ${seeded.seconds.toFixed(0)} s; ` +
@@ -186,43 +148,32 @@ async function main() {
     console.log(`GET /shipments, ${REQUESTS} sequential requests after 5 warm-up ones, signed in (ms)`);
     console.log(
       "".padEnd(36) +
-        "TTFB p50".padStart(9) +
-        "TTFB p95".padStart(9) +
-        "full p50".padStart(9) +
-        "full p95".padStart(9) +
-        "HTML kB gz".padStart(11),
+        ["TTFB p50", "TTFB p95", "full p50", "full p95"].map((h) => h.padStart(9)).join("") +
+        "  HTML kB gz",
     );
-    for (const r of listRows) {
-      console.log(
-        r.label.padEnd(36) +
-          ms(percentile(r.ttfb, 0.5)) +
-          ms(percentile(r.ttfb, 0.95)) +
-          ms(percentile(r.total, 0.5)) +
-          ms(percentile(r.total, 0.95)) +
-          kb(r.bytes).padStart(11),
-      );
+    for (const { label, times: t } of listRows) {
+      const cells = t ? [t.ttfb, t.ttfb, t.total, t.total].map((a, i) => ms(percentile(a, i % 2 ? 0.95 : 0.5))) : [];
+      console.log(label.padEnd(36) + (t ? cells.join("") + kb(t.bytes).padStart(12) : "    failed"));
     }
     console.log(`\nJavaScript loaded by the page (kB; until the load event, then until the network was idle)`);
-    console.log(
-      "".padEnd(36) + "scripts".padStart(9) + "gzip".padStart(10) + "raw".padStart(10) + "later gz".padStart(10),
-    );
-    for (const w of weights) {
-      console.log(
-        w.path.padEnd(36) +
-          String(w.atLoad.count).padStart(9) +
-          kb(w.atLoad.gzip) +
-          kb(w.atLoad.raw) +
-          kb(w.later.gzip) +
-          (w.plain ? `  (${w.plain} not gzipped)` : ""),
-      );
+    console.log("".padEnd(36) + ["scripts", "gzip", "raw", "later gz"].map((h) => h.padStart(10)).join(""));
+    for (const { path, w } of weights) {
+      const cells = w
+        ? String(w.atLoad.count).padStart(10) + kb(w.atLoad.gzip) + kb(w.atLoad.raw) + kb(w.later.gzip)
+        : "";
+      console.log(path.padEnd(36) + (w ? cells + (w.plain ? `  (${w.plain} not gzipped)` : "") : "    failed"));
     }
     const toPreview = buys.map((b) => b.toPreview).sort((a, b) => a - b);
     const toDetail = buys.map((b) => b.toDetail).sort((a, b) => a - b);
     console.log(
-      `\n"Buy label" → label preview, sandbox at 0 ms latency, ${BUYS} runs after 1 warm-up: ` +
-        `median ${percentile(toPreview, 0.5).toFixed(0)} ms (min ${toPreview[0]!.toFixed(0)}, max ${toPreview.at(-1)!.toFixed(0)}); ` +
-        `the shipment page's URL after ${percentile(toDetail, 0.5).toFixed(0)} ms.`,
+      `\n"Buy label" → label preview, sandbox at 0 ms latency, ${buys.length} runs after 1 warm-up: ` +
+        (buys.length
+          ? `median ${percentile(toPreview, 0.5).toFixed(0)} ms (min ${toPreview[0]!.toFixed(0)}, ` +
+            `max ${toPreview.at(-1)!.toFixed(0)}); the shipment page's URL after ${percentile(toDetail, 0.5).toFixed(0)} ms`
+          : "failed"),
     );
+    for (const f of failures) console.log(`failed: ${f}`);
+    if (failures.length) process.exitCode = 1;
     const shown = ADMIN_URL ? new URL(ADMIN_URL) : null;
     if (shown) shown.password = ""; // never print a password
     console.log(
@@ -231,7 +182,6 @@ async function main() {
     );
   } finally {
     await cleanup();
-    agent.destroy();
   }
 }
 
