@@ -124,7 +124,8 @@ export interface BuyTiming {
 export async function buyLabelOnce(context: BrowserContext, base: string): Promise<BuyTiming> {
   const page = await context.newPage();
   try {
-    await page.goto(base + "/shipments/new", { waitUntil: "networkidle" });
+    const res = await page.goto(base + "/shipments/new", { waitUntil: "networkidle" });
+    if (res?.status() !== 200) throw new Error(`/shipments/new answered ${res?.status()}`);
     await fillAddress(page, "Ship from", SHIP_FROM);
     await fillAddress(page, "Ship to", SHIP_TO);
     await set(page.getByRole("group", { name: "Parcel" }).getByLabel(/^Weight(?! unit)/), "2.5");
