@@ -34,7 +34,8 @@ describe("the methods each path serves (the front door's Allow)", () => {
 
   /** Route files (their exported handlers that are not 405 refusals) and pages (GET), by path; catch-alls aside. */
   async function served(dir = "app"): Promise<[string, string[]][]> {
-    const path = normalize(dir.replace(/^app/, "") || "/");
+    // Route groups, "(dashboard)", name no segment of the URL.
+    const path = normalize(dir.replace(/^app/, "").replace(/\/\([^)]+\)/g, "") || "/");
     const found: [string, string[]][] = [];
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory() && !entry.name.startsWith("[...")) found.push(...(await served(join(dir, entry.name))));

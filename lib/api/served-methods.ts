@@ -7,6 +7,15 @@ import type { RouteMethod } from "./operation";
  */
 export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/": ["GET"],
+  "/sign-in": ["GET"],
+  "/sign-up": ["GET"],
+  "/shipments": ["GET"],
+  "/shipments/new": ["GET"],
+  "/shipments/{id}": ["GET"],
+  "/trackers": ["GET"],
+  "/settings": ["GET"],
+  "/settings/account": ["GET"],
+  "/settings/api-keys": ["GET"],
   "/api/health": ["GET"],
   "/api/inngest": ["GET", "POST", "PUT"],
   "/v1/openapi.json": ["GET"],
