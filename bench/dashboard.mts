@@ -4,7 +4,7 @@
  *  1. Server time to first byte of /shipments, signed in, with BENCH_SHIPMENTS (default 100 000) shipments in the
  *     organization, seeded in SQL (scripts/seed-shipments.mts): the first page, the Purchased tab (the seed's
  *     shipments are drafts or purchased) and a search for a recipient's name; BENCH_REQUESTS (30) sequential
- *     requests each after 5 warm-up ones; the time to the last byte beside it;
+ *     requests each after 5 warm-up ones; the time to the last byte beside it, and /api/health as the floor;
  *  2. the JavaScript /shipments/new and /shipments load in Chromium, every script fetched once more with gzip;
  *  3. "Buy label" to the label preview on the shipment page, from a filled /shipments/new, sandbox at zero latency:
  *     the page's URL, the preview in the page, and Chromium's PDF viewer holding the label; BENCH_BUYS (5) runs
@@ -118,6 +118,7 @@ async function main() {
       ["first page", "/shipments"],
       [`Purchased tab (${seeded.purchased})`, "/shipments?status=purchased"],
       [`search "${SEARCH}" (${seeded.found})`, `/shipments?q=${encodeURIComponent(SEARCH)}`],
+      ["(baseline: /api/health, no page)", "/api/health"],
     ];
     const listRows = [];
     for (const [label, path] of lists)
