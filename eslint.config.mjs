@@ -9,7 +9,15 @@ import nextPlugin from "@next/eslint-plugin-next";
 const alias = (...paths) => paths.flatMap((p) => [`@/${p}`, `@/${p}/*`]);
 const DATABASE_DRIVERS = ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/pglite", "@electric-sql/pglite/*"];
 const DOMAIN = ["lib/auth", "lib/orgs", "lib/connections", "lib/rates", "lib/shipments", "lib/trackers"];
-const ABOVE_DOMAIN = ["lib/api", "lib/jobs", "lib/bootstrap", "lib/start-server", "lib/front-door", "lib/dashboard", "app"];
+const ABOVE_DOMAIN = [
+  "lib/api",
+  "lib/jobs",
+  "lib/bootstrap",
+  "lib/start-server",
+  "lib/front-door",
+  "lib/dashboard",
+  "app",
+];
 
 // Every import from another folder goes through "@/": a relative path up and across could slip past the rules.
 const noClimbing = {

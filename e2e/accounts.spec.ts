@@ -1,16 +1,16 @@
 import { MEMBER, OWNER } from "./accounts";
-import { expect, signIn, signUp, test } from "./fixtures";
+import { expect, field, signIn, signUp, test } from "./fixtures";
 
 test.describe("accounts", () => {
   test("a signed-out visit goes to sign-in and comes back after", async ({ page, checkPage }) => {
     await page.goto("/settings/account");
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fsettings%2Faccount$/);
     await checkPage(page, "sign-in");
-    await page.getByLabel("Email", { exact: true }).fill(OWNER.email);
-    await page.getByLabel("Password", { exact: true }).fill("not the password");
+    await field(page, "Email").fill(OWNER.email);
+    await field(page, "Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("The email or password is not right.");
-    await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
+    await expect(page.getByText("The email or password is not right.")).toBeVisible();
+    await field(page, "Password").fill(OWNER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/settings\/account$/);
     await expect(page.getByText(`${OWNER.email} · owner of Default organization`)).toBeVisible();
@@ -35,7 +35,7 @@ test.describe("accounts", () => {
     await signIn(page, OWNER);
     await page.goto("/settings/api-keys");
     await page.getByRole("button", { name: "Create key" }).click();
-    await page.getByLabel("Name").fill("warehouse-sync");
+    await field(page, "Name").fill("warehouse-sync");
     await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
     const key = (await page.getByRole("dialog").locator("code").innerText()).trim();
     expect(key).toMatch(/^shw_/);

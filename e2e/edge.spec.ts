@@ -28,16 +28,18 @@ const SECURITY = {
 test.describe("the edge of the running server", () => {
   test("sends the security headers on every kind of answer", async ({ request, api }) => {
     for (const [path, withKey, status] of [
-      ["/", false, 200],
+      ["/", false, 307],
       ["/api/health", false, 200],
       ["/api/inngest", false, 503],
       ["/v1/openapi.json", false, 200],
       ["/v1/connections", true, 200],
       ["/v1/connections", false, 401],
       ["/v1/nothing", true, 404],
-      ["/nothing", false, 404],
+      // Signed out, any page (an unknown one too) answers with the way to sign in, not its own content.
+      ["/nothing", false, 307],
+      ["/sign-in", false, 200],
     ] as const) {
-      const res = await (withKey ? api : request).get(path);
+      const res = await (withKey ? api : request).get(path, { maxRedirects: 0 });
       expect(res.status(), path).toBe(status);
       const headers = res.headers();
       for (const [name, value] of Object.entries(SECURITY)) expect(headers[name], `${path} ${name}`).toBe(value);

@@ -77,12 +77,17 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 
 type NewUser = { name: string; email: string; password: string };
 
+/** A form control by its label's words; a required field's label ends in a "*" that screen readers do not read. */
+export function field(page: Page, label: string) {
+  return page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s*\\*)?$`));
+}
+
 /** Signs up through the /sign-up form and expects the shipments list. */
 export async function signUp(page: Page, user: NewUser): Promise<void> {
   await page.goto("/sign-up");
-  await page.getByLabel("Name", { exact: true }).fill(user.name);
-  await page.getByLabel("Email", { exact: true }).fill(user.email);
-  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await field(page, "Name").fill(user.name);
+  await field(page, "Email").fill(user.email);
+  await field(page, "Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
 }
@@ -90,8 +95,8 @@ export async function signUp(page: Page, user: NewUser): Promise<void> {
 /** Signs in through the /sign-in form and expects the shipments list. */
 export async function signIn(page: Page, user: Pick<NewUser, "email" | "password">): Promise<void> {
   await page.goto("/sign-in");
-  await page.getByLabel("Email", { exact: true }).fill(user.email);
-  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await field(page, "Email").fill(user.email);
+  await field(page, "Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isPdf } from "@/lib/labels/check";
 import { PDF_PAGE_HEIGHT, PDF_PAGE_WIDTH, renderPdfLabel } from "@/lib/labels/pdf";
 import { layoutLabel } from "@/lib/labels/layout";
+import { printsAtActualSize } from "@/lib/labels/print-ready";
 import { sampleAddress, sampleLabelContent } from "@/test/label-samples";
 
 /** The page's drawing operators as text (pdf-lib writes text as hex strings in Tj operators). */
@@ -29,6 +30,11 @@ describe("renderPdfLabel", () => {
     const { width, height } = doc.getPages()[0]!.getSize();
     expect([width, height]).toEqual([PDF_PAGE_WIDTH, PDF_PAGE_HEIGHT]);
     expect([width, height]).toEqual([288, 432]);
+  });
+
+  it("asks viewers to print it at actual size (PrintScaling None), never fitted to the printable area", async () => {
+    const doc = await PDFDocument.load(await renderPdfLabel(sampleLabelContent()));
+    expect(printsAtActualSize(doc)).toBe(true);
   });
 
   it("draws addresses, service and tracking number as text and the barcode as vector bars", async () => {

@@ -1,6 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont } from "pdf-lib";
 import { foldLatin, type LabelContent } from "@/lib/labels/content";
 import { LABEL_DPI, layoutLabel, type TextElement } from "@/lib/labels/layout";
+import { printAtActualSize } from "@/lib/labels/print-ready";
 
 /** A 4×6 inch page: 288 × 432 points (the layout's 812 × 1218 dots at 203 dpi). */
 export const PDF_PAGE_WIDTH = 288;
@@ -50,6 +51,7 @@ export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array>
   doc.setSubject(`${content.serviceName} shipping label`);
   doc.setProducer("shipwell");
   doc.setCreator("shipwell");
+  printAtActualSize(doc);
   // Stable dates keep the output a pure function of the content (handy for caching and tests).
   const date = new Date(`${content.shipDate}T00:00:00Z`);
   if (!Number.isNaN(date.getTime())) {

@@ -140,6 +140,19 @@ export const ShipmentListQuery = PageQuery.extend({
 }).strict();
 export type ShipmentListQuery = z.output<typeof ShipmentListQuery>;
 
+/** `layout`: the label as bought, or laid at actual size on the top half of a Letter or A4 sheet (PDF and PNG only). */
+const LABEL_LAYOUTS = ["label", "letter", "a4"] as const;
+export type LabelLayout = (typeof LABEL_LAYOUTS)[number];
+
 export const LabelQuery = z
-  .object({ format: labelType.optional().describe("PDF, ZPL or PNG; must match the label bought") })
+  .object({
+    format: labelType.optional().describe("PDF, ZPL or PNG; must match the label bought"),
+    layout: z
+      .preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(LABEL_LAYOUTS))
+      .default("label")
+      .describe(
+        "label: the file as bought (default). letter or a4: a PDF of that paper with the label turned onto the top " +
+          "half at 100% scale and a cut line (PDF and PNG labels only; 400 for ZPL)",
+      ),
+  })
   .strict();

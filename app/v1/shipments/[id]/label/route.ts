@@ -11,18 +11,18 @@ export const GET = withApi(
     query: LabelQuery,
     doc: {
       id: "getShipmentLabel",
-      summary: "The label file itself (PDF, ZPL or PNG) as a download",
+      summary: "The label file itself (PDF, ZPL or PNG) as a download, or laid on a Letter or A4 sheet (PDF)",
       response: { files: LABEL_MEDIA_TYPES },
       responses: {
         200: "The file",
-        400: "format does not match the label",
+        400: "format does not match the label, or a layout the label cannot take (ZPL on paper)",
         404: "not_found",
         409: "No label yet, or voided",
       },
     },
   },
   async ({ ctx, params, query }) => {
-    const file = await getLabel({ ctx, id: params.id, format: query.format });
+    const file = await getLabel({ ctx, id: params.id, format: query.format, layout: query.layout });
     return new Response(Buffer.from(file.content), {
       headers: {
         "Content-Type": file.contentType,

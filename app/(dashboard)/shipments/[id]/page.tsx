@@ -1,0 +1,70 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { AddressCard } from "@/components/shipments/detail/address-card";
+import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";
+import { LabelCard } from "@/components/shipments/detail/label-card";
+import { loadShipmentDetail } from "@/components/shipments/detail/load-detail";
+import { ParcelsCard } from "@/components/shipments/detail/parcels-card";
+import { RateCard } from "@/components/shipments/detail/rate-card";
+import { ShipmentActions } from "@/components/shipments/detail/shipment-actions";
+import { ShipmentHeader } from "@/components/shipments/detail/shipment-header";
+import { TrackingTimeline } from "@/components/shipments/detail/tracking-timeline";
+import { formatMoney } from "@/components/ui/money";
+import { requireSession } from "@/lib/dashboard/session";
+
+export const metadata: Metadata = { title: "Shipment" };
+
+const SHIPMENT_ID = /^shp_[0-9a-f]{32}$/;
+
+export default async function ShipmentPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const { ctx } = await requireSession();
+  const detail = SHIPMENT_ID.test(id) ? await loadShipmentDetail(ctx, id) : null;
+  if (!detail) notFound();
+  const { shipment, label, printable, zpl, tracker } = detail;
+  const rate = shipment.selected_rate;
+  return (
+    <div className="grid gap-6">
+      <ShipmentHeader
+        shipment={shipment}
+        purchasedAt={label?.purchasedAt ?? null}
+        actions={
+          <ShipmentActions
+            shipmentId={id}
+            status={shipment.status}
+            printable={printable}
+            trackingNumber={shipment.tracking_number}
+            carrierName={rate?.carrier_name ?? shipment.carrier_name}
+            amount={rate ? formatMoney(rate.total_charge, rate.currency) : null}
+          />
+        }
+      />
+      {shipment.messages.length > 0 && (
+        <section aria-label="Messages from the carrier">
+          <CarrierMessages messages={shipment.messages} />
+        </section>
+      )}
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <LabelCard
+          shipmentId={id}
+          status={shipment.status}
+          trackingNumber={shipment.tracking_number}
+          printable={printable}
+          bought={label !== null}
+          zpl={zpl}
+        />
+        <div className="grid gap-6">
+          <div className="grid gap-6 md:grid-cols-2">
+            <AddressCard title="Ship from" address={shipment.shipper} />
+            <AddressCard title="Ship to" address={shipment.recipient} />
+          </div>
+          <div className="grid items-start gap-6 md:grid-cols-2">
+            <ParcelsCard parcels={shipment.parcels} />
+            {rate && <RateCard rate={rate} />}
+          </div>
+          {tracker && <TrackingTimeline tracker={tracker} />}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import { CreateLabelForm } from "@/components/shipments/create/create-label-form";
+import type { CarrierSummary } from "@/components/shipments/create/rates-panel";
+import { lastShipFrom } from "@/lib/auth/memberships";
+import { listConnections } from "@/lib/connections/list-connections";
+import { requireSession } from "@/lib/dashboard/session";
+
+export const metadata: Metadata = { title: "Create label" };
+
+export default async function CreateLabelPage() {
+  const { ctx } = await requireSession();
+  const [connections, shipFrom] = await Promise.all([
+    listConnections({ ctx, filters: { active: true, limit: 100, offset: 0 } }),
+    lastShipFrom(ctx),
+  ]);
+  const carriers: CarrierSummary[] = connections.results
+    .filter((c) => c.capabilities.includes("rates"))
+    .map((c) => ({
+      id: c.id,
+      carrierId: c.carrier_id,
+      carrierName: c.carrier_name,
+      displayName: c.display_name || c.carrier_id,
+      testMode: c.test_mode,
+    }));
+  return (
+    <div className="grid grid-cols-1 gap-5">
+      <h1 className="text-2xl font-semibold tracking-tight">Create label</h1>
+      <CreateLabelForm defaults={{ shipFrom }} carriers={carriers} />
+    </div>
+  );
+}

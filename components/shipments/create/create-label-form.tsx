@@ -1,0 +1,184 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useEffect, useEffectEvent, useState } from "react";
+import { FormProvider, useForm, useWatch } from "react-hook-form";
+import { toast } from "sonner";
+import { carrierFieldErrors, ratesFailure, type FailureView } from "@/lib/client/create-label/failures";
+import { placeProblems, type FieldError } from "@/lib/client/create-label/field-paths";
+import {
+  CreateLabelForm as CreateLabelSchema,
+  buyProblems,
+  formParseOptions,
+  ratingKey,
+  shipmentRequest,
+  type CreateLabelOutput,
+  type CreateLabelValues,
+} from "@/lib/client/create-label/form-schema";
+import { defaultValues, type CreateLabelDefaults } from "@/lib/client/create-label/form-defaults";
+import { BUILT_IN_PRESETS, type ParcelPreset } from "@/lib/client/create-label/parcel-presets";
+import { formatMoney, serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
+import { AddressFieldset } from "./address-fieldset";
+import { BuySection } from "./buy-section";
+import { LabelOptionsFieldset } from "./label-options-fieldset";
+import { ParcelFieldset } from "./parcel-fieldset";
+import { PriceChangeDialog } from "./price-change-dialog";
+import { rateChoice } from "./rate-card";
+import { RatesPanel, type CarrierSummary } from "./rates-panel";
+import { useBuyLabel, type Bought } from "./use-buy-label";
+import { useRates } from "./use-rates";
+
+export interface CreateLabelFormProps {
+  defaults: CreateLabelDefaults;
+  /** The active connections rating will ask. */
+  carriers: readonly CarrierSummary[];
+  /** Boxes to prefill from: the built-in ones until an organization's saved presets come from the server. */
+  presets?: readonly ParcelPreset[];
+}
+
+function boughtToast({ shipment, rate, previous }: Bought) {
+  const price = formatMoney(rate.total_charge, rate.currency);
+  const description = previous
+    ? `At the carrier's new price: ${price} instead of ${formatMoney(previous.total_charge, previous.currency)}.`
+    : shipment.tracking_number
+      ? `Tracking number ${shipment.tracking_number}`
+      : undefined;
+  toast.success(`Label bought: ${serviceName(rate)}, ${price}`, { description });
+}
+
+/** Create label: the form on the left, the rates and the purchase in a panel beside it (below it on narrow screens). */
+export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS }: CreateLabelFormProps) {
+  const router = useRouter();
+  const form = useForm<CreateLabelValues, unknown, CreateLabelOutput>({
+    resolver: zodResolver(CreateLabelSchema, formParseOptions),
+    defaultValues: defaultValues(defaults),
+  });
+  const rates = useRates();
+  const [sort, setSort] = useState<RateSort>("price");
+  const [choice, setChoice] = useState<string | null>(null);
+  const [ratesProblem, setRatesProblem] = useState<FailureView | null>(null);
+  const buy = useBuyLabel({
+    onBought: (bought) => {
+      boughtToast(bought);
+      router.push(`/shipments/${encodeURIComponent(bought.shipment.id ?? "")}`);
+    },
+  });
+
+  // Re-rendered on every change, so the rates are marked stale the moment the form no longer matches them.
+  const [shipperCountry, recipientCountry] = useWatch({
+    control: form.control,
+    name: ["shipper.country_code", "recipient.country_code"],
+  });
+  useWatch({ control: form.control });
+  const stale = rates.quote !== null && ratingKey(form.getValues()) !== rates.quote.key;
+  const chosen = rates.quote?.rates.find((r) => rateChoice(r) === choice) ?? null;
+
+  /** Problems onto their fields, and the focus onto the first of them. */
+  function showOnFields(fields: readonly FieldError[]) {
+    for (const f of fields) form.setError(f.field, { type: "server", message: f.message });
+    if (fields[0]) form.setFocus(fields[0].field);
+  }
+
+  const getRates = form.handleSubmit(async (output) => {
+    setRatesProblem(null);
+    buy.clearFailure();
+    try {
+      const quote = await rates.getRates(output, ratingKey(form.getValues()));
+      if (quote) showOnFields(carrierFieldErrors(quote.messages));
+    } catch (error) {
+      const view = ratesFailure(error);
+      setRatesProblem(view);
+      showOnFields(view.fields);
+    }
+  });
+
+  async function startBuy() {
+    const failure = await buy.buy(async () => {
+      if (!chosen || stale) return null;
+      const output = await new Promise<CreateLabelOutput | null>((resolve) => {
+        void form.handleSubmit(resolve, () => resolve(null))();
+      });
+      if (!output) return null;
+      const missing = placeProblems(buyProblems(output)).fields;
+      if (missing.length > 0) {
+        showOnFields(missing);
+        return null;
+      }
+      return { body: shipmentRequest(output, chosen), chosen };
+    });
+    if (failure) showOnFields(failure.fields);
+  }
+
+  const onShortcut = useEffectEvent((event: KeyboardEvent) => {
+    if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || buy.busy || buy.priceChange) return;
+    event.preventDefault();
+    if (chosen && !stale && !rates.pending) void startBuy();
+    else void getRates();
+  });
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => onShortcut(event);
+    window.addEventListener("keydown", listener);
+    return () => window.removeEventListener("keydown", listener);
+  }, []);
+
+  const abroad = shipperCountry !== recipientCountry;
+  return (
+    <FormProvider {...form}>
+      {/* Laid out by the room it has (the shell's sidebar takes some), not by the window's width. */}
+      <div className="@container">
+        <form
+          noValidate
+          onSubmit={getRates}
+          aria-label="Create label"
+          className="grid items-start gap-6 @4xl:grid-cols-[minmax(0,1fr)_minmax(20rem,24rem)]"
+        >
+          <fieldset disabled={buy.busy} className="@container grid min-w-0 gap-6">
+            <p className="text-sm text-muted-foreground">
+              Fields marked <span className="text-destructive">*</span> are needed to buy the label; rates need only the
+              countries, postal codes and weight.
+            </p>
+            <div className="grid items-start gap-6 @4xl:grid-cols-2">
+              <AddressFieldset side="shipper" legend="Ship from" abroad={abroad} />
+              <AddressFieldset side="recipient" legend="Ship to" abroad={abroad} />
+            </div>
+            <div className="grid items-start gap-6 @3xl:grid-cols-2">
+              <ParcelFieldset presets={presets} />
+              <LabelOptionsFieldset />
+            </div>
+          </fieldset>
+          <div className="@4xl:sticky @4xl:top-6 @4xl:max-h-[calc(100dvh-3rem)] @4xl:overflow-y-auto">
+            <RatesPanel
+              carriers={carriers}
+              quote={rates.quote}
+              stale={stale}
+              pending={rates.pending}
+              failure={ratesProblem}
+              sort={sort}
+              onSort={setSort}
+              choice={choice}
+              onChoose={setChoice}
+              locked={buy.busy}
+            >
+              <BuySection
+                chosen={chosen}
+                stale={stale}
+                stage={buy.stage}
+                failure={buy.failure}
+                onBuy={() => void startBuy()}
+              />
+            </RatesPanel>
+          </div>
+        </form>
+      </div>
+      <PriceChangeDialog
+        change={buy.priceChange}
+        onAccept={() => void buy.acceptPrice().then((failure) => failure && showOnFields(failure.fields))}
+        onDecline={() => {
+          buy.declinePrice();
+          rates.discard();
+        }}
+      />
+    </FormProvider>
+  );
+}

@@ -1,0 +1,73 @@
+"use client";
+
+import { RadioGroup } from "radix-ui";
+import { useId } from "react";
+import { Controller, useFormContext } from "react-hook-form";
+import { Card } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import type { LabelType } from "@/lib/carriers/types";
+import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
+import { TextField } from "./form-field";
+
+const FORMATS: { value: LabelType; name: string; use: string }[] = [
+  { value: "PDF", name: "PDF", use: "Any printer, through the print dialog" },
+  { value: "ZPL", name: "ZPL", use: "Zebra thermal printers, sent raw" },
+  { value: "PNG", name: "PNG", use: "An image, for other tools" },
+];
+
+/** The label's file format, its size (4×6 in is the only one on offer today), and the clerk's reference. */
+export function LabelOptionsFieldset() {
+  const { control } = useFormContext<CreateLabelValues>();
+  const legendId = useId();
+  return (
+    <Card>
+      <fieldset className="@container grid gap-4 p-4">
+        <legend className="mb-1 text-base font-semibold">Label</legend>
+        <div className="grid gap-1.5">
+          <span id={legendId} className="text-sm leading-none font-medium">
+            Format
+          </span>
+          <Controller
+            control={control}
+            name="label_type"
+            render={({ field }) => (
+              <RadioGroup.Root
+                ref={field.ref}
+                aria-labelledby={legendId}
+                value={field.value}
+                onValueChange={(v) => field.onChange(v as LabelType)}
+                className="grid gap-2 @md:grid-cols-3"
+              >
+                {FORMATS.map((f) => (
+                  <RadioGroup.Item
+                    key={f.value}
+                    value={f.value}
+                    className={cn(
+                      "grid gap-0.5 rounded-md border border-input bg-card px-3 py-2 text-left",
+                      "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+                      "data-[state=checked]:border-primary data-[state=checked]:bg-info-muted",
+                    )}
+                  >
+                    <span className="text-sm font-medium">{f.name}</span>
+                    <span className="text-xs text-muted-foreground">{f.use}</span>
+                  </RadioGroup.Item>
+                ))}
+              </RadioGroup.Root>
+            )}
+          />
+        </div>
+        <p className="text-sm">
+          <span className="font-medium">Size:</span> 4 × 6 in{" "}
+          <span className="text-muted-foreground">(the only size the sandbox carrier offers)</span>
+        </p>
+        <TextField
+          name="reference"
+          label="Reference"
+          maxLength={100}
+          autoComplete="off"
+          hint="An order number or note; search for the shipment by it later."
+        />
+      </fieldset>
+    </Card>
+  );
+}

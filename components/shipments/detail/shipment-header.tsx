@@ -1,0 +1,70 @@
+import { TestBadge } from "@/components/ui/badge";
+import { LocalTime } from "@/components/ui/local-time";
+import { ShipmentStatusBadge } from "@/components/ui/shipment-status-badge";
+import { CopyButton } from "@/components/shipments/detail/copy-button";
+import type { Shipment } from "@/lib/schemas/shipment";
+
+/** Who it goes to, its state, the tracking number to read out on the phone, and when it was made and bought. */
+export function ShipmentHeader({
+  shipment,
+  purchasedAt,
+  actions,
+}: {
+  shipment: Omit<Shipment, "label">;
+  purchasedAt: Date | null;
+  actions: React.ReactNode;
+}) {
+  const to = shipment.recipient.person_name ?? shipment.recipient.company_name ?? "recipient";
+  const place = [shipment.recipient.city, shipment.recipient.country_code].filter(Boolean).join(", ");
+  return (
+    <header className="grid gap-4">
+      <div className="grid min-w-0 gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <h1 className="text-2xl font-semibold tracking-tight">
+            Shipment to {to}
+            {place && <span className="font-normal text-muted-foreground"> · {place}</span>}
+          </h1>
+          <ShipmentStatusBadge status={shipment.status} />
+          {shipment.test_mode && <TestBadge />}
+        </div>
+        <dl className="flex flex-wrap items-center gap-x-6 gap-y-1 text-sm">
+          <div className="flex items-center gap-1.5">
+            <dt className="text-muted-foreground">Tracking number</dt>
+            <dd className="flex items-center gap-0.5">
+              {shipment.tracking_number ? (
+                <>
+                  <span className="font-mono font-medium">{shipment.tracking_number}</span>
+                  <CopyButton value={shipment.tracking_number} label="Tracking number" />
+                  {shipment.status === "cancelled" && <span className="text-muted-foreground">(label voided)</span>}
+                </>
+              ) : (
+                <span>None yet</span>
+              )}
+            </dd>
+          </div>
+          {shipment.reference && (
+            <div className="flex gap-1.5">
+              <dt className="text-muted-foreground">Reference</dt>
+              <dd className="font-medium break-all">{shipment.reference}</dd>
+            </div>
+          )}
+          <div className="flex gap-1.5">
+            <dt className="text-muted-foreground">Created</dt>
+            <dd>
+              <LocalTime timestamp={shipment.created_at} />
+            </dd>
+          </div>
+          {purchasedAt && (
+            <div className="flex gap-1.5">
+              <dt className="text-muted-foreground">Label bought</dt>
+              <dd>
+                <LocalTime timestamp={purchasedAt.toISOString()} />
+              </dd>
+            </div>
+          )}
+        </dl>
+      </div>
+      {actions}
+    </header>
+  );
+}

@@ -1,0 +1,116 @@
+import type { Page } from "@playwright/test";
+import { OWNER } from "./accounts";
+import { expect, field, signIn, test } from "./fixtures";
+
+interface Place {
+  name: string;
+  street: string;
+  city: string;
+  state: string;
+  postal: string;
+}
+
+const FROM: Place = {
+  name: "Olivia Owner",
+  street: "500 Industrial Way",
+  city: "Chicago",
+  state: "IL",
+  postal: "60607",
+};
+const TO: Place = { name: "Rita Recipient", street: "12 Elm St", city: "Austin", state: "TX", postal: "78701" };
+
+async function fillAddress(page: Page, legend: "Ship from" | "Ship to", place: Place) {
+  const group = page.getByRole("group", { name: legend });
+  await group.getByLabel(/^Name/).fill(place.name);
+  await group.getByLabel(/^Street address/).fill(place.street);
+  await group.getByLabel(/^City/).fill(place.city);
+  await group.getByLabel(/^State/).selectOption(place.state);
+  await group.getByLabel(/^ZIP code/).fill(place.postal);
+}
+
+/** The create form filled for a US domestic parcel, with this reference. */
+async function fillLabel(page: Page, reference: string, to: Place = TO) {
+  await page.goto("/shipments/new");
+  await fillAddress(page, "Ship from", FROM);
+  await fillAddress(page, "Ship to", to);
+  await field(page, "Weight").fill("2.5");
+  await field(page, "Reference").fill(reference);
+}
+
+test.describe("the shipping flow", () => {
+  test.beforeEach(async ({ page }) => signIn(page, OWNER));
+
+  test("creates a label: rates, buy, preview and tracking number; finds it in the list; cancels it", async ({
+    page,
+    checkPage,
+  }) => {
+    const reference = `ORDER-${Date.now()}`;
+    await fillLabel(page, reference);
+    await checkPage(page, "shipments-new");
+    await page.getByRole("button", { name: "Get rates" }).click();
+    const rates = page.getByRole("radio", { name: /Sandbox/ });
+    await expect(rates.first()).toBeVisible();
+    await expect(page.getByText("Cheapest").first()).toBeVisible();
+    await rates.first().click();
+    await checkPage(page, "shipments-new-rates");
+    await page.getByRole("button", { name: /^Buy label/ }).click();
+
+    await expect(page).toHaveURL(/\/shipments\/shp_[0-9a-f]{32}$/, { timeout: 30_000 });
+    await expect(page.getByRole("heading", { name: /Shipment to Rita Recipient/ })).toBeVisible();
+    const tracking = (await page.locator("dd .font-mono").first().innerText()).trim();
+    expect(tracking).toMatch(/^SBX/);
+    await expect(page.getByTitle(`Shipping label ${tracking}`)).toBeVisible();
+    await checkPage(page, "shipment-detail");
+    const detailUrl = page.url();
+
+    // Found by its reference in the list, the search held in the URL.
+    await page.goto("/shipments");
+    await field(page, "Search").fill(reference);
+    await field(page, "Search").press("Enter");
+    await expect(page).toHaveURL(new RegExp(`q=${reference}`));
+    await expect(page.getByRole("row", { name: new RegExp(reference) })).toHaveCount(1);
+    await checkPage(page, "shipments-list");
+
+    // Cancelled (the label voided at the carrier) with a dialog that names the act.
+    await page.goto(detailUrl);
+    await page.getByRole("button", { name: "Void label" }).click();
+    await page.getByRole("button", { name: `Void label ${tracking}` }).click();
+    await expect(page.getByText("(label voided)")).toBeVisible();
+
+    // And then under the Cancelled tab; back returns to the list as it was.
+    await page.goto(`/shipments?q=${reference}`);
+    await page.getByRole("link", { name: /^Cancelled/ }).click();
+    await expect(page).toHaveURL(/status=cancelled/);
+    await expect(page.getByRole("row", { name: new RegExp(reference) })).toHaveCount(1);
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`q=${reference}$`));
+  });
+
+  test("puts the API's field error on the field that caused it, and buys nothing", async ({ page, api }) => {
+    const reference = `BADZIP-${Date.now()}`;
+    await fillLabel(page, reference, { ...TO, postal: "ABCDE" });
+    await page.getByRole("button", { name: "Get rates" }).click();
+    const zip = page.getByRole("group", { name: "Ship to" }).getByLabel(/^ZIP code/);
+    await expect(zip).toHaveAttribute("aria-invalid", "true");
+    const describedBy = (await zip.getAttribute("aria-describedby")) ?? "";
+    const errorText = await page.locator(`[id="${describedBy.split(" ")[0]}"]`).innerText();
+    expect(errorText.length).toBeGreaterThan(0);
+    const list = await (await api.get(`/v1/shipments?reference=${reference}`)).json();
+    expect(list.count).toBe(0);
+  });
+
+  test("buys one label when Buy is clicked twice", async ({ page, api }) => {
+    const reference = `DOUBLE-${Date.now()}`;
+    await fillLabel(page, reference);
+    await page.getByRole("button", { name: "Get rates" }).click();
+    await page
+      .getByRole("radio", { name: /Sandbox/ })
+      .first()
+      .click();
+    await page.getByRole("button", { name: /^Buy label/ }).dblclick();
+    await expect(page).toHaveURL(/\/shipments\/shp_[0-9a-f]{32}$/, { timeout: 30_000 });
+    const list = await (await api.get(`/v1/shipments?reference=${reference}`)).json();
+    expect(list.count).toBe(1);
+    expect(list.results[0].tracking_number).toMatch(/^SBX/);
+  });
+});

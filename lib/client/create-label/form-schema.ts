@@ -1,0 +1,201 @@
+import { z } from "zod";
+import { DIMENSION_UNITS, LABEL_TYPES, WEIGHT_UNITS } from "@/lib/carriers/types";
+import type { DimensionUnit, LabelType, WeightUnit } from "@/lib/carriers/types";
+import { RatingAddressInput, ShippableAddress } from "@/lib/schemas/address";
+import { optionalText } from "@/lib/schemas/common";
+import { ParcelInput } from "@/lib/schemas/parcel";
+import { postalCodeProblem } from "./address-data";
+
+/** What the address inputs hold: text as typed (the schema trims and upper-cases), and the residential toggle. */
+export interface AddressValues {
+  country_code: string;
+  person_name: string;
+  company_name: string;
+  address_line1: string;
+  address_line2: string;
+  city: string;
+  state_code: string;
+  postal_code: string;
+  phone_number: string;
+  email: string;
+  residential: boolean;
+}
+
+/** Numbers stay text while typed, so an empty box is "not given" rather than 0 and "2,5" can mean 2.5. */
+export interface ParcelValues {
+  weight: string;
+  weight_unit: WeightUnit;
+  length: string;
+  width: string;
+  height: string;
+  dimension_unit: DimensionUnit;
+}
+
+export interface CreateLabelValues {
+  shipper: AddressValues;
+  recipient: AddressValues;
+  parcels: ParcelValues[];
+  label_type: LabelType;
+  reference: string;
+}
+
+/**
+ * The form is checked with the API's own request schemas (RatingAddressInput, ParcelInput), plus what only a form
+ * can know: the postal code's shape for the country. What rating needs is the form's rule; what buying needs on top
+ * (street, city, state, phone abroad) is `buyProblems`, so a clerk can price a parcel before typing the street.
+ */
+const AddressForm = RatingAddressInput.superRefine(
+  (a, ctx) => {
+    if (typeof a.country_code !== "string" || typeof a.postal_code !== "string") return;
+    const problem = postalCodeProblem(a.country_code, a.postal_code);
+    if (problem) ctx.addIssue({ code: "custom", path: ["postal_code"], message: problem });
+  },
+  // Also when other fields failed, so the clerk sees every problem at once (as the API reports them).
+  { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+);
+
+/** "" is not given (null); a decimal comma is a decimal point; anything else that is not a number is NaN. */
+export function numberFromText(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  return /^[+-]?(\d+([.,]\d*)?|[.,]\d+)$/.test(trimmed) ? Number(trimmed.replace(",", ".")) : Number.NaN;
+}
+
+const numberText = z.string().transform(numberFromText);
+
+const ParcelFields = z
+  .object({
+    // Undefined (not null) when empty, so ParcelInput says "is required" rather than "must not be null".
+    weight: z.string().transform((v) => numberFromText(v) ?? undefined),
+    weight_unit: z.enum(WEIGHT_UNITS),
+    length: numberText,
+    width: numberText,
+    height: numberText,
+    dimension_unit: z.enum(DIMENSION_UNITS),
+  })
+  // The unit select always holds a value; it is only sent with dimensions.
+  .transform((p) => ({
+    ...p,
+    dimension_unit: p.length === null && p.width === null && p.height === null ? null : p.dimension_unit,
+  }));
+
+// ParcelInput types its preprocessed units' input as unknown, which zod's pipe cannot match with the fields' output;
+// at run time it takes exactly that output.
+const ParcelRequest = ParcelInput as z.ZodType<z.output<typeof ParcelInput>, z.output<typeof ParcelFields>>;
+const ParcelForm = ParcelFields.pipe(ParcelRequest);
+
+const CreateLabelSchema = z.object({
+  shipper: AddressForm,
+  recipient: AddressForm,
+  parcels: z.array(ParcelForm).min(1).max(50),
+  label_type: z.enum(LABEL_TYPES),
+  reference: optionalText(100),
+});
+export type CreateLabelOutput = z.output<typeof CreateLabelSchema>;
+/**
+ * Typed by the form's own values: the request schemas take looser input (null, absent), which react-hook-form would
+ * otherwise want the form to hold. The form's values are one case of that input.
+ */
+export const CreateLabelForm = CreateLabelSchema as z.ZodType<CreateLabelOutput, CreateLabelValues>;
+
+/**
+ * zod's generic messages ("Too small: expected number to be >0") in the API's words (lib/validation.ts), so a field
+ * says the same whether the browser or the server found the problem. Messages a schema wrote itself win.
+ */
+function formIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined || issue.input === null) return "is required";
+      if (typeof issue.input === "number" && Number.isNaN(issue.input)) return "must be a number";
+      return undefined;
+    case "too_small":
+      if (issue.origin === "string") return issue.minimum === 1 ? "is required" : undefined;
+      if (issue.origin === "number")
+        return issue.inclusive ? `must be at least ${issue.minimum}` : `must be greater than ${issue.minimum}`;
+      return undefined;
+    case "too_big":
+      if (issue.origin === "string") return `must be at most ${issue.maximum} characters`;
+      if (issue.origin === "number") return `must be at most ${issue.maximum}`;
+      return undefined;
+    case "invalid_value":
+      return `must be one of: ${issue.values.map(String).join(", ")}`;
+    default:
+      return undefined;
+  }
+}
+
+export const formParseOptions = { error: formIssueMessage } as const;
+
+/** A problem in the API's shape: a field path such as `recipient.city` or `parcels[0].weight`, and a message. */
+export interface FieldProblem {
+  field: string | null;
+  message: string;
+}
+
+const pathText = (path: PropertyKey[]) =>
+  path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+
+/**
+ * What buying a label needs beyond rating (docs/api.md, "Requests"): ShippableAddress's street, city and state, and
+ * a phone number at both ends when the parcel crosses a border (carriers and customs call them). Checked here so a
+ * purchase never stores a draft the API would refuse to buy (422 address_incomplete).
+ */
+export function buyProblems(values: CreateLabelOutput): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const abroad = values.shipper.country_code !== values.recipient.country_code;
+  for (const side of ["shipper", "recipient"] as const) {
+    const parsed = ShippableAddress.safeParse(values[side]);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        problems.push({ field: `${side}${pathText(issue.path)}`, message: issue.message });
+      }
+    }
+    if (abroad && !values[side].phone_number) {
+      problems.push({ field: `${side}.phone_number`, message: "is required when shipping to another country" });
+    }
+  }
+  return problems;
+}
+
+/** Body of `POST /v1/proxy/rates`: every active connection is asked (no carrier_ids). */
+export function ratesRequest(values: CreateLabelOutput) {
+  return {
+    shipper: values.shipper,
+    recipient: values.recipient,
+    parcels: values.parcels,
+    reference: values.reference,
+  };
+}
+
+/** Body of `POST /v1/shipments` for one chosen rate: only its connection and service are asked again. */
+export function shipmentRequest(values: CreateLabelOutput, rate: { carrier_ref: string; service: string }) {
+  return {
+    ...ratesRequest(values),
+    label_type: values.label_type,
+    // The connection's car_ id rather than its carrier_id: renaming a connection between rating and buying cannot
+    // send the purchase to another one.
+    carrier_ids: [rate.carrier_ref],
+    services: [rate.service],
+  };
+}
+export type ShipmentRequest = ReturnType<typeof shipmentRequest>;
+
+/** An address without what no carrier prices by: who to call and whom to hand the parcel to. */
+function pricedPart({
+  person_name: _name,
+  company_name: _company,
+  phone_number: _phone,
+  email: _email,
+  ...priced
+}: AddressValues) {
+  return priced;
+}
+
+/**
+ * What decides the rates: a change here makes rates shown before it stale. Names, phone numbers, email, the
+ * reference and the label format do not (typing the recipient's phone after rating needs no new rates); every
+ * address line does, since carriers may rate a street differently (residential, remote area).
+ */
+export function ratingKey(values: Pick<CreateLabelValues, "shipper" | "recipient" | "parcels">): string {
+  return JSON.stringify([pricedPart(values.shipper), pricedPart(values.recipient), values.parcels]);
+}

@@ -1,0 +1,143 @@
+import type { Message } from "@/lib/schemas/message";
+import type { Rate } from "@/lib/schemas/rate";
+
+export type RateSort = "price" | "speed";
+
+export interface RateView {
+  rate: Rate;
+  cheapest: boolean;
+  fastest: boolean;
+}
+
+/** Money compared in whole cents: floats would call 0.1 + 0.2 dearer than 0.3. */
+export const cents = (amount: number) => Math.round(amount * 100);
+
+/** A carrier that gives no transit time (0) is not the fastest. */
+const days = (rate: Rate) => (rate.transit_days > 0 ? rate.transit_days : Number.POSITIVE_INFINITY);
+const delivery = (rate: Rate) => rate.meta.estimated_delivery ?? "9999-12-31";
+
+function byPrice(a: Rate, b: Rate): number {
+  return a.currency.localeCompare(b.currency) || cents(a.total_charge) - cents(b.total_charge) || bySpeedOnly(a, b);
+}
+
+function bySpeedOnly(a: Rate, b: Rate): number {
+  return days(a) - days(b) || delivery(a).localeCompare(delivery(b));
+}
+
+function bySpeed(a: Rate, b: Rate): number {
+  return bySpeedOnly(a, b) || byPrice(a, b);
+}
+
+/**
+ * The rates in the chosen order with the cheapest and the fastest marked (one each; a tie goes to the faster, or the
+ * cheaper). Prices in several currencies cannot be compared without exchange rates, so then none is "cheapest".
+ */
+export function rateViews(rates: readonly Rate[], sort: RateSort): RateView[] {
+  const singleCurrency = new Set(rates.map((r) => r.currency)).size === 1;
+  const cheapest = singleCurrency ? [...rates].sort(byPrice)[0] : undefined;
+  const fastest = [...rates].filter((r) => days(r) !== Number.POSITIVE_INFINITY).sort(bySpeed)[0];
+  return [...rates]
+    .sort(sort === "price" ? byPrice : bySpeed)
+    .map((rate) => ({ rate, cheapest: rate === cheapest, fastest: rate === fastest }));
+}
+
+export function formatMoney(amount: number, currency: string, locale?: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount);
+  } catch {
+    // A currency code Intl does not know still shows its amount.
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+}
+
+/**
+ * The carrier's delivery date (`YYYY-MM-DD`) as a calendar day, never shifted by the viewer's time zone: read and
+ * written in UTC, as the carrier meant the day itself.
+ */
+export function formatDeliveryDate(date: string, locale?: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return null;
+  const day = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  if (Number.isNaN(day.getTime())) return null;
+  return new Intl.DateTimeFormat(locale, { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" }).format(
+    day,
+  );
+}
+
+/** "Arrives Thu, Jun 5 · 2 days", as much of it as the carrier gave. */
+export function deliveryText(rate: Rate, locale?: string): string | null {
+  const date = rate.meta.estimated_delivery ? formatDeliveryDate(rate.meta.estimated_delivery, locale) : null;
+  const transit = rate.transit_days > 0 ? `${rate.transit_days} day${rate.transit_days === 1 ? "" : "s"}` : null;
+  if (date && transit) return `Arrives ${date} · ${transit}`;
+  if (date) return `Arrives ${date}`;
+  return transit;
+}
+
+export interface ChargeLine {
+  label: string;
+  amount: number;
+}
+
+/** What makes the total, in the order an invoice lists it; the lines add up to `total_charge`. */
+export function chargeLines(rate: Rate): ChargeLine[] {
+  const lines: ChargeLine[] = [{ label: "Base", amount: rate.base_charge }];
+  for (const extra of rate.extra_charges) lines.push({ label: extra.name, amount: extra.amount });
+  if (rate.discount) lines.push({ label: "Discount", amount: -Math.abs(rate.discount) });
+  if (rate.duties_and_taxes) lines.push({ label: "Duties and taxes", amount: rate.duties_and_taxes });
+  return lines;
+}
+
+/** "Base $10.00 + Fuel surcharge $0.85 − Discount $0.50", in the rate's currency. */
+export function breakdownText(rate: Rate, locale?: string): string {
+  return chargeLines(rate)
+    .map((line, i) => {
+      const text = `${line.label} ${formatMoney(Math.abs(line.amount), rate.currency, locale)}`;
+      if (i === 0) return text;
+      return `${line.amount < 0 ? "−" : "+"} ${text}`;
+    })
+    .join(" ");
+}
+
+export const serviceName = (rate: Rate) => rate.meta.service_name || rate.service;
+
+export interface CarrierMessages {
+  carrierId: string;
+  carrierName: string;
+  messages: Message[];
+}
+
+const LEVEL_ORDER: Record<Message["level"], number> = { error: 0, warning: 1, info: 2 };
+
+/** Carrier messages per connection, errors first, in the order the connections first spoke. */
+export function messagesByCarrier(messages: readonly Message[]): CarrierMessages[] {
+  const groups = new Map<string, CarrierMessages>();
+  for (const message of messages) {
+    const key = `${message.carrier_name}\u0000${message.carrier_id}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { carrierId: message.carrier_id, carrierName: message.carrier_name, messages: [] };
+      groups.set(key, group);
+    }
+    group.messages.push(message);
+  }
+  for (const group of groups.values()) group.messages.sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level]);
+  return [...groups.values()];
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** What a screen reader hears when rates arrive. */
+export function ratesAnnouncement(views: readonly RateView[], messages: readonly Message[], locale?: string): string {
+  const errors = messages.filter((m) => m.level === "error").length;
+  const failed = errors ? ` ${plural(errors, "carrier error")}.` : "";
+  if (views.length === 0) return `No rates.${failed}`;
+  const carriers = new Set(views.map((v) => v.rate.carrier_ref)).size;
+  const parts = [`${plural(views.length, "rate")} from ${plural(carriers, "carrier")}.`];
+  const cheapest = views.find((v) => v.cheapest)?.rate;
+  if (cheapest) {
+    parts.push(`Cheapest: ${serviceName(cheapest)}, ${formatMoney(cheapest.total_charge, cheapest.currency, locale)}.`);
+  }
+  const fastest = views.find((v) => v.fastest)?.rate;
+  if (fastest) parts.push(`Fastest: ${serviceName(fastest)}, ${deliveryText(fastest, locale)}.`);
+  return parts.join(" ") + failed;
+}
