@@ -28,9 +28,9 @@ export async function signedInContext(browser: Browser, base: string, cookies: C
 }
 
 /** One GET asking for gzip: the bytes on the wire, and after gunzip. */
-export function compressedSize(url: string, headers: Record<string, string> = {}) {
+function compressedSize(url: string) {
   return new Promise<{ wire: number; decoded: number; gzip: boolean }>((resolve, reject) => {
-    const req = request(url, { headers: { ...headers, "accept-encoding": "gzip" } }, (res) => {
+    const req = request(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", reject);
