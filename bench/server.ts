@@ -159,6 +159,12 @@ export async function startServer({
   return { base, key, headers, api, stop };
 }
 
+/** Nearest-rank percentile of an ascending array, in ms. */
+export function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
 export interface Row {
   scenario: string;
   connections: number;

@@ -17,6 +17,7 @@ import postgres from "postgres";
 import {
   benchShipmentBody,
   ensureBuild,
+  percentile,
   printRows,
   run,
   scratchDatabase,
@@ -45,12 +46,6 @@ const shipmentBody = benchShipmentBody(["sandbox"]);
 
 // ---------------------------------------------------------------------------------------------------------------
 // create + purchase
-
-/** Nearest-rank percentile of an ascending array, in ms. */
-function percentile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
 
 interface PairStats {
   seconds: number;
