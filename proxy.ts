@@ -1,8 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { hasSessionCookie } from "@/lib/auth/session-cookie";
 
 // The pages anyone may open; everything else the matcher sends here needs a session.
 const PUBLIC_PAGES = new Set(["/sign-in", "/sign-up"]);
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?shipwell\.session_token=/;
 
 /**
  * A cheap first check on page visits (no database): without a session cookie, go to sign-in and come back after.
@@ -12,7 +12,7 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?shipwell\.session_token=/;
 export function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const path = pathname + search;
-  if (!PUBLIC_PAGES.has(pathname) && !SESSION_COOKIE.test(req.headers.get("cookie") ?? "")) {
+  if (!PUBLIC_PAGES.has(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
     const url = req.nextUrl.clone();
     url.pathname = "/sign-in";
     url.search = `?next=${encodeURIComponent(path)}`;

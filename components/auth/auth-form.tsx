@@ -6,12 +6,13 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { authPost } from "@/lib/client/auth";
 
 type Mode = "sign-in" | "sign-up";
 
 const COPY: Record<Mode, { endpoint: string; submit: string; busy: string }> = {
-  "sign-in": { endpoint: "/api/auth/sign-in/email", submit: "Sign in", busy: "Signing in…" },
-  "sign-up": { endpoint: "/api/auth/sign-up/email", submit: "Create account", busy: "Creating account…" },
+  "sign-in": { endpoint: "sign-in/email", submit: "Sign in", busy: "Signing in…" },
+  "sign-up": { endpoint: "sign-up/email", submit: "Create account", busy: "Creating account…" },
 };
 
 /**
@@ -34,16 +35,10 @@ export function AuthForm({ mode, next }: { mode: Mode; next: string }) {
       ["name", "email", "password"].flatMap((k) => (form.has(k) ? [[k, form.get(k)]] : [])),
     );
     try {
-      const res = await fetch(copy.endpoint, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-        credentials: "same-origin",
-      });
-      if (!res.ok) {
-        const answer = (await res.json().catch(() => ({}))) as { message?: string };
+      const answer = await authPost(copy.endpoint, body);
+      if (!answer.ok) {
         setError(
-          res.status === 401
+          answer.status === 401
             ? "The email or password is not right."
             : (answer.message ?? "That did not work; try again."),
         );

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { authPost } from "@/lib/client/auth";
 
 /** Changing the password signs out every other session (a stolen session should not outlive the old password). */
 export function ChangePasswordForm() {
@@ -22,18 +23,12 @@ export function ChangePasswordForm() {
     setPending(true);
     setError(null);
     try {
-      const res = await fetch("/api/auth/change-password", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        credentials: "same-origin",
-        body: JSON.stringify({
-          currentPassword: form.get("currentPassword"),
-          newPassword: form.get("newPassword"),
-          revokeOtherSessions: true,
-        }),
+      const answer = await authPost("change-password", {
+        currentPassword: form.get("currentPassword"),
+        newPassword: form.get("newPassword"),
+        revokeOtherSessions: true,
       });
-      if (!res.ok) {
-        const answer = (await res.json().catch(() => ({}))) as { message?: string };
+      if (!answer.ok) {
         setError(answer.message ?? "The password could not be changed.");
         return;
       }

@@ -4,18 +4,13 @@ import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { authPost } from "@/lib/client/auth";
 
 /** Revokes every session of this person but the one in this browser. */
 export function SignOutOthers({ count }: { count: number }) {
   const router = useRouter();
   async function revoke() {
-    const res = await fetch("/api/auth/revoke-other-sessions", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      credentials: "same-origin",
-      body: "{}",
-    });
-    if (!res.ok) {
+    if (!(await authPost("revoke-other-sessions")).ok) {
       toast.error("The other sessions could not be signed out. Try again.");
       throw new Error("revoke failed");
     }

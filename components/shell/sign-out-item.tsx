@@ -3,6 +3,7 @@
 import { LogOut } from "lucide-react";
 import { toast } from "sonner";
 import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
+import { authPost } from "@/lib/client/auth";
 
 /**
  * Ends the session, then loads the sign-in page with a full navigation, which also drops every cached query and
@@ -11,13 +12,8 @@ import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 export function SignOutItem() {
   async function signOut() {
     try {
-      const res = await fetch("/api/auth/sign-out", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json" },
-        body: "{}",
-      });
-      if (!res.ok) throw new Error(`sign-out answered ${res.status}`);
+      const answer = await authPost("sign-out");
+      if (!answer.ok) throw new Error(`sign-out answered ${answer.status}`);
       window.location.assign("/sign-in");
     } catch {
       toast.error("Could not sign out. Check your connection and try again.");

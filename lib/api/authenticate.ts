@@ -1,7 +1,8 @@
 import "server-only";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import type { Role } from "@/lib/auth/roles";
-import { hasSessionCookie, signedInUser } from "@/lib/auth/sessions";
+import { hasSessionCookie } from "@/lib/auth/session-cookie";
+import { signedInUser } from "@/lib/auth/sessions";
 import type { Db } from "@/lib/db/tx";
 import { env } from "@/lib/env";
 import { clientAddress } from "./client-address";
@@ -48,7 +49,7 @@ function fromThisSite(req: Request): boolean {
  * browser whoever wrote the page, a key is not.
  */
 export async function authenticate(req: Request, db: Db): Promise<Caller> {
-  if (req.headers.get("authorization") !== null || !hasSessionCookie(req.headers)) {
+  if (req.headers.get("authorization") !== null || !hasSessionCookie(req.headers.get("cookie"))) {
     const key = await authenticateKey(req, db);
     return { type: "api_key", id: key.keyId, orgId: key.orgId, apiVersion: key.apiVersion };
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SESSION_COOKIE } from "@/lib/auth/session-cookie";
 import { ErrorEnvelope, MessagesEnvelope } from "@/lib/schemas/message";
 import { ERROR_STATUS } from "./errors";
 import { ROUTE_METHODS, type Operation, type RouteMethod } from "./operation";
@@ -221,7 +222,7 @@ export function openApiDocument(modules: readonly Record<string, unknown>[]): Re
         session: {
           type: "apiKey",
           in: "cookie",
-          name: "shipwell.session_token",
+          name: SESSION_COOKIE,
           description: "The dashboard's session (writes need a same-origin `Origin` header)",
         },
       },

@@ -8,6 +8,7 @@ import type { Db } from "@/lib/db/tx";
 import { env, isEmbedded } from "@/lib/env";
 import { log } from "@/lib/log";
 import { placeNewUser } from "./memberships";
+import { SESSION_COOKIE_PREFIX } from "./session-cookie";
 
 /** docs/api.md, "Accounts and roles": how long a session lasts, and how often its expiry slides forward. */
 const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
@@ -51,7 +52,7 @@ function configure(db: Db) {
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     advanced: {
-      cookiePrefix: "shipwell",
+      cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: PUBLIC_URL ? PUBLIC_URL.startsWith("https://") : NODE_ENV === "production" && !isEmbedded(),
       trustedProxyHeaders: TRUST_PROXY > 0,
       // An address from a header is the client's to write; sessions keep the user agent only.

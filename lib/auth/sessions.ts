@@ -3,6 +3,7 @@ import { and, desc, eq, gt } from "drizzle-orm";
 import { sessions } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/tx";
 import { authFor } from "./better-auth";
+import { hasSessionCookie } from "./session-cookie";
 import { membershipOf, placeNewUser, type Membership } from "./memberships";
 
 export interface SignedIn {
@@ -11,18 +12,13 @@ export interface SignedIn {
   membership: Membership;
 }
 
-/** Whether a request carries a session cookie at all (cheap: no database), so API-key requests skip the lookup. */
-export function hasSessionCookie(headers: Headers): boolean {
-  return /(?:^|;\s*)(?:__Secure-)?shipwell\.session_token=/.test(headers.get("cookie") ?? "");
-}
-
 /**
  * The person a request's session cookie belongs to, with the organization they act in; null when the cookie is
  * missing, forged, expired or revoked. A user whose organization was never recorded (the sign-up hook failed after
  * the account was written) is placed now, so an account never ends up belonging nowhere.
  */
 export async function signedInUser(db: Db, headers: Headers): Promise<SignedIn | null> {
-  if (!hasSessionCookie(headers)) return null;
+  if (!hasSessionCookie(headers.get("cookie"))) return null;
   const found = await authFor(db).api.getSession({ headers, query: { disableCookieCache: true } });
   if (!found) return null;
   const { user, session } = found;
