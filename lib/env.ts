@@ -46,6 +46,18 @@ const schema = z
       .default(0),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     CARRIER_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    // The carrier emulator (test/emulator, `npm run emulator`): every networked adapter calls `<url>/<carrier_name>`
+    // instead of the carrier. For tests, benches and trying adapters by hand; a loopback address only, so a
+    // misconfiguration cannot send credentials anywhere else. Connections have no such setting.
+    CARRIER_EMULATOR_URL: z
+      .string()
+      .url()
+      .refine((u) => /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(u), {
+        message: "must be a loopback address such as http://127.0.0.1:4010",
+      })
+      .transform((u) => u.replace(/\/+$/, ""))
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     SKIP_MIGRATIONS: boolish.default(false),
     // Background tracker refresh. auto: Inngest when it is configured (below), else an in-process timer.
     TRACKER_REFRESH: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),

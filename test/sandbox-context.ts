@@ -80,6 +80,7 @@ export function sandboxTestContext(opts: TestContextOptions = {}): AdapterContex
     signal: opts.signal ?? new AbortController().signal,
     now: typeof now === "function" ? now : () => now,
     ledger: opts.ledger ?? memoryLedger(),
+    baseUrl: "",
   };
 }
 
@@ -133,6 +134,7 @@ export function testShipRequest(overrides: Partial<ShipRequest> = {}): ShipReque
     shipment_key: "shp_" + "0".repeat(32),
     options: {},
     payment: null,
+    customs: null,
     ...overrides,
   };
 }

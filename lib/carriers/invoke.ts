@@ -33,6 +33,17 @@ export function toCarrierMessages(
   }));
 }
 
+/**
+ * The API base an adapter calls for a connection: the carrier's test or live environment by `test_mode`, or the
+ * operator's carrier emulator. Never read from the connection, so no client can aim the server at a URL.
+ */
+export function baseUrlFor(adapter: Pick<CarrierAdapter, "carrier_name" | "endpoints">, testMode: boolean): string {
+  if (!adapter.endpoints) return "";
+  const emulator = env().CARRIER_EMULATOR_URL;
+  if (emulator) return `${emulator}/${adapter.carrier_name}`;
+  return testMode ? adapter.endpoints.test : adapter.endpoints.live;
+}
+
 export function deadlineFor(connection: Pick<ConnectionInfo, "config">): number {
   const configured = connection.config.deadline_ms;
   return typeof configured === "number" ? configured : env().CARRIER_DEADLINE_MS;
@@ -83,6 +94,7 @@ export async function invokeCarrier<T>(
           tokens: sharedTokenCache,
           now: () => new Date(),
           ledger,
+          baseUrl: baseUrlFor(adapter, connection.test_mode),
           http: createCarrierHttp({
             carrier_name: connection.carrier_name,
             carrier_id: connection.carrier_id,

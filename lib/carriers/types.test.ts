@@ -11,6 +11,8 @@ const base = {
   carrier_name: "sandbox" as const,
   display_name: "Test",
   label_types: ["PDF"] as const,
+  label_sizes: ["4x6"] as const,
+  services: [],
   credentialsSchema: z.object({}),
   configSchema: z.object({}),
   trackingBudget: { concurrency: 1, requestsPerMinute: 60, batchSize: 1 },

@@ -148,6 +148,82 @@ export interface ExtraCharge {
   currency: string;
 }
 
+/** What the parcel holds, as customs declarations name it. */
+export const CUSTOMS_CONTENT_TYPES = [
+  "merchandise",
+  "documents",
+  "gift",
+  "sample",
+  "return_merchandise",
+  "other",
+] as const;
+export type CustomsContentType = (typeof CUSTOMS_CONTENT_TYPES)[number];
+
+/** Incoterms the carriers accept (DDU and DAT are the pre-2020 names UPS and FedEx still take). */
+export const INCOTERMS = [
+  "DAP",
+  "DDP",
+  "DDU",
+  "DPU",
+  "DAT",
+  "EXW",
+  "FCA",
+  "CPT",
+  "CIP",
+  "FAS",
+  "FOB",
+  "CFR",
+  "CIF",
+] as const;
+export type Incoterm = (typeof INCOTERMS)[number];
+
+export const DUTY_PAYERS = ["sender", "recipient", "third_party"] as const;
+export type DutyPayer = (typeof DUTY_PAYERS)[number];
+
+/** One line of the commercial invoice. */
+export interface Commodity {
+  description: string;
+  quantity: number;
+  /** Value of one unit. */
+  value_amount: number;
+  value_currency: string;
+  /** Weight of one unit. */
+  weight: number;
+  weight_unit: WeightUnit;
+  /** Harmonized System tariff code (6 to 10 digits), when known. */
+  hs_code: string | null;
+  /** ISO country where the goods were made. */
+  origin_country: string;
+  sku: string | null;
+}
+
+/**
+ * The customs declaration of a parcel that crosses a customs border (lib/schemas/customs.ts validates it and says
+ * when one is required). Adapters map it to the carrier's international fields and commercial invoice.
+ */
+export type Customs = {
+  content_type: CustomsContentType;
+  /** What the parcel holds, in words; required for "other". */
+  content_description: string | null;
+  incoterm: Incoterm;
+  /** Who pays duties and taxes; `account_number` with the carrier when a third party or the recipient pays. */
+  duty: { paid_by: DutyPayer; currency: string | null; account_number: string | null; declared_value: number | null };
+  invoice: string | null;
+  /** `YYYY-MM-DD` */
+  invoice_date: string | null;
+  /** Send the commercial invoice electronically (UPS Paperless Invoice, FedEx Electronic Trade Documents). */
+  commercial_invoice: boolean;
+  /** The shipper certifies the declaration is true; `signer` names who did. */
+  certify: boolean;
+  signer: string | null;
+  /** Export filing references: AES ITN, or an exemption (EEL/PFC, e.g. "NOEEI 30.37(a)"). */
+  aes: string | null;
+  eel_pfc: string | null;
+  commodities: Commodity[];
+  /** Carrier-specific extras, passed through. */
+  options: Record<string, unknown>;
+};
+
 export interface RateQuote {
   service: string;
   service_name: string;
@@ -186,6 +262,8 @@ export interface ShipRequest {
   shipment_key: string;
   options: Record<string, unknown>;
   payment: { paid_by: string; currency: string | null; account_number: string | null } | null;
+  /** Required (and validated) when the parcel crosses a customs border; null for a domestic parcel. */
+  customs: Customs | null;
 }
 
 interface LabelFile {
@@ -287,6 +365,25 @@ export interface AdapterContext {
   now: () => Date;
   /** Lent for selling, voiding and looking up labels (CarrierLedger); only an in-process carrier uses it. */
   ledger: CarrierLedger | null;
+  /**
+   * Where the carrier's API is for this call, without a trailing slash: the adapter's `endpoints.test` or `.live` by
+   * the connection's test_mode, or the carrier emulator when the operator runs one (CARRIER_EMULATOR_URL, loopback
+   * only). Never from the connection itself: a client cannot aim the server at a URL of its choosing. "" for an
+   * in-process carrier.
+   */
+  baseUrl: string;
+}
+
+/** A label size a carrier prints: a 4×6 in thermal label, or a letter sheet. */
+export const LABEL_SIZES = ["4x6", "letter"] as const;
+export type LabelSize = (typeof LABEL_SIZES)[number];
+
+/** A service the carrier sells, by its code, with the name people know it by. */
+export interface ServiceDeclaration {
+  code: string;
+  name: string;
+  /** Where it goes: within one country, across a border, or both. */
+  scope: "domestic" | "international" | "both";
 }
 
 /**
@@ -313,6 +410,11 @@ interface AdapterBase {
   carrier_name: CarrierName;
   display_name: string;
   label_types: readonly LabelType[];
+  label_sizes: readonly LabelSize[];
+  /** The services it sells: code → name, in the order people expect to see them. */
+  services: readonly ServiceDeclaration[];
+  /** The carrier's API bases (its test environment and production); absent for an in-process carrier. */
+  endpoints?: { test: string; live: string };
   /** Validates the write-only `credentials` of a connection. */
   credentialsSchema: z.ZodType<Record<string, unknown>>;
   /** Validates carrier-specific `config` keys of a connection (common keys such as deadline_ms are the layer's). */

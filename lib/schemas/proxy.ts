@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AddressInput, RatingAddressInput } from "./address";
+import { CustomsInput } from "./customs";
 import { ParcelInput } from "./parcel";
 import { PaymentInput } from "./payment";
 import { Rate, RateInput, type SelectedRateInput } from "./rate";
@@ -39,8 +40,8 @@ export const ProxyShippingRequest = z
     selected_rate_id: z.string().trim().min(1).max(100),
     label_type: blankIsNull(labelType).transform((v) => v ?? "PDF"),
     options: orEmpty(boundedObject, () => ({})),
-    /** Passed to the carrier as `options.customs`, as a stored shipment's customs are (docs/api.md, "Proxy mode"). */
-    customs: boundedObject.nullish().transform((v) => v ?? null),
+    /** The customs declaration; required when the parcel crosses a customs border (docs/api.md, "Customs"). */
+    customs: CustomsInput.nullish().transform((v) => v ?? null),
     shipper: AddressInput,
     recipient: AddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),

@@ -4,6 +4,7 @@ import { Parcel } from "./parcel";
 import { Rate } from "./rate";
 import { Payment } from "./payment";
 import { Message } from "./message";
+import { Customs, CustomsInput } from "./customs";
 import {
   CarrierIds,
   ServiceCodes,
@@ -58,7 +59,7 @@ export const Shipment = z
     services: z.array(z.string()),
     options: z.record(z.string(), z.unknown()),
     payment: Payment.nullable(),
-    customs: z.record(z.string(), z.unknown()).nullable(),
+    customs: Customs.nullable(),
     reference: z.string().nullable(),
     label_type: z.string(),
     carrier_ids: z.array(z.string()),
@@ -82,7 +83,8 @@ export const ShipmentCreate = z
     services: ServiceCodes,
     label_type: blankIsNull(labelType).transform((v) => v ?? "PDF"),
     reference: optionalText(100),
-    customs: boundedObject.nullish().transform((v) => v ?? null),
+    /** The customs declaration; required to buy a label that crosses a customs border (docs/api.md, "Customs"). */
+    customs: CustomsInput.nullish().transform((v) => v ?? null),
     /** Who pays for the label; stored and used at purchase unless the purchase gives its own. */
     payment: PaymentInput.nullish().transform((v) => v ?? null),
   })
@@ -98,6 +100,8 @@ export const ShipmentPurchase = z
     payment: PaymentInput.nullish().transform((v) => v ?? null),
     /** Overrides the shipment's `reference` for this purchase (stored with the label). */
     reference: optionalText(100),
+    /** Overrides the shipment's `customs` for this purchase (stored with the label). */
+    customs: CustomsInput.nullish().transform((v) => v ?? null),
     /**
      * Buy even though an earlier purchase of this shipment lost its answer and the carrier could not tell whether it
      * sold a label (docs/api.md, "When an answer is lost"): a second label may then exist. Without it such a purchase

@@ -2,6 +2,7 @@ import "server-only";
 import { newId } from "@/lib/db/ids";
 import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
+import type { Customs } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, ValidationError } from "@/lib/errors";
@@ -9,16 +10,19 @@ import { presentRate, quotedRate, rateFromInput } from "@/lib/rates/present-rate
 import type { ProxyShippingRequest } from "@/lib/schemas/proxy";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { presentShipment } from "./present-shipment";
-import { carrierOptions, paymentFor, purchaseMeta } from "./purchase-fields";
+import { customsForLabel } from "./customs-for-label";
+import { paymentFor, purchaseMeta } from "./purchase-fields";
 import { addressFields, parcelFields } from "./rows";
 
-/** Customs sent the older way, inside `options`, are still the shipment's customs when no top-level ones came. */
-const customsInOptions = (options: Record<string, unknown>): Record<string, unknown> | null => {
-  const customs = options.customs;
-  return typeof customs === "object" && customs !== null && !Array.isArray(customs)
-    ? (customs as Record<string, unknown>)
-    : null;
-};
+/** Customs sent the older way, inside `options`, are the shipment's customs when no top-level ones came. */
+function customsOf(input: ProxyShippingRequest): Customs | null {
+  if (input.customs) return customsForLabel(input, input.customs);
+  const legacy = input.options.customs;
+  if (typeof legacy === "object" && legacy !== null && !Array.isArray(legacy)) {
+    return customsForLabel(input, legacy as Record<string, unknown>, "options.customs");
+  }
+  return customsForLabel(input, null);
+}
 
 /**
  * Proxy label purchase: the chosen rate names its connection (carrier_ref), the carrier sells the label, and the
@@ -32,6 +36,7 @@ export async function buyProxyLabel({
   input: ProxyShippingRequest;
 }): Promise<Shipment> {
   const { index, rate: chosen } = input.selected;
+  const customs = customsOf(input);
   const row = await connectionById({ ctx, id: chosen.carrier_ref, capability: "ship" });
   const adapter = getAdapter(row.carrierName)!;
   if (!adapter.label_types.includes(input.label_type)) {
@@ -59,8 +64,9 @@ export async function buyProxyLabel({
         label_type: input.label_type,
         reference: input.reference,
         shipment_key: id,
-        options: carrierOptions(input.options, input.customs),
+        options: input.options,
         payment: input.payment,
+        customs,
       }),
     ctx.db,
   );
@@ -84,7 +90,7 @@ export async function buyProxyLabel({
       services: [],
       options: input.options,
       payment: paymentFor(input.payment, presented.currency),
-      customs: input.customs ?? customsInOptions(input.options),
+      customs,
       reference: input.reference,
       labelType: shipped.label.type,
       carrierIds: [row.carrierId],

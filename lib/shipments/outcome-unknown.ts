@@ -27,6 +27,8 @@ export interface PurchaseAttempt {
   reference: string | null;
   label_type: LabelType;
   payment: Payment;
+  /** Customs the purchase request sent in place of the shipment's; absent when it sent none. */
+  customs?: Record<string, unknown>;
 }
 
 /** `meta.cancel_attempt`: a void sent to the carrier and not recorded. */

@@ -20,14 +20,3 @@ export function purchaseMeta(connection: { id: string; carrierName: string }, se
     carrier_connection_id: connection.id,
   };
 }
-
-/**
- * The options a label purchase passes to the carrier: a shipment's `customs` travel as `options.customs`, whether
- * stored (managed) or sent with the purchase (proxy shipping); without them an `options.customs` stays as given.
- */
-export function carrierOptions(
-  options: Record<string, unknown>,
-  customs: Record<string, unknown> | null,
-): Record<string, unknown> {
-  return customs ? { ...options, customs } : options;
-}

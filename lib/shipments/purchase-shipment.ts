@@ -28,7 +28,8 @@ import {
   withoutAttempts,
   type PurchaseAttempt,
 } from "./outcome-unknown";
-import { carrierOptions, paymentFor, purchaseMeta } from "./purchase-fields";
+import { customsForLabel } from "./customs-for-label";
+import { paymentFor, purchaseMeta } from "./purchase-fields";
 import { presentShipment } from "./present-shipment";
 import { recordPurchase } from "./record-purchase";
 import { carrierAddress, carrierParcel, type ShipmentRow } from "./rows";
@@ -76,6 +77,9 @@ export async function purchaseShipment({
   }
   const [parts] = await loadShipmentParts(ctx.db, orgId, [row]);
   assertShippableAddresses(parts!);
+  const shipper = carrierAddress(parts!.shipper);
+  const recipient = carrierAddress(parts!.recipient);
+  const customs = customsForLabel({ shipper, recipient }, input.customs ?? row.customs);
   // This purchase's own values override the ones stored at creation (and are stored with the label).
   const requested = { payment: input.payment ?? row.payment, reference: input.reference ?? row.reference };
   const leaseMs = claimLeaseMs(connection);
@@ -88,6 +92,7 @@ export async function purchaseShipment({
     reference: requested.reference,
     label_type: labelType,
     payment: paymentFor(requested.payment, rate.currency),
+    ...(input.customs && customs ? { customs } : {}),
   });
   // `meta` before any attempt: what the shipment goes back to when the carrier refuses.
   const clean = withoutAttempts(row.meta);
@@ -125,16 +130,17 @@ export async function purchaseShipment({
     undefined,
     (a, actx) =>
       a.ship(actx, {
-        shipper: carrierAddress(parts!.shipper),
-        recipient: carrierAddress(parts!.recipient),
+        shipper,
+        recipient,
         parcels: parts!.parcels.map(carrierParcel),
         service: rate.service,
         label_type: labelType,
         // Our id on the carrier's label record when the client gave no reference: the label can be found by it.
         reference: carrierReference(attempt, row.id),
         shipment_key: row.id,
-        options: carrierOptions(row.options, row.customs),
+        options: row.options,
         payment: requested.payment,
+        customs,
       }),
     ctx.db,
   );
@@ -165,6 +171,7 @@ export async function purchaseShipment({
     messages,
     payment: paymentFor(requested.payment, selected.currency),
     reference: requested.reference,
+    customs,
     meta: purchaseMeta(connection, selected),
     recipient: parts!.recipient,
   };

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { labels, shipments } from "@/lib/db/schema";
-import type { CarrierMessage, ShipResult } from "@/lib/carriers/types";
+import type { CarrierMessage, Customs, ShipResult } from "@/lib/carriers/types";
 import type { ConnectionRow } from "@/lib/connections/present";
 import type { Payment } from "@/lib/schemas/payment";
 import type { Rate } from "@/lib/schemas/rate";
@@ -20,6 +20,8 @@ export interface PurchaseRecord {
   payment: Payment;
   /** The client's reference for this purchase (the request's, else the shipment's). */
   reference: string | null;
+  /** The customs the label was bought with (the request's, else the shipment's), as validated. */
+  customs: Customs | Record<string, unknown> | null;
   meta: Record<string, unknown>;
   recipient: AddressRow;
 }
@@ -66,6 +68,7 @@ export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Pro
         labelType: shipped.label.type,
         payment: p.payment,
         reference: p.reference,
+        customs: p.customs,
         meta: p.meta,
         testMode: connection.testMode,
         messages: p.messages,

@@ -124,6 +124,7 @@ async function recover(
         messages,
         payment: attempt.payment,
         reference: attempt.reference,
+        customs: attempt.customs ?? parts.row.customs,
         meta: purchaseMeta(connection, selected),
         recipient: parts.recipient,
       }),

@@ -38,7 +38,7 @@ import { sandboxLabelContent } from "@/lib/carriers/sandbox/label";
 import { cityIndex, countryIndex } from "@/lib/carriers/sandbox/locations";
 import { isInternational, priceService, validateShipment, zoneFor } from "@/lib/carriers/sandbox/pricing";
 import { NOT_FOUND_SCENARIO, scenarioFromOption, scenarioName } from "@/lib/carriers/sandbox/scenarios";
-import { findService, SANDBOX_SERVICE_CODES, servicesFor } from "@/lib/carriers/sandbox/services";
+import { findService, SANDBOX_SERVICE_CODES, SANDBOX_SERVICES, servicesFor } from "@/lib/carriers/sandbox/services";
 import {
   makeTrackingNumber,
   normalizeTrackingNumber,
@@ -126,6 +126,8 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
     display_name: "Sandbox",
     capabilities: ["rates", "ship", "void", "track", "multi_track", "lookup"],
     label_types: ["PDF", "ZPL", "PNG"],
+    label_sizes: ["4x6"],
+    services: SANDBOX_SERVICES.map(({ code, name, scope }) => ({ code, name, scope })),
     credentialsSchema: sandboxCredentialsSchema,
     configSchema: sandboxConfigSchema,
     // Offline, so no published limit: generous, and a test injects throttling with `rate_limit_every`.

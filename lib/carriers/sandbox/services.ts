@@ -17,7 +17,7 @@ export interface SandboxService {
   multiplier: number;
 }
 
-const SANDBOX_SERVICES = [
+export const SANDBOX_SERVICES = [
   { code: "SBX_GROUND", name: "Sandbox Ground", transitDays: 5, scope: "domestic", flatCents: 450, multiplier: 1 },
   { code: "SBX_2DAY", name: "Sandbox 2-Day", transitDays: 2, scope: "domestic", flatCents: 750, multiplier: 1.75 },
   {

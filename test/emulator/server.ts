@@ -1,0 +1,286 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * The carrier emulator: one loopback HTTP server that speaks each networked carrier's wire format (the carrier
+ * modules beside this file), so adapters, end-to-end tests and benches run against something that answers like
+ * UPS or FedEx without the internet. The service reaches it through CARRIER_EMULATOR_URL (`<url>/<carrier>/…`).
+ *
+ * Switches make a carrier misbehave the way real ones do: slow answers, tokens that expire early (401), 429 with
+ * Retry-After, 5xx, a body that is not JSON, a request that never gets an answer. Set them from the same process
+ * (`emulator.set("ups", {...})`) or over HTTP from another one (`POST /__emulator/ups/switches`), as the browser
+ * tests and benches do.
+ */
+
+export type Operation = "token" | "rate" | "ship" | "void" | "track";
+
+export type Fault =
+  | { kind: "status"; status: number }
+  | { kind: "rate_limited"; retry_after_s: number }
+  | { kind: "malformed" }
+  | { kind: "hang" };
+
+export interface Switches {
+  /** Every answer of this carrier waits this long. */
+  latency_ms?: number;
+  /** Lifetime the token endpoint announces (`expires_in`) and enforces; default the carrier's own. */
+  token_ttl_s?: number;
+  fault?: Fault | null;
+  /** The operations the fault hits; default every operation but the token endpoint. */
+  fault_operations?: Operation[];
+  /** How many calls the fault hits before it switches itself off; default until changed. */
+  fault_times?: number | null;
+}
+
+export interface EmulatorRequest {
+  method: string;
+  /** Path below the carrier's prefix, with its query string removed: `/api/rating/v2409/Shop`. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: string;
+  /** The body parsed as JSON or as a form, when it is one; null otherwise. */
+  json: unknown;
+  form: URLSearchParams | null;
+}
+
+export interface EmulatorResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface CarrierState {
+  /** Any per-carrier memory a module keeps between calls (labels sold, voided). */
+  readonly data: Map<string, unknown>;
+  readonly now: () => Date;
+  /** A new bearer token with the carrier's lifetime (or token_ttl_s). */
+  issueToken(): { token: string; expiresInSeconds: number };
+}
+
+export interface EmulatedCarrier {
+  name: string;
+  /** Default `expires_in` of its tokens, in seconds. */
+  tokenTtlSeconds: number;
+  /** Which operation a request is, or null for a path the carrier does not have (404). */
+  operationOf(method: string, path: string): Operation | null;
+  handle(req: EmulatorRequest, state: CarrierState): EmulatorResponse | Promise<EmulatorResponse>;
+  /** The carrier's own error body for a status it answers on its own (401 expired token, 429, 5xx). */
+  errorBody(status: number, code: string, message: string): unknown;
+}
+
+export interface RecordedCall {
+  carrier: string;
+  operation: Operation;
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+  status: number;
+}
+
+export interface Emulator {
+  url: string;
+  /** Every call answered (or hung) since the last reset, oldest first. */
+  calls: RecordedCall[];
+  set(carrier: string, switches: Switches): void;
+  /** Makes every token issued so far expire now, as if its lifetime ran out (the next call answers 401). */
+  expireTokens(carrier?: string): void;
+  /** Switches off, tokens, calls and carrier memory forgotten. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+interface Lane {
+  carrier: EmulatedCarrier;
+  switches: Switches;
+  faultHits: number;
+  tokens: Map<string, number>;
+  data: Map<string, unknown>;
+}
+
+const MAX_BODY_BYTES = 1_000_000;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new Error("body too large"));
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, r: EmulatorResponse): void {
+  const text = typeof r.body === "string" ? r.body : JSON.stringify(r.body);
+  res.writeHead(r.status, { "content-type": "application/json", ...r.headers });
+  res.end(text);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startEmulator(
+  carriers: EmulatedCarrier[],
+  opts: { port?: number; host?: string; now?: () => Date } = {},
+): Promise<Emulator> {
+  const now = opts.now ?? (() => new Date());
+  const lanes = new Map<string, Lane>(
+    carriers.map((c) => [c.name, { carrier: c, switches: {}, faultHits: 0, tokens: new Map(), data: new Map() }]),
+  );
+  const calls: RecordedCall[] = [];
+  const hanging = new Set<ServerResponse>();
+
+  const set = (name: string, switches: Switches): void => {
+    const lane = lanes.get(name);
+    if (!lane) throw new Error(`the emulator has no carrier ${name}`);
+    lane.switches = { ...lane.switches, ...switches };
+    lane.faultHits = 0;
+  };
+  const expireTokens = (name?: string): void => {
+    for (const lane of lanes.values()) if (!name || lane.carrier.name === name) lane.tokens.clear();
+  };
+  const reset = (): void => {
+    calls.length = 0;
+    for (const lane of lanes.values()) {
+      lane.switches = {};
+      lane.faultHits = 0;
+      lane.tokens.clear();
+      lane.data.clear();
+    }
+  };
+
+  async function control(req: IncomingMessage, res: ServerResponse, parts: string[]): Promise<void> {
+    if (req.method === "POST" && parts[0] === "reset") {
+      reset();
+      return send(res, { status: 204, body: "" });
+    }
+    if (req.method === "GET" && parts[0] === "calls") return send(res, { status: 200, body: calls });
+    if (req.method === "POST" && parts[1] === "switches" && lanes.has(parts[0]!)) {
+      set(parts[0]!, JSON.parse((await readBody(req)) || "{}") as Switches);
+      return send(res, { status: 204, body: "" });
+    }
+    if (req.method === "POST" && parts[1] === "expire-tokens" && lanes.has(parts[0]!)) {
+      expireTokens(parts[0]);
+      return send(res, { status: 204, body: "" });
+    }
+    send(res, { status: 404, body: { error: "unknown control" } });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const [, first = "", ...rest] = url.pathname.split("/");
+    if (first === "__emulator") return control(req, res, rest);
+    const lane = lanes.get(first);
+    const path = "/" + rest.join("/");
+    const operation = lane?.carrier.operationOf(req.method ?? "GET", path) ?? null;
+    if (!lane || !operation)
+      return send(res, { status: 404, body: { error: `no route ${req.method} ${url.pathname}` } });
+
+    const body = await readBody(req);
+    const record = (status: number) =>
+      calls.push({
+        carrier: lane.carrier.name,
+        operation,
+        method: req.method!,
+        path,
+        headers: req.headers,
+        body,
+        status,
+      });
+    const { switches, carrier } = lane;
+    if (switches.latency_ms) await sleep(switches.latency_ms);
+
+    const fault = switches.fault;
+    const hits = fault && (switches.fault_operations ?? ["rate", "ship", "void", "track"]).includes(operation);
+    if (fault && hits && (switches.fault_times == null || lane.faultHits < switches.fault_times)) {
+      lane.faultHits++;
+      switch (fault.kind) {
+        case "hang":
+          record(0);
+          hanging.add(res);
+          res.on("close", () => hanging.delete(res));
+          return;
+        case "malformed":
+          record(200);
+          return send(res, { status: 200, body: '{"response": {"unexpected' });
+        case "rate_limited":
+          record(429);
+          return send(res, {
+            status: 429,
+            headers: { "retry-after": String(fault.retry_after_s) },
+            body: carrier.errorBody(429, "429", "Rate Limit Exceeded"),
+          });
+        case "status":
+          record(fault.status);
+          return send(res, {
+            status: fault.status,
+            body: carrier.errorBody(fault.status, String(fault.status), "Server error"),
+          });
+      }
+    }
+
+    if (operation !== "token") {
+      const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
+      const expiresAt = bearer ? lane.tokens.get(bearer) : undefined;
+      if (expiresAt === undefined || expiresAt <= now().getTime()) {
+        record(401);
+        return send(res, { status: 401, body: carrier.errorBody(401, "401", "Invalid or expired access token") });
+      }
+    }
+
+    let json: unknown = null;
+    let form: URLSearchParams | null = null;
+    const type = req.headers["content-type"] ?? "";
+    if (type.includes("json") && body) {
+      try {
+        json = JSON.parse(body);
+      } catch {
+        record(400);
+        return send(res, { status: 400, body: carrier.errorBody(400, "400", "The request body is not valid JSON") });
+      }
+    } else if (type.includes("x-www-form-urlencoded")) form = new URLSearchParams(body);
+
+    const state: CarrierState = {
+      data: lane.data,
+      now,
+      issueToken() {
+        const token = randomBytes(24).toString("base64url");
+        const ttl = switches.token_ttl_s ?? carrier.tokenTtlSeconds;
+        lane.tokens.set(token, now().getTime() + ttl * 1000);
+        return { token, expiresInSeconds: ttl };
+      },
+    };
+    const answer = await carrier.handle(
+      { method: req.method!, path, query: url.searchParams, headers: req.headers, body, json, form },
+      state,
+    );
+    record(answer.status);
+    send(res, answer);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) send(res, { status: 500, body: { error: String(err) } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    set,
+    expireTokens,
+    reset,
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
