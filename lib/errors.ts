@@ -17,7 +17,8 @@ export type DomainErrorCode =
   | "purchase_outcome_unknown"
   | "carrier_failed"
   | "tracking_not_found"
-  | "address_incomplete";
+  | "address_incomplete"
+  | "customs_required";
 
 export class DomainError extends Error {
   constructor(
@@ -52,6 +53,18 @@ export class AddressIncompleteError extends DomainError {
   readonly problems: FieldProblem[];
   constructor(problems: FieldProblem[]) {
     super("address_incomplete", problems[0]?.message ?? "The shipment's addresses are incomplete.");
+    this.problems = problems;
+  }
+}
+
+/**
+ * A label across a customs border needs a customs declaration (docs/api.md, "Customs"): the request is well formed,
+ * the parcel cannot be declared. Each problem names the field, as validation does.
+ */
+export class CustomsRequiredError extends DomainError {
+  readonly problems: FieldProblem[];
+  constructor(problems: FieldProblem[]) {
+    super("customs_required", problems[0]?.message ?? "The parcel needs a customs declaration.");
     this.problems = problems;
   }
 }

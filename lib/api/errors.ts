@@ -1,6 +1,7 @@
 import "server-only";
 import {
   AddressIncompleteError,
+  CustomsRequiredError,
   DomainError,
   ValidationError,
   CarrierFailureError,
@@ -26,6 +27,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   address_incomplete: 422,
+  customs_required: 422,
   // A carrier's refusal: answered with the carriers' `messages` (and the route's usual keys), not the envelope.
   carrier_failed: 424,
   tracking_not_found: 404,
@@ -75,7 +77,9 @@ export function toErrorResponse(
   if (err instanceof ApiError) {
     return envelope(err.code, [{ message: err.message, field: err.options.field ?? null }], err.options.headers);
   }
-  if (err instanceof ValidationError || err instanceof AddressIncompleteError) return envelope(err.code, err.problems);
+  if (err instanceof ValidationError || err instanceof AddressIncompleteError || err instanceof CustomsRequiredError) {
+    return envelope(err.code, err.problems);
+  }
   if (err instanceof CarrierFailureError) {
     return { status: ERROR_STATUS[err.code], body: { ...carrierFailureBody, messages: err.messages }, headers: {} };
   }

@@ -10,18 +10,17 @@ import { presentRate, quotedRate, rateFromInput } from "@/lib/rates/present-rate
 import type { ProxyShippingRequest } from "@/lib/schemas/proxy";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { presentShipment } from "./present-shipment";
-import { customsForLabel } from "./customs-for-label";
+import { customsForLabel, readCustoms } from "./customs-for-label";
 import { paymentFor, purchaseMeta } from "./purchase-fields";
 import { addressFields, parcelFields } from "./rows";
 
 /** Customs sent the older way, inside `options`, are the shipment's customs when no top-level ones came. */
 function customsOf(input: ProxyShippingRequest): Customs | null {
-  if (input.customs) return customsForLabel(input, input.customs);
   const legacy = input.options.customs;
-  if (typeof legacy === "object" && legacy !== null && !Array.isArray(legacy)) {
-    return customsForLabel(input, legacy as Record<string, unknown>, "options.customs");
+  if (!input.customs && typeof legacy === "object" && legacy !== null && !Array.isArray(legacy)) {
+    return readCustoms(legacy as Record<string, unknown>, "options.customs", "request");
   }
-  return customsForLabel(input, null);
+  return customsForLabel(input, input.customs);
 }
 
 /**

@@ -28,7 +28,7 @@ import {
   withoutAttempts,
   type PurchaseAttempt,
 } from "./outcome-unknown";
-import { customsForLabel } from "./customs-for-label";
+import { customsForLabel, readCustoms } from "./customs-for-label";
 import { paymentFor, purchaseMeta } from "./purchase-fields";
 import { presentShipment } from "./present-shipment";
 import { recordPurchase } from "./record-purchase";
@@ -79,7 +79,8 @@ export async function purchaseShipment({
   assertShippableAddresses(parts!);
   const shipper = carrierAddress(parts!.shipper);
   const recipient = carrierAddress(parts!.recipient);
-  const customs = customsForLabel({ shipper, recipient }, input.customs ?? row.customs);
+  const given = input.customs ?? (row.customs ? readCustoms(row.customs, "customs", "stored") : null);
+  const customs = customsForLabel({ shipper, recipient }, given);
   // This purchase's own values override the ones stored at creation (and are stored with the label).
   const requested = { payment: input.payment ?? row.payment, reference: input.reference ?? row.reference };
   const leaseMs = claimLeaseMs(connection);

@@ -19,7 +19,7 @@ export const POST = withApi(
         200: "The purchased shipment, with a linked tracker (or the label an earlier purchase bought before its answer was lost, found at the carrier: a purchase_recovered message)",
         404: "not_found, or carrier_not_found",
         409: 'state_conflict: already purchased, cancelled, or a purchase or cancellation is in progress; purchase_outcome_unknown: an earlier purchase lost its answer and the carrier could not tell whether it sold a label (send "confirm_rebuy": true to buy anyway, or cancel)',
-        422: "address_incomplete: the shipment was rated without an address line, city or state a label needs",
+        422: "address_incomplete: the shipment was rated without an address line, city or state a label needs; customs_required: the parcel crosses a customs border and neither the shipment nor the purchase has customs",
         424: "The carrier refused (the shipment stays created), or its answer was lost (a purchase_outcome_unknown message)",
       },
     },
