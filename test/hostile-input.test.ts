@@ -161,8 +161,10 @@ describe("bounded objects", () => {
       field: "options.a.b.c.d.e.f.g.h.i",
       message: "is nested too deeply (at most 8 levels)",
     });
-    const customs = await refusedUnrated(key, "shipments", { body: rateRequest({ customs: { list: [nested(8)] } }) });
-    expect(onlyProblem(customs).field).toBe("customs.list[0].a.b.c.d.e.f.g");
+    const customs = await refusedUnrated(key, "shipments", {
+      body: rateRequest({ customs: { content_type: "documents", options: { list: [nested(8)] } } }),
+    });
+    expect(onlyProblem(customs).field).toBe("customs.options.list[0].a.b.c.d.e.f.g");
   });
 
   it("limits the keys in all to 200", async () => {

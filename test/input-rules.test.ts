@@ -197,11 +197,24 @@ describe("rating needs less than buying", () => {
 });
 
 describe("proxy shipping: customs and the rates echo", () => {
-  it("passes a top-level customs to the carrier as options.customs and answers it as the shipment's customs", async () => {
+  it("passes a top-level customs to the carrier as its typed customs, options untouched, and answers them", async () => {
     const { key } = await makeOrg();
     const offered = await quote(key);
     const ship = vi.spyOn(sandboxAdapter, "ship");
-    const customs = { content_type: "merchandise", commodities: [{ description: "Tea", quantity: 2, value: 12.5 }] };
+    const customs = {
+      content_type: "merchandise",
+      commodities: [
+        {
+          description: "Tea",
+          quantity: 2,
+          value_amount: 12.5,
+          value_currency: "USD",
+          weight: 0.1,
+          weight_unit: "KG",
+          origin_country: "IN",
+        },
+      ],
+    };
     const res = await call(proxyShipping, "POST", "/v1/proxy/shipping", {
       key,
       body: {
@@ -212,9 +225,10 @@ describe("proxy shipping: customs and the rates echo", () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body.customs).toEqual(customs);
+    expect(res.body.customs).toMatchObject({ ...customs, incoterm: "DDU", duty: { paid_by: "recipient" } });
     expect(res.body.options).toEqual({ signature: true });
-    expect(ship.mock.calls[0]![1].options).toEqual({ signature: true, customs });
+    expect(ship.mock.calls[0]![1].options).toEqual({ signature: true });
+    expect(ship.mock.calls[0]![1].customs).toEqual(res.body.customs);
   });
 
   it("accepts our own rates answer as it came, with extra keys and a null estimated_delivery", async () => {
