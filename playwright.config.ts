@@ -13,6 +13,9 @@ import { defineConfig } from "@playwright/test";
  */
 const port = Number(process.env.E2E_PORT ?? 3311);
 const baseURL = `http://127.0.0.1:${port}`;
+// The carrier emulator the server's UPS and FedEx connections talk to (test/emulator; README, "Adding a carrier").
+const emulatorPort = Number(process.env.E2E_EMULATOR_PORT ?? port + 1000);
+const emulatorURL = `http://127.0.0.1:${emulatorPort}`;
 const dataDir = (process.env.E2E_DATA_DIR ??= join(tmpdir(), `shipwell-e2e-${randomBytes(6).toString("hex")}`));
 const apiKey = (process.env.E2E_API_KEY ??= `e2e-${randomBytes(16).toString("hex")}`);
 
@@ -50,20 +53,30 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // The seed writes the test accounts (e2e/accounts.ts) first: the embedded database admits one process at a time.
-    command: `npx tsx --conditions=react-server e2e/seed.ts && exec npx next start -p ${port}`,
-    url: `${baseURL}/api/health`,
-    // A server already on the port is used as it is (locally only): give its key in E2E_API_KEY.
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-    env: {
-      DATA_DIR: dataDir,
-      BOOTSTRAP_API_KEY: apiKey,
-      LOG_LEVEL: "warn",
-      REFRESH_TICK_SECONDS: "1",
-      NEXT_TELEMETRY_DISABLED: "1",
+  webServer: [
+    {
+      command: "npx tsx test/emulator/main.ts",
+      url: `${emulatorURL}/__emulator/calls`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+      env: { EMULATOR_PORT: String(emulatorPort) },
     },
-  },
+    {
+      // The seed writes the test accounts (e2e/accounts.ts) first: the embedded database admits one process at a time.
+      command: `npx tsx --conditions=react-server e2e/seed.ts && exec npx next start -p ${port}`,
+      url: `${baseURL}/api/health`,
+      // A server already on the port is used as it is (locally only): give its key in E2E_API_KEY.
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+      env: {
+        DATA_DIR: dataDir,
+        BOOTSTRAP_API_KEY: apiKey,
+        LOG_LEVEL: "warn",
+        REFRESH_TICK_SECONDS: "1",
+        NEXT_TELEMETRY_DISABLED: "1",
+        CARRIER_EMULATOR_URL: emulatorURL,
+      },
+    },
+  ],
 });
