@@ -21,6 +21,7 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/openapi.json": ["GET"],
   "/v1/api_keys": ["GET", "POST"],
   "/v1/api_keys/{id}": ["DELETE"],
+  "/v1/carriers": ["GET"],
   "/v1/connections": ["GET", "POST"],
   "/v1/connections/{id}": ["GET", "PATCH", "DELETE"],
   "/v1/proxy/rates": ["POST"],

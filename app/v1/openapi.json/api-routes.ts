@@ -1,5 +1,6 @@
 import * as apiKey from "@/app/v1/api_keys/[id]/route";
 import * as apiKeys from "@/app/v1/api_keys/route";
+import * as carriers from "@/app/v1/carriers/route";
 import * as connection from "@/app/v1/connections/[id]/route";
 import * as connections from "@/app/v1/connections/route";
 import * as proxyRates from "@/app/v1/proxy/rates/route";
@@ -22,6 +23,7 @@ import * as trackers from "@/app/v1/trackers/route";
 export const apiRoutes: readonly Record<string, unknown>[] = [
   apiKeys,
   apiKey,
+  carriers,
   connections,
   connection,
   proxyRates,

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { GET } from "@/app/v1/carriers/route";
+import { CARRIER_NAMES } from "@/lib/carriers/names";
+import { CarrierList } from "@/lib/schemas/carrier";
+import { call, makeOrg } from "./helpers";
+
+describe("GET /v1/carriers", () => {
+  it("declares every carrier: services, labels, schemas and tracking budget", async () => {
+    const { key } = await makeOrg();
+    const res = await call(GET, "GET", "/v1/carriers", { key });
+    expect(res.status).toBe(200);
+    const { results } = CarrierList.parse(res.body);
+    expect(results.map((c) => c.carrier_name)).toEqual([...CARRIER_NAMES]);
+    const sandbox = results.find((c) => c.carrier_name === "sandbox")!;
+    expect(sandbox).toMatchObject({
+      display_name: "Sandbox",
+      label_types: ["PDF", "ZPL", "PNG"],
+      label_sizes: ["4x6"],
+      tracking_budget: { concurrency: 4, requests_per_minute: 6000, batch_size: 30 },
+    });
+    expect(sandbox.services).toContainEqual({ code: "SBX_GROUND", name: "Sandbox Ground", scope: "domestic" });
+    expect(sandbox.credentials_schema).toMatchObject({ type: "object", properties: { api_key: { type: "string" } } });
+    expect(sandbox.config_schema).toMatchObject({ additionalProperties: false });
+  });
+
+  it("needs a key", async () => {
+    expect((await call(GET, "GET", "/v1/carriers")).status).toBe(401);
+  });
+});
