@@ -7,11 +7,11 @@ import {
   type CreateLabelValues,
   buyProblems,
   formParseOptions,
-  numberFromText,
   ratesRequest,
   ratingKey,
   shipmentRequest,
 } from "./form-schema";
+import { numberFromText } from "./number-text";
 
 function filled(): CreateLabelValues {
   const values = defaultValues({ shipFrom: null });

@@ -5,6 +5,7 @@ import { RatingAddressInput, ShippableAddress } from "@/lib/schemas/address";
 import { optionalText } from "@/lib/schemas/common";
 import { ParcelInput } from "@/lib/schemas/parcel";
 import { postalCodeProblem } from "./address-data";
+import { numberFromText } from "./number-text";
 
 /** What the address inputs hold: text as typed (the schema trims and upper-cases), and the residential toggle. */
 export interface AddressValues {
@@ -53,13 +54,6 @@ const AddressForm = RatingAddressInput.superRefine(
   // Also when other fields failed, so the clerk sees every problem at once (as the API reports them).
   { when: (payload) => typeof payload.value === "object" && payload.value !== null },
 );
-
-/** "" is not given (null); a decimal comma is a decimal point; anything else that is not a number is NaN. */
-export function numberFromText(text: string): number | null {
-  const trimmed = text.trim();
-  if (trimmed === "") return null;
-  return /^[+-]?(\d+([.,]\d*)?|[.,]\d+)$/.test(trimmed) ? Number(trimmed.replace(",", ".")) : Number.NaN;
-}
 
 const numberText = z.string().transform(numberFromText);
 
