@@ -32,14 +32,14 @@ export function CommodityRow({ index, onRemove }: CommodityRowProps) {
           </Button>
         )}
       </div>
-      <div className="grid grid-cols-2 items-start gap-3 @2xl:grid-cols-6">
+      <div className="grid grid-cols-2 items-start gap-3 @md:grid-cols-3 @2xl:grid-cols-6">
         <TextField
           name={name("description")}
           label="Description"
           required
           maxLength={200}
           autoComplete="off"
-          className="col-span-2 @2xl:col-span-3"
+          className="col-span-2 @md:col-span-3"
         />
         <TextField name={name("quantity")} label="Quantity" required inputMode="numeric" autoComplete="off" />
         <TextField name={name("value_amount")} label="Unit value" required inputMode="decimal" autoComplete="off" />
@@ -61,6 +61,7 @@ export function CommodityRow({ index, onRemove }: CommodityRowProps) {
           required
           placeholder="Choose…"
           options={COUNTRY_OPTIONS}
+          className="col-span-2"
         />
         <TextField name={name("sku")} label="SKU" maxLength={100} autoComplete="off" />
       </div>

@@ -22,7 +22,7 @@ import { BUILT_IN_PRESETS, type ParcelPreset } from "@/lib/client/create-label/p
 import { formatMoney, serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
 import { AddressFieldset } from "./address-fieldset";
 import { BuySection } from "./buy-section";
-import { CustomsFieldset } from "./customs-fieldset";
+import { CustomsFieldset, useCustomsPrefill } from "./customs-fieldset";
 import { LabelOptionsFieldset } from "./label-options-fieldset";
 import { ParcelFieldset } from "./parcel-fieldset";
 import { PriceChangeDialog } from "./price-change-dialog";
@@ -129,6 +129,7 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
     shipper: { country_code: shipperCountry },
     recipient: { country_code: recipientCountry },
   });
+  useCustomsPrefill(form, customs, chosen?.currency ?? rates.quote?.rates[0]?.currency ?? null);
   return (
     <FormProvider {...form}>
       {/* Laid out by the room it has (the shell's sidebar takes some), not by the window's width. */}
@@ -152,13 +153,7 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
               <ParcelFieldset presets={presets} />
               <LabelOptionsFieldset />
             </div>
-            {customs && (
-              <CustomsFieldset
-                from={shipperCountry}
-                to={recipientCountry}
-                currency={chosen?.currency ?? rates.quote?.rates[0]?.currency ?? null}
-              />
-            )}
+            {customs && <CustomsFieldset from={shipperCountry} to={recipientCountry} />}
           </fieldset>
           <div className="@4xl:sticky @4xl:top-6 @4xl:max-h-[calc(100dvh-3rem)] @4xl:overflow-y-auto">
             <RatesPanel

@@ -2,7 +2,7 @@
 
 import { Plus } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
-import { useFieldArray, useFormContext, useFormState, useWatch } from "react-hook-form";
+import { useFieldArray, useFormContext, useFormState, useWatch, type UseFormReturn } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CONTENT_TYPE_WORDS, DUTY_PAYER_WORDS, INCOTERM_WORDS } from "@/components/shipments/customs-words";
@@ -14,7 +14,7 @@ import {
   type CommodityValues,
 } from "@/lib/client/create-label/customs-form";
 import { fieldErrorText } from "@/lib/client/create-label/field-paths";
-import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
+import type { CreateLabelOutput, CreateLabelValues } from "@/lib/client/create-label/form-schema";
 import { CommodityRow } from "./commodity-row";
 import { CheckboxField, SelectField, TextField } from "./form-field";
 
@@ -28,12 +28,10 @@ const DUTY_PAYERS = options(DUTY_PAYER_WORDS, (payer, word) => (payer === "sende
 interface CustomsFieldsetProps {
   from: string;
   to: string;
-  /** The rates' currency once rates are shown: the first item's value is likely in it. */
-  currency: string | null;
 }
 
 /** The customs declaration, shown only while the parcel crosses a customs border (needsCustoms). */
-export function CustomsFieldset({ from, to, currency }: CustomsFieldsetProps) {
+export function CustomsFieldset({ from, to }: CustomsFieldsetProps) {
   const { control, getValues, setValue } = useFormContext<CreateLabelValues>();
   const items = useFieldArray({ control, name: "customs.commodities" });
   const [contentType, paidBy, certify] = useWatch({
@@ -42,7 +40,6 @@ export function CustomsFieldset({ from, to, currency }: CustomsFieldsetProps) {
   });
   const listError = useListError();
   const addButton = useRef<HTMLButtonElement>(null);
-  usePrefill(currency);
 
   function contentTypeChanged(event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) {
     // Goods are declared item by item: a declaration that had none (documents) starts one.
@@ -76,7 +73,7 @@ export function CustomsFieldset({ from, to, currency }: CustomsFieldsetProps) {
           From {from} to {to} the parcel crosses a customs border: declare what it holds. Rates do not need this; the
           label does.
         </p>
-        <div className="grid items-start gap-4 @xl:grid-cols-3">
+        <div className="grid items-start gap-4 @md:grid-cols-2">
           <SelectField
             name="customs.content_type"
             label="Content type"
@@ -84,6 +81,15 @@ export function CustomsFieldset({ from, to, currency }: CustomsFieldsetProps) {
             options={CONTENT_TYPES}
             onChange={contentTypeChanged}
           />
+          {contentType === "other" && (
+            <TextField
+              name="customs.content_description"
+              label="What the parcel holds"
+              required
+              maxLength={200}
+              autoComplete="off"
+            />
+          )}
           <SelectField
             name="customs.incoterm"
             label="Incoterm"
@@ -91,44 +97,34 @@ export function CustomsFieldset({ from, to, currency }: CustomsFieldsetProps) {
             options={INCOTERMS}
             onChange={incotermChanged}
             hint="DDU or DAP: the recipient pays duties and taxes. DDP: you pay them."
+            className="@md:col-start-1"
           />
           <SelectField name="customs.duty.paid_by" label="Duties paid by" required options={DUTY_PAYERS} />
-        </div>
-        {(contentType === "other" || paidBy === "third_party") && (
-          <div className="grid items-start gap-4 @xl:grid-cols-3">
-            {contentType === "other" && (
-              <TextField
-                name="customs.content_description"
-                label="What the parcel holds"
-                required
-                maxLength={200}
-                autoComplete="off"
-                className="@xl:col-span-2"
-              />
-            )}
-            {paidBy === "third_party" && (
-              <TextField
-                name="customs.duty.account_number"
-                label="Duty account number"
-                required
-                maxLength={50}
-                autoComplete="off"
-                hint="The third party's account with the carrier."
-                className="@xl:col-start-3"
-              />
-            )}
-          </div>
-        )}
-        <div className="grid items-start gap-4 @xl:grid-cols-3">
-          <TextField name="customs.invoice" label="Invoice number" maxLength={35} autoComplete="off" />
-          <TextField name="customs.invoice_date" label="Invoice date" type="date" />
-          <CheckboxField
-            name="customs.commercial_invoice"
-            label="Send invoice electronically"
-            hint="Where the carrier takes it (UPS Paperless, FedEx ETD), no paper copy rides with the parcel."
-            className="@xl:pt-6"
+          {paidBy === "third_party" && (
+            <TextField
+              name="customs.duty.account_number"
+              label="Duty account number"
+              required
+              maxLength={50}
+              autoComplete="off"
+              hint="The third party's account with the carrier."
+              className="@md:col-start-2"
+            />
+          )}
+          <TextField
+            name="customs.invoice"
+            label="Invoice number"
+            maxLength={35}
+            autoComplete="off"
+            className="@md:col-start-1"
           />
+          <TextField name="customs.invoice_date" label="Invoice date" type="date" />
         </div>
+        <CheckboxField
+          name="customs.commercial_invoice"
+          label="Send invoice electronically"
+          hint="Where the carrier offers it (UPS Paperless Invoice, FedEx ETD): no paper invoice travels with the parcel."
+        />
         <section aria-labelledby={listError.headingId} className="grid gap-3">
           <h3 id={listError.headingId} className="text-sm font-semibold">
             Items
@@ -155,12 +151,8 @@ export function CustomsFieldset({ from, to, currency }: CustomsFieldsetProps) {
             </Button>
           </div>
         </section>
-        <div className="grid items-start gap-4 @xl:grid-cols-3">
-          <CheckboxField
-            name="customs.certify"
-            label="I certify the declaration is true"
-            className="@xl:col-span-2 @xl:pt-6"
-          />
+        <div className="grid items-start gap-4 @md:grid-cols-2">
+          <CheckboxField name="customs.certify" label="I certify the declaration is true" className="@md:pt-7" />
           <TextField name="customs.signer" label="Signed by" required={certify} maxLength={100} autoComplete="name" />
         </div>
       </fieldset>
@@ -181,21 +173,26 @@ function useListError() {
 }
 
 /**
- * The first item starts from the parcel's weight and the rates' currency, and follows them until the clerk types
- * their own (firstRowPrefill). Written without marking the form dirty: the clerk typed none of it.
+ * The first item starts from the parcel's weight and the rates' currency (`currency`, null before rates), and follows
+ * them while the section is shown until the clerk types their own (firstRowPrefill). Used by the form rather than the
+ * section, so what it wrote is remembered while the section is hidden. Written without marking the form dirty.
  */
-function usePrefill(currency: string | null) {
-  const { control, setValue } = useFormContext<CreateLabelValues>();
+export function useCustomsPrefill(
+  { control, setValue }: UseFormReturn<CreateLabelValues, unknown, CreateLabelOutput>,
+  enabled: boolean,
+  currency: string | null,
+) {
   const [weight, weightUnit, rows] = useWatch({
     control,
     name: ["parcels.0.weight", "parcels.0.weight_unit", "customs.commodities"],
   });
   const last = useRef<Partial<CommodityValues>>({});
   useEffect(() => {
+    if (!enabled) return;
     const patch = firstRowPrefill(rows, { weight, weight_unit: weightUnit, currency }, last.current);
     for (const [key, value] of Object.entries(patch) as [keyof typeof patch, string][]) {
       setValue(`customs.commodities.0.${key}`, value);
     }
     last.current = { ...last.current, ...patch };
-  }, [rows, weight, weightUnit, currency, setValue]);
+  }, [enabled, rows, weight, weightUnit, currency, setValue]);
 }
