@@ -68,19 +68,20 @@ export function CustomsCard({ customs }: { customs: Stored }) {
                 <TableHead className="text-right">Unit weight</TableHead>
                 <TableHead>HS code</TableHead>
                 <TableHead>Origin</TableHead>
-                <TableHead>SKU</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {items.map((item, i) => (
                 <TableRow key={i}>
-                  <TableCell className="min-w-40">{item.description}</TableCell>
+                  <TableCell>
+                    {item.description}
+                    {item.sku && <span className="block text-xs text-muted-foreground">SKU {item.sku}</span>}
+                  </TableCell>
                   <TableCell className="text-right tabular-nums">{item.quantity ?? "—"}</TableCell>
                   <TableCell className="text-right tabular-nums">{item.value ?? "—"}</TableCell>
-                  <TableCell className="text-right whitespace-nowrap tabular-nums">{item.weight ?? "—"}</TableCell>
+                  <TableCell className="text-right tabular-nums">{item.weight ?? "—"}</TableCell>
                   <TableCell className="font-mono text-xs">{item.hsCode ?? "—"}</TableCell>
                   <TableCell>{item.origin ?? "—"}</TableCell>
-                  <TableCell>{item.sku ?? "—"}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
