@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 export { expect };
 
@@ -77,9 +77,12 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 
 type NewUser = { name: string; email: string; password: string };
 
-/** A form control by its label's words; a required field's label ends in a "*" that screen readers do not read. */
-export function field(page: Page, label: string) {
-  return page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s*\\*)?$`));
+/**
+ * A form control by its label's words, in the page or a part of it; a required field's label ends in a "*" that
+ * screen readers do not read.
+ */
+export function field(scope: Page | Locator, label: string) {
+  return scope.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s*\\*)?$`));
 }
 
 /** Signs up through the /sign-up form and expects the shipments list. */

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useEffectEvent, useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
+import { needsCustoms } from "@/lib/client/create-label/customs-form";
 import { carrierFieldErrors, ratesFailure, type FailureView } from "@/lib/client/create-label/failures";
 import { placeProblems, type FieldError } from "@/lib/client/create-label/field-paths";
 import {
@@ -21,6 +22,7 @@ import { BUILT_IN_PRESETS, type ParcelPreset } from "@/lib/client/create-label/p
 import { formatMoney, serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
 import { AddressFieldset } from "./address-fieldset";
 import { BuySection } from "./buy-section";
+import { CustomsFieldset, useCustomsPrefill } from "./customs-fieldset";
 import { LabelOptionsFieldset } from "./label-options-fieldset";
 import { ParcelFieldset } from "./parcel-fieldset";
 import { PriceChangeDialog } from "./price-change-dialog";
@@ -123,6 +125,11 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
   }, []);
 
   const abroad = shipperCountry !== recipientCountry;
+  const customs = needsCustoms({
+    shipper: { country_code: shipperCountry },
+    recipient: { country_code: recipientCountry },
+  });
+  useCustomsPrefill(form, customs, chosen?.currency ?? rates.quote?.rates[0]?.currency ?? null);
   return (
     <FormProvider {...form}>
       {/* Laid out by the room it has (the shell's sidebar takes some), not by the window's width. */}
@@ -146,6 +153,7 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
               <ParcelFieldset presets={presets} />
               <LabelOptionsFieldset />
             </div>
+            {customs && <CustomsFieldset from={shipperCountry} to={recipientCountry} />}
           </fieldset>
           <div className="@4xl:sticky @4xl:top-6 @4xl:max-h-[calc(100dvh-3rem)] @4xl:overflow-y-auto">
             <RatesPanel

@@ -1,8 +1,12 @@
 "use client";
 
-import { useFormContext, useFormState, type UseFormRegisterReturn } from "react-hook-form";
+import { useId } from "react";
+import { Controller, useFormContext, useFormState, type UseFormRegisterReturn } from "react-hook-form";
+import { Checkbox } from "@/components/ui/checkbox";
+import { cn } from "@/components/ui/cn";
 import { Field, type FieldControlProps } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
 import { fieldErrorText, type CreateLabelField } from "@/lib/client/create-label/field-paths";
 import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
@@ -65,5 +69,52 @@ export function SelectField({ options, placeholder, ...field }: SelectFieldProps
         </NativeSelect>
       )}
     </FormField>
+  );
+}
+
+type CheckboxFieldProps = Omit<FormFieldProps, "children" | "onChange" | "required"> & {
+  name: Extract<CreateLabelField, `${string}.${"certify" | "commercial_invoice" | "residential"}`>;
+};
+
+/** A checkbox of the form with its label beside it, and its hint and error under it. */
+export function CheckboxField({ name, label, hint, className }: CheckboxFieldProps) {
+  const { control, getFieldState } = useFormContext<CreateLabelValues>();
+  const { error } = getFieldState(name, useFormState({ name }));
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error?.message ? `${id}-error` : undefined;
+  return (
+    <div data-slot="field" className={cn("grid gap-1.5", className)}>
+      <Controller
+        control={control}
+        name={name}
+        render={({ field }) => (
+          <div className="flex items-center gap-2">
+            <Checkbox
+              id={id}
+              ref={field.ref}
+              checked={field.value}
+              onCheckedChange={(checked) => field.onChange(checked === true)}
+              onBlur={field.onBlur}
+              aria-describedby={[errorId, hintId].filter(Boolean).join(" ") || undefined}
+              aria-invalid={errorId ? true : undefined}
+            />
+            <Label htmlFor={id} className="font-normal">
+              {label}
+            </Label>
+          </div>
+        )}
+      />
+      {hint && (
+        <p id={hintId} className="pl-6 text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
+      {errorId && (
+        <p id={errorId} className="pl-6 text-xs font-medium text-destructive">
+          {fieldErrorText(label, error!.message!)}
+        </p>
+      )}
+    </div>
   );
 }

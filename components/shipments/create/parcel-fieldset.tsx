@@ -9,7 +9,7 @@ import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
 import { matchingPreset, presetLabel, presetValues, type ParcelPreset } from "@/lib/client/create-label/parcel-presets";
 import { SelectField, TextField } from "./form-field";
 
-const WEIGHT_UNITS = [
+export const WEIGHT_UNIT_OPTIONS = [
   { value: "LB", label: "lb" },
   { value: "OZ", label: "oz" },
   { value: "KG", label: "kg" },
@@ -54,7 +54,7 @@ export function ParcelFieldset({ presets }: { presets: readonly ParcelPreset[] }
         </div>
         <div className="grid grid-cols-[minmax(0,1fr)_6rem] items-start gap-4 @sm:max-w-sm">
           <TextField name="parcels.0.weight" label="Weight" required inputMode="decimal" autoComplete="off" />
-          <SelectField name="parcels.0.weight_unit" label="Weight unit" options={WEIGHT_UNITS} />
+          <SelectField name="parcels.0.weight_unit" label="Weight unit" options={WEIGHT_UNIT_OPTIONS} />
         </div>
         <div className="grid grid-cols-3 items-start gap-4 @md:grid-cols-[repeat(3,minmax(0,1fr))_6rem]">
           <TextField name="parcels.0.length" label="Length" inputMode="decimal" autoComplete="off" />

@@ -72,3 +72,45 @@ describe("fieldErrorText", () => {
     );
   });
 });
+
+describe("customs field paths", () => {
+  it("maps the customs section's paths, items by their row", () => {
+    expect(formFieldFor("customs.incoterm")).toBe("customs.incoterm");
+    expect(formFieldFor("customs.duty.account_number")).toBe("customs.duty.account_number");
+    expect(formFieldFor("customs.commodities[0].hs_code")).toBe("customs.commodities.0.hs_code");
+    expect(formFieldFor("customs.commodities[12].origin_country")).toBe("customs.commodities.12.origin_country");
+    expect(formFieldFor("customs.commodities")).toBe("customs.commodities");
+    for (const path of [
+      "customs",
+      "customs.aes",
+      "customs.duty.currency",
+      "customs.commodities[0]",
+      "customs.commodities[0].title",
+      "customs.commodities[100].sku",
+      "customs.commodities[01].sku",
+    ]) {
+      expect(formFieldFor(path)).toBeNull();
+    }
+  });
+
+  it("orders customs problems as the page does: section fields, items row by row, the list, the signer", () => {
+    const placed = placeProblems([
+      { field: "customs.signer", message: "is required when certify is true" },
+      { field: "customs.commodities[1].description", message: "must not be empty" },
+      { field: "customs.commodities", message: "must all be valued in one currency" },
+      { field: "customs.commodities[0].origin_country", message: "must be a two-letter country code" },
+      { field: "customs.commodities[0].quantity", message: "must be at least 1" },
+      { field: "customs.incoterm", message: "must be one of: DAP" },
+      { field: "reference", message: "must be at most 100 characters" },
+    ]);
+    expect(placed.fields.map((f) => f.field)).toEqual([
+      "reference",
+      "customs.incoterm",
+      "customs.commodities.0.quantity",
+      "customs.commodities.0.origin_country",
+      "customs.commodities.1.description",
+      "customs.commodities",
+      "customs.signer",
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Address } from "@/lib/schemas/address";
+import { defaultCustoms } from "./customs-form";
 import type { AddressValues, CreateLabelValues } from "./form-schema";
 
 function emptyAddress(countryCode = "US"): AddressValues {
@@ -38,11 +39,12 @@ function addressValues(address: Partial<Address>): AddressValues {
 
 /**
  * What the page prefills. `shipFrom` is the ship-from this person used last in the organization (lastShipFrom,
- * passed by the server; null before their first label); later defaults (the organization's country, a default box)
- * belong here too.
+ * passed by the server; null before their first label); `signer` is who certifies a customs declaration, the
+ * signed-in person's name. Later defaults (the organization's country, a default box) belong here too.
  */
 export interface CreateLabelDefaults {
   shipFrom: Partial<Address> | null;
+  signer?: string | null;
 }
 
 export function defaultValues(defaults: CreateLabelDefaults): CreateLabelValues {
@@ -54,5 +56,6 @@ export function defaultValues(defaults: CreateLabelDefaults): CreateLabelValues 
     parcels: [{ weight: "", weight_unit: "LB", length: "", width: "", height: "", dimension_unit: "IN" }],
     label_type: "PDF",
     reference: "",
+    customs: defaultCustoms(defaults.signer),
   };
 }

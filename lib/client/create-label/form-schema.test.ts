@@ -7,11 +7,11 @@ import {
   type CreateLabelValues,
   buyProblems,
   formParseOptions,
-  numberFromText,
   ratesRequest,
   ratingKey,
   shipmentRequest,
 } from "./form-schema";
+import { numberFromText } from "./number-text";
 
 function filled(): CreateLabelValues {
   const values = defaultValues({ shipFrom: null });
@@ -132,7 +132,8 @@ describe("buyProblems", () => {
     values.recipient = { ...values.recipient, country_code: "DE", state_code: "", postal_code: "10115" };
     values.recipient.phone_number = "+49 30 1234567";
     const out = parse(values).data!;
-    expect(buyProblems(out)).toEqual([
+    // (US to DE also needs a customs declaration: customs-form.test.ts.)
+    expect(buyProblems(out).filter((p) => p.field?.endsWith(".phone_number"))).toEqual([
       { field: "shipper.phone_number", message: "is required when shipping to another country" },
     ]);
   });

@@ -5,6 +5,8 @@ import { RatingAddressInput, ShippableAddress } from "@/lib/schemas/address";
 import { optionalText } from "@/lib/schemas/common";
 import { ParcelInput } from "@/lib/schemas/parcel";
 import { postalCodeProblem } from "./address-data";
+import { CustomsForm, needsCustoms, type CustomsRequestBody, type CustomsValues } from "./customs-form";
+import { numberFromText } from "./number-text";
 
 /** What the address inputs hold: text as typed (the schema trims and upper-cases), and the residential toggle. */
 export interface AddressValues {
@@ -37,6 +39,8 @@ export interface CreateLabelValues {
   parcels: ParcelValues[];
   label_type: LabelType;
   reference: string;
+  /** Kept while the parcel stays home (the clerk may switch back); checked and sent only across a customs border. */
+  customs: CustomsValues;
 }
 
 /**
@@ -53,13 +57,6 @@ const AddressForm = RatingAddressInput.superRefine(
   // Also when other fields failed, so the clerk sees every problem at once (as the API reports them).
   { when: (payload) => typeof payload.value === "object" && payload.value !== null },
 );
-
-/** "" is not given (null); a decimal comma is a decimal point; anything else that is not a number is NaN. */
-export function numberFromText(text: string): number | null {
-  const trimmed = text.trim();
-  if (trimmed === "") return null;
-  return /^[+-]?(\d+([.,]\d*)?|[.,]\d+)$/.test(trimmed) ? Number(trimmed.replace(",", ".")) : Number.NaN;
-}
 
 const numberText = z.string().transform(numberFromText);
 
@@ -90,6 +87,8 @@ const CreateLabelSchema = z.object({
   parcels: z.array(ParcelForm).min(1).max(50),
   label_type: z.enum(LABEL_TYPES),
   reference: optionalText(100),
+  // Rating needs no customs: the section is checked by `buyProblems` and sent by `shipmentRequest`.
+  customs: z.custom<CustomsValues>(),
 });
 export type CreateLabelOutput = z.output<typeof CreateLabelSchema>;
 /**
@@ -107,6 +106,7 @@ function formIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {
     case "invalid_type":
       if (issue.input === undefined || issue.input === null) return "is required";
       if (typeof issue.input === "number" && Number.isNaN(issue.input)) return "must be a number";
+      if (issue.expected === "int" && typeof issue.input === "number") return "must be a whole number";
       return undefined;
     case "too_small":
       if (issue.origin === "string") return issue.minimum === 1 ? "is required" : undefined;
@@ -136,9 +136,10 @@ const pathText = (path: PropertyKey[]) =>
   path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
 
 /**
- * What buying a label needs beyond rating (docs/api.md, "Requests"): ShippableAddress's street, city and state, and
- * a phone number at both ends when the parcel crosses a border (carriers and customs call them). Checked here so a
- * purchase never stores a draft the API would refuse to buy (422 address_incomplete).
+ * What buying a label needs beyond rating (docs/api.md, "Requests"): ShippableAddress's street, city and state, a
+ * phone number at both ends when the parcel crosses a border (carriers and customs call them), and the customs
+ * declaration when it crosses a customs border. Checked here so a purchase never stores a draft the API would refuse
+ * to buy (422 address_incomplete, 422 naming `customs`).
  */
 export function buyProblems(values: CreateLabelOutput): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -154,7 +155,26 @@ export function buyProblems(values: CreateLabelOutput): FieldProblem[] {
       problems.push({ field: `${side}.phone_number`, message: "is required when shipping to another country" });
     }
   }
-  return problems;
+  return [...problems, ...checkCustoms(values).problems];
+}
+
+/** The customs section as the API's `customs`, or its problems on the API's paths; null when none is needed. */
+function checkCustoms(values: CreateLabelOutput): { customs: CustomsRequestBody | null; problems: FieldProblem[] } {
+  if (!needsCustoms(values)) return { customs: null, problems: [] };
+  const parsed = CustomsForm.safeParse(values.customs, formParseOptions);
+  if (parsed.success) return { customs: parsed.data, problems: [] };
+  const problems = parsed.error.issues.map((i) => ({ field: `customs${pathText(i.path)}`, message: i.message }));
+  return { customs: null, problems };
+}
+
+/**
+ * The `customs` a purchase sends: the declaration across a customs border, null inside one customs territory.
+ * Call it once `buyProblems` found nothing; a section with problems here is a mistake of the caller.
+ */
+function customsRequest(values: CreateLabelOutput): CustomsRequestBody | null {
+  const { customs, problems } = checkCustoms(values);
+  if (problems.length > 0) throw new Error("customsRequest: the customs section has problems (see buyProblems)");
+  return customs;
 }
 
 /** Body of `POST /v1/proxy/rates`: every active connection is asked (no carrier_ids). */
@@ -172,6 +192,7 @@ export function shipmentRequest(values: CreateLabelOutput, rate: { carrier_ref: 
   return {
     ...ratesRequest(values),
     label_type: values.label_type,
+    customs: customsRequest(values),
     // The connection's car_ id rather than its carrier_id: renaming a connection between rating and buying cannot
     // send the purchase to another one.
     carrier_ids: [rate.carrier_ref],

@@ -1,5 +1,6 @@
 import type { DimensionUnit } from "@/lib/carriers/types";
-import { numberFromText, type ParcelValues } from "./form-schema";
+import type { ParcelValues } from "./form-schema";
+import { numberFromText } from "./number-text";
 
 /**
  * A box the clerk ships often. Built-in ones come from this file; an organization's saved presets (and a carrier's

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AddressCard } from "@/components/shipments/detail/address-card";
 import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";
+import { CustomsCard } from "@/components/shipments/detail/customs-card";
 import { LabelCard } from "@/components/shipments/detail/label-card";
 import { loadShipmentDetail } from "@/components/shipments/detail/load-detail";
 import { ParcelsCard } from "@/components/shipments/detail/parcels-card";
@@ -62,6 +63,7 @@ export default async function ShipmentPage({ params }: { params: Promise<{ id: s
             <ParcelsCard parcels={shipment.parcels} />
             {rate && <RateCard rate={rate} />}
           </div>
+          {shipment.customs && <CustomsCard customs={shipment.customs} />}
           {tracker && <TrackingTimeline tracker={tracker} />}
         </div>
       </div>
