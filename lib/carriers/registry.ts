@@ -1,11 +1,13 @@
 import "server-only";
 import { isCarrierName, type CarrierName } from "./names";
+import { fedexAdapter } from "./fedex/adapter";
 import { sandboxAdapter } from "./sandbox/adapter";
 import type { CarrierAdapter } from "./types";
 
 /** Adding a carrier = its name in names.ts and its adapter here; the `satisfies` keeps the map exhaustive. */
 const adapters = {
   sandbox: sandboxAdapter,
+  fedex: fedexAdapter,
 } satisfies Record<CarrierName, CarrierAdapter>;
 
 export function getAdapter(name: string): CarrierAdapter | null {

@@ -1,0 +1,125 @@
+import type {
+  AdapterContext,
+  AdapterMessage,
+  AdapterResult,
+  RateQuote,
+  RateRequest,
+  ShipRequest,
+  ShipResult,
+  TrackingResult,
+  VoidRequest,
+  VoidResult,
+} from "@/lib/carriers/types";
+import { CarrierError, defineAdapter } from "@/lib/carriers/types";
+import { fedexCall, fedexCredentials, outputOf } from "@/lib/carriers/fedex/api";
+import { buildCancelRequest, parseCancelAnswer } from "@/lib/carriers/fedex/cancel";
+import { fedexConfigSchema, fedexCredentialsSchema, readFedexConfig } from "@/lib/carriers/fedex/config";
+import { buildRateRequest, parseRateOutput } from "@/lib/carriers/fedex/rating";
+import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
+import { buildShipRequest, parseShipOutput } from "@/lib/carriers/fedex/ship";
+import { buildTrackRequest, parseTrackOutput, TRACK_BATCH_SIZE } from "@/lib/carriers/fedex/tracking";
+import { isoDate } from "@/lib/carriers/fedex/wire";
+
+/**
+ * FedEx through its REST APIs (developer.fedex.com): OAuth client credentials, Rate quotes, Ship, Cancel and Track
+ * (docs/fedex.md). Each operation builds FedEx's request from ours (rating.ts, ship.ts, cancel.ts, tracking.ts),
+ * sends it through api.ts (token, 401 retry, gzip) and reads the answer back.
+ */
+
+async function track(ctx: AdapterContext, numbers: string[]) {
+  const answer = await fedexCall(ctx, {
+    operation: "track",
+    method: "POST",
+    path: "/track/v1/trackingnumbers",
+    body: buildTrackRequest(numbers),
+    idempotent: true,
+    keys: "track",
+  });
+  return parseTrackOutput(outputOf(answer), numbers);
+}
+
+export const fedexAdapter = defineAdapter({
+  carrier_name: "fedex",
+  display_name: "FedEx",
+  capabilities: ["rates", "ship", "void", "track", "multi_track"],
+  label_types: ["PDF", "PNG", "ZPL"],
+  label_sizes: ["4x6", "letter"],
+  services: FEDEX_SERVICES.map(({ code, name, scope }) => ({ code, name, scope })),
+  endpoints: { test: "https://apis-sandbox.fedex.com", live: "https://apis.fedex.com" },
+  credentialsSchema: fedexCredentialsSchema,
+  configSchema: fedexConfigSchema,
+  // 1,400 transactions per 10 s per project, shared with rating and shipping: tracking takes a modest share.
+  trackingBudget: { concurrency: 4, requestsPerMinute: 1200, batchSize: TRACK_BATCH_SIZE },
+
+  rate: async (ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>> => {
+    const shipDate = isoDate(ctx.now());
+    const config = readFedexConfig(ctx.connection.config);
+    const body = buildRateRequest(req, {
+      accountNumber: fedexCredentials(ctx).account_number,
+      pickupType: config.pickupType,
+      shipDate,
+    });
+    const answer = await fedexCall(ctx, {
+      operation: "rate",
+      method: "POST",
+      path: "/rate/v1/rates/quotes",
+      body,
+      idempotent: true,
+    });
+    const { quotes, messages } = parseRateOutput(outputOf(answer), shipDate, req.services);
+    return { data: quotes, messages };
+  },
+
+  ship: async (ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>> => {
+    const config = readFedexConfig(ctx.connection.config);
+    const body = buildShipRequest(req, {
+      accountNumber: fedexCredentials(ctx).account_number,
+      pickupType: config.pickupType,
+      labelStock: config.labelStock,
+      shipDate: isoDate(ctx.now()),
+    });
+    // Not idempotent: a ship call repeated after a lost answer can buy a second label.
+    const answer = await fedexCall(ctx, {
+      operation: "ship",
+      method: "POST",
+      path: "/ship/v1/shipments",
+      body,
+      idempotent: false,
+    });
+    const { result, messages } = await parseShipOutput(outputOf(answer), req);
+    return { data: result, messages };
+  },
+
+  void: async (ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>> => {
+    const answer = await fedexCall(ctx, {
+      operation: "void",
+      method: "PUT",
+      path: "/ship/v1/shipments/cancel",
+      body: buildCancelRequest(req, fedexCredentials(ctx).account_number),
+      idempotent: true,
+    });
+    return { data: { voided: true as const }, messages: parseCancelAnswer(answer, req) };
+  },
+
+  track: async (ctx: AdapterContext, trackingNumber: string): Promise<AdapterResult<TrackingResult>> => {
+    const { results, messages } = await track(ctx, [trackingNumber]);
+    const result = results[trackingNumber]!;
+    if (result instanceof CarrierError) throw result;
+    return { data: result, messages };
+  },
+
+  // FedEx takes 30 numbers a call; a longer list is sent in batches, one after the other (they share a quota).
+  trackMany: async (
+    ctx: AdapterContext,
+    trackingNumbers: string[],
+  ): Promise<AdapterResult<Record<string, TrackingResult | CarrierError>>> => {
+    const results: Record<string, TrackingResult | CarrierError> = {};
+    const messages: AdapterMessage[] = [];
+    for (let i = 0; i < trackingNumbers.length; i += TRACK_BATCH_SIZE) {
+      const batch = await track(ctx, trackingNumbers.slice(i, i + TRACK_BATCH_SIZE));
+      Object.assign(results, batch.results);
+      messages.push(...batch.messages);
+    }
+    return { data: results, messages };
+  },
+});

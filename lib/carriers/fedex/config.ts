@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/**
+ * A FedEx connection's write-only credentials and its own `config` keys (docs/fedex.md).
+ *
+ * Credentials are a FedEx Developer Portal project's API key and secret key plus the FedEx account that pays.
+ * Tracking may live in a project of its own at FedEx (its own key pair, its own quota): `track_api_key` and
+ * `track_secret_key` then authenticate the tracking calls, and both must be given together.
+ */
+const secret = z.string().trim().min(1).max(200);
+
+export const fedexCredentialsSchema = z
+  .strictObject({
+    api_key: secret,
+    secret_key: secret,
+    account_number: z
+      .string()
+      .trim()
+      .regex(/^[0-9]{5,20}$/, "must be the FedEx account number, digits only"),
+    track_api_key: secret.optional(),
+    track_secret_key: secret.optional(),
+  })
+  .superRefine((c, ctx) => {
+    if ((c.track_api_key === undefined) !== (c.track_secret_key === undefined)) {
+      const missing = c.track_api_key === undefined ? "track_api_key" : "track_secret_key";
+      ctx.addIssue({ code: "custom", path: [missing], message: "is required with the other tracking key" });
+    }
+  });
+
+export type FedexCredentials = z.infer<typeof fedexCredentialsSchema>;
+
+export const PICKUP_TYPES = ["DROPOFF_AT_FEDEX_LOCATION", "USE_SCHEDULED_PICKUP", "CONTACT_FEDEX_TO_SCHEDULE"] as const;
+type PickupType = (typeof PICKUP_TYPES)[number];
+
+const shape = {
+  /** Stock PDF and PNG labels are printed on: a 4×6 in label or a letter sheet (ZPL is always 4×6 thermal). */
+  label_stock: z.enum(["4x6", "letter"]).optional(),
+  /** How parcels reach FedEx; it changes the rates FedEx quotes. */
+  pickup_type: z.enum(PICKUP_TYPES).optional(),
+};
+
+/** Unknown keys are refused, so a misspelt key is caught when the connection is saved. */
+export const fedexConfigSchema = z.strictObject(shape);
+
+// At call time the config also holds the layer's common keys (deadline_ms, refresh_…): ignore them.
+const runtimeSchema = z.object(shape);
+
+export interface FedexConfig {
+  labelStock: "4x6" | "letter";
+  pickupType: PickupType;
+}
+
+export function readFedexConfig(raw: Record<string, unknown>): FedexConfig {
+  // Validated when the connection was saved; a value edited behind the API's back falls back to the default.
+  const parsed = runtimeSchema.safeParse(raw);
+  const c = parsed.success ? parsed.data : {};
+  return { labelStock: c.label_stock ?? "4x6", pickupType: c.pickup_type ?? "DROPOFF_AT_FEDEX_LOCATION" };
+}

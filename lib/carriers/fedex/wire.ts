@@ -1,0 +1,252 @@
+import type { Address, Parcel, WeightUnit } from "@/lib/carriers/types";
+import { badResponse } from "@/lib/carriers/fedex/errors";
+
+/**
+ * The pieces of FedEx's request format that rating and shipping share: units, parties, package line items, money.
+ * FedEx takes LB or KG and IN or CM (whole numbers), one system per shipment, and a total weight in pounds.
+ */
+
+export type UnitSystem = "imperial" | "metric";
+
+// Maps: units are the client's words; only our own entries may answer for them.
+const KG_PER: ReadonlyMap<string, number> = new Map([
+  ["KG", 1],
+  ["LB", 0.45359237],
+  ["OZ", 0.028349523125],
+  ["G", 0.001],
+]);
+const CM_PER: ReadonlyMap<string, number> = new Map([
+  ["CM", 1],
+  ["IN", 2.54],
+]);
+
+function factor(table: ReadonlyMap<string, number>, unit: string): number {
+  const f = table.get(unit);
+  // The layer validates units before an adapter runs; one that slipped through is a bug, not a guess.
+  if (f === undefined) throw new Error(`unknown unit ${unit}`);
+  return f;
+}
+
+const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
+
+/** Pounds and inches when the first parcel is weighed in LB or OZ, kilograms and centimetres otherwise. */
+export function unitSystemOf(parcels: readonly Parcel[]): UnitSystem {
+  const unit = parcels[0]?.weight_unit;
+  return unit === "LB" || unit === "OZ" ? "imperial" : "metric";
+}
+
+export const weightUnitOf = (system: UnitSystem) => (system === "imperial" ? "LB" : "KG");
+
+/** A weight in the system's unit, to FedEx's precision (two decimals, never below 0.1). */
+export function weightIn(system: UnitSystem, weight: number, unit: WeightUnit): number {
+  const kg = weight * factor(KG_PER, unit);
+  const value = system === "imperial" ? kg / KG_PER.get("LB")! : kg;
+  return Math.max(0.1, round(value, 2));
+}
+
+export function totalWeightLb(parcels: readonly Parcel[]): number {
+  return round(
+    parcels.reduce((sum, p) => sum + weightIn("imperial", p.weight, p.weight_unit), 0),
+    2,
+  );
+}
+
+interface Dimensions {
+  length: number;
+  width: number;
+  height: number;
+  units: "IN" | "CM";
+}
+
+/** FedEx takes whole numbers; a parcel is never made smaller than it is, so fractions round up. */
+function dimensionsOf(system: UnitSystem, p: Parcel): Dimensions | undefined {
+  if (p.length === null || p.width === null || p.height === null || p.dimension_unit === null) return undefined;
+  const toCm = factor(CM_PER, p.dimension_unit);
+  const per = system === "imperial" ? CM_PER.get("IN")! : 1;
+  const size = (n: number) => Math.max(1, Math.ceil(round((n * toCm) / per, 4)));
+  return {
+    length: size(p.length),
+    width: size(p.width),
+    height: size(p.height),
+    units: system === "imperial" ? "IN" : "CM",
+  };
+}
+
+export function packageLineItem(system: UnitSystem, p: Parcel) {
+  const dimensions = dimensionsOf(system, p);
+  return {
+    groupPackageCount: 1,
+    weight: { units: weightUnitOf(system), value: weightIn(system, p.weight, p.weight_unit) },
+    ...(dimensions ? { dimensions } : {}),
+  };
+}
+
+const present = (v: string | null | undefined): v is string => typeof v === "string" && v.trim() !== "";
+
+/** FedEx wants digits (US and CA: 10, optionally after a 1); spaces, dashes and brackets go. */
+function phoneDigits(phone: string | null): string | undefined {
+  const digits = phone?.replace(/\D/g, "") ?? "";
+  return digits.length > 0 ? digits.slice(0, 15) : undefined;
+}
+
+/** An address as the Rate API takes it: no street lines (rating needs only the place). */
+export function rateAddressOf(a: Address) {
+  return {
+    ...(present(a.city) ? { city: a.city.trim().slice(0, 35) } : {}),
+    ...(present(a.state_code) ? { stateOrProvinceCode: a.state_code.trim().toUpperCase() } : {}),
+    postalCode: a.postal_code.trim(),
+    countryCode: a.country_code.trim().toUpperCase(),
+    residential: a.residential,
+  };
+}
+
+function addressOf(a: Address) {
+  const streetLines = [a.address_line1, a.address_line2].filter(present).map((l) => l.trim().slice(0, 35));
+  return { ...(streetLines.length > 0 ? { streetLines } : {}), ...rateAddressOf(a) };
+}
+
+/** A shipper or recipient: contact and address, with the tax id when there is one. */
+export function partyOf(a: Address, fallbackPhone: string | null = null) {
+  const phoneNumber = phoneDigits(a.phone_number) ?? phoneDigits(fallbackPhone);
+  const contact = {
+    ...(present(a.person_name) ? { personName: a.person_name.trim().slice(0, 70) } : {}),
+    ...(present(a.company_name) ? { companyName: a.company_name.trim().slice(0, 35) } : {}),
+    ...(phoneNumber ? { phoneNumber } : {}),
+    ...(present(a.email) ? { emailAddress: a.email.trim() } : {}),
+  };
+  return {
+    contact,
+    address: addressOf(a),
+    ...(present(a.federal_tax_id) ? { tins: [{ number: a.federal_tax_id.trim(), tinType: "FEDERAL" }] } : {}),
+  };
+}
+
+const PAYMENT_TYPES: ReadonlyMap<string, string> = new Map([
+  ["sender", "SENDER"],
+  ["recipient", "RECIPIENT"],
+  ["third_party", "THIRD_PARTY"],
+]);
+
+/** Who pays (shipping charges, duties) in FedEx's words; the sender unless the client named another payer. */
+export function paymentType(paidBy: string | null | undefined): string {
+  return PAYMENT_TYPES.get(paidBy ?? "sender") ?? "SENDER";
+}
+
+/** `YYYY-MM-DD` of the instant in UTC: the ship date FedEx is given. */
+export const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+
+// The currency FedEx bills a shipper in, by origin, where the client named none (rating an international route).
+const CURRENCY_BY_COUNTRY: ReadonlyMap<string, string> = new Map([
+  ["US", "USD"],
+  ["PR", "USD"],
+  ["CA", "CAD"],
+  ["MX", "MXN"],
+  ["GB", "GBP"],
+  ["AU", "AUD"],
+  ["JP", "JPY"],
+  ["CN", "CNY"],
+  ["HK", "HKD"],
+  ["IN", "INR"],
+  ["CH", "CHF"],
+  ["SE", "SEK"],
+  ["DK", "DKK"],
+  ["NO", "NOK"],
+  ["PL", "PLN"],
+  ...[
+    "AT",
+    "BE",
+    "CY",
+    "DE",
+    "EE",
+    "ES",
+    "FI",
+    "FR",
+    "GR",
+    "HR",
+    "IE",
+    "IT",
+    "LT",
+    "LU",
+    "LV",
+    "MT",
+    "NL",
+    "PT",
+    "SI",
+    "SK",
+  ].map((c) => [c, "EUR"] as [string, string]),
+]);
+
+export function currencyOf(country: string): string {
+  return CURRENCY_BY_COUNTRY.get(country.toUpperCase()) ?? "USD";
+}
+
+export const money = (n: number) => round(n, 2);
+
+/** A number FedEx sent (numbers, or numeric strings in some fixtures); null when there is none. */
+export function amount(v: unknown): number | null {
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+export const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
+
+export const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
+
+/** The answer's part at `key`, required: a missing one means FedEx answered in a shape we do not know. */
+export function required(obj: Record<string, unknown>, key: string): Record<string, unknown> {
+  const v = obj[key];
+  if (!isRecord(v)) throw badResponse(`no ${key} in the answer`);
+  return v;
+}
+
+const TRANSIT_WORDS: ReadonlyMap<string, number> = new Map(
+  [
+    "ONE",
+    "TWO",
+    "THREE",
+    "FOUR",
+    "FIVE",
+    "SIX",
+    "SEVEN",
+    "EIGHT",
+    "NINE",
+    "TEN",
+    "ELEVEN",
+    "TWELVE",
+    "THIRTEEN",
+    "FOURTEEN",
+    "FIFTEEN",
+    "SIXTEEN",
+    "SEVENTEEN",
+    "EIGHTEEN",
+    "NINETEEN",
+    "TWENTY",
+  ].map((w, i) => [i === 0 ? "ONE_DAY" : `${w}_DAYS`, i + 1]),
+);
+
+/** FedEx's transit time words (`THREE_DAYS`) as a number; null for `UNKNOWN` or anything else. */
+export function transitDaysOf(word: unknown): number | null {
+  return typeof word === "string" ? (TRANSIT_WORDS.get(word.toUpperCase()) ?? null) : null;
+}
+
+/** Business days (Monday to Friday) from the ship date to the delivery date, both `YYYY-MM-DD`. */
+export function businessDaysBetween(from: string, to: string): number | null {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`);
+  if (!Number.isFinite(start) || !Number.isFinite(end) || end < start) return null;
+  let days = 0;
+  for (let t = start + 86_400_000; t <= end; t += 86_400_000) {
+    const wd = new Date(t).getUTCDay();
+    if (wd !== 0 && wd !== 6) days++;
+  }
+  return days;
+}
+
+/** The `YYYY-MM-DD` at the start of a FedEx date or date-time; null for anything else. */
+export function datePart(v: unknown): string | null {
+  const s = str(v);
+  return s && /^\d{4}-\d{2}-\d{2}/.test(s) ? s.slice(0, 10) : null;
+}
