@@ -1,0 +1,199 @@
+import { describe, expect, it } from "vitest";
+import { PDFDocument } from "pdf-lib";
+import { invokeCarrier } from "@/lib/carriers/invoke";
+import { hasCode, type CarrierAdapter, type ConnectionInfo } from "@/lib/carriers/types";
+import type { AdapterContext, AdapterMessage } from "@/lib/carriers/types";
+import { fedexEmulatorNumber, fedexExpressCheckDigit } from "@/test/emulator/fedex";
+import { useCarrierEmulator } from "@/test/emulator-helpers";
+import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
+
+/**
+ * The FedEx adapter against the emulator's FedEx, through invokeCarrier as the service runs it: the token cached
+ * and refreshed once, batches of 30, and every fault switch ending in the contract's code, never a plain error.
+ */
+
+const emulator = useCarrierEmulator();
+let connections = 0;
+
+function connection(config: Record<string, unknown> = {}, credentials = FEDEX_CREDENTIALS): ConnectionInfo {
+  return {
+    id: `car_fedexemu${++connections}`,
+    carrier_name: "fedex",
+    carrier_id: "fedex",
+    test_mode: true,
+    config,
+    credentials,
+  };
+}
+
+type Run<T> = (a: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>;
+const invoke = <T>(conn: ConnectionInfo, op: "rates" | "ship" | "void" | "track", run: Run<T>) =>
+  invokeCarrier(conn, op, undefined, run);
+const rate = (conn = connection()) => invoke(conn, "rates", (a, ctx) => a.rate(ctx, fedexDomesticRate()));
+const calls = (operation: string) => emulator.current.calls.filter((c) => c.operation === operation);
+
+describe("FedEx adapter against the emulator", () => {
+  it("rates, ships a real label under a checked 12-digit number, tracks it, cancels it twice", async () => {
+    const conn = connection();
+    const quotes = await rate(conn);
+    expect(quotes.ok).toBe(true);
+    if (!quotes.ok) return;
+    expect(quotes.data.map((q) => q.service)).toEqual([
+      "GROUND_HOME_DELIVERY",
+      "FEDEX_EXPRESS_SAVER",
+      "FEDEX_2_DAY",
+      "STANDARD_OVERNIGHT",
+      "PRIORITY_OVERNIGHT",
+    ]);
+    for (const q of quotes.data) {
+      expect(q.total_charge).toBeCloseTo(
+        q.base_charge - q.discount + q.extra_charges.reduce((s, c) => s + c.amount, 0),
+        2,
+      );
+      expect(q.transit_days).toBeGreaterThan(0);
+    }
+
+    const shipped = await invoke(conn, "ship", (a, ctx) => a.ship(ctx, fedexDomesticShip()));
+    expect(shipped.ok).toBe(true);
+    if (!shipped.ok) return;
+    const n = shipped.data.tracking_number;
+    expect(n).toMatch(/^7\d{11}$/);
+    expect(fedexExpressCheckDigit(n)).toBe(Number(n[11]));
+    expect((await PDFDocument.load(shipped.data.label.bytes)).getPageCount()).toBe(1);
+    const quoted = quotes.data.find((q) => q.service === "FEDEX_2_DAY")!;
+    expect(shipped.data.charge).toMatchObject({ service: "FEDEX_2_DAY", total_charge: quoted.total_charge });
+
+    const tracked = await invoke(conn, "track", (a, ctx) => a.track(ctx, n));
+    expect(tracked.ok && tracked.data).toMatchObject({
+      status: "pending",
+      events: [{ code: "OC", status: "pending" }],
+    });
+
+    const voidOf = () => invoke(conn, "void", (a, ctx) => a.void!(ctx, { tracking_number: n, shipment_identifier: n }));
+    expect(await voidOf()).toMatchObject({ ok: true, messages: [] });
+    const again = await voidOf();
+    expect(again.ok).toBe(true);
+    expect(again.messages).toMatchObject([{ level: "info", code: "SHIPMENT.ALREADY.CANCELLED" }]);
+    const after = await invoke(conn, "track", (a, ctx) => a.track(ctx, n));
+    expect(after.ok && after.data.status).toBe("cancelled");
+  });
+
+  it("ships internationally with customs and ETD; without customs FedEx refuses in its own words", async () => {
+    const conn = connection();
+    const shipped = await invoke(conn, "ship", (a, ctx) => a.ship(ctx, fedexInternationalShip({ label_type: "ZPL" })));
+    expect(shipped.ok).toBe(true);
+    if (!shipped.ok) return;
+    expect(new TextDecoder().decode(shipped.data.label.bytes).startsWith("^XA")).toBe(true);
+    expect(shipped.data.meta).toMatchObject({ documents: ["COMMERCIAL_INVOICE"] });
+
+    const refused = await invoke(conn, "ship", (a, ctx) => a.ship(ctx, fedexInternationalShip({ customs: null })));
+    expect(refused.ok).toBe(false);
+    expect(refused.messages[0]).toMatchObject({ code: "CUSTOMSCLEARANCEDETAIL.REQUIRED", level: "error" });
+  });
+
+  it("tracks journeys from the number: delivered after a day and a half, and a not-found number", async () => {
+    const delivered = fedexEmulatorNumber({ soldAt: new Date(Date.now() - 40 * 3_600_000), serial: 12 });
+    const stuck = fedexEmulatorNumber({ soldAt: new Date(Date.now() - 40 * 3_600_000), serial: 13, scenario: 2 });
+    const held = fedexEmulatorNumber({ soldAt: new Date(Date.now() - 40 * 3_600_000), serial: 14, scenario: 6 });
+    const unknown = fedexEmulatorNumber({ scenario: 9 });
+    const res = await invoke(connection(), "track", (a, ctx) => a.trackMany!(ctx, [delivered, stuck, held, unknown]));
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    const status = (n: string) => {
+      const r = res.data[n]!;
+      return "status" in r ? r.status : r.code;
+    };
+    expect([delivered, stuck, held, unknown].map(status)).toEqual([
+      "delivered",
+      "in_transit",
+      "ready_for_pickup",
+      "tracking_not_found",
+    ]);
+    const journey = res.data[delivered]!;
+    if ("events" in journey) {
+      expect(journey.events.map((e) => e.status)).toEqual([
+        "delivered",
+        "out_for_delivery",
+        "in_transit",
+        "in_transit",
+        "in_transit",
+        "picked_up",
+        "pending",
+      ]);
+    }
+  });
+
+  it("reuses one token over three calls and fetches exactly one new one after the tokens expire", async () => {
+    const conn = connection();
+    for (let i = 0; i < 3; i++) expect((await rate(conn)).ok).toBe(true);
+    expect(calls("token")).toHaveLength(1);
+    emulator.current.expireTokens("fedex");
+    for (let i = 0; i < 3; i++) expect((await rate(conn)).ok).toBe(true);
+    expect(calls("token")).toHaveLength(2);
+    expect(calls("rate").map((c) => c.status)).toEqual([200, 200, 200, 401, 200, 200, 200]);
+  });
+
+  it("tracks 45 numbers in two calls", async () => {
+    const soldAt = new Date(Date.now() - 10 * 3_600_000);
+    const numbers = Array.from({ length: 45 }, (_, i) => fedexEmulatorNumber({ soldAt, serial: 100 + i, scenario: 2 }));
+    const res = await invoke(connection(), "track", (a, ctx) => a.trackMany!(ctx, numbers));
+    expect(res.ok).toBe(true);
+    expect(calls("track")).toHaveLength(2);
+    if (res.ok) expect(Object.values(res.data).every((r) => "status" in r && r.status === "in_transit")).toBe(true);
+  });
+});
+
+describe("FedEx fault switches give the contract's codes", () => {
+  it("503 on rating: retried, then carrier_unavailable in FedEx's words", async () => {
+    emulator.current.set("fedex", { fault: { kind: "status", status: 503 } });
+    const res = await rate();
+    expect(res.ok).toBe(false);
+    expect(res.messages[0]).toMatchObject({ code: "carrier_unavailable", carrier_name: "fedex" });
+    expect(res.messages[0]!.message).toMatch(/^FedEx is unavailable: The service is currently unavailable/);
+    expect(calls("rate").length).toBeGreaterThan(1);
+  });
+
+  it("500 on shipping: not retried (it could buy twice), carrier_unavailable", async () => {
+    emulator.current.set("fedex", { fault: { kind: "status", status: 500 }, fault_operations: ["ship"] });
+    const res = await invoke(connection(), "ship", (a, ctx) => a.ship(ctx, fedexDomesticShip()));
+    expect(hasCode(res.messages, "carrier_unavailable")).toBe(true);
+    expect(calls("ship")).toHaveLength(1);
+  });
+
+  it("429 with a long Retry-After: carrier_rate_limited with the wait; a short one is waited out", async () => {
+    emulator.current.set("fedex", { fault: { kind: "rate_limited", retry_after_s: 30 } });
+    const limited = await rate();
+    expect(limited.messages[0]).toMatchObject({ code: "carrier_rate_limited", details: { retry_after_seconds: 30 } });
+    emulator.current.set("fedex", { fault: { kind: "rate_limited", retry_after_s: 1 }, fault_times: 1 });
+    const waited = await rate();
+    expect(waited.ok).toBe(true);
+  });
+
+  it("a body that is not JSON: carrier_bad_response", async () => {
+    emulator.current.set("fedex", { fault: { kind: "malformed" } });
+    const res = await rate();
+    expect(res.ok).toBe(false);
+    expect(res.messages[0]!.code).toBe("carrier_bad_response");
+  });
+
+  it("an answer that never comes: carrier_timeout at the connection's deadline", async () => {
+    emulator.current.set("fedex", { fault: { kind: "hang" } });
+    const started = performance.now();
+    const res = await rate(connection({ deadline_ms: 400 }));
+    expect(res.messages[0]!.code).toBe("carrier_timeout");
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("401 forever: one retry with a new token, then carrier_auth_failed; a refused key pair too", async () => {
+    emulator.current.set("fedex", { fault: { kind: "status", status: 401 } });
+    const res = await rate();
+    expect(res.messages[0]!.code).toBe("carrier_auth_failed");
+    expect(calls("rate")).toHaveLength(2);
+    expect(calls("token")).toHaveLength(2);
+
+    emulator.current.reset();
+    const refused = await rate(connection({}, { ...FEDEX_CREDENTIALS, secret_key: "invalid" }));
+    expect(refused.messages[0]!.code).toBe("carrier_auth_failed");
+    expect(calls("rate")).toHaveLength(0);
+  });
+});
