@@ -41,7 +41,7 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  * still compressed (a proxy that strips or mislabels the header) starts with gzip's magic bytes, which JSON never
  * does, so those decide.
  */
-export function bodyText(res: Pick<CarrierResponse, "body">): string {
+function bodyText(res: Pick<CarrierResponse, "body">): string {
   const bytes = res.body;
   const gzipped = bytes.length > 2 && bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
   if (!gzipped) return new TextDecoder().decode(bytes);

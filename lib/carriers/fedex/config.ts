@@ -29,7 +29,7 @@ export const fedexCredentialsSchema = z
 
 export type FedexCredentials = z.infer<typeof fedexCredentialsSchema>;
 
-export const PICKUP_TYPES = ["DROPOFF_AT_FEDEX_LOCATION", "USE_SCHEDULED_PICKUP", "CONTACT_FEDEX_TO_SCHEDULE"] as const;
+const PICKUP_TYPES = ["DROPOFF_AT_FEDEX_LOCATION", "USE_SCHEDULED_PICKUP", "CONTACT_FEDEX_TO_SCHEDULE"] as const;
 type PickupType = (typeof PICKUP_TYPES)[number];
 
 const shape = {

@@ -13,7 +13,7 @@ import { datePart, isRecord, records, str } from "@/lib/carriers/fedex/wire";
 export const TRACK_BATCH_SIZE = 30;
 
 /** What FedEx is sent: digits and letters only (people paste numbers with spaces, as printed on labels). */
-export const normalizeNumber = (n: string) => n.replace(/[\s-]/g, "").toUpperCase();
+const normalizeNumber = (n: string) => n.replace(/[\s-]/g, "").toUpperCase();
 
 export function buildTrackRequest(numbers: readonly string[]) {
   return {

@@ -1,5 +1,4 @@
 import type { Address, Parcel, WeightUnit } from "@/lib/carriers/types";
-import { badResponse } from "@/lib/carriers/fedex/errors";
 
 /**
  * The pieces of FedEx's request format that rating and shipping share: units, parties, package line items, money.
@@ -194,13 +193,6 @@ export const isRecord = (v: unknown): v is Record<string, unknown> =>
 export const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
 
 export const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
-
-/** The answer's part at `key`, required: a missing one means FedEx answered in a shape we do not know. */
-export function required(obj: Record<string, unknown>, key: string): Record<string, unknown> {
-  const v = obj[key];
-  if (!isRecord(v)) throw badResponse(`no ${key} in the answer`);
-  return v;
-}
 
 const TRANSIT_WORDS: ReadonlyMap<string, number> = new Map(
   [
