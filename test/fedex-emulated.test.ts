@@ -197,3 +197,65 @@ describe("FedEx fault switches give the contract's codes", () => {
     expect(calls("rate")).toHaveLength(0);
   });
 });
+
+describe("the emulator's FedEx checks what FedEx checks", () => {
+  const post = (path: string, body: string, headers: Record<string, string>) =>
+    fetch(`${emulator.current.url}/fedex${path}`, { method: "POST", body, headers });
+  async function token(): Promise<string> {
+    const res = await post("/oauth/token", "grant_type=client_credentials&client_id=a&client_secret=b", {
+      "content-type": "application/x-www-form-urlencoded",
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  it("numbers carry FedEx Express's check digit (794953535000 is a real one)", () => {
+    expect(fedexExpressCheckDigit("79495353500")).toBe(0);
+    const n = fedexEmulatorNumber({ serial: 42, scenario: 3 });
+    expect(n).toMatch(/^7\d{11}$/);
+    expect(fedexExpressCheckDigit(n)).toBe(Number(n[11]));
+  });
+
+  it("refuses a token request without client credentials, in FedEx's error shape", async () => {
+    const res = await post("/oauth/token", "grant_type=client_credentials", {
+      "content-type": "application/x-www-form-urlencoded",
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ errors: [{ code: expect.any(String), message: expect.any(String) }] });
+  });
+
+  it("refuses an incomplete ship request naming every field, and sells nothing", async () => {
+    const res = await post("/ship/v1/shipments", JSON.stringify({ accountNumber: { value: "740561073" } }), {
+      authorization: `Bearer ${await token()}`,
+      "content-type": "application/json",
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { code: string; parameterList: { value: string }[] }[] };
+    const fields = body.errors.map((e) => e.parameterList[0]!.value);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "labelResponseOptions",
+        "requestedShipment.shipper.contact.phoneNumber",
+        "requestedShipment.recipients[0].address.streetLines",
+        "requestedShipment.serviceType",
+        "requestedShipment.shippingChargesPayment.paymentType",
+        "requestedShipment.labelSpecification.imageType",
+        "requestedShipment.requestedPackageLineItems",
+      ]),
+    );
+    expect(body.errors.every((e) => /^[A-Z.]+$/.test(e.code))).toBe(true);
+  });
+
+  it("refuses more than 30 numbers in one tracking call", async () => {
+    const trackingInfo = Array.from({ length: 31 }, (_, i) => ({
+      trackingNumberInfo: { trackingNumber: fedexEmulatorNumber({ serial: i }) },
+    }));
+    const res = await post("/track/v1/trackingnumbers", JSON.stringify({ includeDetailedScans: true, trackingInfo }), {
+      authorization: `Bearer ${await token()}`,
+      "content-type": "application/json",
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe(
+      "TRACKING.TRACKINGNUMBER.LIMITEXCEEDED",
+    );
+  });
+});
