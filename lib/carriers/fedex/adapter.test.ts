@@ -94,6 +94,9 @@ describe("FedEx requests", () => {
     );
     expect(sent(calls(http.requests)[1]!)).not.toHaveProperty("requestedShipment.serviceType");
     expect(two.data.map((q) => q.service)).toEqual(["FEDEX_2_DAY"]);
+    const other = await fedexAdapter.rate(fedexContext(http), fedexDomesticRate({ services: ["SBX_GROUND"] }));
+    expect(sent(calls(http.requests)[2]!)).not.toHaveProperty("requestedShipment.serviceType");
+    expect(other.data).toEqual([]);
   });
 
   it("sends the domestic ship request: label spec, references, payment by the shipper's account", async () => {

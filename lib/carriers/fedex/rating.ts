@@ -74,8 +74,8 @@ export function buildRateRequest(req: RateRequest, s: RateSettings) {
     requestedShipment: {
       shipper: { address: rateAddressOf(req.shipper) },
       recipient: { address: rateAddressOf(req.recipient) },
-      // One service is filtered by FedEx; several are filtered here, from the full answer.
-      ...(req.services.length === 1 ? { serviceType: req.services[0] } : {}),
+      // One of FedEx's services is filtered by FedEx; several (or another carrier's codes) here, from the answer.
+      ...(req.services.length === 1 && fedexService(req.services[0]!) ? { serviceType: req.services[0] } : {}),
       shipDateStamp: s.shipDate,
       pickupType: s.pickupType,
       packagingType: "YOUR_PACKAGING",
