@@ -37,7 +37,7 @@ export function toCarrierMessages(
  * The API base an adapter calls for a connection: the carrier's test or live environment by `test_mode`, or the
  * operator's carrier emulator. Never read from the connection, so no client can aim the server at a URL.
  */
-export function baseUrlFor(adapter: Pick<CarrierAdapter, "carrier_name" | "endpoints">, testMode: boolean): string {
+function baseUrlFor(adapter: Pick<CarrierAdapter, "carrier_name" | "endpoints">, testMode: boolean): string {
   if (!adapter.endpoints) return "";
   const emulator = env().CARRIER_EMULATOR_URL;
   if (emulator) return `${emulator}/${adapter.carrier_name}`;

@@ -181,7 +181,7 @@ export const DUTY_PAYERS = ["sender", "recipient", "third_party"] as const;
 export type DutyPayer = (typeof DUTY_PAYERS)[number];
 
 /** One line of the commercial invoice. */
-export interface Commodity {
+interface Commodity {
   description: string;
   quantity: number;
   /** Value of one unit. */
@@ -375,8 +375,8 @@ export interface AdapterContext {
 }
 
 /** A label size a carrier prints: a 4×6 in thermal label, or a letter sheet. */
-export const LABEL_SIZES = ["4x6", "letter"] as const;
-export type LabelSize = (typeof LABEL_SIZES)[number];
+const LABEL_SIZES = ["4x6", "letter"] as const;
+type LabelSize = (typeof LABEL_SIZES)[number];
 
 /** A service the carrier sells, by its code, with the name people know it by. */
 export interface ServiceDeclaration {

@@ -20,7 +20,7 @@ const currency = upper(z.string().regex(/^[A-Z]{3}$/, "must be a three-letter cu
 const country = upper(z.string().regex(/^[A-Z]{2}$/, "must be a two-letter country code"));
 const money = z.number().nonnegative().max(10_000_000);
 
-export const CommodityInput = z
+const CommodityInput = z
   .strictObject({
     description: requiredText(200),
     quantity: z.number().int().min(1).max(100_000),

@@ -15,13 +15,13 @@ import type { AddressInfo } from "node:net";
 
 export type Operation = "token" | "rate" | "ship" | "void" | "track";
 
-export type Fault =
+type Fault =
   | { kind: "status"; status: number }
   | { kind: "rate_limited"; retry_after_s: number }
   | { kind: "malformed" }
   | { kind: "hang" };
 
-export interface Switches {
+interface Switches {
   /** Every answer of this carrier waits this long. */
   latency_ms?: number;
   /** Lifetime the token endpoint announces (`expires_in`) and enforces; default the carrier's own. */
@@ -70,7 +70,7 @@ export interface EmulatedCarrier {
   errorBody(status: number, code: string, message: string): unknown;
 }
 
-export interface RecordedCall {
+interface RecordedCall {
   carrier: string;
   operation: Operation;
   method: string;
