@@ -3,10 +3,12 @@ import { isCarrierName, type CarrierName } from "./names";
 import { fedexAdapter } from "./fedex/adapter";
 import { sandboxAdapter } from "./sandbox/adapter";
 import type { CarrierAdapter } from "./types";
+import { upsAdapter } from "./ups/adapter";
 
 /** Adding a carrier = its name in names.ts and its adapter here; the `satisfies` keeps the map exhaustive. */
 const adapters = {
   sandbox: sandboxAdapter,
+  ups: upsAdapter,
   fedex: fedexAdapter,
 } satisfies Record<CarrierName, CarrierAdapter>;
 

@@ -90,7 +90,7 @@ function drawBarcode(img: GrayImage, el: BarcodeElement): void {
 }
 
 /** Adds a pHYs chunk (pixels per metre) right after IHDR so viewers and printers know the image is 203 dpi. */
-function withResolution(png: Uint8Array, dpi: number): Uint8Array {
+export function withResolution(png: Uint8Array, dpi: number): Uint8Array {
   const ppm = Math.round(dpi / 0.0254);
   const chunk = new Uint8Array(4 + 4 + 9 + 4);
   const view = new DataView(chunk.buffer);

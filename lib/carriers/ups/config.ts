@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/**
+ * Connection `config` keys of UPS (the layer's common keys, deadline_ms and the refresh budget, are checked
+ * elsewhere).
+ *
+ * | key                | default | meaning |
+ * |--------------------|---------|---------|
+ * | `negotiated_rates` | true    | ask UPS for the account's negotiated rates and quote them when UPS returns them |
+ */
+const shape = {
+  negotiated_rates: z.boolean().optional(),
+};
+
+/** Refuses unknown keys, so a misspelt setting is not silently ignored. */
+export const upsConfigSchema = z.strictObject(shape);
+
+export interface UpsConfig {
+  negotiatedRates: boolean;
+}
+
+/** The connection's settings with defaults; a value of the wrong type (edited behind the API) is the default. */
+export function readUpsConfig(raw: Record<string, unknown>): UpsConfig {
+  const parsed = z.object(shape).safeParse(raw);
+  return { negotiatedRates: (parsed.success ? parsed.data.negotiated_rates : undefined) ?? true };
+}

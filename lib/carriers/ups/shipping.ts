@@ -1,0 +1,176 @@
+import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type ShipRequest } from "@/lib/carriers/types";
+import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
+import { chargeLine, internationalFields } from "@/lib/carriers/ups/customs";
+import { alertMessages, asArray, badResponse } from "@/lib/carriers/ups/errors";
+import { upsImageFormat, type UpsLabelImage } from "@/lib/carriers/ups/label";
+import { serviceName } from "@/lib/carriers/ups/services";
+import { Fitter, packageMeasures, packagingCode, unitsFor, upsParty } from "@/lib/carriers/ups/wire";
+import { crossesCustomsBorder } from "@/lib/schemas/customs";
+
+/**
+ * Ship (Shipping.yaml `/shipments/{version}/ship`; carriers.md §1.3). References: the client's reference and our
+ * shipment key as the first and second reference number, per package inside the US and Puerto Rico and on the
+ * shipment elsewhere (UPS takes each only there). Images come back as GIF (the only image UPS draws), ZPL as ZPL.
+ */
+
+export const SHIPPING_VERSION = "v2409";
+
+export interface ShipSettings {
+  accountNumber: string;
+  negotiatedRates: boolean;
+  now: Date;
+}
+
+/** Where UPS keeps references per package rather than per shipment. */
+const PACKAGE_REFERENCE_ROUTES = new Set(["US/US", "PR/PR"]);
+
+function required(field: string, message: string): CarrierError {
+  return new CarrierError(carrierCode("UPS_FIELD_REQUIRED"), message, { field });
+}
+
+/** Our shipment key as a UPS reference (35 characters at most): the `shp_` prefix is the same on every key. */
+export function keyReference(shipmentKey: string): string {
+  return (shipmentKey.startsWith("shp_") ? shipmentKey.slice(4) : shipmentKey).slice(0, 35);
+}
+
+export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
+  const f = new Fitter();
+  const origin = req.shipper.country_code.toUpperCase();
+  const destination = req.recipient.country_code.toUpperCase();
+  const units = unitsFor(origin);
+  const international = crossesCustomsBorder(origin, destination);
+
+  const payer = req.payment ?? { paid_by: "sender", currency: null, account_number: null };
+  const context = {
+    accountNumber: s.accountNumber,
+    shipperCountry: origin,
+    recipientPostal: req.recipient.postal_code.replace(/[\s-]/g, "").toUpperCase(),
+    options: req.options,
+  };
+  const transport = chargeLine("01", payer, context);
+  if (!transport || (payer.paid_by === "third_party" && !payer.account_number)) {
+    throw required(
+      "payment.account_number",
+      "UPS bills the recipient or a third party only to their UPS account number.",
+    );
+  }
+  const customs = international ? req.customs : null;
+  const duties = customs ? chargeLine("02", customs.duty, { ...context, options: customs.options }) : null;
+
+  const references = [f.fit(req.reference, 35, "reference"), keyReference(req.shipment_key)]
+    .filter((v): v is string => v !== undefined)
+    .map((Value) => ({ Value }));
+  const perPackage = PACKAGE_REFERENCE_ROUTES.has(`${origin}/${destination}`);
+  const shipper = upsParty(req.shipper, f, "shipper");
+
+  const body = {
+    ShipmentRequest: {
+      Request: {
+        RequestOption: "validate",
+        SubVersion: "2409",
+        ...(req.reference ? { TransactionReference: { CustomerContext: f.fit(req.reference, 512, "reference") } } : {}),
+      },
+      Shipment: {
+        ...(customs ? internationalFields(req, customs, f, s.now) : {}),
+        Shipper: { ...shipper, ShipperNumber: s.accountNumber },
+        ShipTo: upsParty(req.recipient, f, "recipient", req.recipient.residential),
+        ShipFrom: shipper,
+        PaymentInformation: { ShipmentCharge: duties ? [transport, duties] : [transport] },
+        ...(perPackage ? {} : { ReferenceNumber: references }),
+        Service: { Code: req.service },
+        ...(s.negotiatedRates ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: "Y" } } : {}),
+        Package: req.parcels.map((p) => ({
+          Packaging: { Code: packagingCode(p) },
+          ...packageMeasures(p, units),
+          ...(perPackage ? { ReferenceNumber: references } : {}),
+        })),
+      },
+      LabelSpecification: {
+        LabelImageFormat: { Code: upsImageFormat(req.label_type) },
+        // UPS sizes GIF labels by browser; this is the value it defaults to.
+        ...(req.label_type === "ZPL" ? {} : { HTTPUserAgent: "Mozilla/4.5" }),
+        LabelStockSize: { Height: "6", Width: "4" },
+      },
+    },
+  };
+  return { body, messages: f.messages };
+}
+
+interface ShipmentResults {
+  ShipmentIdentificationNumber?: unknown;
+  PackageResults?: unknown;
+  ShipmentCharges?: UpsCharges;
+  NegotiatedRateCharges?: UpsNegotiatedCharges;
+  Form?: { Image?: { GraphicImage?: unknown } };
+}
+
+export interface ParsedShipment {
+  trackingNumber: string;
+  shipmentId: string;
+  /** One per package, in the package order. */
+  trackingNumbers: string[];
+  labels: UpsLabelImage[];
+  charge: RateQuote | null;
+  /** UPS sent a printable commercial invoice (Form.Image). */
+  invoiceImage: boolean;
+  messages: AdapterMessage[];
+}
+
+function base64Bytes(v: unknown): Uint8Array | null {
+  if (typeof v !== "string" || !/^[A-Za-z0-9+/\s]+={0,2}\s*$/.test(v)) return null;
+  const bytes = new Uint8Array(Buffer.from(v.replace(/\s+/g, ""), "base64"));
+  return bytes.length > 0 ? bytes : null;
+}
+
+export function parseShipResponse(
+  body: unknown,
+  opts: { service: string; origin: string; negotiatedRates: boolean; expectedFormat: string },
+): ParsedShipment {
+  const response = (body as { ShipmentResponse?: { Response?: { Alert?: unknown }; ShipmentResults?: unknown } })
+    ?.ShipmentResponse;
+  const results = response?.ShipmentResults as ShipmentResults | undefined;
+  if (!results) throw badResponse("ShipmentResults");
+  const shipmentId =
+    typeof results.ShipmentIdentificationNumber === "string" ? results.ShipmentIdentificationNumber : "";
+  const packages = asArray(results.PackageResults) as {
+    TrackingNumber?: unknown;
+    ShippingLabel?: { ImageFormat?: { Code?: unknown }; GraphicImage?: unknown };
+  }[];
+  if (!shipmentId || packages.length === 0) throw badResponse("a shipment number and its packages");
+  const trackingNumbers: string[] = [];
+  const labels: UpsLabelImage[] = [];
+  for (const pkg of packages) {
+    const number = typeof pkg.TrackingNumber === "string" ? pkg.TrackingNumber : null;
+    const bytes = base64Bytes(pkg.ShippingLabel?.GraphicImage);
+    const format = String(pkg.ShippingLabel?.ImageFormat?.Code ?? "").toUpperCase();
+    if (!number || !bytes) throw badResponse("a tracking number and label for every package");
+    if (format !== opts.expectedFormat)
+      throw badResponse(`a ${opts.expectedFormat} label (it sent ${format || "none"})`);
+    trackingNumbers.push(number);
+    labels.push({ format, bytes });
+  }
+  const money = chargesOf(results.ShipmentCharges, results.NegotiatedRateCharges, opts.negotiatedRates);
+  const charge: RateQuote | null = money
+    ? {
+        service: opts.service,
+        service_name: serviceName(opts.service, opts.origin) ?? `UPS service ${opts.service}`,
+        currency: money.currency,
+        base_charge: money.base_charge,
+        discount: money.discount,
+        duties_and_taxes: money.duties_and_taxes,
+        total_charge: money.total_charge,
+        extra_charges: money.extra_charges,
+        transit_days: 0,
+        estimated_delivery: null,
+      }
+    : null;
+  return {
+    trackingNumber: trackingNumbers[0]!,
+    shipmentId,
+    trackingNumbers,
+    labels,
+    charge,
+    invoiceImage: typeof results.Form?.Image?.GraphicImage === "string",
+    messages: alertMessages(response?.Response?.Alert),
+  };
+}

@@ -1,0 +1,229 @@
+import { createHash } from "node:crypto";
+
+/**
+ * UPS tracking numbers and the journeys the emulator tells about them.
+ *
+ * A UPS number is `1Z` + the shipper's 6-character account + a 2-character service code + a 7-digit package serial
+ * + a check digit (carriers.md §7): over the 15 characters after `1Z`, letters count as (ASCII − 3) mod 10 (A=2,
+ * B=3, …), characters at odd 0-based positions count double, and the check digit is (10 − sum mod 10) mod 10.
+ * `1Z999AA10123456784`, UPS's published example, passes.
+ */
+
+export function upsCheckDigit(body: string): number {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body.charCodeAt(i);
+    const value = ch >= 48 && ch <= 57 ? ch - 48 : (ch - 3) % 10;
+    sum += i % 2 === 1 ? value * 2 : value;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+export function makeUpsTrackingNumber(account: string, service: string, serial: number): string {
+  const body = `${account.toUpperCase()}${service.padStart(2, "0").slice(0, 2)}${String(serial % 10_000_000).padStart(7, "0")}`;
+  return `1Z${body}${upsCheckDigit(body)}`;
+}
+
+export function isValidUpsTrackingNumber(n: string): boolean {
+  return /^1Z[0-9A-Z]{15}\d$/.test(n) && upsCheckDigit(n.slice(2, 17)) === Number(n[17]);
+}
+
+export interface Place {
+  city: string;
+  stateProvince: string;
+  postalCode: string;
+  countryCode: string;
+}
+
+export interface Sale {
+  shipmentId: string;
+  trackingNumbers: string[];
+  soldAt: number;
+  voidedAt: number | null;
+  service: string;
+  serviceName: string;
+  transitDays: number;
+  origin: Place;
+  destination: Place;
+  referenceNumbers: string[];
+}
+
+interface Scan {
+  afterHours: number;
+  type: string;
+  code: string;
+  statusCode: string;
+  description: string;
+  place: Place;
+}
+
+const HUBS: Place[] = [
+  { city: "Louisville", stateProvince: "KY", postalCode: "40209", countryCode: "US" },
+  { city: "Hodgkins", stateProvince: "IL", postalCode: "60525", countryCode: "US" },
+  { city: "Dallas", stateProvince: "TX", postalCode: "75261", countryCode: "US" },
+  { city: "Ontario", stateProvince: "CA", postalCode: "91761", countryCode: "US" },
+  { city: "Philadelphia", stateProvince: "PA", postalCode: "19153", countryCode: "US" },
+];
+const INTERNATIONAL_HUBS: Place[] = [
+  { city: "Koeln", stateProvince: "", postalCode: "51147", countryCode: "DE" },
+  { city: "Louisville", stateProvince: "KY", postalCode: "40209", countryCode: "US" },
+  { city: "Hamilton", stateProvince: "ON", postalCode: "L0R1W0", countryCode: "CA" },
+];
+
+/** UTC offsets the emulator reports local times in, by country (one zone per country is enough for a test). */
+const OFFSETS = new Map([
+  ["US", -5],
+  ["CA", -5],
+  ["MX", -6],
+  ["GB", 0],
+  ["IE", 0],
+  ["PT", 0],
+]);
+
+const offsetOf = (country: string) => OFFSETS.get(country) ?? 1;
+
+function pick<T>(list: T[], seed: string): T {
+  return list[createHash("sha256").update(seed).digest()[0]! % list.length]!;
+}
+
+const HOUR = 3_600_000;
+
+/** The scans of a sale's journey, with their time after the sale: the same for the same number. */
+function scans(sale: Sale, trackingNumber: string): Scan[] {
+  const total = Math.max(1, sale.transitDays) * 24;
+  const international = sale.origin.countryCode !== sale.destination.countryCode;
+  const hub = pick(international ? INTERNATIONAL_HUBS : HUBS, trackingNumber);
+  const list: Scan[] = [
+    {
+      afterHours: 0,
+      type: "M",
+      code: "MP",
+      statusCode: "003",
+      description: "Shipper created a label, UPS has not received the package yet.",
+      place: sale.origin,
+    },
+    { afterHours: 3, type: "I", code: "PU", statusCode: "038", description: "Pickup Scan", place: sale.origin },
+    {
+      afterHours: 6,
+      type: "I",
+      code: "DP",
+      statusCode: "005",
+      description: "Departed from Facility",
+      place: sale.origin,
+    },
+    {
+      afterHours: total * 0.5,
+      type: "I",
+      code: "AR",
+      statusCode: "005",
+      description: "Arrived at Facility",
+      place: hub,
+    },
+    {
+      afterHours: total * 0.5 + 3,
+      type: "I",
+      code: "DP",
+      statusCode: "005",
+      description: "Departed from Facility",
+      place: hub,
+    },
+  ];
+  if (international) {
+    list.push({
+      afterHours: total * 0.7,
+      type: "I",
+      code: "IP",
+      statusCode: "005",
+      description: "Import Scan",
+      place: sale.destination,
+    });
+  }
+  list.push(
+    {
+      afterHours: total - 7,
+      type: "I",
+      code: "AR",
+      statusCode: "005",
+      description: "Arrived at Facility",
+      place: sale.destination,
+    },
+    {
+      afterHours: total - 4,
+      type: "I",
+      code: "OT",
+      statusCode: "021",
+      description: "Out For Delivery Today",
+      place: sale.destination,
+    },
+    { afterHours: total, type: "D", code: "FS", statusCode: "011", description: "DELIVERED", place: sale.destination },
+  );
+  return list;
+}
+
+const ymd = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, "");
+const hms = (d: Date) => d.toISOString().slice(11, 19).replace(/:/g, "");
+
+function activity(scan: Scan, at: number) {
+  const offsetHours = offsetOf(scan.place.countryCode);
+  const local = new Date(at + offsetHours * HOUR);
+  const gmt = new Date(at);
+  const sign = offsetHours < 0 ? "-" : "+";
+  return {
+    location: { address: { ...scan.place, country: scan.place.countryCode } },
+    status: {
+      type: scan.type,
+      description: scan.description,
+      code: scan.code,
+      statusCode: scan.statusCode,
+    },
+    date: ymd(local),
+    time: hms(local),
+    gmtDate: ymd(gmt),
+    // UPS writes GMT times without their leading zero ("74700"), as its spec's example does.
+    gmtTime: String(Number(hms(gmt))),
+    gmtOffset: `${sign}${String(Math.abs(offsetHours)).padStart(2, "0")}:00`,
+  };
+}
+
+/** The `package` of a track answer for a number the emulator sold, as it stands at `now`. */
+export function trackedPackage(sale: Sale, trackingNumber: string, now: number) {
+  // A voided label never reaches UPS: its journey stops where the void found it.
+  const until = sale.voidedAt !== null ? Math.min(now, sale.voidedAt) : now;
+  const happened = scans(sale, trackingNumber)
+    .map((scan) => ({ scan, at: sale.soldAt + scan.afterHours * HOUR }))
+    .filter(({ at }) => at <= until);
+  const activities = happened.map(({ scan, at }) => activity(scan, at));
+  if (sale.voidedAt !== null && sale.voidedAt <= now) {
+    activities.push(
+      activity(
+        {
+          afterHours: 0,
+          type: "MV",
+          code: "MV",
+          statusCode: "007",
+          description: "Voided Information Received",
+          place: sale.origin,
+        },
+        sale.voidedAt,
+      ),
+    );
+  }
+  activities.reverse(); // newest first, as UPS answers
+  const current = activities[0]!.status;
+  const delivered = current.type === "D";
+  const due = new Date(sale.soldAt + Math.max(1, sale.transitDays) * 24 * HOUR);
+  return {
+    trackingNumber,
+    currentStatus: { ...current, simplifiedTextDescription: delivered ? "Delivered" : "On the Way" },
+    activity: activities,
+    deliveryDate: [{ type: delivered ? "DEL" : "SDD", date: ymd(due) }],
+    ...(delivered ? { deliveryInformation: { location: "Front Door", receivedBy: "" } } : {}),
+    packageAddress: [
+      { type: "ORIGIN", address: sale.origin },
+      { type: "DESTINATION", address: sale.destination },
+    ],
+    referenceNumber: sale.referenceNumbers.map((number) => ({ type: "SHIPMENT", number })),
+    service: { code: sale.service, description: sale.serviceName },
+    packageCount: sale.trackingNumbers.length,
+  };
+}
