@@ -62,8 +62,32 @@ function lzwEncode(indexes: Uint8Array, minCodeSize: number): number[] {
   return out.finish();
 }
 
-/** A GIF of palette indexes (`width × height`, row by row) with `palette` as RGB triples (at most 256). */
-export function encodeGif(width: number, height: number, indexes: Uint8Array, palette: [number, number, number][]) {
+/** Rows in the order an interlaced GIF stores them: every 8th from 0, every 8th from 4, every 4th from 2, every 2nd from 1. */
+function interlace(indexes: Uint8Array, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(indexes.length);
+  let row = 0;
+  for (const [start, step] of [
+    [0, 8],
+    [4, 8],
+    [2, 4],
+    [1, 2],
+  ] as const) {
+    for (let y = start; y < height; y += step) out.set(indexes.subarray(y * width, (y + 1) * width), width * row++);
+  }
+  return out;
+}
+
+/**
+ * A GIF of palette indexes (`width × height`, row by row) with `palette` as RGB triples (at most 256), optionally
+ * interlaced and with a transparent palette index.
+ */
+export function encodeGif(
+  width: number,
+  height: number,
+  indexes: Uint8Array,
+  palette: [number, number, number][],
+  opts: { interlaced?: boolean; transparent?: number } = {},
+) {
   const bitsPerColour = Math.max(1, Math.ceil(Math.log2(palette.length)));
   const tableSize = 1 << bitsPerColour;
   const minCodeSize = Math.max(2, bitsPerColour);
@@ -74,13 +98,14 @@ export function encodeGif(width: number, height: number, indexes: Uint8Array, pa
   u16(height);
   bytes.push(0x80 | ((bitsPerColour - 1) << 4) | (bitsPerColour - 1), 0, 0);
   for (let i = 0; i < tableSize; i++) bytes.push(...(palette[i] ?? [0, 0, 0]));
+  if (opts.transparent !== undefined) bytes.push(0x21, 0xf9, 4, 1, 0, 0, opts.transparent, 0);
   bytes.push(0x2c);
   u16(0);
   u16(0);
   u16(width);
   u16(height);
-  bytes.push(0, minCodeSize);
-  const data = lzwEncode(indexes, minCodeSize);
+  bytes.push(opts.interlaced ? 0x40 : 0, minCodeSize);
+  const data = lzwEncode(opts.interlaced ? interlace(indexes, width, height) : indexes, minCodeSize);
   for (let i = 0; i < data.length; i += 255) {
     const block = data.slice(i, i + 255);
     bytes.push(block.length, ...block);

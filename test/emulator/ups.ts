@@ -548,6 +548,16 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
       "Missing shipment description of goods (required for an international shipment).",
     );
   const forms = international ? internationalForms(shipment) : null;
+  const invoiceLineTotal = obj(shipment.InvoiceLineTotal);
+  if (origin === "US" && (destination === "CA" || destination === "PR")) {
+    need(/^[A-Z]{3}$/.test(str(invoiceLineTotal?.CurrencyCode)), "Missing InvoiceLineTotal currency code.");
+    need(
+      /^\d{1,11}$/.test(str(invoiceLineTotal?.MonetaryValue)) && Number(invoiceLineTotal?.MonetaryValue) >= 1,
+      "Missing or invalid InvoiceLineTotal monetary value.",
+    );
+  } else {
+    need(!invoiceLineTotal, "InvoiceLineTotal is valid only from the US to Canada or Puerto Rico.");
+  }
 
   const spec = obj(request.LabelSpecification);
   const format = str(obj(spec?.LabelImageFormat)?.Code).toUpperCase();

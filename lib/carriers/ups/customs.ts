@@ -34,22 +34,42 @@ const DECLARATION =
 const DESCRIPTION_LINE = 35;
 const DESCRIPTION_LINES = 3;
 
-/** A description as up to three 35-character lines, broken at spaces where that fits, else cut hard. */
+/**
+ * A description as UPS's up to three lines of 35 characters, broken between words (a word longer than a line is
+ * broken inside it). What does not fit is cut, with a warning.
+ */
 function descriptionLines(text: string, f: Fitter, field: string): string[] {
-  const fitted = f.fit(text, DESCRIPTION_LINE * DESCRIPTION_LINES, field) ?? "";
   const lines: string[] = [];
-  let rest = fitted;
-  while (rest.length > DESCRIPTION_LINE) {
-    const space = rest.lastIndexOf(" ", DESCRIPTION_LINE);
-    const cut = space > 0 ? space : DESCRIPTION_LINE;
-    lines.push(rest.slice(0, cut).trim());
-    rest = rest.slice(cut).trim();
+  let line = "";
+  for (const word of text.replace(/\s+/g, " ").trim().split(" ")) {
+    let rest = word;
+    while (rest) {
+      if (!line) {
+        line = rest.slice(0, DESCRIPTION_LINE);
+        rest = rest.slice(DESCRIPTION_LINE);
+        if (rest) {
+          lines.push(line);
+          line = "";
+        }
+      } else if (line.length + 1 + rest.length <= DESCRIPTION_LINE) {
+        line = `${line} ${rest}`;
+        rest = "";
+      } else {
+        lines.push(line);
+        line = "";
+      }
+    }
   }
-  if (rest) lines.push(rest);
+  if (line) lines.push(line);
   if (lines.length <= DESCRIPTION_LINES) return lines;
-  return Array.from({ length: DESCRIPTION_LINES }, (_, i) =>
-    fitted.slice(i * DESCRIPTION_LINE, (i + 1) * DESCRIPTION_LINE).trim(),
-  ).filter(Boolean);
+  const kept = lines.slice(0, DESCRIPTION_LINES);
+  f.cut(
+    field,
+    `three lines of ${DESCRIPTION_LINE} characters, all UPS accepts`,
+    kept.join(" "),
+    DESCRIPTION_LINE * DESCRIPTION_LINES,
+  );
+  return kept;
 }
 
 /** A unit value as UPS takes it: up to 6 decimals, never 0 (UPS: "Amount should be greater than zero"). */
@@ -73,17 +93,33 @@ function product(c: Commodity, i: number, f: Fitter) {
   };
 }
 
-/** Shipment.Description: what is inside, 50 characters at most. */
+const GOODS_DESCRIPTION = 50;
+
+/**
+ * Shipment.Description: what is inside, 50 characters at most. The client's own words are cut with a warning; a
+ * summary we make from the commodities names as many of them as fit (the invoice lists them all).
+ */
 export function goodsDescription(customs: Customs, f: Fitter): string | undefined {
-  const text =
-    customs.content_description ??
-    (customs.commodities.length > 0
-      ? customs.commodities.map((c) => c.description).join(", ")
-      : customs.content_type === "documents"
-        ? "Documents"
-        : null);
-  const field = customs.content_description ? "customs.content_description" : "customs.commodities";
-  return f.fit(text, 50, field);
+  if (customs.content_description)
+    return f.fit(customs.content_description, GOODS_DESCRIPTION, "customs.content_description");
+  if (customs.commodities.length === 0) return customs.content_type === "documents" ? "Documents" : undefined;
+  const names = customs.commodities.map((c) => c.description.replace(/\s+/g, " ").trim());
+  let summary = "";
+  for (const name of names) {
+    const next = summary ? `${summary}, ${name}` : name;
+    if (next.length > GOODS_DESCRIPTION) break;
+    summary = next;
+  }
+  if (summary) return summary;
+  const first = names[0]!.slice(0, GOODS_DESCRIPTION);
+  const space = first.lastIndexOf(" ");
+  return (names[0]!.length > GOODS_DESCRIPTION && space > 0 ? first.slice(0, space) : first).trim();
+}
+
+/** What the goods are worth, for UPS's InvoiceLineTotal: the commodities' total, else the declared value. */
+export function customsValue(customs: Customs): number {
+  const total = customs.commodities.reduce((s, c) => s + c.quantity * c.value_amount, 0);
+  return total > 0 ? total : (customs.duty.declared_value ?? 0);
 }
 
 /** The keys Shipment gets from a customs declaration. */
@@ -109,7 +145,7 @@ export function internationalFields(req: ShipRequest, customs: Customs, f: Fitte
   return {
     ...(description ? { Description: description } : {}),
     ...(documentsOnly ? { DocumentsOnlyIndicator: "Y" } : {}),
-    ...(forms ? { InternationalForms: forms } : {}),
+    ...(forms ? { ShipmentServiceOptions: { InternationalForms: forms } } : {}),
   };
 }
 

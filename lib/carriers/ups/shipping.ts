@@ -1,6 +1,6 @@
 import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type ShipRequest } from "@/lib/carriers/types";
 import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
-import { chargeLine, internationalFields } from "@/lib/carriers/ups/customs";
+import { chargeLine, customsValue, internationalFields } from "@/lib/carriers/ups/customs";
 import { alertMessages, asArray, badResponse } from "@/lib/carriers/ups/errors";
 import { upsImageFormat, type UpsLabelImage } from "@/lib/carriers/ups/label";
 import { serviceName } from "@/lib/carriers/ups/services";
@@ -20,6 +20,9 @@ export interface ShipSettings {
   negotiatedRates: boolean;
   now: Date;
 }
+
+/** Routes on which UPS wants the shipment's value as InvoiceLineTotal (and refuses it on every other). */
+const INVOICE_LINE_TOTAL_ROUTES = new Set(["US/CA", "US/PR"]);
 
 /** Where UPS keeps references per package rather than per shipment. */
 const PACKAGE_REFERENCE_ROUTES = new Set(["US/US", "PR/PR"]);
@@ -61,6 +64,17 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
     .filter((v): v is string => v !== undefined)
     .map((Value) => ({ Value }));
   const perPackage = PACKAGE_REFERENCE_ROUTES.has(`${origin}/${destination}`);
+  const declared = Object.hasOwn(req.options, "declared_value") ? Number(req.options.declared_value) : NaN;
+  const value = customs ? customsValue(customs) : Number.isFinite(declared) ? declared : 0;
+  const invoiceLineTotal = INVOICE_LINE_TOTAL_ROUTES.has(`${origin}/${destination}`)
+    ? {
+        InvoiceLineTotal: {
+          CurrencyCode: customs?.duty.currency ?? customs?.commodities[0]?.value_currency ?? "USD",
+          // Whole units from 1 up, as UPS takes it.
+          MonetaryValue: String(Math.max(1, Math.ceil(value))),
+        },
+      }
+    : {};
   const shipper = upsParty(req.shipper, f, "shipper");
 
   const body = {
@@ -78,6 +92,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
         PaymentInformation: { ShipmentCharge: duties ? [transport, duties] : [transport] },
         ...(perPackage ? {} : { ReferenceNumber: references }),
         Service: { Code: req.service },
+        ...invoiceLineTotal,
         ...(s.negotiatedRates ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: "Y" } } : {}),
         Package: req.parcels.map((p) => ({
           Packaging: { Code: packagingCode(p) },

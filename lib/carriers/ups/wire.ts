@@ -24,13 +24,19 @@ export class Fitter {
     if (!v) return undefined;
     const chars = Array.from(v);
     if (chars.length <= max) return v;
+    const kept = chars.slice(0, max).join("").trim();
+    this.cut(field, `the ${max} characters UPS accepts`, kept, max);
+    return kept;
+  }
+
+  /** Records that `field` was cut to `kept` because it is longer than `limitText`. */
+  cut(field: string, limitText: string, kept: string, limit: number): void {
     this.messages.push({
       code: carrierCode("UPS_FIELD_TRUNCATED"),
       level: "warning",
-      message: `${field} is longer than the ${max} characters UPS accepts; it was cut to "${chars.slice(0, max).join("").trim()}".`,
-      details: { field, limit: max },
+      message: `${field} is longer than ${limitText}; it was cut to "${kept}".`,
+      details: { field, limit },
     });
-    return chars.slice(0, max).join("").trim();
   }
 }
 
