@@ -71,7 +71,7 @@ async function fetchToken(
 }
 
 /** A unique id for UPS's `transId` header (32 characters at most). */
-export function transactionId(): string {
+function transactionId(): string {
   return randomUUID().replace(/-/g, "");
 }
 

@@ -99,7 +99,7 @@ const GOODS_DESCRIPTION = 50;
  * Shipment.Description: what is inside, 50 characters at most. The client's own words are cut with a warning; a
  * summary we make from the commodities names as many of them as fit (the invoice lists them all).
  */
-export function goodsDescription(customs: Customs, f: Fitter): string | undefined {
+function goodsDescription(customs: Customs, f: Fitter): string | undefined {
   if (customs.content_description)
     return f.fit(customs.content_description, GOODS_DESCRIPTION, "customs.content_description");
   if (customs.commodities.length === 0) return customs.content_type === "documents" ? "Documents" : undefined;

@@ -71,7 +71,7 @@ function grayPalette(rgb: Uint8Array): Uint8Array {
  * The palette indexes of up to `count` pixels from LZW data (GIF variant: variable code size, clear and end codes);
  * fewer when the data ends early.
  */
-export function lzwDecode(data: Uint8Array, minCodeSize: number, count: number): Uint8Array {
+function lzwDecode(data: Uint8Array, minCodeSize: number, count: number): Uint8Array {
   if (minCodeSize < 2 || minCodeSize > 8) throw new GifError("the GIF's LZW code size is invalid");
   const out = new Uint8Array(count);
   const clear = 1 << minCodeSize;

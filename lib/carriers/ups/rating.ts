@@ -22,7 +22,7 @@ import { excerpt } from "@/lib/validation";
  * arrival date, and need the shipment's total weight and a pickup date (today).
  */
 
-export const RATING_VERSION = "v2409";
+const RATING_VERSION = "v2409";
 
 export interface RateSettings {
   accountNumber: string;

@@ -32,7 +32,7 @@ function required(field: string, message: string): CarrierError {
 }
 
 /** Our shipment key as a UPS reference (35 characters at most): the `shp_` prefix is the same on every key. */
-export function keyReference(shipmentKey: string): string {
+function keyReference(shipmentKey: string): string {
   return (shipmentKey.startsWith("shp_") ? shipmentKey.slice(4) : shipmentKey).slice(0, 35);
 }
 

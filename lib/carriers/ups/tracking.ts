@@ -16,7 +16,7 @@ import { excerpt } from "@/lib/validation";
  * are `tracking_not_found`, as is UPS's 404.
  */
 
-export const NOT_FOUND_CODES = new Set(["TW0001", "TV1002"]);
+const NOT_FOUND_CODES = new Set(["TW0001", "TV1002"]);
 
 /** UPS takes inquiry numbers of 7 to 34 letters and digits. */
 export function inquiryNumber(trackingNumber: string): string | null {

@@ -11,7 +11,7 @@ import { excerpt } from "@/lib/validation";
  * void error list; matched on the wording too). Either is a success with an info message.
  */
 
-export const ALREADY_VOIDED_CODES = new Set(["190117"]);
+const ALREADY_VOIDED_CODES = new Set(["190117"]);
 const ALREADY_VOIDED_TEXT = /already\s+(been\s+)?voided/i;
 
 const str = (v: unknown): string => (typeof v === "string" ? v.trim() : "");

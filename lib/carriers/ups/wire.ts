@@ -58,13 +58,13 @@ const CM_PER_UNIT = new Map<DimensionUnit, number>([
   ["IN", 2.54],
 ]);
 
-export function convertWeight(value: number, from: WeightUnit, to: "LBS" | "KGS"): number {
+function convertWeight(value: number, from: WeightUnit, to: "LBS" | "KGS"): number {
   const kg = value * (KG_PER_UNIT.get(from) ?? 1);
   return to === "KGS" ? kg : kg / 0.45359237;
 }
 
 /** A weight as UPS writes it: rounded up to a tenth (never under-declared), at least 0.1. */
-export function weightText(value: number): string {
+function weightText(value: number): string {
   const tenths = Math.max(1, Math.ceil(value * 10 - 1e-9));
   return String(tenths / 10);
 }
@@ -85,7 +85,7 @@ const DIMENSION_NAMES = new Map([
   ["CM", "Centimeters"],
 ]);
 
-export const weightUnit = (code: "LBS" | "KGS") => ({ Code: code, Description: WEIGHT_NAMES.get(code)! });
+const weightUnit = (code: "LBS" | "KGS") => ({ Code: code, Description: WEIGHT_NAMES.get(code)! });
 const dimensionUnit = (code: "IN" | "CM") => ({ Code: code, Description: DIMENSION_NAMES.get(code)! });
 
 /** Our packaging names (and karrio's) → UPS packaging codes; anything else is the customer's own box ("02"). */
@@ -170,7 +170,7 @@ export function upsAddress(a: Address, f: Fitter, field: string, residential = f
 const NANP = new Set(["US", "CA", "PR", "VI"]);
 
 /** Digits only, as UPS takes them (15 at most, E.164's length). */
-export function phoneDigits(phone: string | null, country: string): string | undefined {
+function phoneDigits(phone: string | null, country: string): string | undefined {
   let digits = (phone ?? "").replace(/\D/g, "");
   if (NANP.has(country.toUpperCase()) && digits.length === 11 && digits.startsWith("1")) digits = digits.slice(1);
   return digits ? digits.slice(0, 15) : undefined;
