@@ -253,6 +253,23 @@ describe("UPS through the proxy endpoints", () => {
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "ups", code: "carrier_unavailable" });
   });
+
+  it("UPS hanging past the connection's deadline_ms is carrier_timeout, in time", async () => {
+    const { key } = await makeOrg();
+    await addConnection(key, {
+      carrier_name: "ups",
+      carrier_id: "ups-main",
+      credentials: UPS_CREDENTIALS,
+      config: { deadline_ms: 300 },
+      test_mode: true,
+    });
+    emulator.set("ups", { fault: { kind: "hang" }, fault_operations: ["rate"] });
+    const started = Date.now();
+    const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() });
+    expect(res.status).toBe(424);
+    expect(res.body.messages[0]).toMatchObject({ carrier_name: "ups", code: "carrier_timeout" });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
 });
 
 describe("UPS through the managed endpoints", () => {
