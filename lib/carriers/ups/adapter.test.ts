@@ -481,18 +481,24 @@ describe("UPS answers as normalized results", () => {
     expect([png.width, png.height]).toEqual([812, 1218]);
   });
 
-  it("a label that is not the image asked for, or not an image at all, is carrier_bad_response", async () => {
-    const zplAsked = await failure(
-      upsAdapter.ship(context(fakeHttp(ok(shipSuccess))), upsShipRequest({ label_type: "ZPL" })),
-    );
-    expect(zplAsked.code).toBe("carrier_bad_response");
+  it("a label that is not the image asked for, or not an image at all: carrier_bad_response, and the label voided", async () => {
+    const zplAsked = fakeHttp(ok(shipSuccess), ok(voidSuccess));
+    const error = await failure(upsAdapter.ship(context(zplAsked), upsShipRequest({ label_type: "ZPL" })));
+    expect(error.messages[0]).toMatchObject({
+      code: "carrier_bad_response",
+      details: { shipment_identifier: "1ZA1B2C30392249850", voided: true },
+    });
+    expect(zplAsked.business.map((r) => r.operation)).toEqual(["ship", "void"]);
+
     const broken = structuredClone(shipSuccess);
     broken.ShipmentResponse.ShipmentResults.PackageResults[0]!.ShippingLabel.GraphicImage = "R0lGODlhAQABAAAAACw=";
-    const unreadable = await failure(upsAdapter.ship(context(fakeHttp(ok(broken))), upsShipRequest()));
+    const voidRefused = { status: 400, body: { response: { errors: [{ code: "190101", message: "No." }] } } };
+    const unreadable = await failure(upsAdapter.ship(context(fakeHttp(ok(broken), voidRefused)), upsShipRequest()));
     expect(unreadable.messages[0]).toMatchObject({
       code: "carrier_bad_response",
-      details: { tracking_number: "1ZA1B2C30392249850" },
+      details: { shipment_identifier: "1ZA1B2C30392249850", voided: false },
     });
+    expect(unreadable.message).toMatch(/void it/);
   });
 
   it("ship error: UPS's code and message", async () => {

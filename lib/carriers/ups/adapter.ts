@@ -78,20 +78,19 @@ async function ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResul
     idempotent: false,
   }));
   if (res.status !== 200) throw errorFromResponse(res);
-  const parsed = parseShipResponse(res.json(), {
-    service: req.service,
-    origin: req.shipper.country_code,
-    negotiatedRates: config.negotiatedRates,
-    expectedFormat: upsImageFormat(req.label_type),
-  });
+  const body = res.json();
+  let parsed: ReturnType<typeof parseShipResponse>;
   let bytes: Uint8Array;
   try {
-    bytes = await labelFile(req.label_type, parsed.labels);
-  } catch {
-    throw new CarrierError("carrier_bad_response", "UPS sent a label image that could not be read.", {
-      tracking_number: parsed.trackingNumber,
-      shipment_identifier: parsed.shipmentId,
+    parsed = parseShipResponse(body, {
+      service: req.service,
+      origin: req.shipper.country_code,
+      negotiatedRates: config.negotiatedRates,
+      expectedFormat: upsImageFormat(req.label_type),
     });
+    bytes = await labelFile(req.label_type, parsed.labels);
+  } catch (error) {
+    throw await unusableLabel(ctx, body, error);
   }
   return {
     data: {
@@ -106,6 +105,29 @@ async function ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResul
     },
     messages: [...built.messages, ...parsed.messages],
   };
+}
+
+/**
+ * UPS sold a label whose answer we cannot use (no label, the wrong format, an unreadable image): void it, so the
+ * account is not charged for a label nobody can print, and say what happened.
+ */
+async function unusableLabel(ctx: AdapterContext, body: unknown, error: unknown): Promise<CarrierError> {
+  const results = (body as { ShipmentResponse?: { ShipmentResults?: { ShipmentIdentificationNumber?: unknown } } })
+    ?.ShipmentResponse?.ShipmentResults;
+  const id = typeof results?.ShipmentIdentificationNumber === "string" ? results.ShipmentIdentificationNumber : null;
+  const reason = error instanceof CarrierError ? error.message : "UPS sent a label image that could not be read.";
+  if (!id) return error instanceof CarrierError ? error : new CarrierError("carrier_bad_response", reason);
+  let voided = false;
+  try {
+    voided = (await voidLabel(ctx, { tracking_number: id, shipment_identifier: id })).data.voided;
+  } catch {
+    // Best effort: the message below says the label may still need voiding.
+  }
+  return new CarrierError(
+    "carrier_bad_response",
+    `${reason} UPS sold shipment ${id}; ${voided ? "it was voided" : "void it, it could not be voided just now"}.`,
+    { shipment_identifier: id, voided },
+  );
 }
 
 async function voidLabel(ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>> {

@@ -126,7 +126,14 @@ export function customsValue(customs: Customs): number {
 export function internationalFields(req: ShipRequest, customs: Customs, f: Fitter, now: Date) {
   const description = goodsDescription(customs, f);
   const documentsOnly = customs.content_type === "documents" && customs.commodities.length === 0;
-  const invoiceNumber = f.fit(customs.invoice ?? req.reference, 35, customs.invoice ? "customs.invoice" : "reference");
+  // Without an invoice number, the client's reference (an order number, usually) when it fits; it is cut (with its
+  // warning) only where it is a reference.
+  const reference = req.reference?.trim();
+  const invoiceNumber = customs.invoice
+    ? f.fit(customs.invoice, 35, "customs.invoice")
+    : reference && reference.length <= 35
+      ? reference
+      : undefined;
   const invoiceDate = customs.invoice_date ? customs.invoice_date.replace(/-/g, "") : upsDate(now);
   const currency = customs.duty.currency ?? customs.commodities[0]?.value_currency ?? null;
   const forms = documentsOnly
