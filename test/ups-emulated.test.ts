@@ -233,16 +233,15 @@ describe("UPS through the proxy endpoints", () => {
     expect(shipment.PaymentInformation.ShipmentCharge.map((c: { Type: string }) => c.Type)).toEqual(["01", "02"]);
   });
 
-  // Issue 12 asks for a 422 here; the service answers customs-for-label's ValidationError as 400 validation_error.
-  it("refuses an international label without customs (naming customs) and buys nothing", async () => {
+  it("refuses an international label without customs (422 naming customs) and buys nothing", async () => {
     const { key } = await upsOrg();
     const offered = await quote(key, international());
     const res = await call(shipping, "POST", "/v1/proxy/shipping", {
       key,
       body: { ...international(), rates: offered, selected_rate_id: offered[0]!.id },
     });
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ code: "validation_error", field: "customs" });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ code: "customs_required", field: "customs" });
     expect(calls("ship")).toHaveLength(0);
   });
 

@@ -1,4 +1,4 @@
-import type { Commodity, Customs, CustomsContentType, ShipRequest } from "@/lib/carriers/types";
+import type { Customs, CustomsContentType, ShipRequest } from "@/lib/carriers/types";
 import { type Fitter, upsDate } from "@/lib/carriers/ups/wire";
 
 /**
@@ -16,6 +16,8 @@ import { type Fitter, upsDate } from "@/lib/carriers/ups/wire";
  * - duties and taxes: BillShipper (sender), BillReceiver (recipient, with their UPS account), BillThirdParty; a
  *   recipient without a UPS account gets no duties charge line at all, which UPS reads as "bill the receiver".
  */
+
+type Commodity = Customs["commodities"][number];
 
 const REASONS = new Map<CustomsContentType, string>([
   ["merchandise", "SALE"],
