@@ -2,7 +2,9 @@
  * API benchmark against a production build (`npm run bench`). Prints numbers; asserts nothing.
  *
  *  1. proxy rates with the sandbox at zero latency, concurrency 1 and 32, beside a trivial route on the same server;
- *  2. proxy rates across 3 sandbox connections that each take 200 ms: the fan-out should cost ~200 ms, not 600.
+ *  2. proxy rates across 3 sandbox connections that each take 200 ms: the fan-out should cost ~200 ms, not 600;
+ *  3. proxy rates across a sandbox, UPS and FedEx (the last two through the carrier emulator), 200 ms each: the
+ *     same fan-out over real wire formats, HTTP and OAuth (one token call per carrier, then cached).
  *
  * Env: BENCH_SECONDS (default 10 per run), PORT (default 3210), DATABASE_URL (optional; default embedded PGlite:
  * any database on a Postgres server, used to create and drop a fresh one for the run).
@@ -17,17 +19,25 @@ import {
   startServer,
   type Row,
 } from "./server";
+import { startCarrierEmulator } from "@/test/emulator";
 
 const PORT = Number(process.env.PORT ?? 3210);
 
 async function main() {
   ensureBuild();
   const scratch = process.env.DATABASE_URL ? scratchDatabase(process.env.DATABASE_URL) : null;
+  const emulator = await startCarrierEmulator();
+  emulator.set("ups", { latency_ms: 200 });
+  emulator.set("fedex", { latency_ms: 200 });
   const server = await startServer({
     port: PORT,
-    env: scratch ? { DATABASE_URL: scratch.url, ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "a".repeat(64) } : {},
-  }).catch((err) => {
+    env: {
+      CARRIER_EMULATOR_URL: emulator.url,
+      ...(scratch ? { DATABASE_URL: scratch.url, ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "a".repeat(64) } : {}),
+    },
+  }).catch(async (err) => {
     scratch?.drop();
+    await emulator.close();
     throw err;
   });
   const run = (scenario: string, connections: number, opts: { path: string; method?: "GET" | "POST"; body?: string }) =>
@@ -42,6 +52,17 @@ async function main() {
       });
       slow.push(name);
     }
+    await server.api("POST", "/v1/connections", {
+      carrier_name: "ups",
+      carrier_id: "ups-emulated",
+      credentials: { client_id: "bench-client", client_secret: "bench-secret", account_number: "A1B2C3" },
+    });
+    await server.api("POST", "/v1/connections", {
+      carrier_name: "fedex",
+      carrier_id: "fedex-emulated",
+      credentials: { api_key: "bench-key", secret_key: "bench-secret", account_number: "740561073" },
+    });
+    const mixed = benchShipmentBody(["slow-a", "ups-emulated", "fedex-emulated"]);
     const fast = benchShipmentBody(["sandbox"]);
     // Warm up the JIT and Next's route compilation.
     await run("warm-up", 8, { path: "/v1/proxy/rates", method: "POST", body: fast });
@@ -68,6 +89,18 @@ async function main() {
       }),
     );
 
+    // The first call of each carrier also fetches its OAuth token; the runs below reuse it.
+    await run("warm-up (tokens)", 1, { path: "/v1/proxy/rates", method: "POST", body: mixed });
+    for (const c of [1, 32]) {
+      rows.push(
+        await run("POST /v1/proxy/rates, sandbox + UPS + FedEx @200ms", c, {
+          path: "/v1/proxy/rates",
+          method: "POST",
+          body: mixed,
+        }),
+      );
+    }
+
     const engine = process.env.DATABASE_URL ? "postgres" : "pglite";
     console.log(`\nShipwell API bench — production build, ${engine}, ${SECONDS}s per run, node ${process.version}\n`);
     printRows(rows);
@@ -80,6 +113,7 @@ async function main() {
     }
   } finally {
     await server.stop();
+    await emulator.close();
     scratch?.drop();
   }
 }

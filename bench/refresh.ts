@@ -4,10 +4,12 @@
  * 10 000 due trackers over 3 sandbox connections that answer after 50 ms, default batch and concurrency: rounds run
  * back to back until nothing is due. Reports trackers refreshed per minute, carrier calls, database queries per
  * tracker, and the ratio to the ideal (calls × latency / concurrency per connection, connections in parallel).
- * Then the same with one connection answering 429 (Retry-After 1 s) on every second call.
+ * Then the same with one connection answering 429 (Retry-After 1 s) on every second call. Then one FedEx connection
+ * through the carrier emulator (test/emulator, `trackMany` 30 numbers per call, each call LATENCY_MS): the real wire
+ * format, HTTP and OAuth, paced by FedEx's budget (concurrency 4, 1 200 calls a minute).
  *
  * Env: DATABASE_URL (required: an admin URL; a scratch database is created and dropped), TRACKERS (10000),
- * LATENCY_MS (50), SKIP_THROTTLED=1 (only the first scenario).
+ * LATENCY_MS (50), SKIP_THROTTLED=1 (no 429 scenario), SKIP_FEDEX=1 (no FedEx scenario).
  */
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
@@ -23,6 +25,11 @@ import { makeTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
 import { systemContext } from "@/lib/context";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { refreshBudget } from "@/lib/trackers/refresh/budget";
+import { fedexAdapter } from "@/lib/carriers/fedex/adapter";
+import { encryptJson } from "@/lib/connections/crypto";
+import { resetEnvCache } from "@/lib/env";
+import { startCarrierEmulator } from "@/test/emulator";
+import { fedexEmulatorNumber } from "@/test/emulator/fedex";
 
 // env() is read lazily, so these apply although the imports above are evaluated first.
 process.env.LOG_LEVEL ??= "warn";
@@ -84,7 +91,7 @@ async function main(adminUrl: string) {
     const perConnection = Math.ceil(TRACKERS / 3);
     const idealMs = (Math.ceil(perConnection / budget.batchSize) * LATENCY_MS) / budget.concurrency;
 
-    async function scenario(label: string) {
+    async function scenario(label: string, connIds: string[], idealMs: number) {
       await db.delete(trackingEvents);
       await db
         .update(trackers)
@@ -134,13 +141,58 @@ async function main(adminUrl: string) {
       };
     }
 
-    const results = [await scenario(`3 × sandbox @${LATENCY_MS} ms`)];
+    const results = [await scenario(`3 × sandbox @${LATENCY_MS} ms`, connIds, idealMs)];
     if (process.env.SKIP_THROTTLED !== "1") {
       await db
         .update(carrierConnections)
         .set({ config: { latency_ms: LATENCY_MS, pace: 1, rate_limit_every: 2 } })
         .where(eq(carrierConnections.id, connIds[0]!));
-      results.push(await scenario("same, one answers 429 every 2nd call"));
+      results.push(await scenario("same, one answers 429 every 2nd call", connIds, idealMs));
+    }
+
+    let fedexIdeal = "";
+    if (process.env.SKIP_FEDEX !== "1") {
+      const emulator = await startCarrierEmulator();
+      emulator.set("fedex", { latency_ms: LATENCY_MS });
+      process.env.CARRIER_EMULATOR_URL = emulator.url;
+      resetEnvCache();
+      try {
+        const fedexId = newId("connection");
+        await db.insert(carrierConnections).values({
+          id: fedexId,
+          orgId,
+          carrierName: "fedex",
+          carrierId: "fedex-bench",
+          displayName: "FedEx (emulated)",
+          config: {},
+          credentialsEncrypted: encryptJson(
+            { api_key: "bench-key", secret_key: "bench-secret", account_number: "740561073" },
+            fedexId,
+          ),
+        });
+        await db.delete(trackers);
+        const soldAt = new Date(Date.now() - 30 * 3_600_000);
+        const fedexRows = Array.from({ length: TRACKERS }, (_, i) => ({
+          id: newId("tracker"),
+          orgId,
+          carrierName: "fedex",
+          carrierId: "fedex-bench",
+          carrierConnectionId: fedexId,
+          // Scenario 2 of the emulator: in transit, so every refresh finds events to merge.
+          trackingNumber: fedexEmulatorNumber({ soldAt, serial: i, scenario: 2 }),
+          status: "pending" as const,
+          testMode: true,
+        }));
+        for (let i = 0; i < fedexRows.length; i += 1000) await db.insert(trackers).values(fedexRows.slice(i, i + 1000));
+        const fb = refreshBudget(fedexAdapter, {});
+        const calls = Math.ceil(TRACKERS / fb.batchSize);
+        // The slower of the two limits: latency over the concurrent calls, or the calls-per-minute pace.
+        const ideal = Math.max((calls * LATENCY_MS) / fb.concurrency, (calls / fb.requestsPerMinute) * 60_000);
+        fedexIdeal = `FedEx ideal: ${calls} calls, max(${calls} × ${LATENCY_MS} ms / ${fb.concurrency}, ${calls} / ${fb.requestsPerMinute} per min) = ${Math.round(ideal)} ms`;
+        results.push(await scenario(`1 × FedEx (emulator) @${LATENCY_MS} ms, 30 per call`, [fedexId], ideal));
+      } finally {
+        await emulator.close();
+      }
     }
 
     console.log(
@@ -149,6 +201,7 @@ async function main(adminUrl: string) {
     console.log(
       `ideal per round: ceil(${perConnection}/${budget.batchSize}) calls × ${LATENCY_MS} ms / ${budget.concurrency} = ${idealMs} ms (connections in parallel); without batching it would be ${(perConnection * LATENCY_MS) / budget.concurrency} ms`,
     );
+    if (fedexIdeal) console.log(fedexIdeal);
     console.log(
       "\n| scenario | refreshed | seconds | done per connection (s) | trackers/min | rounds | carrier calls | put off by 429 (tracker-rounds) | DB statements/tracker | ideal/actual |",
     );

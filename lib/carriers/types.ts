@@ -375,8 +375,7 @@ export interface AdapterContext {
 }
 
 /** A label size a carrier prints: a 4×6 in thermal label, or a letter sheet. */
-const LABEL_SIZES = ["4x6", "letter"] as const;
-type LabelSize = (typeof LABEL_SIZES)[number];
+type LabelSize = "4x6" | "letter";
 
 /** A service the carrier sells, by its code, with the name people know it by. */
 export interface ServiceDeclaration {
