@@ -23,6 +23,24 @@ describe("GET /v1/carriers", () => {
     expect(sandbox.config_schema).toMatchObject({ additionalProperties: false });
   });
 
+  it("marks secret credentials writeOnly, so a form can mask them", async () => {
+    const { key } = await makeOrg();
+    const { results } = CarrierList.parse((await call(GET, "GET", "/v1/carriers", { key })).body);
+    const props = (name: string) =>
+      results.find((c) => c.carrier_name === name)!.credentials_schema.properties as Record<
+        string,
+        { writeOnly?: boolean }
+      >;
+    expect(props("ups").client_secret!.writeOnly).toBe(true);
+    expect(props("ups").client_id!.writeOnly).toBeUndefined();
+    expect(props("fedex").secret_key!.writeOnly).toBe(true);
+    expect(props("fedex").track_secret_key!.writeOnly).toBe(true);
+    expect(props("sandbox").api_key!.writeOnly).toBe(true);
+    const ups = results.find((c) => c.carrier_name === "ups")!;
+    expect(ups.services).toContainEqual(expect.objectContaining({ code: "03" }));
+    expect(ups.tracking_budget).toEqual({ concurrency: 2, requests_per_minute: 120, batch_size: 1 });
+  });
+
   it("needs a key", async () => {
     expect((await call(GET, "GET", "/v1/carriers")).status).toBe(401);
   });

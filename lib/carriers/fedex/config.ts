@@ -12,13 +12,14 @@ const secret = z.string().trim().min(1).max(200);
 export const fedexCredentialsSchema = z
   .strictObject({
     api_key: secret,
-    secret_key: secret,
+    // writeOnly in their JSON Schema (GET /v1/carriers): a form masks them.
+    secret_key: secret.meta({ writeOnly: true }),
     account_number: z
       .string()
       .trim()
       .regex(/^[0-9]{5,20}$/, "must be the FedEx account number, digits only"),
     track_api_key: secret.optional(),
-    track_secret_key: secret.optional(),
+    track_secret_key: secret.meta({ writeOnly: true }).optional(),
   })
   .superRefine((c, ctx) => {
     if ((c.track_api_key === undefined) !== (c.track_secret_key === undefined)) {

@@ -16,7 +16,7 @@ const EXPIRED_API_KEY = "expired_key";
 const SANDBOX_TOKEN_LIFETIME_SECONDS = 3600;
 
 export const sandboxCredentialsSchema = z.strictObject({
-  api_key: z.string().min(8).max(200).optional(),
+  api_key: z.string().min(8).max(200).meta({ writeOnly: true }).optional(),
 });
 
 /** `sandbox:<sha256 prefix of the api key>`, or `sandbox:anonymous`; the key itself never becomes a map key. */

@@ -15,7 +15,8 @@ import { authFailed, errorFromResponse, jsonOrNull, upsErrors } from "@/lib/carr
 
 export const upsCredentialsSchema = z.strictObject({
   client_id: z.string().trim().min(1).max(200),
-  client_secret: z.string().min(1).max(500),
+  // writeOnly in its JSON Schema (GET /v1/carriers): a form masks it.
+  client_secret: z.string().min(1).max(500).meta({ writeOnly: true }),
   account_number: z
     .string()
     .trim()
