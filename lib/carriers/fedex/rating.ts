@@ -1,3 +1,4 @@
+import { currencyOf } from "@/lib/carriers/currencies";
 import type { AdapterMessage, ExtraCharge, RateQuote, RateRequest } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { alertMessages } from "@/lib/carriers/fedex/errors";
@@ -5,7 +6,6 @@ import { fedexService } from "@/lib/carriers/fedex/services";
 import {
   amount,
   businessDaysBetween,
-  currencyOf,
   datePart,
   isRecord,
   money,

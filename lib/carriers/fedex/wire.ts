@@ -134,51 +134,6 @@ export function paymentType(paidBy: string | null | undefined): string {
 /** `YYYY-MM-DD` of the instant in UTC: the ship date FedEx is given. */
 export const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
-// The currency FedEx bills a shipper in, by origin, where the client named none (rating an international route).
-const CURRENCY_BY_COUNTRY: ReadonlyMap<string, string> = new Map([
-  ["US", "USD"],
-  ["PR", "USD"],
-  ["CA", "CAD"],
-  ["MX", "MXN"],
-  ["GB", "GBP"],
-  ["AU", "AUD"],
-  ["JP", "JPY"],
-  ["CN", "CNY"],
-  ["HK", "HKD"],
-  ["IN", "INR"],
-  ["CH", "CHF"],
-  ["SE", "SEK"],
-  ["DK", "DKK"],
-  ["NO", "NOK"],
-  ["PL", "PLN"],
-  ...[
-    "AT",
-    "BE",
-    "CY",
-    "DE",
-    "EE",
-    "ES",
-    "FI",
-    "FR",
-    "GR",
-    "HR",
-    "IE",
-    "IT",
-    "LT",
-    "LU",
-    "LV",
-    "MT",
-    "NL",
-    "PT",
-    "SI",
-    "SK",
-  ].map((c) => [c, "EUR"] as [string, string]),
-]);
-
-export function currencyOf(country: string): string {
-  return CURRENCY_BY_COUNTRY.get(country.toUpperCase()) ?? "USD";
-}
-
 export const money = (n: number) => round(n, 2);
 
 /** A number FedEx sent (numbers, or numeric strings in some fixtures); null when there is none. */

@@ -1,10 +1,10 @@
+import { currencyOf } from "@/lib/carriers/currencies";
 import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type RateRequest } from "@/lib/carriers/types";
 import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
 import { alertMessages, asArray, badResponse } from "@/lib/carriers/ups/errors";
 import { serviceName } from "@/lib/carriers/ups/services";
 import {
   Fitter,
-  currencyOf,
   isoFromUpsDate,
   packageMeasures,
   packagingCode,

@@ -205,20 +205,3 @@ export function isoFromUpsDate(v: unknown): string | null {
   if (typeof v !== "string" || !/^\d{8}$/.test(v)) return null;
   return `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)}`;
 }
-
-/** Country → currency, for amounts UPS wants in the origin's currency. */
-const CURRENCIES = new Map([
-  ["US", "USD"], ["PR", "USD"], ["CA", "CAD"], ["MX", "MXN"], ["GB", "GBP"], ["PL", "PLN"], ["CH", "CHF"],
-  ["SE", "SEK"], ["DK", "DKK"], ["NO", "NOK"], ["CZ", "CZK"], ["HU", "HUF"], ["RO", "RON"], ["BG", "BGN"],
-  ["AU", "AUD"], ["NZ", "NZD"], ["JP", "JPY"], ["CN", "CNY"], ["HK", "HKD"], ["SG", "SGD"], ["IN", "INR"],
-  ["BR", "BRL"], ["KR", "KRW"], ["TW", "TWD"], ["ZA", "ZAR"], ["AE", "AED"], ["IL", "ILS"], ["TR", "TRY"],
-]); // prettier-ignore
-const EURO = new Set([
-  "AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "HR", "IE", "IT", "LT", "LU", "LV", "MC", "MT", "NL", "PT",
-  "SI", "SK",
-]); // prettier-ignore
-
-export function currencyOf(country: string): string {
-  const c = country.toUpperCase();
-  return EURO.has(c) ? "EUR" : (CURRENCIES.get(c) ?? "USD");
-}
