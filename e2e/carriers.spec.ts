@@ -41,6 +41,27 @@ test("a new organization connects UPS and FedEx, compares their rates with the s
     .getByRole("radio", { name: /^FedEx/ })
     .first()
     .click();
+
+  // FedEx wants a phone number at both ends, even at home: its refusal is shown and nothing is bought.
+  await page.getByRole("button", { name: /^Buy label/ }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Nothing was bought" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText(/phoneNumber/).first()).toBeVisible();
+  await page
+    .getByRole("group", { name: "Ship from" })
+    .getByLabel(/^Phone/)
+    .fill("+1 312 555 0100");
+  await page
+    .getByRole("group", { name: "Ship to" })
+    .getByLabel(/^Phone/)
+    .fill("+1 512 555 0123");
+  await page.getByRole("button", { name: "Get rates" }).click();
+  for (const carrier of [/^UPS/, /^FedEx/, /^Sandbox/]) {
+    await expect(page.getByRole("radio", { name: carrier }).first()).toBeVisible({ timeout: 15_000 });
+  }
+  await page
+    .getByRole("radio", { name: /^FedEx/ })
+    .first()
+    .click();
   await checkPage(page, "shipments-new-carriers");
   await page.getByRole("button", { name: /^Buy label/ }).click();
 

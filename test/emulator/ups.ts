@@ -108,7 +108,8 @@ function transitDays(service: string, zone: number, international: boolean): num
     case "11":
       return international ? 4 : 2;
     default:
-      return Math.min(5, Math.max(1, zone - 2));
+      // Ground and Standard: about a business day per zone past the first, as UPS's ground maps show.
+      return Math.min(5, Math.max(1, zone));
   }
 }
 
