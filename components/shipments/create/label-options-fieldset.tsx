@@ -58,7 +58,9 @@ export function LabelOptionsFieldset() {
         </div>
         <p className="text-sm">
           <span className="font-medium">Size:</span> 4 × 6 in{" "}
-          <span className="text-muted-foreground">(a FedEx connection set to letter stock prints on a letter sheet)</span>
+          <span className="text-muted-foreground">
+            (a FedEx connection set to letter stock prints on a letter sheet)
+          </span>
         </p>
         <TextField
           name="reference"
