@@ -35,6 +35,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "api_keys",
       "carrier_connections",
       "carrier_ledger",
+      "events",
       "idempotency_keys",
       "labels",
       "memberships",
@@ -47,6 +48,9 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "tracking_events",
       "users",
       "verifications",
+      "webhook_attempts",
+      "webhook_deliveries",
+      "webhook_endpoints",
     ]);
   });
 });

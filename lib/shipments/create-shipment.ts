@@ -1,4 +1,5 @@
 import "server-only";
+import { recordEvents } from "@/lib/webhooks/outbox";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { rememberShipFrom } from "@/lib/auth/memberships";
 import { addresses, parcels as parcelsTable, rates as ratesTable, shipments } from "@/lib/db/schema";
@@ -67,7 +68,7 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
     await rememberShipFrom({ ...ctx, db: tx }, input.shipper);
     // RETURNING promises no order: put parts back in position order, as loadShipmentParts reads them.
     const byPosition = <T extends { position: number }>(rows: T[]) => rows.sort((x, y) => x.position - y.position);
-    return {
+    const created = {
       row: row!,
       shipper: shipper!,
       recipient: recipient!,
@@ -75,6 +76,11 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
       rates: byPosition(rateRows),
       label: null,
     };
+    const presented = presentShipment(created);
+    await recordEvents(tx, [
+      { orgId, type: "shipment.created", resourceId: id, testMode: row!.testMode, data: presented },
+    ]);
+    return presented;
   });
-  return presentShipment(parts);
+  return parts;
 }

@@ -5,12 +5,13 @@ import type { Tx } from "@/lib/db/tx";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
 import { CANCEL_ATTEMPT } from "./outcome-unknown";
 import type { ShipmentRow } from "./rows";
+import { recordShipmentEvents, transitionEventType } from "./shipment-events";
 
 /**
  * The one way a shipment's status changes. A purchase, a cancellation and a tracker moving its shipment all write
  * the status through changeShipmentStatus, inside their own transaction, and get back what changed: per shipment, the
  * status it had and the one it has now. That is the seam for events about shipments (a webhooks outbox written in the
- * same transaction as the change); today the transitions are returned and nothing else is written.
+ * same transaction as the change): each transition is written to the outbox here (shipment-events.ts).
  */
 
 interface ShipmentTransition {
@@ -101,6 +102,13 @@ export async function changeShipmentStatus(
   const transitions = allowed
     .filter(({ change, from }) => from !== change.to)
     .map(({ change, from }) => ({ orgId: change.orgId, shipmentId: change.shipmentId, from, to: change.to }));
+  // Every status change is an event, written here, in the change's own transaction (lib/webhooks/outbox.ts).
+  const written = new Map(rows.map((r) => [r.id, r]));
+  await recordShipmentEvents(
+    tx,
+    transitions.map((t) => ({ row: written.get(t.shipmentId)!, type: transitionEventType(t.to) })),
+    now,
+  );
   return { transitions, rows };
 }
 

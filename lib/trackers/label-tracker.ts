@@ -1,11 +1,12 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { trackers } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
 import type { Tx } from "@/lib/db/tx";
 import type { ConnectionRow } from "@/lib/connections/present";
 import { refreshTimeScale } from "./refresh/budget";
 import { FIRST_REFRESH_AFTER_PURCHASE_MS } from "./tracking-rules";
+import { recordTrackerEvents } from "./tracker-events";
 
 /**
  * The trackers of bought labels, written in the transaction of the purchase or cancellation that decides them;
@@ -48,14 +49,23 @@ export async function trackNewLabel(
         updatedAt: now,
       },
     })
-    .returning({ id: trackers.id });
-  return tracker!.id;
+    // xmax is 0 on a row this statement inserted, and set on one it updated instead.
+    .returning({ ...getTableColumns(trackers), inserted: sql<boolean>`xmax = 0` });
+  const { inserted, ...row } = tracker!;
+  await recordTrackerEvents(tx, [{ tracker: row, types: [inserted ? "tracker.created" : "tracker.updated"] }], now);
+  return row.id;
 }
 
 /** A voided label will not move: its tracker is cancelled and never refreshed again. */
 export async function stopTracking(tx: Tx, tracker: { orgId: string; id: string }, now: Date): Promise<void> {
-  await tx
+  const stopped = await tx
     .update(trackers)
     .set({ status: "cancelled", nextRefreshAt: null, updatedAt: now })
-    .where(and(eq(trackers.orgId, tracker.orgId), eq(trackers.id, tracker.id)));
+    .where(and(eq(trackers.orgId, tracker.orgId), eq(trackers.id, tracker.id)))
+    .returning();
+  await recordTrackerEvents(
+    tx,
+    stopped.map((t) => ({ tracker: t, types: ["tracker.updated" as const] })),
+    now,
+  );
 }

@@ -17,6 +17,7 @@ import {
   nextRefreshAt,
   shipmentStatusFor,
 } from "./tracking-rules";
+import { mergeEventTypes, recordTrackerEvents } from "./tracker-events";
 
 export interface RecordedTracking {
   tracker: TrackerRow;
@@ -34,6 +35,8 @@ export interface TrackingAnswer {
 interface MergeOptions {
   now?: Date;
   timeScale?: number;
+  /** The tracker was created in this transaction: its first merge is `tracker.created`, not an update. */
+  created?: boolean;
 }
 
 /** One tracker: recordTrackings with a batch of one (not found if it was deleted meanwhile). */
@@ -58,7 +61,7 @@ export async function recordTracking(
 export async function recordTrackings(
   db: Tx,
   given: TrackingAnswer[],
-  { now = new Date(), timeScale = 1 }: MergeOptions = {},
+  { now = new Date(), timeScale = 1, created = false }: MergeOptions = {},
 ): Promise<RecordedTracking[]> {
   if (given.length === 0) return [];
   // Merge into the trackers as they are now, locked: between the carrier call and this write a tracker may have
@@ -170,6 +173,15 @@ export async function recordTrackings(
       as d(id text, org_id text, status text, eta text, last_event_at timestamptz, next timestamptz, retired timestamptz, updated timestamptz)
     where ${trackers.id} = d.id and ${trackers.orgId} = d.org_id`);
 
+  // Trackers' events before their shipments' (followTrackers): a client hears the parcel moved, then the shipment.
+  await recordTrackerEvents(
+    db,
+    recorded.map((r, i) => ({
+      tracker: r.tracker,
+      types: created ? ["tracker.created"] : mergeEventTypes(answers[i]!.tracker, r.tracker, r.changed),
+    })),
+    now,
+  );
   await followTrackers(
     db,
     recorded.map((r) => r.tracker),

@@ -7,3 +7,4 @@ export * from "./shipments";
 export * from "./trackers";
 export * from "./carrier-ledger";
 export * from "./accounts";
+export * from "./webhooks";

@@ -1,0 +1,50 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { newId } from "@/lib/db/ids";
+import { events, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import type { Tx } from "@/lib/db/tx";
+import type { EventType } from "@/lib/schemas/event";
+
+/**
+ * The outbox (docs/webhooks.md). Every change that clients hear about writes its events here, inside the
+ * transaction of the change: an event exists exactly when its change committed, and one rolled back with it was
+ * never written, so it can be neither lost nor sent by mistake. Each event is fanned out in the same statement
+ * batch to one pending delivery per enabled endpoint of its organization (and mode) that wants its type; the sender
+ * (send-due.ts) takes them from there. Delivery ids grow in the order events are written: an endpoint's deliveries
+ * go out in that order.
+ */
+
+export interface NewEvent {
+  orgId: string;
+  type: EventType;
+  /** The shp_/trk_ id the event is about. */
+  resourceId: string;
+  testMode: boolean;
+  /** The resource as the current API version presents it, now. */
+  data: Record<string, unknown>;
+}
+
+export async function recordEvents(tx: Tx, list: NewEvent[], now: Date = new Date()): Promise<string[]> {
+  if (list.length === 0) return [];
+  const rows = list.map((e) => ({
+    id: newId("event"),
+    orgId: e.orgId,
+    type: e.type,
+    resourceId: e.resourceId,
+    testMode: e.testMode,
+    data: e.data,
+    createdAt: now,
+  }));
+  await tx.insert(events).values(rows);
+  // One statement for the whole batch: the events (in the order given) joined with the endpoints that want them.
+  const ordered = rows.map((r, ord) => ({ id: r.id, org_id: r.orgId, type: r.type, test_mode: r.testMode, ord }));
+  await tx.execute(sql`
+    insert into ${webhookDeliveries} (org_id, endpoint_id, event_id, next_attempt_at, created_at, updated_at)
+    select e.org_id, w.id, e.id, ${now}, ${now}, ${now}
+    from jsonb_to_recordset(${JSON.stringify(ordered)}::jsonb) as e(id text, org_id text, type text, test_mode boolean, ord int)
+    join ${webhookEndpoints} w
+      on w.org_id = e.org_id and w.enabled and w.test_mode = e.test_mode
+      and (w.enabled_events ? e.type or w.enabled_events ? '*')
+    order by e.ord, w.id`);
+  return rows.map((r) => r.id);
+}
