@@ -5,15 +5,17 @@ CREATE TABLE "events" (
 	"resource_id" text NOT NULL,
 	"test_mode" boolean NOT NULL,
 	"data" jsonb NOT NULL,
-	"created_at" timestamp (6) with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp (6) with time zone DEFAULT now() NOT NULL,
+	"seq" bigserial NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "webhook_attempts" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"org_id" text NOT NULL,
 	"endpoint_id" text NOT NULL,
-	"delivery_id" bigint NOT NULL,
+	"delivery_id" bigint,
 	"event_id" text NOT NULL,
+	"event_type" text NOT NULL,
 	"attempted_at" timestamp (6) with time zone NOT NULL,
 	"status_code" integer,
 	"duration_ms" integer NOT NULL,
@@ -60,7 +62,7 @@ ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_org_id_organ
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_webhook_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "events_org_created" ON "events" USING btree ("org_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "events_org_seq" ON "events" USING btree ("org_id","seq" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "events_org_resource" ON "events" USING btree ("org_id","resource_id");--> statement-breakpoint
 CREATE INDEX "events_created" ON "events" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "webhook_attempts_endpoint" ON "webhook_attempts" USING btree ("endpoint_id","attempted_at" DESC NULLS LAST);--> statement-breakpoint

@@ -58,6 +58,10 @@ const schema = z
       .transform((u) => u.replace(/\/+$/, ""))
       .optional()
       .or(z.literal("").transform(() => undefined)),
+    // Webhook endpoints (docs/webhooks.md): plain http for live endpoints too, and delivery to private, loopback,
+    // link-local and metadata addresses (local development, tests). Both off: https only, public addresses only.
+    WEBHOOKS_ALLOW_HTTP: boolish.default(false),
+    WEBHOOKS_ALLOW_PRIVATE_URLS: boolish.default(false),
     SKIP_MIGRATIONS: boolish.default(false),
     // Background tracker refresh. auto: Inngest when it is configured (below), else an in-process timer.
     TRACKER_REFRESH: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),

@@ -32,7 +32,7 @@ async function endpoint(
 
 async function eventsOf(orgId: string) {
   const db = await getDb();
-  return db.select().from(events).where(eq(events.orgId, orgId)).orderBy(asc(events.createdAt), asc(events.id));
+  return db.select().from(events).where(eq(events.orgId, orgId)).orderBy(asc(events.seq));
 }
 
 async function deliveriesOf(endpointId: string) {

@@ -24,9 +24,11 @@ export const events = pgTable(
     // The resource as the current API version presents it, at the moment of the change.
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
+    // The order events were written in: the events of one transaction share created_at.
+    seq: bigserial("seq", { mode: "number" }).notNull(),
   },
   (t) => [
-    index("events_org_created").on(t.orgId, ...newestFirst(t)),
+    index("events_org_seq").on(t.orgId, t.seq.desc()),
     index("events_org_resource").on(t.orgId, t.resourceId),
     index("events_created").on(t.createdAt),
   ],
@@ -76,7 +78,9 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),
     // pending: to be sent at next_attempt_at; succeeded; failed: its retries ran out (redeliver makes a new one).
-    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] })
+      .notNull()
+      .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamptz("next_attempt_at"),
     // A sender holds the delivery until then; another may take it over after (a crashed sender). Deliveries of one
@@ -107,8 +111,10 @@ export const webhookAttempts = pgTable(
     endpointId: text("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    deliveryId: bigint("delivery_id", { mode: "number" }).notNull(),
+    // Null for a test ping, which is no stored event and no delivery.
+    deliveryId: bigint("delivery_id", { mode: "number" }),
     eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
     attemptedAt: timestamptz("attempted_at").notNull(),
     // Null when no HTTP answer came (timeout, refused address, connection error).
     statusCode: integer("status_code"),
