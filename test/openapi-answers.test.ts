@@ -10,8 +10,13 @@ import { GET as getTracker } from "@/app/v1/trackers/[id]/route";
 import { GET as listKeys, POST as createKey } from "@/app/v1/api_keys/route";
 import { DELETE as revokeKey } from "@/app/v1/api_keys/[id]/route";
 import { DELETE as deleteShipment } from "@/app/v1/shipments/[id]/route";
+import { GET as listWebhooks, POST as createWebhook } from "@/app/v1/webhooks/route";
+import { DELETE as deleteWebhook, PATCH as patchWebhook } from "@/app/v1/webhooks/[id]/route";
+import { POST as rotateWebhookSecret } from "@/app/v1/webhooks/[id]/rotate-secret/route";
+import { GET as listEvents } from "@/app/v1/events/route";
+import { GET as getEvent } from "@/app/v1/events/[id]/route";
 import { call, makeOrg, type CallResult } from "./helpers";
-import { addSandbox, createShipmentFor, rateRequest } from "./factories";
+import { addSandbox, createShipmentFor, purchaseFor, rateRequest } from "./factories";
 import { sandboxNumbers } from "./refresh-helpers";
 
 /**
@@ -137,5 +142,42 @@ describe("answers match the OpenAPI document", () => {
     });
     expect(cancelled.status).toBe(200);
     expectDocumented("/v1/shipments/{id}", "delete", cancelled);
+  });
+
+  it("webhook endpoints (201, 200, a 400 and a 404) and events of shipments and trackers (200)", async () => {
+    const { key } = await makeOrg();
+    const body = { url: "https://hooks.example.com/in", enabled_events: ["*"], description: "ERP" };
+    const made = await call(createWebhook, "POST", "/v1/webhooks", { key, body });
+    expect(made.status).toBe(201);
+    expectDocumented("/v1/webhooks", "post", made);
+    const invalid = await call(createWebhook, "POST", "/v1/webhooks", { key, body: { url: "ftp://x" } });
+    expect(invalid.status).toBe(400);
+    expectDocumented("/v1/webhooks", "post", invalid);
+    expectDocumented("/v1/webhooks", "get", await call(listWebhooks, "GET", "/v1/webhooks", { key }));
+    const one = { key, params: { id: made.body.id } };
+    const path = `/v1/webhooks/${made.body.id}`;
+    const off = await call(patchWebhook, "PATCH", path, { ...one, body: { enabled: false } });
+    expect(off.status).toBe(200);
+    expectDocumented("/v1/webhooks/{id}", "patch", off);
+    const rotated = await call(rotateWebhookSecret, "POST", `${path}/rotate-secret`, one);
+    expect(rotated.status).toBe(200);
+    expectDocumented("/v1/webhooks/{id}/rotate-secret", "post", rotated);
+    expectDocumented("/v1/webhooks/{id}", "delete", await call(deleteWebhook, "DELETE", path, one));
+    const gone = await call(deleteWebhook, "DELETE", path, one);
+    expect(gone.status).toBe(404);
+    expectDocumented("/v1/webhooks/{id}", "delete", gone);
+
+    expect((await purchaseFor(key, await createShipmentFor(key))).status).toBe(200);
+    const events = await call(listEvents, "GET", "/v1/events", { key });
+    expect(events.body.results.map((e: { type: string }) => e.type)).toEqual([
+      "shipment.purchased",
+      "tracker.created",
+      "shipment.created",
+    ]);
+    expectDocumented("/v1/events", "get", events);
+    for (const event of events.body.results) {
+      const got = await call(getEvent, "GET", `/v1/events/${event.id}`, { key, params: { id: event.id } });
+      expectDocumented("/v1/events/{id}", "get", got);
+    }
   });
 });

@@ -36,6 +36,11 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/trackers/{id}": ["GET", "DELETE"],
   "/v1/trackers/{id}/refresh": ["POST"],
   "/v1/trackers/{carrier_name}/{tracking_number}": ["GET", "POST"],
+  "/v1/webhooks": ["GET", "POST"],
+  "/v1/webhooks/{id}": ["GET", "PATCH", "DELETE"],
+  "/v1/webhooks/{id}/rotate-secret": ["POST"],
+  "/v1/events": ["GET"],
+  "/v1/events/{id}": ["GET"],
 };
 
 const segments = (path: string) => path.replace(/\/+$/, "").split("/");

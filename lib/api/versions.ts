@@ -112,6 +112,14 @@ function applyChanges(
   const s = unwrap(schema);
   if (s !== schema) return applyChanges(changes, s, value);
   if (value === null || typeof value !== "object") return value;
+  // A union on a discriminator (an event: `type` says which resource `data` is): the option the value names.
+  if (s instanceof z.ZodDiscriminatedUnion && !Array.isArray(value)) {
+    const tag = (value as Record<string, unknown>)[s.def.discriminator];
+    const option = (s.options as z.ZodType[]).find((o) =>
+      o._zod.propValues?.[s.def.discriminator]?.has(tag as z.core.util.Primitive),
+    );
+    return option ? applyChanges(changes, option, value) : value;
+  }
   if (s instanceof z.ZodArray && Array.isArray(value)) {
     return value.map((item) => applyChanges(changes, s.element as z.ZodType, item));
   }

@@ -63,6 +63,8 @@ interface HandlerArgs<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodT
   body: z.output<B>;
   query: z.output<Q>;
   req: Request;
+  /** The version the answer is presented in; a verb that records one for later (a webhook endpoint) needs it. */
+  version: ApiVersion;
 }
 
 async function readBody(req: Request): Promise<string> {
@@ -234,7 +236,7 @@ export function withApi<
         log: log().child({ request_id: requestId, org_id: who.orgId }),
         signal: req.signal,
       };
-      const run = () => handler({ ctx, params, body, query, req });
+      const run = () => handler({ ctx, params, body, query, req, version });
 
       const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
       if (idemKey === null) {

@@ -1,6 +1,8 @@
 import * as apiKey from "@/app/v1/api_keys/[id]/route";
 import * as apiKeys from "@/app/v1/api_keys/route";
 import * as carriers from "@/app/v1/carriers/route";
+import * as event from "@/app/v1/events/[id]/route";
+import * as events from "@/app/v1/events/route";
 import * as connection from "@/app/v1/connections/[id]/route";
 import * as connections from "@/app/v1/connections/route";
 import * as proxyRates from "@/app/v1/proxy/rates/route";
@@ -15,6 +17,9 @@ import * as trackerByNumber from "@/app/v1/trackers/[id]/[tracking_number]/route
 import * as trackerRefresh from "@/app/v1/trackers/[id]/refresh/route";
 import * as tracker from "@/app/v1/trackers/[id]/route";
 import * as trackers from "@/app/v1/trackers/route";
+import * as webhookRotateSecret from "@/app/v1/webhooks/[id]/rotate-secret/route";
+import * as webhook from "@/app/v1/webhooks/[id]/route";
+import * as webhooks from "@/app/v1/webhooks/route";
 
 /**
  * The route modules the OpenAPI document describes, in the document's order. Each operation is declared in its own
@@ -38,4 +43,9 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   trackerByNumber,
   tracker,
   trackerRefresh,
+  webhooks,
+  webhook,
+  webhookRotateSecret,
+  events,
+  event,
 ];
