@@ -8,7 +8,15 @@ import nextPlugin from "@next/eslint-plugin-next";
  */
 const alias = (...paths) => paths.flatMap((p) => [`@/${p}`, `@/${p}/*`]);
 const DATABASE_DRIVERS = ["drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/pglite", "@electric-sql/pglite/*"];
-const DOMAIN = ["lib/auth", "lib/orgs", "lib/connections", "lib/rates", "lib/shipments", "lib/trackers", "lib/webhooks"];
+const DOMAIN = [
+  "lib/auth",
+  "lib/orgs",
+  "lib/connections",
+  "lib/rates",
+  "lib/shipments",
+  "lib/trackers",
+  "lib/webhooks",
+];
 const ABOVE_DOMAIN = [
   "lib/api",
   "lib/jobs",

@@ -55,7 +55,8 @@ export async function createTracker({
       .onConflictDoNothing()
       .returning();
     if (!inserted) return null;
-    return (await recordTracking(tx, inserted, result, { now, timeScale: refreshTimeScale(connection), created: true })).tracker;
+    return (await recordTracking(tx, inserted, result, { now, timeScale: refreshTimeScale(connection), created: true }))
+      .tracker;
   });
   if (!row) {
     // Another call created it between our look and our insert: theirs is the tracker.
