@@ -37,6 +37,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "carrier_ledger",
       "events",
       "idempotency_keys",
+      "invitations",
       "labels",
       "memberships",
       "organizations",

@@ -12,6 +12,7 @@ const ID_PREFIXES = {
   tracker: "trk_",
   event: "evt_",
   webhook: "whk_",
+  invitation: "inv_",
   user: "usr_",
   session: "ses_",
   account: "acc_",

@@ -38,6 +38,9 @@ export const trackers = pgTable(
     refreshFailures: integer("refresh_failures").notNull().default(0),
     lastError: jsonb("last_error").$type<CarrierMessage[]>(),
     retiredAt: timestamptz("retired_at"),
+    // The id of its public tracking page (/track/{public_id}): 128 random bits, not the API's trk_ id, assigned when a
+    // share link is first asked for.
+    publicId: text("public_id"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },
@@ -53,6 +56,9 @@ export const trackers = pgTable(
       .on(t.carrierConnectionId, t.nextRefreshAt)
       .where(sql`${t.nextRefreshAt} is not null`),
     index("trackers_shipment").on(t.shipmentId),
+    uniqueIndex("trackers_public_id")
+      .on(t.publicId)
+      .where(sql`${t.publicId} is not null`),
   ],
 );
 
