@@ -14,7 +14,7 @@ import { ApiError, toErrorResponse } from "./errors";
 import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";
 import { rateLimiter } from "./rate-limit";
-import { isApiVersion, requestInCurrentVersion, responseInVersion } from "./versions";
+import { isApiVersion, requestInCurrentVersion, responseInVersion } from "@/lib/versions";
 import { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from "@/lib/schemas/api-key";
 import {
   IDEMPOTENCY_KEY_PATTERN,

@@ -194,7 +194,7 @@ const LAST_USED_PRECISION_MS = 60_000;
 export interface Authenticated {
   keyId: string;
   orgId: string;
-  /** The key's API version (lib/api/versions.ts); a request may override it. */
+  /** The key's API version (lib/versions.ts); a request may override it. */
   apiVersion: string;
 }
 

@@ -49,7 +49,7 @@ const eventOf = <T extends z.ZodType>(types: z.ZodEnum, data: T, id: string) =>
 
 /**
  * An event (docs/api.md, "Webhooks and events"). A union on `type`, so that an older API version finds the statuses
- * inside `data` (lib/api/versions.ts walks the option the type names) and clients know which resource `data` is.
+ * inside `data` (lib/versions.ts walks the option the type names) and clients know which resource `data` is.
  */
 export const Event = z
   .discriminatedUnion("type", [

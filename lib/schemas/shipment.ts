@@ -35,7 +35,7 @@ export const SHIPMENT_STATUSES = [
   "cancelled",
 ] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
-/** The status as answered (other API versions rename it: lib/api/versions.ts). */
+/** The status as answered (other API versions rename it: lib/versions.ts). */
 export const ShipmentStatusSchema = z.enum(SHIPMENT_STATUSES);
 export const ShipmentStatusFilter = statusFilter(SHIPMENT_STATUSES);
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * A `?status=` filter: one status or several, comma-separated (`in_transit,out_for_delivery`), matching any of them.
- * An older API version's names reach this as a list of current names (lib/api/versions.ts), possibly empty when the
+ * An older API version's names reach this as a list of current names (lib/versions.ts), possibly empty when the
  * name it gave stands for no current status.
  */
 export function statusFilter<S extends string>(statuses: readonly [S, ...S[]]) {

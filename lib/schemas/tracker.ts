@@ -6,7 +6,7 @@ import { CarrierIdFilter, boolQuery } from "./params";
 import { instant } from "./instant";
 import { statusFilter } from "./status-filter";
 
-/** The status as answered (other API versions rename it: lib/api/versions.ts). */
+/** The status as answered (other API versions rename it: lib/versions.ts). */
 export const TrackerStatusSchema = z.enum(TRACKER_STATUSES);
 export const TrackerStatusFilter = statusFilter(TRACKER_STATUSES);
 
