@@ -38,9 +38,11 @@ export async function recordEvents(tx: Tx, list: NewEvent[], now: Date = new Dat
   await tx.insert(events).values(rows);
   // One statement for the whole batch: the events (in the order given) joined with the endpoints that want them.
   const ordered = rows.map((r, ord) => ({ id: r.id, org_id: r.orgId, type: r.type, test_mode: r.testMode, ord }));
+  // A raw statement's parameters are not mapped by column: postgres.js (as drizzle sets it up) takes text, not Dates.
+  const at = now.toISOString();
   await tx.execute(sql`
     insert into ${webhookDeliveries} (org_id, endpoint_id, event_id, next_attempt_at, created_at, updated_at)
-    select e.org_id, w.id, e.id, ${now}, ${now}, ${now}
+    select e.org_id, w.id, e.id, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
     from jsonb_to_recordset(${JSON.stringify(ordered)}::jsonb) as e(id text, org_id text, type text, test_mode boolean, ord int)
     join ${webhookEndpoints} w
       on w.org_id = e.org_id and w.enabled and w.test_mode = e.test_mode
