@@ -203,7 +203,9 @@ export function openApiDocument(modules: readonly Record<string, unknown>[]): Re
       tags: [operation.doc.tag ?? tagOf(operation.route)],
       ...(operation.public ? { security: [] } : {}),
       parameters: parameters(method, operation),
-      ...(operation.body ? { requestBody: { required: true, content: json(ref(idOf(operation.body))) } } : {}),
+      ...(operation.body
+        ? { requestBody: { required: !operation.optionalBody, content: json(ref(idOf(operation.body))) } }
+        : {}),
       responses: responses(operation),
     };
   }

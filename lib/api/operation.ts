@@ -31,6 +31,8 @@ export interface Operation {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** The body may be left out (no Content-Type, nothing sent): it is then read as `{}`. */
+  optionalBody?: true;
   /** Keys a carrier failure answers beside the carriers' `messages`, so the route keeps its usual keys. */
   carrierFailure?: Record<string, unknown>;
   /** No API key needed. */

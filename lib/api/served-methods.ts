@@ -39,8 +39,11 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/webhooks": ["GET", "POST"],
   "/v1/webhooks/{id}": ["GET", "PATCH", "DELETE"],
   "/v1/webhooks/{id}/rotate-secret": ["POST"],
+  "/v1/webhooks/{id}/test": ["POST"],
+  "/v1/webhooks/{id}/deliveries": ["GET"],
   "/v1/events": ["GET"],
   "/v1/events/{id}": ["GET"],
+  "/v1/events/{id}/redeliver": ["POST"],
 };
 
 const segments = (path: string) => path.replace(/\/+$/, "").split("/");

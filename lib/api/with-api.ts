@@ -201,12 +201,16 @@ export function withApi<
       let rawBody = "";
       let json: unknown = undefined;
       if (options.body) {
-        const type = req.headers.get("content-type") ?? "";
-        if (!JSON_MEDIA_TYPE.test(type) || OTHER_CHARSET.test(type)) {
-          throw new ApiError("unsupported_media_type", "Send the request body as `Content-Type: application/json`.");
+        const type = req.headers.get("content-type");
+        if (type === null && options.optionalBody && (await readBody(req)) === "") {
+          json = {};
+        } else {
+          if (!JSON_MEDIA_TYPE.test(type ?? "") || OTHER_CHARSET.test(type ?? "")) {
+            throw new ApiError("unsupported_media_type", "Send the request body as `Content-Type: application/json`.");
+          }
+          rawBody = await readBody(req);
+          json = parseJson(rawBody);
         }
-        rawBody = await readBody(req);
-        json = parseJson(rawBody);
       }
       const rawParams = routeCtx ? await routeCtx.params : {};
       const rawQuery = Object.fromEntries(url.searchParams);

@@ -1,6 +1,7 @@
 import * as apiKey from "@/app/v1/api_keys/[id]/route";
 import * as apiKeys from "@/app/v1/api_keys/route";
 import * as carriers from "@/app/v1/carriers/route";
+import * as eventRedeliver from "@/app/v1/events/[id]/redeliver/route";
 import * as event from "@/app/v1/events/[id]/route";
 import * as events from "@/app/v1/events/route";
 import * as connection from "@/app/v1/connections/[id]/route";
@@ -17,8 +18,10 @@ import * as trackerByNumber from "@/app/v1/trackers/[id]/[tracking_number]/route
 import * as trackerRefresh from "@/app/v1/trackers/[id]/refresh/route";
 import * as tracker from "@/app/v1/trackers/[id]/route";
 import * as trackers from "@/app/v1/trackers/route";
+import * as webhookDeliveries from "@/app/v1/webhooks/[id]/deliveries/route";
 import * as webhookRotateSecret from "@/app/v1/webhooks/[id]/rotate-secret/route";
 import * as webhook from "@/app/v1/webhooks/[id]/route";
+import * as webhookTest from "@/app/v1/webhooks/[id]/test/route";
 import * as webhooks from "@/app/v1/webhooks/route";
 
 /**
@@ -46,6 +49,9 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   webhooks,
   webhook,
   webhookRotateSecret,
+  webhookTest,
+  webhookDeliveries,
   events,
   event,
+  eventRedeliver,
 ];

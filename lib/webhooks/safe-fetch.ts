@@ -1,0 +1,220 @@
+import "server-only";
+import { lookup } from "node:dns/promises";
+import http from "node:http";
+import https from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
+
+/**
+ * The one way a webhook leaves the service (docs/webhooks.md, "Safety"): a POST to a URL a customer typed, so it
+ * must not become a way into the operator's network. The URL must be https (plain http only for test-mode
+ * endpoints or when the operator allows it); its host is resolved now, at delivery, and every address it resolves
+ * to must be a public unicast address (unless the operator allows private ones); the connection then goes to the
+ * address that was checked, never to a second resolution of the name (DNS rebinding), with the URL's Host header
+ * and TLS server name. Redirects are not followed, the exchange has a deadline, and the answer is read up to a cap.
+ */
+
+/** What went wrong with an attempt, as the delivery log shows it; null on success. */
+export type DeliveryErrorClass =
+  | "invalid_url"
+  | "insecure_url"
+  | "dns"
+  | "refused_address"
+  | "connection"
+  | "tls"
+  | "timeout"
+  | "redirect"
+  | "http_status";
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Every address a host name resolves to. Injectable so tests can make a name resolve to anything. */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
+
+export interface PostResult {
+  /** Null when no HTTP answer came. */
+  statusCode: number | null;
+  /** The first EXCERPT_BYTES of the answer's body, as text. */
+  excerpt: string | null;
+  errorClass: DeliveryErrorClass | null;
+  durationMs: number;
+}
+
+export interface PostOptions {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  /** Plain http is allowed (a test-mode endpoint, or WEBHOOKS_ALLOW_HTTP). */
+  allowHttp: boolean;
+  /** Private, loopback, link-local… addresses are allowed (WEBHOOKS_ALLOW_PRIVATE_URLS). */
+  allowPrivate: boolean;
+  resolve?: Resolver;
+  timeoutMs?: number;
+}
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+// The answer is read up to this much, then the connection is dropped: a receiver cannot make us hold its body.
+const MAX_ANSWER_BYTES = 64 * 1024;
+const EXCERPT_BYTES = 2048;
+
+/**
+ * True for a public unicast address: everything ipaddr.js classifies otherwise is refused (private, loopback,
+ * link-local, which holds cloud metadata at 169.254.169.254, unique-local, which holds AWS's fd00:ec2::254, CGNAT,
+ * multicast, broadcast, unspecified, reserved and documentation ranges, and the IPv6 forms that carry an IPv4
+ * address inside: NAT64, 6to4, Teredo). An IPv4-mapped IPv6 address is judged as the IPv4 address it maps.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range() === "unicast";
+}
+
+/** A URL the sender may try at all (before any resolution), or why not. */
+export function urlProblem(raw: string, allowHttp: boolean): DeliveryErrorClass | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "invalid_url";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "invalid_url";
+  // Credentials in a URL would be sent to whoever the host is and written wherever URLs are shown.
+  if (url.username || url.password || !url.hostname) return "invalid_url";
+  if (url.protocol === "http:" && !allowHttp) return "insecure_url";
+  return null;
+}
+
+/** `[::1]` as URL.hostname writes it, `::1` as sockets and ipaddr.js read it. */
+const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1");
+
+/** A `lookup` for http.request that answers the addresses already checked, whatever name it is asked for. */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
+    const usable = wanted ? addresses.filter((a) => a.family === wanted) : addresses;
+    if (usable.length === 0) {
+      callback(Object.assign(new Error("no checked address of that family"), { code: "ENOTFOUND" }), "", 4);
+    } else if (options.all) {
+      (callback as unknown as (err: null, list: ResolvedAddress[]) => void)(null, usable);
+    } else {
+      callback(null, usable[0]!.address, usable[0]!.family);
+    }
+  };
+}
+
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_OSSL_)/;
+
+function classify(err: unknown): DeliveryErrorClass {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === "string" && TLS_CODES.test(code) ? "tls" : "connection";
+}
+
+/** Text that Postgres can store: the excerpt is whatever bytes the receiver sent. */
+function excerptOf(chunks: Buffer[]): string {
+  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8").replaceAll("\u0000", "\ufffd");
+}
+
+/** POSTs `body` to `url` under the rules above. Never throws: every failure is a result with its error class. */
+export async function safePost(opts: PostOptions): Promise<PostResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const failed = (errorClass: DeliveryErrorClass, statusCode: number | null = null): PostResult => ({
+    statusCode,
+    excerpt: null,
+    errorClass,
+    durationMs: elapsed(),
+  });
+
+  const problem = urlProblem(opts.url, opts.allowHttp);
+  if (problem) return failed(problem);
+  const url = new URL(opts.url);
+  const host = bareHost(url.hostname);
+  const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+
+  // One resolution, now; the connection below goes to these addresses and no others.
+  let addresses: ResolvedAddress[];
+  const literal = isIP(host);
+  if (literal) addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
+  else {
+    try {
+      const timedOut = new Promise<never>((_, reject) =>
+        deadline.addEventListener("abort", () => reject(deadline.reason), { once: true }),
+      );
+      addresses = await Promise.race([(opts.resolve ?? systemResolver)(host), timedOut]);
+    } catch {
+      return failed(deadline.aborted ? "timeout" : "dns");
+    }
+    if (addresses.length === 0) return failed("dns");
+  }
+  if (!opts.allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) return failed("refused_address");
+
+  const secure = url.protocol === "https:";
+  return new Promise<PostResult>((resolve) => {
+    let settled = false;
+    // Once the status line is in, the attempt is judged by it: a body cut short (by the cap, the deadline or the
+    // peer) keeps what came.
+    let statusCode: number | null = null;
+    const chunks: Buffer[] = [];
+    const finish = (errorClass?: DeliveryErrorClass) => {
+      if (settled) return;
+      settled = true;
+      request.destroy();
+      if (statusCode === null) {
+        resolve({ statusCode: null, excerpt: null, errorClass: errorClass ?? "connection", durationMs: elapsed() });
+        return;
+      }
+      const ok = statusCode >= 200 && statusCode < 300;
+      const redirect = statusCode >= 300 && statusCode < 400;
+      resolve({
+        statusCode,
+        excerpt: excerptOf(chunks),
+        errorClass: ok ? null : redirect ? "redirect" : "http_status",
+        durationMs: elapsed(),
+      });
+    };
+    const request = (secure ? https : http).request({
+      method: "POST",
+      host,
+      port: url.port ? Number(url.port) : secure ? 443 : 80,
+      path: `${url.pathname}${url.search}`,
+      headers: {
+        ...opts.headers,
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(opts.body)),
+        "user-agent": "Shipwell-Webhooks/1",
+      },
+      // A fresh connection each time: a pooled socket could outlive the address check it was made under.
+      agent: false,
+      lookup: pinnedLookup(addresses),
+      ...(secure && !literal ? { servername: host } : {}),
+      signal: deadline,
+    });
+    request.on("response", (answer) => {
+      statusCode = answer.statusCode ?? null;
+      let size = 0;
+      answer.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= MAX_ANSWER_BYTES) finish();
+      });
+      answer.on("end", () => finish());
+      answer.on("error", () => finish());
+      answer.on("aborted", () => finish());
+    });
+    request.on("error", (err) => finish(deadline.aborted ? "timeout" : classify(err)));
+    request.end(opts.body);
+  });
+}

@@ -1,0 +1,120 @@
+import "server-only";
+import type { SystemContext } from "@/lib/context";
+import { attemptDelivery, type AttemptOutcome, type SenderOptions } from "./deliver";
+import { claimHead, planWebhookRound } from "./due-deliveries";
+
+/**
+ * The sender's round (docs/webhooks.md, "Delivery"). Deliveries of one endpoint go out one at a time in the order
+ * their events were written: only an endpoint's oldest pending delivery (its head) may be sent, and a newer one
+ * waits while the head waits for its retry. Endpoints run side by side, each on its own worker, so a slow or dead
+ * receiver only ever holds up its own deliveries. A head is claimed with `FOR UPDATE SKIP LOCKED` and a lease in one
+ * statement: however many rounds run, on however many instances, one attempt is sent once; a sender that dies
+ * leaves its delivery to be claimed again when the lease ends (at-least-once).
+ */
+
+export interface EndpointRoundReport {
+  endpoint_id: string;
+  sent: number;
+  succeeded: number;
+  /** Attempts that failed (to be retried, out of retries, or that disabled the endpoint). */
+  failed: number;
+  disabled: boolean;
+}
+
+/**
+ * One endpoint's worker: its due deliveries, oldest first, one at a time, until none is due, an attempt fails (the
+ * head then waits for its retry, and nothing behind it may overtake it) or the time is up.
+ */
+export async function sendEndpointDeliveries({
+  ctx,
+  endpointId,
+  clock = () => new Date(),
+  maxDurationMs = 45_000,
+  options,
+}: {
+  ctx: SystemContext;
+  endpointId: string;
+  clock?: () => Date;
+  /** Stop claiming after this long (real time); an attempt under way finishes. */
+  maxDurationMs?: number;
+  options?: SenderOptions;
+}): Promise<EndpointRoundReport> {
+  const started = performance.now();
+  const report: EndpointRoundReport = { endpoint_id: endpointId, sent: 0, succeeded: 0, failed: 0, disabled: false };
+  while (performance.now() - started < maxDurationMs) {
+    const now = clock();
+    const claim = await claimHead(ctx.db, endpointId, now);
+    if (!claim) break;
+    const outcome: AttemptOutcome = await attemptDelivery({ ctx, claim, now, options });
+    report.sent++;
+    if (outcome === "succeeded") {
+      report.succeeded++;
+      continue;
+    }
+    report.failed++;
+    report.disabled = outcome === "disabled";
+    // A failed head is due again later; one out of retries ("failed") lets the next go at once.
+    if (outcome !== "failed") break;
+  }
+  return report;
+}
+
+/** One line per endpoint worker that sent anything (`msg: "webhook_deliveries"`), at warn when an attempt failed. */
+export function logEndpointRound(ctx: SystemContext, report: EndpointRoundReport): void {
+  if (report.sent === 0) return;
+  const line = { msg: "webhook_deliveries", ...report };
+  if (report.failed > 0) ctx.log.warn(line);
+  else ctx.log.info(line);
+}
+
+export interface WebhookRoundReport {
+  endpoints: number;
+  sent: number;
+  succeeded: number;
+  failed: number;
+  disabled: number;
+  duration_ms: number;
+}
+
+/**
+ * A whole round in one call: plan, then every endpoint's worker, at most `concurrency` at once. The Inngest
+ * function runs the same workers as steps; the in-process loop starts them per tick.
+ */
+export async function sendDueWebhooks({
+  ctx,
+  clock = () => new Date(),
+  concurrency = 16,
+  maxDurationMs = 45_000,
+  options,
+}: {
+  ctx: SystemContext;
+  clock?: () => Date;
+  concurrency?: number;
+  maxDurationMs?: number;
+  options?: SenderOptions;
+}): Promise<WebhookRoundReport> {
+  const started = performance.now();
+  const queue = await planWebhookRound({ ctx, now: clock() });
+  const reports: EndpointRoundReport[] = [];
+  const worker = async () => {
+    for (let endpointId = queue.shift(); endpointId; endpointId = queue.shift()) {
+      const left = maxDurationMs - (performance.now() - started);
+      if (left <= 0) return;
+      reports.push(await sendEndpointDeliveries({ ctx, endpointId, clock, maxDurationMs: left, options }));
+    }
+  };
+  const planned = queue.length;
+  await Promise.all(Array.from({ length: Math.min(concurrency, planned) }, worker));
+  return summarize(reports, planned, started);
+}
+
+function summarize(reports: EndpointRoundReport[], endpoints: number, started: number): WebhookRoundReport {
+  return {
+    endpoints,
+    sent: reports.reduce((n, r) => n + r.sent, 0),
+    succeeded: reports.reduce((n, r) => n + r.succeeded, 0),
+    failed: reports.reduce((n, r) => n + r.failed, 0),
+    disabled: reports.filter((r) => r.disabled).length,
+    duration_ms: Math.round(performance.now() - started),
+  };
+}
