@@ -62,6 +62,8 @@ const schema = z
     // link-local and metadata addresses (local development, tests). Both off: https only, public addresses only.
     WEBHOOKS_ALLOW_HTTP: boolish.default(false),
     WEBHOOKS_ALLOW_PRIVATE_URLS: boolish.default(false),
+    // Who sends webhooks: auto (Inngest when it is configured, else an in-process timer ticking every second).
+    WEBHOOK_DELIVERY: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),
     SKIP_MIGRATIONS: boolish.default(false),
     // Background tracker refresh. auto: Inngest when it is configured (below), else an in-process timer.
     TRACKER_REFRESH: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),
@@ -121,5 +123,12 @@ export function inngestConfigured(): boolean {
 export function trackerRefreshRunner(): "inngest" | "in_process" | "off" {
   const e = env();
   if (e.TRACKER_REFRESH !== "auto") return e.TRACKER_REFRESH;
+  return inngestConfigured() ? "inngest" : "in_process";
+}
+
+/** Who sends webhooks in this deployment (docs/webhooks.md, "Operating"). */
+export function webhookDeliveryRunner(): "inngest" | "in_process" | "off" {
+  const e = env();
+  if (e.WEBHOOK_DELIVERY !== "auto") return e.WEBHOOK_DELIVERY;
   return inngestConfigured() ? "inngest" : "in_process";
 }

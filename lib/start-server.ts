@@ -3,17 +3,19 @@ import { bootstrap } from "@/lib/bootstrap";
 import { systemContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { env, isBuildPhase, trackerRefreshRunner } from "@/lib/env";
+import { env, isBuildPhase, trackerRefreshRunner, webhookDeliveryRunner } from "@/lib/env";
 import { log } from "@/lib/log";
 
 // A database that is down at start is asked again this often until the bootstrap has run.
 const BOOTSTRAP_RETRY_MS = 5_000;
+// The in-process webhook sender looks for due deliveries this often.
+const WEBHOOK_TICK_MS = 1_000;
 
 /**
  * Once per server process: open the database and bootstrap it, so the first API key is printed at start rather than
  * on the first request. A database that is down is not fatal: requests answer 503 and retry on their own, and the
- * bootstrap is tried again in the background until it runs. Without Inngest the background tracker refresh starts
- * here too.
+ * bootstrap is tried again in the background until it runs. Without Inngest the background tracker refresh and the
+ * webhook sender start here too; with it, events written here nudge the webhook function.
  */
 export async function startServer(): Promise<void> {
   if (isBuildPhase()) return;
@@ -21,6 +23,14 @@ export async function startServer(): Promise<void> {
   if (trackerRefreshRunner() === "in_process") {
     const { startRefreshLoop } = await import("@/lib/jobs/scheduler");
     startRefreshLoop({ intervalMs: env().REFRESH_TICK_SECONDS * 1000 });
+  }
+  const webhooks = webhookDeliveryRunner();
+  if (webhooks === "in_process") {
+    const { startWebhookLoop } = await import("@/lib/jobs/scheduler");
+    startWebhookLoop({ intervalMs: WEBHOOK_TICK_MS });
+  } else if (webhooks === "inngest") {
+    const { nudgeInngestOnEvents } = await import("@/lib/jobs/send-webhooks");
+    nudgeInngestOnEvents();
   }
 }
 

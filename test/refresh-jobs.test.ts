@@ -86,15 +86,19 @@ describe("in-process refresh loop (embedded default)", () => {
   it("is started by the server start-up only when Inngest is not configured", async () => {
     const { resetEnvCache } = await import("@/lib/env");
     const { startServer } = await import("@/lib/start-server");
+    // The webhook sender starts beside the refresh; its own test is test/webhook-jobs.test.ts.
+    vi.stubEnv("WEBHOOK_DELIVERY", "off");
     vi.stubEnv("INNGEST_SIGNING_KEY", "signkey-test-abc");
     resetEnvCache();
     await startServer();
     expect(currentRefreshLoop()).toBeUndefined();
-    vi.unstubAllEnvs();
+    vi.stubEnv("INNGEST_SIGNING_KEY", "");
     resetEnvCache();
     await startServer();
     expect(currentRefreshLoop()).toBeDefined();
     await startServer();
     expect(currentRefreshLoop()?.intervalMs).toBe(15_000);
+    vi.unstubAllEnvs();
+    resetEnvCache();
   });
 });

@@ -6,11 +6,13 @@ vi.mock("@/lib/bootstrap", () => ({ bootstrap: vi.fn() }));
 afterEach(() => {
   vi.useRealTimers();
   delete process.env.TRACKER_REFRESH;
+  delete process.env.WEBHOOK_DELIVERY;
 });
 
 describe("server start", () => {
   it("bootstraps once the database answers, retrying in the background while it is down", async () => {
     process.env.TRACKER_REFRESH = "off";
+    process.env.WEBHOOK_DELIVERY = "off";
     const { resetEnvCache } = await import("@/lib/env");
     resetEnvCache();
     const { getDb } = await import("@/lib/db/client");

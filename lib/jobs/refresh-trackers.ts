@@ -33,5 +33,3 @@ export const refreshTrackersFunction = inngest.createFunction(
     };
   },
 );
-
-export const jobFunctions = [refreshTrackersFunction];

@@ -1,91 +1,163 @@
 import "server-only";
-import { systemContext } from "@/lib/context";
+import { systemContext, type SystemContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
 import { logConnectionRound, refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
+import { purgeExpired } from "@/lib/webhooks/retention";
+import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
+import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
 
 /**
- * The embedded default's background refresh: the same core as the Inngest function, on a timer in the server
- * process. Every tick plans a round and starts each connection that is not still busy from an earlier tick, so a
- * slow carrier never holds the others back. One loop per process: it lives on globalThis, so neither requests nor
- * dev-server hot reloads (which re-evaluate modules) start a second one.
+ * The embedded default's background work: the same cores as the Inngest functions, on timers in the server
+ * process. Every tick of a loop plans its work and starts each unit (a carrier connection, a webhook endpoint) that is
+ * not still busy from an earlier tick, so a slow carrier or receiver never holds the others back. One loop of each
+ * kind per process: they live on globalThis, so neither requests nor dev-server hot reloads (which re-evaluate
+ * modules) start a second one.
  */
-export interface RefreshLoop {
+export interface BackgroundLoop {
   readonly intervalMs: number;
   ticks: number;
-  /** Stops ticking and waits (briefly) for calls in flight; their trackers' leases cover anything cut short. */
+  /** Stops ticking and waits (briefly) for work in flight; leases cover anything cut short. */
   stop(): Promise<void>;
 }
+/** The tracker refresh's loop. */
+export type RefreshLoop = BackgroundLoop;
 
-const KEY = Symbol.for("shipwell.refreshLoop");
-type Holder = { [KEY]?: RefreshLoop };
+const REFRESH_KEY = Symbol.for("shipwell.refreshLoop");
+const WEBHOOK_KEY = Symbol.for("shipwell.webhookLoop");
+const SIGNALS_KEY = Symbol.for("shipwell.loopSignals");
+type Holder = { [REFRESH_KEY]?: BackgroundLoop; [WEBHOOK_KEY]?: BackgroundLoop; [SIGNALS_KEY]?: true };
+const holder = globalThis as Holder;
 
 export function currentRefreshLoop(): RefreshLoop | undefined {
-  return (globalThis as Holder)[KEY];
+  return holder[REFRESH_KEY];
 }
 
-export function startRefreshLoop({ intervalMs }: { intervalMs: number }): RefreshLoop {
-  const holder = globalThis as Holder;
-  const existing = holder[KEY];
+export function currentWebhookLoop(): BackgroundLoop | undefined {
+  return holder[WEBHOOK_KEY];
+}
+
+/**
+ * A loop: `tick` plans and starts units by key through `start`, which skips a key still in flight (and any beyond
+ * `maxInFlight`). A tick never overlaps the previous one.
+ */
+function startLoop(
+  key: typeof REFRESH_KEY | typeof WEBHOOK_KEY,
+  what: string,
+  intervalMs: number,
+  maxInFlight: number,
+  tick: (ctx: SystemContext, start: (unit: string, run: () => Promise<void>) => void) => Promise<void>,
+): BackgroundLoop {
+  const existing = holder[key];
   if (existing) return existing;
 
   const inFlight = new Map<string, Promise<void>>();
   let stopping = false;
   let ticking = false;
+  const start = (unit: string, run: () => Promise<void>) => {
+    if (stopping || inFlight.has(unit) || inFlight.size >= maxInFlight) return;
+    inFlight.set(
+      unit,
+      run().finally(() => inFlight.delete(unit)),
+    );
+  };
 
-  const tick = async () => {
+  const onTick = async () => {
     if (stopping || ticking) return;
     ticking = true;
     try {
-      const ctx = systemContext(await getDb(), "in_process");
-      const plan = await planRefresh({ ctx, now: new Date() });
+      await tick(systemContext(await getDb(), "in_process"), start);
       loop.ticks++;
-      for (const { connectionId } of plan) {
-        if (inFlight.has(connectionId) || stopping) continue;
-        const run = refreshConnection({ ctx, connectionId, maxDurationMs: Math.max(intervalMs * 3, 30_000) })
-          .then((report) => logConnectionRound(ctx, report))
-          .catch((err) => ctx.log.error({ msg: "tracker refresh failed", connection_id: connectionId, err }))
-          .finally(() => inFlight.delete(connectionId));
-        inFlight.set(connectionId, run);
-      }
     } catch (err) {
-      log().warn({ msg: "tracker refresh tick skipped", err });
+      log().warn({ msg: `${what} tick skipped`, err });
     } finally {
       ticking = false;
     }
   };
 
-  const timer = setInterval(() => void tick(), intervalMs);
+  const timer = setInterval(() => void onTick(), intervalMs);
   // Never the reason a process stays alive.
   timer.unref();
-  const first = setTimeout(() => void tick(), Math.min(intervalMs, 1000));
+  const first = setTimeout(() => void onTick(), Math.min(intervalMs, 1000));
   first.unref();
 
-  const loop: RefreshLoop = {
+  const loop: BackgroundLoop = {
     intervalMs,
     ticks: 0,
     async stop() {
       stopping = true;
       clearInterval(timer);
       clearTimeout(first);
-      process.removeListener("SIGTERM", onSignal);
-      process.removeListener("SIGINT", onSignal);
-      if (holder[KEY] === loop) delete holder[KEY];
+      if (holder[key] === loop) delete holder[key];
       await Promise.race([Promise.allSettled(inFlight.values()), new Promise((r) => setTimeout(r, 5000).unref())]);
     },
   };
+  holder[key] = loop;
+  stopOnSignals();
+  log().info({ msg: `${what} running in-process`, interval_ms: intervalMs });
+  return loop;
+}
 
-  // Stop cleanly on shutdown, then let the signal do what it would have done (Next.js may have its own handlers).
-  function onSignal(signal: NodeJS.Signals) {
-    void loop.stop().finally(() => {
+/**
+ * Stop every loop cleanly on shutdown, then let the signal do what it would have done (Next.js may have its own
+ * handlers). One handler for all loops, so the process is not ended while one of them is still finishing.
+ */
+function stopOnSignals() {
+  if (holder[SIGNALS_KEY]) return;
+  holder[SIGNALS_KEY] = true;
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.removeListener("SIGTERM", onSignal);
+    process.removeListener("SIGINT", onSignal);
+    delete holder[SIGNALS_KEY];
+    const loops = [holder[REFRESH_KEY], holder[WEBHOOK_KEY]].filter((l) => l !== undefined);
+    void Promise.allSettled(loops.map((l) => l.stop())).finally(() => {
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     });
-  }
+  };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
+}
 
-  holder[KEY] = loop;
-  log().info({ msg: "tracker refresh running in-process", interval_ms: intervalMs });
-  return loop;
+/** The background tracker refresh: one independent run per connection with due trackers. */
+export function startRefreshLoop({ intervalMs }: { intervalMs: number }): RefreshLoop {
+  return startLoop(REFRESH_KEY, "tracker refresh", intervalMs, Infinity, async (ctx, start) => {
+    const plan = await planRefresh({ ctx, now: new Date() });
+    for (const { connectionId } of plan) {
+      start(connectionId, () =>
+        refreshConnection({ ctx, connectionId, maxDurationMs: Math.max(intervalMs * 3, 30_000) })
+          .then((report) => logConnectionRound(ctx, report))
+          .catch((err) => ctx.log.error({ msg: "tracker refresh failed", connection_id: connectionId, err })),
+      );
+    }
+  });
+}
+
+// Receivers worked at once per process; a dead one holds a slot for at most its 10 s timeout per attempt.
+const WEBHOOK_WORKERS = 32;
+const PURGE_EVERY_MS = 60_000;
+
+/** The webhook sender: a worker per endpoint with due deliveries, and the 30-day retention about once a minute. */
+export function startWebhookLoop({ intervalMs }: { intervalMs: number }): BackgroundLoop {
+  let lastPurge = 0;
+  return startLoop(WEBHOOK_KEY, "webhook sender", intervalMs, WEBHOOK_WORKERS + 1, async (ctx, start) => {
+    const now = new Date();
+    if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
+      lastPurge = now.getTime();
+      start("purge", () =>
+        purgeExpired({ ctx, now })
+          .then((purged) => {
+            if (purged.events + purged.attempts > 0) ctx.log.info({ msg: "webhook_retention", ...purged });
+          })
+          .catch((err) => ctx.log.error({ msg: "webhook retention failed", err })),
+      );
+    }
+    for (const endpointId of await planWebhookRound({ ctx, now })) {
+      start(endpointId, () =>
+        sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 30_000 })
+          .then((report) => logEndpointRound(ctx, report))
+          .catch((err) => ctx.log.error({ msg: "webhook delivery failed", endpoint_id: endpointId, err })),
+      );
+    }
+  });
 }

@@ -4,6 +4,7 @@ import { newId } from "@/lib/db/ids";
 import { events, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import type { Tx } from "@/lib/db/tx";
 import type { EventType } from "@/lib/schemas/event";
+import { eventsWritten } from "./nudge";
 
 /**
  * The outbox (docs/webhooks.md). Every change that clients hear about writes its events here, inside the
@@ -48,5 +49,6 @@ export async function recordEvents(tx: Tx, list: NewEvent[], now: Date = new Dat
       on w.org_id = e.org_id and w.enabled and w.test_mode = e.test_mode
       and (w.enabled_events ? e.type or w.enabled_events ? '*')
     order by e.ord, w.id`);
+  eventsWritten();
   return rows.map((r) => r.id);
 }

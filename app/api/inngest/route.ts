@@ -3,7 +3,7 @@ import { serve } from "inngest/next";
 import { notConfigured } from "@/lib/api/fallback";
 import { inngestConfigured } from "@/lib/env";
 import { inngest } from "@/lib/jobs/inngest";
-import { jobFunctions } from "@/lib/jobs/refresh-trackers";
+import { jobFunctions } from "@/lib/jobs/functions";
 
 // Internal, unversioned: Inngest (Cloud or self-hosted) calls this to run the functions; requests are signed.
 const inngestHandlers = serve({ client: inngest, functions: jobFunctions });

@@ -1,0 +1,6 @@
+import "server-only";
+import { refreshTrackersFunction } from "./refresh-trackers";
+import { sendWebhooksFunction } from "./send-webhooks";
+
+/** Every Inngest function the app serves at /api/inngest. */
+export const jobFunctions = [refreshTrackersFunction, sendWebhooksFunction];
