@@ -219,6 +219,7 @@ describe("retries", () => {
     expect(r.received.map((g) => g.json.type)).toEqual(["tracker.created"]);
     // The later deliveries are due, but not before the head.
     expect(await planWebhookRound({ ctx: await systemCtx(), now: clock.now() })).not.toContain(id);
+    expect(await send(id, clock.now)).toMatchObject({ sent: 0 });
     clock.advance(RETRY_DELAYS_MS[0]! + 1);
     await send(id, clock.now);
     expect(r.received.map((g) => g.json.type)).toEqual([
@@ -382,6 +383,33 @@ describe("independence and concurrency", () => {
     expect(rounds.reduce((n, r) => n + r.sent, 0)).toBe(45);
     for (const r of rs) expect(r.received.map((g) => g.headers["webhook-id"])).toEqual(written);
     for (const e of ids) expect((await attemptsOf(e.id)).length).toBe(15);
+  });
+});
+
+describe("batches", () => {
+  it("never start an attempt their lease might not cover: the rest goes back, due as it was, in order", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver();
+    const { id } = await endpoint(orgId, r.url);
+    const t0 = new Date(Date.now() + 1000);
+    const written = await emit(
+      orgId,
+      [{ type: "tracker.created" }, { type: "tracker.updated" }, { type: "tracker.delivered" }],
+      {
+        now: t0,
+      },
+    );
+    // Each reading of this clock is 25 s after the last: the second attempt would start 50 s into a 60 s lease.
+    let reads = 0;
+    const slowClock = () => new Date(t0.getTime() + 25_000 * reads++);
+    expect(await send(id, slowClock)).toMatchObject({ sent: 1, succeeded: 1 });
+    expect((await deliveriesOf(id)).map((d) => [d.status, d.leaseUntil, d.nextAttemptAt])).toEqual([
+      ["succeeded", null, null],
+      ["pending", null, t0],
+      ["pending", null, t0],
+    ]);
+    await send(id, () => new Date(t0.getTime() + 60_000));
+    expect(r.received.map((g) => g.headers["webhook-id"])).toEqual(written);
   });
 });
 

@@ -47,16 +47,20 @@ function startLoop(
   what: string,
   intervalMs: number,
   maxInFlight: number,
-  tick: (ctx: SystemContext, start: (unit: string, run: () => Promise<void>) => void) => Promise<void>,
+  tick: (
+    ctx: SystemContext,
+    start: (unit: string, run: () => Promise<void>) => void,
+    stopping: AbortSignal,
+  ) => Promise<void>,
 ): BackgroundLoop {
   const existing = holder[key];
   if (existing) return existing;
 
   const inFlight = new Map<string, Promise<void>>();
-  let stopping = false;
+  const stopping = new AbortController();
   let ticking = false;
   const start = (unit: string, run: () => Promise<void>) => {
-    if (stopping || inFlight.has(unit) || inFlight.size >= maxInFlight) return;
+    if (stopping.signal.aborted || inFlight.has(unit) || inFlight.size >= maxInFlight) return;
     inFlight.set(
       unit,
       run().finally(() => inFlight.delete(unit)),
@@ -64,10 +68,10 @@ function startLoop(
   };
 
   const onTick = async () => {
-    if (stopping || ticking) return;
+    if (stopping.signal.aborted || ticking) return;
     ticking = true;
     try {
-      await tick(systemContext(await getDb(), "in_process"), start);
+      await tick(systemContext(await getDb(), "in_process"), start, stopping.signal);
       loop.ticks++;
     } catch (err) {
       log().warn({ msg: `${what} tick skipped`, err });
@@ -86,7 +90,7 @@ function startLoop(
     intervalMs,
     ticks: 0,
     async stop() {
-      stopping = true;
+      stopping.abort();
       clearInterval(timer);
       clearTimeout(first);
       if (holder[key] === loop) delete holder[key];
@@ -140,7 +144,7 @@ const PURGE_EVERY_MS = 60_000;
 /** The webhook sender: a worker per endpoint with due deliveries, and the 30-day retention about once a minute. */
 export function startWebhookLoop({ intervalMs }: { intervalMs: number }): BackgroundLoop {
   let lastPurge = 0;
-  return startLoop(WEBHOOK_KEY, "webhook sender", intervalMs, WEBHOOK_WORKERS + 1, async (ctx, start) => {
+  return startLoop(WEBHOOK_KEY, "webhook sender", intervalMs, WEBHOOK_WORKERS + 1, async (ctx, start, stopping) => {
     const now = new Date();
     if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
       lastPurge = now.getTime();
@@ -154,7 +158,7 @@ export function startWebhookLoop({ intervalMs }: { intervalMs: number }): Backgr
     }
     for (const endpointId of await planWebhookRound({ ctx, now })) {
       start(endpointId, () =>
-        sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 30_000 })
+        sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 30_000, signal: stopping })
           .then((report) => logEndpointRound(ctx, report))
           .catch((err) => ctx.log.error({ msg: "webhook delivery failed", endpoint_id: endpointId, err })),
       );

@@ -1,9 +1,8 @@
 import "server-only";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { withTransaction, type DomainContext, type SystemContext } from "@/lib/context";
 import { newId } from "@/lib/db/ids";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import type { DbOrTx } from "@/lib/db/tx";
 import { env } from "@/lib/env";
 import type { WebhookAttempt } from "@/lib/schemas/webhook-delivery";
 import { nextAttemptAt } from "./backoff";
@@ -14,11 +13,11 @@ import { safePost, type PostResult, type Resolver } from "./safe-fetch";
 import { signedHeaders } from "./sign";
 
 /**
- * One attempt of one delivery (docs/webhooks.md, "Delivery"): sign, send, log the attempt, then settle. A 2xx is
- * success and the endpoint is answering again; 410 Gone disables the endpoint at once; anything else is retried on
- * the backoff schedule until it runs out (then the delivery is `failed`), and an endpoint that has answered nothing
- * but failures for 5 days is disabled. A disabled endpoint's pending deliveries stay pending: nothing is sent to it
- * while it is disabled, and they go out in order if it is enabled again (its events expire after 30 days meanwhile).
+ * Attempts and what they settle (docs/webhooks.md, "Delivery"). A 2xx is success and the endpoint is answering
+ * again; 410 Gone disables the endpoint at once; anything else is retried on the backoff schedule until it runs out
+ * (then the delivery is `failed`), and an endpoint that has answered nothing but failures for 5 days is disabled. A
+ * disabled endpoint's pending deliveries stay pending: nothing is sent to it while it is disabled, and they go out
+ * in order if it is enabled again (its events expire after 30 days meanwhile).
  */
 
 /** What tests and benches inject; production passes nothing. */
@@ -31,16 +30,31 @@ export interface SenderOptions {
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
-/** A claimed delivery with what sending it needs. */
-export interface ClaimedDelivery {
-  delivery: DeliveryRow;
-  event: EventForPayload;
+/** Deliveries of one endpoint claimed together (in order, under one lease), with what sending them needs. */
+export interface ClaimedBatch {
   endpoint: WebhookEndpointRow;
+  leaseUntil: Date;
+  deliveries: { delivery: DeliveryRow; event: EventForPayload }[];
 }
 
-export type AttemptOutcome = "succeeded" | "retrying" | "failed" | "disabled";
+/** One attempt of a batch, sent, and what it means for its delivery. */
+export interface SentAttempt {
+  delivery: DeliveryRow;
+  event: EventForPayload;
+  attemptedAt: Date;
+  result: PostResult;
+  /** `pending` with the time of the retry, or `failed` once the schedule is over. */
+  verdict: { status: "succeeded" } | { status: "pending"; nextAttemptAt: Date } | { status: "failed" };
+}
 
 const FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
+
+/**
+ * Settles do not wait for their commit to reach the disk: were the database to crash in that instant and lose it,
+ * the deliveries would be sent again, which at-least-once delivery allows (receivers de-duplicate by `webhook-id`).
+ * Waiting would cost a disk flush per webhook.
+ */
+export const ASYNC_COMMIT = sql`set local synchronous_commit = off`;
 
 async function post(endpoint: WebhookEndpointRow, messageId: string, body: string, now: Date, options: SenderOptions) {
   const e = env();
@@ -53,6 +67,35 @@ async function post(endpoint: WebhookEndpointRow, messageId: string, body: strin
     resolve: options.resolve,
     timeoutMs: options.timeoutMs,
   });
+}
+
+/** Signs and sends one delivery at `now` (the `webhook-timestamp`); writes nothing. */
+export async function sendDelivery(
+  endpoint: WebhookEndpointRow,
+  delivery: DeliveryRow,
+  event: EventForPayload,
+  now: Date,
+  options: SenderOptions = {},
+): Promise<SentAttempt> {
+  const result = await post(
+    endpoint,
+    event.id,
+    eventPayload(event, endpointVersion(endpoint.apiVersion)),
+    now,
+    options,
+  );
+  let verdict: SentAttempt["verdict"] = { status: "succeeded" };
+  if (result.errorClass !== null) {
+    const next = nextAttemptAt(delivery.attempts + 1, now, options.random);
+    verdict = next ? { status: "pending", nextAttemptAt: next } : { status: "failed" };
+  }
+  return { delivery, event, attemptedAt: now, result, verdict };
+}
+
+/** Why an endpoint is disabled after this failed attempt, if it is: 410, or 5 days of nothing but failures. */
+export function disableReason(attempt: SentAttempt, failingSince: Date): "gone" | "failing" | null {
+  if (attempt.result.statusCode === 410) return "gone";
+  return attempt.attemptedAt.getTime() - failingSince.getTime() >= FAILING_DISABLE_MS ? "failing" : null;
 }
 
 function attemptRow(
@@ -78,76 +121,79 @@ function attemptRow(
 }
 
 /**
- * The endpoint after a failed attempt at `at`: failing since its first failure, disabled on 410 or after 5 days of
- * failures. A disabled endpoint starts with a clean `failing_since` when someone enables it again.
+ * Writes what a batch did, in one transaction: every attempt in the log, each sent delivery's new state, the ones
+ * not sent handed back (due as they were), and the endpoint's `failing_since`, or its disabling. Only deliveries
+ * still under this batch's lease are changed: a sender that overran its lease (it never should) undoes nothing.
  */
-async function recordEndpointFailure(db: DbOrTx, endpoint: WebhookEndpointRow, at: Date, gone: boolean) {
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)` })
-    .where(eq(webhookEndpoints.id, endpoint.id))
-    .returning({ failingSince: webhookEndpoints.failingSince });
-  const failingTooLong = row?.failingSince && at.getTime() - row.failingSince.getTime() >= FAILING_DISABLE_MS;
-  if (!gone && !failingTooLong) return false;
-  const disabled = await db
-    .update(webhookEndpoints)
-    .set({ enabled: false, disabledReason: gone ? "gone" : "failing", failingSince: null, updatedAt: at })
-    .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)))
-    .returning({ id: webhookEndpoints.id });
-  return disabled.length > 0;
-}
-
-/** Sends a claimed delivery once and settles it. The claim's lease is what makes the settle ours. */
-export async function attemptDelivery({
-  ctx,
-  claim,
-  now,
-  options = {},
-}: {
-  ctx: SystemContext;
-  claim: ClaimedDelivery;
-  now: Date;
-  options?: SenderOptions;
-}): Promise<AttemptOutcome> {
-  const { delivery, event, endpoint } = claim;
-  const body = eventPayload(event, endpointVersion(endpoint.apiVersion));
-  const result = await post(endpoint, event.id, body, now, options);
-  const succeeded = result.errorClass === null;
-  const gone = result.statusCode === 410;
-  const attempts = delivery.attempts + 1;
-  const next = succeeded ? null : nextAttemptAt(attempts, now, options.random);
-
-  return withTransaction(ctx, async ({ db: tx }) => {
-    await tx.insert(webhookAttempts).values(attemptRow(endpoint, event, delivery.id, now, result));
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        attempts,
-        status: succeeded ? "succeeded" : next ? "pending" : "failed",
-        nextAttemptAt: next,
-        leaseUntil: null,
-        updatedAt: now,
-      })
-      // Only while the lease is ours: a sender that overran it (it never should) does not undo a newer attempt.
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.leaseUntil, delivery.leaseUntil!)));
-    if (succeeded) {
+export async function settleBatch(
+  ctx: SystemContext,
+  batch: ClaimedBatch,
+  sent: SentAttempt[],
+  unsent: DeliveryRow[],
+  endpointState: { failingSince: Date | null; disabled: "gone" | "failing" | null },
+): Promise<void> {
+  const { endpoint, leaseUntil } = batch;
+  const ours = (ids: number[]) => and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.leaseUntil, leaseUntil));
+  await withTransaction(ctx, async ({ db: tx }) => {
+    await tx.execute(ASYNC_COMMIT);
+    if (sent.length > 0) {
+      await tx
+        .insert(webhookAttempts)
+        .values(sent.map((s) => attemptRow(endpoint, s.event, s.delivery.id, s.attemptedAt, s.result)));
+    }
+    const succeeded = sent.filter((s) => s.verdict.status === "succeeded");
+    if (succeeded.length > 0) {
+      await tx
+        .update(webhookDeliveries)
+        .set({
+          status: "succeeded",
+          attempts: sql`${webhookDeliveries.attempts} + 1`,
+          nextAttemptAt: null,
+          leaseUntil: null,
+          updatedAt: succeeded.at(-1)!.attemptedAt,
+        })
+        .where(ours(succeeded.map((s) => s.delivery.id)));
+    }
+    for (const s of sent.filter((s) => s.verdict.status !== "succeeded")) {
+      await tx
+        .update(webhookDeliveries)
+        .set({
+          status: s.verdict.status === "pending" ? "pending" : "failed",
+          attempts: s.delivery.attempts + 1,
+          nextAttemptAt: s.verdict.status === "pending" ? s.verdict.nextAttemptAt : null,
+          leaseUntil: null,
+          updatedAt: s.attemptedAt,
+        })
+        .where(ours([s.delivery.id]));
+    }
+    if (unsent.length > 0) {
+      await tx
+        .update(webhookDeliveries)
+        .set({ leaseUntil: null })
+        .where(ours(unsent.map((d) => d.id)));
+    }
+    const last = sent.at(-1)?.attemptedAt;
+    if (endpointState.disabled && last) {
+      // A disabled endpoint starts with a clean failing_since if someone enables it again.
+      const changed = await tx
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabledReason: endpointState.disabled, failingSince: null, updatedAt: last })
+        .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)))
+        .returning({ id: webhookEndpoints.id });
+      if (changed.length > 0) {
+        ctx.log.warn({
+          msg: "webhook endpoint disabled",
+          endpoint_id: endpoint.id,
+          org_id: endpoint.orgId,
+          reason: endpointState.disabled,
+        });
+      }
+    } else if (endpointState.failingSince?.getTime() !== endpoint.failingSince?.getTime()) {
       await tx
         .update(webhookEndpoints)
-        .set({ failingSince: null })
-        .where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
-      return "succeeded";
+        .set({ failingSince: endpointState.failingSince })
+        .where(eq(webhookEndpoints.id, endpoint.id));
     }
-    const disabled = await recordEndpointFailure(tx, endpoint, now, gone);
-    if (disabled) {
-      ctx.log.warn({
-        msg: "webhook endpoint disabled",
-        endpoint_id: endpoint.id,
-        org_id: endpoint.orgId,
-        reason: gone ? "gone" : "failing",
-      });
-      return "disabled";
-    }
-    return next ? "retrying" : "failed";
   });
 }
 

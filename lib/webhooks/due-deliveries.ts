@@ -1,10 +1,9 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, lt, lte, notExists, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { SystemContext } from "@/lib/context";
+import { withTransaction, type SystemContext } from "@/lib/context";
 import { events, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import type { DbOrTx } from "@/lib/db/tx";
-import type { ClaimedDelivery } from "./deliver";
+import { ASYNC_COMMIT, type ClaimedBatch } from "./deliver";
 import { DELIVERY_TIMEOUT_MS } from "./safe-fetch";
 
 /**
@@ -12,8 +11,10 @@ import { DELIVERY_TIMEOUT_MS } from "./safe-fetch";
  * delivery.
  */
 
-// Longer than any attempt (the 10 s deadline, signing, the writes), so a live sender never loses its claim.
-const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
+// A batch's lease. A sender starts no attempt later than LAST_START_BEFORE_LEASE_END_MS before it ends, and an
+// attempt lasts at most the 10 s deadline: a live sender never loses its claim.
+export const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
+export const LAST_START_BEFORE_LEASE_END_MS = DELIVERY_TIMEOUT_MS * 2;
 // Endpoints one round looks at.
 const PLAN_LIMIT = 1000;
 
@@ -46,53 +47,119 @@ export async function planWebhookRound({ ctx, now }: { ctx: SystemContext; now: 
 }
 
 /**
- * Claims the endpoint's head delivery if it is due and free: one statement that locks it (skipping a row another
- * sender is claiming) and sets its lease. The NOT EXISTS keeps it to the head: a locked head is skipped, never
- * passed over for the delivery behind it.
+ * Claims the endpoint's head delivery if it is due and free, and the due deliveries right behind it (up to `limit`,
+ * stopping at the first that is not due), under one lease. The head is locked with SKIP LOCKED: a head another
+ * sender is claiming is skipped, never passed over for the delivery behind it (the NOT EXISTS keeps the claim to the
+ * head). Whoever holds the head holds the endpoint: every other delivery of it has an older pending one, so nobody
+ * else can claim them, and the rest of the batch needs no lock of its own.
  */
-export async function claimHead(db: DbOrTx, endpointId: string, now: Date): Promise<ClaimedDelivery | null> {
-  const older = alias(webhookDeliveries, "older");
-  const head = db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.endpointId, endpointId),
-        eq(webhookDeliveries.status, "pending"),
-        lte(webhookDeliveries.nextAttemptAt, now),
-        or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)),
-        notExists(
-          db
-            .select({ id: older.id })
-            .from(older)
-            .where(
-              and(
-                eq(older.endpointId, webhookDeliveries.endpointId),
-                eq(older.status, "pending"),
-                lt(older.id, webhookDeliveries.id),
+export async function claimBatch(
+  ctx: SystemContext,
+  endpointId: string,
+  now: Date,
+  limit: number,
+): Promise<ClaimedBatch | null> {
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  const claimed = await withTransaction(ctx, async ({ db: tx }) => {
+    await tx.execute(ASYNC_COMMIT);
+    const older = alias(webhookDeliveries, "older");
+    const head = tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)),
+          notExists(
+            tx
+              .select({ id: older.id })
+              .from(older)
+              .where(
+                and(
+                  eq(older.endpointId, webhookDeliveries.endpointId),
+                  eq(older.status, "pending"),
+                  lt(older.id, webhookDeliveries.id),
+                ),
               ),
-            ),
+          ),
         ),
-      ),
-    )
-    .orderBy(asc(webhookDeliveries.id))
-    .limit(1)
-    .for("update", { skipLocked: true });
-  const [delivery] = await db
-    .update(webhookDeliveries)
-    .set({ leaseUntil: new Date(now.getTime() + LEASE_MS), updatedAt: now })
-    .where(inArray(webhookDeliveries.id, head))
-    .returning();
-  if (!delivery) return null;
-  const [found] = await db
-    .select({ event: events, endpoint: webhookEndpoints })
+      )
+      .orderBy(asc(webhookDeliveries.id))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    const [first] = await tx
+      .update(webhookDeliveries)
+      .set({ leaseUntil, updatedAt: now })
+      .where(inArray(webhookDeliveries.id, head))
+      .returning();
+    if (!first || limit <= 1) return first ? [first] : [];
+    // The run behind the head, up to the first pending delivery that is not due yet.
+    const notDue = tx
+      .select({ id: sql<number>`min(${webhookDeliveries.id})` })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.status, "pending"),
+          gt(webhookDeliveries.id, first.id),
+          gt(webhookDeliveries.nextAttemptAt, now),
+        ),
+      );
+    const behind = tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.status, "pending"),
+          gt(webhookDeliveries.id, first.id),
+          sql`${webhookDeliveries.id} < coalesce((${notDue}), 9223372036854775807)`,
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.id))
+      .limit(limit - 1);
+    const rest = await tx
+      .update(webhookDeliveries)
+      .set({ leaseUntil, updatedAt: now })
+      .where(inArray(webhookDeliveries.id, behind))
+      .returning();
+    return [first, ...rest.sort((a, b) => a.id - b.id)];
+  });
+  if (claimed.length === 0) return null;
+
+  const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+  const found = await ctx.db
+    .select()
     .from(events)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, delivery.endpointId))
-    .where(eq(events.id, delivery.eventId));
-  if (!found || !found.endpoint.enabled) {
-    // Disabled (or gone) since the plan: hand the delivery back untouched; it waits for the endpoint.
-    await db.update(webhookDeliveries).set({ leaseUntil: null }).where(eq(webhookDeliveries.id, delivery.id));
+    .where(
+      inArray(
+        events.id,
+        claimed.map((d) => d.eventId),
+      ),
+    );
+  const byId = new Map(found.map((e) => [e.id, e]));
+  if (!endpoint?.enabled) {
+    // Disabled since the plan: hand the deliveries back untouched; they wait for the endpoint.
+    await ctx.db
+      .update(webhookDeliveries)
+      .set({ leaseUntil: null })
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          claimed.map((d) => d.id),
+        ),
+      );
     return null;
   }
-  return { delivery, event: found.event, endpoint: found.endpoint };
+  // An event is deleted with its deliveries (retention), so each claimed delivery has its event.
+  return {
+    endpoint,
+    leaseUntil,
+    deliveries: claimed.flatMap((delivery) => {
+      const event = byId.get(delivery.eventId);
+      return event ? [{ delivery, event }] : [];
+    }),
+  };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import type { SystemContext } from "@/lib/context";
-import { attemptDelivery, type AttemptOutcome, type SenderOptions } from "./deliver";
-import { claimHead, planWebhookRound } from "./due-deliveries";
+import { disableReason, sendDelivery, settleBatch, type SenderOptions, type SentAttempt } from "./deliver";
+import { LAST_START_BEFORE_LEASE_END_MS, claimBatch, planWebhookRound } from "./due-deliveries";
 
 /**
  * The sender's round (docs/webhooks.md, "Delivery"). Deliveries of one endpoint go out one at a time in the order
@@ -21,40 +21,72 @@ export interface EndpointRoundReport {
   disabled: boolean;
 }
 
+// Deliveries claimed at once: one claim and one settle for up to this many, sent one after the other.
+const BATCH = 20;
+// Settle what was sent at least this often while a batch runs, so the log and the states stay current.
+const SETTLE_EVERY_MS = 1000;
+
 /**
- * One endpoint's worker: its due deliveries, oldest first, one at a time, until none is due, an attempt fails (the
- * head then waits for its retry, and nothing behind it may overtake it) or the time is up.
+ * One endpoint's worker: its due deliveries, oldest first, one at a time, in claimed batches, until none is due, an
+ * attempt fails (the head then waits for its retry, and nothing behind it may overtake it; one whose retries ran
+ * out lets the next go at once), the endpoint is disabled, or the time is up.
  */
 export async function sendEndpointDeliveries({
   ctx,
   endpointId,
   clock = () => new Date(),
   maxDurationMs = 45_000,
+  signal,
   options,
 }: {
   ctx: SystemContext;
   endpointId: string;
   clock?: () => Date;
-  /** Stop claiming after this long (real time); an attempt under way finishes. */
+  /** Stop claiming after this long (real time); the batch under way finishes. */
   maxDurationMs?: number;
+  /** Aborted when the process shuts down: no new attempt starts, the rest of the batch is handed back. */
+  signal?: AbortSignal;
   options?: SenderOptions;
 }): Promise<EndpointRoundReport> {
   const started = performance.now();
   const report: EndpointRoundReport = { endpoint_id: endpointId, sent: 0, succeeded: 0, failed: 0, disabled: false };
-  while (performance.now() - started < maxDurationMs) {
-    const now = clock();
-    const claim = await claimHead(ctx.db, endpointId, now);
-    if (!claim) break;
-    const outcome: AttemptOutcome = await attemptDelivery({ ctx, claim, now, options });
-    report.sent++;
-    if (outcome === "succeeded") {
-      report.succeeded++;
-      continue;
+  let stop = false;
+  while (!stop && !signal?.aborted && performance.now() - started < maxDurationMs) {
+    const batch = await claimBatch(ctx, endpointId, clock(), BATCH);
+    if (!batch) break;
+    let failingSince = batch.endpoint.failingSince;
+    let disabled: "gone" | "failing" | null = null;
+    let sent: SentAttempt[] = [];
+    let settledAt = performance.now();
+    let next = 0;
+    for (; next < batch.deliveries.length && !stop; next++) {
+      const now = clock();
+      // Time left on the lease for a whole attempt; what is not sent goes back, due as it was.
+      if (now.getTime() > batch.leaseUntil.getTime() - LAST_START_BEFORE_LEASE_END_MS || signal?.aborted) break;
+      const { delivery, event } = batch.deliveries[next]!;
+      const attempt = await sendDelivery(batch.endpoint, delivery, event, now, options);
+      sent.push(attempt);
+      report.sent++;
+      if (attempt.verdict.status === "succeeded") {
+        report.succeeded++;
+        failingSince = null;
+      } else {
+        report.failed++;
+        failingSince ??= attempt.attemptedAt;
+        disabled = disableReason(attempt, failingSince);
+        report.disabled = disabled !== null;
+        stop = disabled !== null || attempt.verdict.status === "pending";
+      }
+      if (!stop && performance.now() - settledAt >= SETTLE_EVERY_MS) {
+        await settleBatch(ctx, batch, sent, [], { failingSince, disabled });
+        batch.endpoint.failingSince = failingSince;
+        sent = [];
+        settledAt = performance.now();
+      }
     }
-    report.failed++;
-    report.disabled = outcome === "disabled";
-    // A failed head is due again later; one out of retries ("failed") lets the next go at once.
-    if (outcome !== "failed") break;
+    const unsent = batch.deliveries.slice(next).map((d) => d.delivery);
+    await settleBatch(ctx, batch, sent, unsent, { failingSince, disabled });
+    if (next < batch.deliveries.length) break;
   }
   return report;
 }
