@@ -13,7 +13,7 @@ import { DELIVERY_TIMEOUT_MS } from "./safe-fetch";
 
 // A batch's lease. A sender starts no attempt later than LAST_START_BEFORE_LEASE_END_MS before it ends, and an
 // attempt lasts at most the 10 s deadline: a live sender never loses its claim.
-export const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
+const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
 export const LAST_START_BEFORE_LEASE_END_MS = DELIVERY_TIMEOUT_MS * 2;
 // Endpoints one round looks at.
 const PLAN_LIMIT = 1000;

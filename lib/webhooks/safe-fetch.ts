@@ -26,7 +26,7 @@ export type DeliveryErrorClass =
   | "redirect"
   | "http_status";
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }
