@@ -7,9 +7,9 @@ import { LAST_START_BEFORE_LEASE_END_MS, claimBatch, planWebhookRound } from "./
  * The sender's round (docs/webhooks.md, "Delivery"). Deliveries of one endpoint go out one at a time in the order
  * their events were written: only an endpoint's oldest pending delivery (its head) may be sent, and a newer one
  * waits while the head waits for its retry. Endpoints run side by side, each on its own worker, so a slow or dead
- * receiver only ever holds up its own deliveries. A head is claimed with `FOR UPDATE SKIP LOCKED` and a lease in one
- * statement: however many rounds run, on however many instances, one attempt is sent once; a sender that dies
- * leaves its delivery to be claimed again when the lease ends (at-least-once).
+ * receiver only ever holds up its own deliveries. A head is claimed with `FOR UPDATE SKIP LOCKED` and a lease,
+ * with the due run behind it (due-deliveries.ts): however many rounds run, on however many instances, one attempt
+ * is sent once; a sender that dies leaves its deliveries to be claimed again when the lease ends (at-least-once).
  */
 
 export interface EndpointRoundReport {
