@@ -479,7 +479,7 @@ describe("redeliver", () => {
     expect(a.received).toHaveLength(2);
   });
 
-  it("refuses another organization's event or endpoint (404), a disabled endpoint (409), another mode (400)", async () => {
+  it("refuses another organization's event or endpoint and an expired event (404), a disabled endpoint (409), another mode (400)", async () => {
     const mineOrg = await makeOrg();
     const other = await makeOrg();
     const r = await receiver();
@@ -493,6 +493,10 @@ describe("redeliver", () => {
       call(redeliver, "POST", `/v1/events/${eventId}/redeliver`, { key: mineOrg.key, params: { id: eventId }, body });
 
     expect((await ask(theirEvent!)).status).toBe(404);
+    const [expired] = await emit(mineOrg.orgId, [{ type: "tracker.updated" }], {
+      now: new Date(Date.now() - 31 * 86_400_000),
+    });
+    expect((await ask(expired!)).status).toBe(404);
     expect((await ask(ourEvent!, { endpoint_id: theirs.id })).status).toBe(404);
     expect((await ask(ourEvent!, { endpoint_id: off.id })).status).toBe(409);
     const wrongMode = await ask(ourEvent!, { endpoint_id: live.id });

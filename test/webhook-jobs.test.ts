@@ -9,7 +9,8 @@ import { currentWebhookLoop, startWebhookLoop } from "@/lib/jobs/scheduler";
 import { nudgeInngestOnEvents, sendWebhooksFunction } from "@/lib/jobs/send-webhooks";
 import { eventsWritten } from "@/lib/webhooks/nudge";
 import { recordEvents } from "@/lib/webhooks/outbox";
-import { RETENTION_MS, purgeExpired } from "@/lib/webhooks/retention";
+import { EVENT_RETENTION_MS } from "@/lib/webhooks/event-rows";
+import { purgeExpired } from "@/lib/webhooks/retention";
 import { makeOrg, systemCtx } from "./helpers";
 import { allowPrivateUrls, createEndpoint } from "./webhook-helpers";
 import { startReceiver, type Receiver } from "./webhook-receiver";
@@ -164,7 +165,7 @@ describe("retention", () => {
     const { id } = await createEndpoint(orgId, "https://hooks.example.test/x");
     const db = await getDb();
     const now = new Date();
-    const old = new Date(now.getTime() - RETENTION_MS - 60_000);
+    const old = new Date(now.getTime() - EVENT_RETENTION_MS - 60_000);
     const write = (at: Date, n: number) =>
       db.transaction((tx) =>
         recordEvents(

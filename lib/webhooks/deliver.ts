@@ -7,7 +7,8 @@ import { env } from "@/lib/env";
 import type { WebhookAttempt } from "@/lib/schemas/webhook-delivery";
 import { nextAttemptAt } from "./backoff";
 import { findEndpointRow, signingSecrets, type WebhookEndpointRow } from "./endpoint-rows";
-import { endpointVersion, eventPayload, pingPayload, type EventForPayload } from "./payload";
+import type { EventRow } from "./event-rows";
+import { endpointVersion, eventPayload, pingPayload } from "./payload";
 import { presentAttempt } from "./present-attempt";
 import { safePost, type PostResult, type Resolver } from "./safe-fetch";
 import { signedHeaders } from "./sign";
@@ -34,13 +35,13 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export interface ClaimedBatch {
   endpoint: WebhookEndpointRow;
   leaseUntil: Date;
-  deliveries: { delivery: DeliveryRow; event: EventForPayload }[];
+  deliveries: { delivery: DeliveryRow; event: EventRow }[];
 }
 
 /** One attempt of a batch, sent, and what it means for its delivery. */
 export interface SentAttempt {
   delivery: DeliveryRow;
-  event: EventForPayload;
+  event: EventRow;
   attemptedAt: Date;
   result: PostResult;
   /** `pending` with the time of the retry, or `failed` once the schedule is over. */
@@ -73,7 +74,7 @@ async function post(endpoint: WebhookEndpointRow, messageId: string, body: strin
 export async function sendDelivery(
   endpoint: WebhookEndpointRow,
   delivery: DeliveryRow,
-  event: EventForPayload,
+  event: EventRow,
   now: Date,
   options: SenderOptions = {},
 ): Promise<SentAttempt> {

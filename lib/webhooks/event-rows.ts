@@ -4,10 +4,10 @@ import { events } from "@/lib/db/schema";
 import type { Event } from "@/lib/schemas/event";
 import { formatTimestamp } from "@/lib/timestamp";
 
-type EventRow = typeof events.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
 
 /** Events are kept 30 days (docs/api.md, "Webhooks and events"). */
-const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * The organization's events that still exist at `now`: an event older than 30 days is gone for readers from that

@@ -6,6 +6,7 @@ import { NotFoundError, StateConflictError, ValidationError } from "@/lib/errors
 import type { Redelivery } from "@/lib/schemas/webhook-delivery";
 import { formatTimestamp } from "@/lib/timestamp";
 import { findEndpointRow, type WebhookEndpointRow } from "./endpoint-rows";
+import { readableEvents } from "./event-rows";
 
 /**
  * `POST /v1/events/{id}/redeliver` (docs/webhooks.md, "Redelivery"): sends a stored event again, whatever became of
@@ -27,10 +28,11 @@ export async function redeliverEvent({
   now?: Date;
 }): Promise<Redelivery> {
   return withTransaction(ctx, async ({ db: tx }) => {
+    // An event past its 30 days is gone for redelivery too, whether or not the sweep has deleted it yet.
     const [event] = await tx
       .select()
       .from(events)
-      .where(and(eq(events.orgId, ctx.org.id), eq(events.id, eventId)));
+      .where(and(readableEvents(ctx.org.id, now), eq(events.id, eventId)));
     if (!event) throw new NotFoundError(`Event ${eventId} does not exist.`);
 
     let targets: WebhookEndpointRow[];

@@ -2,13 +2,13 @@ import "server-only";
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { SystemContext } from "@/lib/context";
 import { events, webhookAttempts, webhookEndpoints } from "@/lib/db/schema";
+import { EVENT_RETENTION_MS } from "./event-rows";
 
 /**
  * Events and the delivery log are kept 30 days (docs/webhooks.md, "Retention"). The sender's rounds delete what is
  * older in batches, so one run never holds long locks or a long transaction; deleting an event takes its
  * deliveries with it (a delivery still pending after 30 days, to a disabled endpoint, is dropped then).
  */
-export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 export async function purgeExpired({
   ctx,
@@ -21,7 +21,7 @@ export async function purgeExpired({
   batchSize?: number;
   maxBatches?: number;
 }): Promise<{ events: number; attempts: number }> {
-  const cutoff = new Date(now.getTime() - RETENTION_MS);
+  const cutoff = new Date(now.getTime() - EVENT_RETENTION_MS);
   const purged = { events: 0, attempts: 0 };
   for (let batch = 0; batch < maxBatches; batch++) {
     const oldest = ctx.db
