@@ -16,6 +16,7 @@ export interface Receiver {
   url: string;
   port: number;
   received: Received[];
+  abandoned(): number;
   close(): Promise<void>;
 }
 
@@ -23,6 +24,7 @@ export interface Receiver {
 export async function startReceiver(answer: (n: number, got: Received) => Answer = () => ({ status: 200 })) {
   const received: Received[] = [];
   const hanging = new Set<ServerResponse>();
+  const abandoned = { count: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -39,6 +41,10 @@ export async function startReceiver(answer: (n: number, got: Received) => Answer
       const a = answer(received.length - 1, got);
       if (a === "hang") {
         hanging.add(res);
+        // The sender gave up (its deadline) or the receiver is closing.
+        res.on("close", () => {
+          if (hanging.delete(res)) abandoned.count++;
+        });
         return;
       }
       const send = () => res.writeHead(a.status, a.headers ?? {}).end(a.body ?? "");
@@ -52,8 +58,13 @@ export async function startReceiver(answer: (n: number, got: Received) => Answer
     url: `http://127.0.0.1:${port}/hooks`,
     port,
     received,
+    /** Requests answered "hang" that the sender has since given up on. */
+    abandoned: () => abandoned.count,
     async close() {
-      for (const res of hanging) res.destroy();
+      for (const res of [...hanging]) {
+        hanging.delete(res);
+        res.destroy();
+      }
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
