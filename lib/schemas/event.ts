@@ -21,7 +21,6 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const EventTypeSchema = z.enum(EVENT_TYPES);
 
 type ShipmentEventType = Extract<EventType, `shipment.${string}`>;
 type TrackerEventType = Extract<EventType, `tracker.${string}`>;
