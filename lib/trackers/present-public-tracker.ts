@@ -12,7 +12,7 @@ export interface PublicTracker {
   events: PublicTrackingEvent[];
 }
 
-export interface PublicTrackingEvent {
+interface PublicTrackingEvent {
   date: string;
   time: string | null;
   description: string;
