@@ -8,7 +8,14 @@ const config: NextConfig = {
   poweredByHeader: false,
   // Every answer Next.js gives: pages, the API, health, Inngest's endpoint, static files and 404s.
   async headers() {
-    return [{ source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) }];
+    return [
+      { source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
+      // Public tracking pages are the same for everyone: browsers and shared caches may keep one for a minute. They
+      // render per request (app/track/layout.tsx), and Next.js keeps a Cache-Control already set on a dynamic
+      // page's answer. (`revalidate = 60` would make them ISR pages instead: one file per visited link stored by
+      // every instance, and no database at build time to prerender with.)
+      { source: "/track/:id", headers: [{ key: "Cache-Control", value: "public, max-age=60" }] },
+    ];
   },
 };
 

@@ -3,6 +3,8 @@ import { hasSessionCookie } from "@/lib/auth/session-cookie";
 
 // The pages anyone may open; everything else the matcher sends here needs a session.
 const PUBLIC_PAGES = new Set(["/sign-in", "/sign-up"]);
+// Public tracking pages (/track/{public_id}): the link is the permission.
+const isPublicPage = (pathname: string) => PUBLIC_PAGES.has(pathname) || pathname.startsWith("/track/");
 
 /**
  * A cheap first check on page visits (no database): without a session cookie, go to sign-in and come back after.
@@ -12,7 +14,7 @@ const PUBLIC_PAGES = new Set(["/sign-in", "/sign-up"]);
 export function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const path = pathname + search;
-  if (!PUBLIC_PAGES.has(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
+  if (!isPublicPage(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
     const url = req.nextUrl.clone();
     url.pathname = "/sign-in";
     url.search = `?next=${encodeURIComponent(path)}`;

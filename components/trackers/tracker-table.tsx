@@ -1,80 +1,88 @@
 import Link from "next/link";
-import { Radar } from "lucide-react";
-import { Badge, TestBadge } from "@/components/ui/badge";
-import { EmptyState } from "@/components/ui/empty-state";
+import { TestBadge } from "@/components/ui/badge";
+import { LocalTime } from "@/components/ui/local-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TrackerStatusBadge } from "@/components/trackers/tracker-status-badge";
+import { formatCalendarDate } from "@/lib/dashboard/timeline";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 
-const stamp = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-const words = (status: string) => status.replaceAll("_", " ");
+const dash = <span className="text-muted-foreground">—</span>;
 
 /**
- * Trackers with their latest event. Event dates and times are the carrier's, local to the scan, shown as given
- * (never shifted to the viewer's zone); the refresh time is ours.
+ * One row per tracker; the tracking number is the row's link, stretched over the row. Event dates and times are the
+ * carrier's, local to the scan, shown as given (never shifted to the viewer's zone); the refresh time is ours.
  */
 export function TrackerTable({ trackers }: { trackers: StoredTracker[] }) {
-  if (trackers.length === 0) {
-    return (
-      <EmptyState
-        icon={Radar}
-        title="No parcels followed yet"
-        description="Every label bought here is tracked automatically; API clients can add any tracking number."
-      />
-    );
-  }
   return (
-    <div className="overflow-x-auto rounded-md border">
-      <Table>
-        <TableHeader>
-          <TableRow>
-            <TableHead>Tracking number</TableHead>
-            <TableHead>Carrier</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead>Last event (local time)</TableHead>
-            <TableHead>Estimated delivery</TableHead>
-            <TableHead>Last checked</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {trackers.map((t) => {
-            const last = t.events[0];
-            return (
-              <TableRow key={t.id}>
-                <TableCell className="font-mono text-xs">
-                  {t.shipment_id ? (
-                    <Link className="text-primary underline underline-offset-2" href={`/shipments/${t.shipment_id}`}>
-                      {t.tracking_number}
-                    </Link>
-                  ) : (
-                    t.tracking_number
-                  )}{" "}
-                  {t.test_mode && <TestBadge />}
-                </TableCell>
-                <TableCell>{t.carrier_name}</TableCell>
-                <TableCell>
-                  <Badge tone={t.delivered ? "success" : t.status === "unknown" ? "neutral" : "info"}>
-                    {words(t.status)}
-                  </Badge>
-                </TableCell>
-                <TableCell>
-                  {last ? (
-                    <span className="grid">
-                      <span>{last.description}</span>
-                      <span className="text-xs text-muted-foreground">
-                        {[last.location, `${last.date}${last.time ? ` ${last.time}` : ""}`].filter(Boolean).join(" · ")}
-                      </span>
-                    </span>
-                  ) : (
-                    <span className="text-muted-foreground">No scans yet</span>
-                  )}
-                </TableCell>
-                <TableCell>{t.estimated_delivery ?? "—"}</TableCell>
-                <TableCell>{t.refreshed_at ? stamp.format(new Date(t.refreshed_at)) : "Not yet"}</TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
-    </div>
+    <Table>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead>Carrier</TableHead>
+          <TableHead>Tracking number</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>Last event (local time)</TableHead>
+          <TableHead>Delivery</TableHead>
+          <TableHead>Last refresh</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {trackers.map((t) => (
+          <TrackerRow key={t.id} tracker={t} />
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function TrackerRow({ tracker: t }: { tracker: StoredTracker }) {
+  const last = t.events[0];
+  const delivery = t.delivered
+    ? last && `Delivered ${formatCalendarDate(last.date)}`
+    : t.estimated_delivery && t.status !== "cancelled"
+      ? `Expected ${formatCalendarDate(t.estimated_delivery.slice(0, 10))}`
+      : null;
+  return (
+    <TableRow className="relative">
+      <TableCell className="whitespace-nowrap">
+        <div>{t.carrier_name}</div>
+        {t.carrier_id !== t.carrier_name && <div className="text-xs text-muted-foreground">{t.carrier_id}</div>}
+      </TableCell>
+      <TableCell className="font-mono text-xs whitespace-nowrap">
+        <Link
+          href={`/trackers/${t.id}`}
+          className="font-medium after:absolute after:inset-0 hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          {t.tracking_number}
+        </Link>
+      </TableCell>
+      <TableCell>
+        <div className="flex items-center gap-1.5">
+          <TrackerStatusBadge status={t.status} />
+          {t.test_mode && <TestBadge />}
+        </div>
+      </TableCell>
+      <TableCell className="max-w-72">
+        {last ? (
+          <span className="grid">
+            <span className="truncate">{last.description}</span>
+            <span className="text-xs text-muted-foreground">
+              {[last.location, `${formatCalendarDate(last.date)}${last.time ? ` ${last.time}` : ""}`]
+                .filter(Boolean)
+                .join(" · ")}
+            </span>
+          </span>
+        ) : (
+          <span className="text-muted-foreground">No scans yet</span>
+        )}
+      </TableCell>
+      <TableCell className="whitespace-nowrap">{delivery ?? dash}</TableCell>
+      <TableCell className="whitespace-nowrap">
+        {t.refreshed_at ? (
+          <LocalTime timestamp={t.refreshed_at} />
+        ) : (
+          <span className="text-muted-foreground">Not yet</span>
+        )}
+      </TableCell>
+    </TableRow>
   );
 }

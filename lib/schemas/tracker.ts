@@ -77,3 +77,12 @@ export const TrackerRefParams = z.object({
     TrackingNumber.transform((trackingNumber): TrackerRef => ({ trackingNumber })),
   ]),
 });
+
+/** A tracker's public page, for anyone with the link: `path` on this site (docs/api.md, "Public tracking pages"). */
+export const TrackerShare = z
+  .object({
+    public_id: z.string().describe("128 random bits as hex; not the trk_ id"),
+    path: z.string().describe("/track/{public_id}"),
+  })
+  .meta({ id: "TrackerShare" });
+export type TrackerShare = z.output<typeof TrackerShare>;

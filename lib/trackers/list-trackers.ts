@@ -1,12 +1,22 @@
 import "server-only";
-import { and, count, desc, eq, gte, inArray, lt, ne, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, exists, gte, ilike, inArray, lt, ne, or, type SQL } from "drizzle-orm";
 import { connectionFilter } from "@/lib/connections/carrier-id";
 import type { DomainContext } from "@/lib/context";
-import { trackers } from "@/lib/db/schema";
+import { QueryBuilder } from "drizzle-orm/pg-core";
+import { shipments, trackers } from "@/lib/db/schema";
+import { likePattern } from "@/lib/db/like";
 import type { StoredTracker, TrackerListQuery } from "@/lib/schemas/tracker";
 import { loadStoredTrackers } from "./load-trackers";
 
-function trackerFilters(orgId: string, f: TrackerListQuery): SQL {
+/**
+ * Everything a list can be narrowed by, without its page. `q` (the dashboard's search, not an API filter) matches a
+ * tracking number or the linked shipment's reference, anywhere in either, ignoring case.
+ */
+export type TrackerFilters = Omit<TrackerListQuery, "limit" | "offset"> & { q?: string };
+
+/** The WHERE of a tracker list, shared with the tab counts (count-by-status.ts) so both narrow alike. */
+export function trackerFilters(orgId: string, f: TrackerFilters): SQL {
+  const pattern = f.q ? likePattern(f.q) : null;
   return and(
     eq(trackers.orgId, orgId),
     f.status ? inArray(trackers.status, f.status) : undefined,
@@ -21,6 +31,23 @@ function trackerFilters(orgId: string, f: TrackerListQuery): SQL {
       : f.delivered
         ? eq(trackers.status, "delivered")
         : ne(trackers.status, "delivered"),
+    pattern
+      ? or(
+          ilike(trackers.trackingNumber, pattern),
+          exists(
+            new QueryBuilder()
+              .select({ one: shipments.id })
+              .from(shipments)
+              .where(
+                and(
+                  eq(shipments.orgId, orgId),
+                  eq(shipments.id, trackers.shipmentId),
+                  ilike(shipments.reference, pattern),
+                ),
+              ),
+          ),
+        )
+      : undefined,
   )!;
 }
 
@@ -29,7 +56,7 @@ export async function listTrackers({
   filters,
 }: {
   ctx: DomainContext;
-  filters: TrackerListQuery;
+  filters: TrackerFilters & Pick<TrackerListQuery, "limit" | "offset">;
 }): Promise<{ count: number; results: StoredTracker[] }> {
   const where = trackerFilters(ctx.org.id, filters);
   const [rows, [total]] = await Promise.all([

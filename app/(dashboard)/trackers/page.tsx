@@ -1,33 +1,87 @@
 import type { Metadata } from "next";
-import { TrackerTable } from "@/components/trackers/tracker-table";
+import type { SearchParams } from "nuqs/server";
+import { Radar } from "lucide-react";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LinkTabs } from "@/components/ui/link-tabs";
 import { Pagination } from "@/components/ui/pagination";
+import {
+  TRACKERS_PER_PAGE,
+  loadTrackerListParams,
+  trackerListFilters,
+  trackerListQuery,
+  trackerListUrl,
+} from "@/components/trackers/search-params";
+import { TrackParcelDialog } from "@/components/trackers/track-parcel-dialog";
+import { TrackerFilters } from "@/components/trackers/tracker-filters";
+import { TrackerTable } from "@/components/trackers/tracker-table";
+import { listConnections } from "@/lib/connections/list-connections";
 import { requireSession } from "@/lib/dashboard/session";
+import { TRACKER_TABS, TRACKER_TAB_KEYS, trackerTabCount } from "@/lib/dashboard/tracker-status";
+import { countTrackersByStatus } from "@/lib/trackers/count-by-status";
 import { listTrackers } from "@/lib/trackers/list-trackers";
 
 export const metadata: Metadata = { title: "Trackers" };
 
-const PAGE_SIZE = 50;
-
-export default async function Trackers({ searchParams }: { searchParams: Promise<{ page?: string | string[] }> }) {
+export default async function TrackersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { ctx } = await requireSession();
-  const asked = Number((await searchParams).page);
-  const page = Number.isInteger(asked) && asked > 0 ? asked : 1;
-  const { count, results } = await listTrackers({ ctx, filters: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE } });
+  const params = await loadTrackerListParams(searchParams);
+  const [list, counts, connections] = await Promise.all([
+    listTrackers({ ctx, filters: trackerListQuery(params) }),
+    countTrackersByStatus({ ctx, filters: trackerListFilters(params) }),
+    listConnections({ ctx, filters: { limit: 100, offset: 0 } }),
+  ]);
+  const carriers = [...new Set(connections.results.map((c) => c.carrier_name))].sort();
+  const url = (changes: Partial<typeof params>) => trackerListUrl("/trackers", { ...params, ...changes });
+  const filtered = Boolean(params.q || params.carrier) || params.status !== "all";
+
   return (
-    <div className="grid gap-6">
-      <header className="grid gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">Trackers</h1>
-        <p className="text-sm text-muted-foreground">
-          Parcels being followed, newest first: every label bought here, and numbers tracked through the API. They
-          refresh in the background.
-        </p>
-      </header>
-      <TrackerTable trackers={results} />
-      <Pagination
-        page={page}
-        pageCount={Math.max(1, Math.ceil(count / PAGE_SIZE))}
-        href={(p) => (p === 1 ? "/trackers" : `/trackers?page=${p}`)}
+    <div className="grid grid-cols-1 gap-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="grid gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight">Trackers</h1>
+          <p className="text-sm text-muted-foreground">
+            Every label bought here, and any number you track: refreshed in the background.
+          </p>
+        </div>
+        <TrackParcelDialog carriers={carriers} />
+      </div>
+      <LinkTabs
+        label="Tracker status"
+        items={TRACKER_TAB_KEYS.map((tab) => ({
+          href: url({ status: tab, page: 1 }),
+          label: TRACKER_TABS[tab].label,
+          count: trackerTabCount(tab, counts),
+          current: tab === params.status,
+        }))}
       />
+      <TrackerFilters carriers={carriers} />
+      {list.results.length > 0 ? (
+        <>
+          <p className="text-sm text-muted-foreground">
+            {list.count.toLocaleString("en-US")} {list.count === 1 ? "tracker" : "trackers"}
+          </p>
+          <div className="rounded-lg border bg-card">
+            <TrackerTable trackers={list.results} />
+          </div>
+          <Pagination
+            page={params.page}
+            pageCount={Math.ceil(list.count / TRACKERS_PER_PAGE)}
+            href={(page) => url({ page })}
+          />
+        </>
+      ) : (
+        <EmptyState
+          icon={Radar}
+          title={
+            list.count > 0 ? "No trackers on this page" : filtered ? "No tracker matches" : "No parcels followed yet"
+          }
+          description={
+            filtered
+              ? "Try another tab, or clear the search and carrier."
+              : "Every label bought here is tracked automatically; “Track a parcel” adds any other number."
+          }
+        />
+      )}
     </div>
   );
 }

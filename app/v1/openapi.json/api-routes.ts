@@ -16,6 +16,7 @@ import * as shipment from "@/app/v1/shipments/[id]/route";
 import * as shipments from "@/app/v1/shipments/route";
 import * as trackerByNumber from "@/app/v1/trackers/[id]/[tracking_number]/route";
 import * as trackerRefresh from "@/app/v1/trackers/[id]/refresh/route";
+import * as trackerShare from "@/app/v1/trackers/[id]/share/route";
 import * as tracker from "@/app/v1/trackers/[id]/route";
 import * as trackers from "@/app/v1/trackers/route";
 import * as webhookDeliveries from "@/app/v1/webhooks/[id]/deliveries/route";
@@ -46,6 +47,7 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   trackerByNumber,
   tracker,
   trackerRefresh,
+  trackerShare,
   webhooks,
   webhook,
   webhookRotateSecret,
