@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { shipments } from "@/lib/db/schema";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
@@ -42,6 +42,8 @@ export interface LabelSpend {
   daily: DailySpend[];
   /** Per mode, carrier and currency, with the same figures per service inside. */
   carriers: CarrierSpend[];
+  /** Whether the organization has ever bought a label (in either mode, at any time). */
+  everBought: boolean;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function labelSpend({
   const spend = sql<string>`coalesce(sum((${shipments.selectedRate} ->> 'total_charge')::numeric), 0)::text`;
   const day = sql<string>`to_char(${shipments.createdAt} at time zone ${timeZone}, 'YYYY-MM-DD')`;
 
-  const [daily, grouped] = await Promise.all([
+  const [daily, grouped, [ever]] = await Promise.all([
     ctx.db
       .select({ day, testMode: shipments.testMode, currency, labels: count(), spend })
       .from(shipments)
@@ -95,6 +97,12 @@ export async function labelSpend({
       .from(shipments)
       .where(scope)
       .groupBy(sql`grouping sets ((1, 2, 4), (1, 2, 3, 4))`),
+    // A label ever bought leaves its tracking number, voided or not: one probe of shipments_org_tracking_number.
+    ctx.db
+      .select({ id: shipments.id })
+      .from(shipments)
+      .where(and(eq(shipments.orgId, ctx.org.id), isNotNull(shipments.trackingNumber)))
+      .limit(1),
   ]);
 
   const carriers: CarrierSpend[] = [];
@@ -130,5 +138,6 @@ export async function labelSpend({
   return {
     daily: daily.map((r) => ({ ...r, spend: Number(r.spend) })),
     carriers,
+    everBought: ever !== undefined,
   };
 }
