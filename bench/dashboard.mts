@@ -3,8 +3,10 @@
  *
  *  1. Server time to first byte of /shipments, signed in, with BENCH_SHIPMENTS (default 100 000) shipments in the
  *     organization, seeded in SQL (scripts/seed-shipments.mts): the first page, the Purchased tab (the seed's
- *     shipments are drafts or purchased) and a search for a recipient's name; BENCH_REQUESTS (30) sequential
- *     requests each after 5 warm-up ones; the time to the last byte beside it, and /api/health as the floor;
+ *     shipments are drafts or purchased) and a search for a recipient's name; and of the overview (/), with trackers
+ *     added beside the labels' own until there are BENCH_TRACKERS (100 000) (statuses mixed: moving, delivered with
+ *     an estimate and a delivered scan, exceptions); BENCH_REQUESTS (30) sequential requests each after 5 warm-up
+ *     ones; the time to the last byte beside it, and /api/health as the floor;
  *  2. the JavaScript /shipments/new and /shipments load in Chromium, every script fetched once more with gzip;
  *  3. "Buy label" to the label preview on the shipment page, from a filled /shipments/new, sandbox at zero latency:
  *     the page's URL, the preview in the page, and Chromium's PDF viewer holding the label; BENCH_BUYS (5) runs
@@ -14,7 +16,7 @@
  * database `shipwell_bench_<random>` created there and dropped at the end. The bench signs up the first account (it
  * owns the default organization), stops the server (PGlite is single-process), seeds that organization, and starts
  * the server again on the same database.
- * Env: DATABASE_URL, ENCRYPTION_KEY (Postgres; default 64 × "a"), PORT (3212), BENCH_SHIPMENTS, BENCH_REQUESTS,
+ * Env: DATABASE_URL, ENCRYPTION_KEY (Postgres; default 64 × "a"), PORT (3212), BENCH_SHIPMENTS, BENCH_TRACKERS, BENCH_REQUESTS,
  * BENCH_BUYS, CHROMIUM_PATH.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -31,6 +33,7 @@ import { seedShipments } from "@/scripts/seed-shipments.mjs";
 const ADMIN_URL = process.env.DATABASE_URL;
 const PORT = Number(process.env.PORT ?? 3212);
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 100_000);
+const TRACKERS = Number(process.env.BENCH_TRACKERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 30);
 const BUYS = Number(process.env.BENCH_BUYS ?? 5);
 const ENGINE = ADMIN_URL ? "postgres" : "pglite";
@@ -54,15 +57,50 @@ async function seed(databaseUrl: string | null, dataDir: string) {
       count: SHIPMENTS,
       log: (l) => console.log("  " + l),
     });
+    const trackers = await seedTrackers(sql, member.org_id, TRACKERS);
     const [n] = await sql<{ total: number; purchased: number; found: number }[]>`
       select count(*)::int as total, (count(*) filter (where status = 'purchased'))::int as purchased,
         (count(*) filter (where search_text like ${`%${SEARCH}%`}))::int as found
       from shipments where org_id = ${member.org_id}`;
-    return { ...member, ...n!, labels: result.inserted.labels, seconds: (Date.now() - started) / 1000 };
+    return { ...member, ...n!, trackers, labels: result.inserted.labels, seconds: (Date.now() - started) / 1000 };
   } finally {
     await sql.end({ timeout: 5 });
     await wire?.close();
   }
+}
+
+/**
+ * Trackers numbers were tracked through the API (no shipment), until the organization has `total`, created over the
+ * last 365 days: an eighth each pending, in transit, out for delivery, on hold, failed, and three eighths delivered
+ * (an estimate five days after creation, a delivered scan zero to seven days after). Returns the total.
+ */
+async function seedTrackers(sql: postgres.Sql, orgId: string, total: number): Promise<number> {
+  const [have] = await sql<{ n: number }[]>`select count(*)::int as n from trackers where org_id = ${orgId}`;
+  const missing = Math.max(0, total - have!.n);
+  await sql.begin(async (tx) => {
+    await tx`
+      create temp table seed_trk on commit drop as
+      select 'trk_' || replace(gen_random_uuid()::text, '-', '') as id, 'SBXT' || lpad(n::text, 20, '0') as number,
+        (array['pending', 'in_transit', 'out_for_delivery', 'on_hold', 'delivery_failed', 'delivered', 'delivered',
+          'delivered'])[1 + floor(random() * 8)::int] as status,
+        c as created_at, c + random() * interval '7 days' as event_at
+      from (select n, now() - random() * interval '365 days' as c from generate_series(1, ${missing}::int) n) g`;
+    await tx`
+      insert into trackers (id, org_id, carrier_name, carrier_id, carrier_connection_id, tracking_number, status, test_mode,
+        estimated_delivery, last_event_at, created_at, updated_at)
+      select t.id, ${orgId}, 'sandbox', 'sandbox', coalesce(
+          (select id from carrier_connections where org_id = ${orgId} and carrier_name = 'sandbox' limit 1), 'car_none'),
+        t.number, t.status, true, to_char(t.created_at + interval '5 days', 'YYYY-MM-DD'),
+        case when t.status <> 'pending' then t.event_at end, t.created_at, t.created_at
+      from seed_trk t`;
+    await tx`
+      insert into tracking_events (tracker_id, fingerprint, org_id, occurred_at, date, time, description, location, code, status)
+      select id, 'delivered', ${orgId}, event_at, to_char(event_at, 'YYYY-MM-DD'), to_char(event_at, 'HH24:MI'),
+        'Delivered', 'Austin, TX, US', 'DL', 'delivered'
+      from seed_trk where status = 'delivered'`;
+  });
+  await sql.unsafe("vacuum analyze trackers, tracking_events");
+  return have!.n + missing;
 }
 
 const ms = (n: number) => n.toFixed(0).padStart(9);
@@ -118,6 +156,7 @@ async function main() {
       ["first page", "/shipments"],
       [`Purchased tab (${seeded.purchased})`, "/shipments?status=purchased"],
       [`search "${SEARCH}" (${seeded.found})`, `/shipments?q=${encodeURIComponent(SEARCH)}`],
+      [`overview / (${seeded.trackers} trackers)`, "/"],
       ["(baseline: /api/health, no page)", "/api/health"],
     ];
     const listRows = [];
@@ -145,10 +184,10 @@ async function main() {
         `${cpus().length} CPUs, Chromium ${chromium.version()}`,
     );
     console.log(
-      `Seed: ${seeded.total} shipments (${seeded.labels} with labels) in ${seeded.org_id} in ${seeded.seconds.toFixed(0)} s; ` +
+      `Seed: ${seeded.total} shipments (${seeded.labels} with labels) and ${seeded.trackers} trackers in ${seeded.org_id} in ${seeded.seconds.toFixed(0)} s; ` +
         `the bench's account is its ${seeded.role}${seeded.is_default ? " (the default organization)" : ""}.\n`,
     );
-    console.log(`GET /shipments, ${REQUESTS} sequential requests after 5 warm-up ones, signed in (ms)`);
+    console.log(`GET /shipments and /, ${REQUESTS} sequential requests after 5 warm-up ones, signed in (ms)`);
     console.log(
       "".padEnd(36) +
         ["TTFB p50", "TTFB p95", "full p50", "full p95"].map((h) => h.padStart(9)).join("") +
@@ -184,7 +223,7 @@ async function main() {
     const shown = ADMIN_URL ? new URL(ADMIN_URL) : null;
     if (shown) shown.password = ""; // never print a password
     console.log(
-      `\nReproduce: npm run build && ${shown ? `DATABASE_URL=${shown} ` : ""}BENCH_SHIPMENTS=${SHIPMENTS} ` +
+      `\nReproduce: npm run build && ${shown ? `DATABASE_URL=${shown} ` : ""}BENCH_SHIPMENTS=${SHIPMENTS} BENCH_TRACKERS=${TRACKERS} ` +
         `BENCH_REQUESTS=${REQUESTS} BENCH_BUYS=${BUYS} npm run bench:dashboard`,
     );
   } finally {

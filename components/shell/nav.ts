@@ -1,4 +1,4 @@
-import { Package, PackagePlus, Radar, Settings, type LucideIcon } from "lucide-react";
+import { LayoutDashboard, Package, PackagePlus, Radar, Settings, type LucideIcon } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -8,6 +8,7 @@ export interface NavItem {
 
 /** The dashboard's places, in order: the sidebar (and, later, the command palette) are built from this list. */
 export const NAV_ITEMS: readonly NavItem[] = [
+  { href: "/", label: "Overview", icon: LayoutDashboard },
   { href: "/shipments", label: "Shipments", icon: Package },
   { href: "/shipments/new", label: "Create label", icon: PackagePlus },
   { href: "/trackers", label: "Trackers", icon: Radar },
