@@ -7,7 +7,7 @@ const parseAsTimeZone = createParser({ parse: (v) => (isTimeZone(v) ? v : null),
  * The overview's state, in the URL: `mode` (live or test labels: test labels are not real spend; without it, live
  * when there are live labels in the window, else test) and `tz`, the zone its days are counted in (UTC without it).
  */
-export const overviewParams = {
+const overviewParams = {
   mode: parseAsStringLiteral(["live", "test"] as const),
   tz: parseAsTimeZone,
 };

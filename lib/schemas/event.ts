@@ -21,7 +21,6 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-
 type ShipmentEventType = Extract<EventType, `shipment.${string}`>;
 type TrackerEventType = Extract<EventType, `tracker.${string}`>;
 const SHIPMENT_EVENT_TYPES = EVENT_TYPES.filter((t): t is ShipmentEventType => t.startsWith("shipment.")) as [

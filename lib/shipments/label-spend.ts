@@ -8,7 +8,7 @@ import type { ShipmentStatus } from "@/lib/schemas/shipment";
  * The statuses of a shipment whose label is bought and not voided: what counts as spend. A voided label
  * (`cancelled`) is money the carrier gives back (or is asked to), so it is left out.
  */
-export const BOUGHT_STATUSES = [
+const BOUGHT_STATUSES = [
   "purchased",
   "in_transit",
   "out_for_delivery",

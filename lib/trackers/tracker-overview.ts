@@ -5,13 +5,13 @@ import { trackers, trackingEvents } from "@/lib/db/schema";
 import type { TrackerStatus } from "@/lib/carriers/types";
 
 /** Moving parcels: scanned by the carrier and not yet delivered. */
-export const MOVING_STATUSES = ["picked_up", "in_transit", "out_for_delivery"] as const satisfies TrackerStatus[];
+const MOVING_STATUSES = ["picked_up", "in_transit", "out_for_delivery"] as const satisfies TrackerStatus[];
 
 /**
  * Parcels someone has to look at: the statuses that turn a shipment `needs_attention` or `delivery_failed`
  * (tracking-rules.ts, shipmentStatusFor).
  */
-export const EXCEPTION_STATUSES = [
+const EXCEPTION_STATUSES = [
   "on_hold",
   "delivery_delayed",
   "ready_for_pickup",
@@ -19,7 +19,7 @@ export const EXCEPTION_STATUSES = [
   "return_to_sender",
 ] as const satisfies TrackerStatus[];
 
-export interface OpenException {
+interface OpenException {
   id: string;
   carrierName: string;
   trackingNumber: string;
