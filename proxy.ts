@@ -1,8 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
 
-// The pages anyone may open; everything else the matcher sends here needs a session.
+// The pages anyone may open; everything else the matcher sends here needs a session. An invitation link's page
+// (/invite/{token}) is public too: it tells a signed-out visitor whom the link is from before they sign up or in.
 const PUBLIC_PAGES = new Set(["/sign-in", "/sign-up"]);
+const isPublic = (pathname: string) => PUBLIC_PAGES.has(pathname) || /^\/invite\/[^/]+$/.test(pathname);
 
 /**
  * A cheap first check on page visits (no database): without a session cookie, go to sign-in and come back after.
@@ -12,7 +14,7 @@ const PUBLIC_PAGES = new Set(["/sign-in", "/sign-up"]);
 export function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const path = pathname + search;
-  if (!PUBLIC_PAGES.has(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
+  if (!isPublic(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
     const url = req.nextUrl.clone();
     url.pathname = "/sign-in";
     url.search = `?next=${encodeURIComponent(path)}`;
