@@ -10,7 +10,7 @@ import type { Role } from "./roles";
 import { requireRole } from "./team";
 
 /** How long a link works: long enough for a weekend, short enough that a forgotten link dies. */
-export const INVITATION_DAYS = 7;
+const INVITATION_DAYS = 7;
 
 export type InvitationState = "pending" | "expired" | "revoked" | "accepted";
 

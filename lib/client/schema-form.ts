@@ -3,7 +3,7 @@
  * needs no code per carrier. Strings, enums (a select), booleans and numbers; `writeOnly` strings are secrets (masked,
  * never prefilled). Other shapes (arrays, objects) are not offered here: they are set through the API.
  */
-export type FieldKind = "text" | "secret" | "select" | "boolean" | "integer" | "number";
+type FieldKind = "text" | "secret" | "select" | "boolean" | "integer" | "number";
 
 export interface FormFieldSpec {
   name: string;
@@ -31,7 +31,7 @@ type JsonSchema = {
 };
 
 /** `client_secret` → "Client secret". */
-export function labelOf(name: string): string {
+function labelOf(name: string): string {
   const words = name.replace(/_/g, " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
