@@ -50,7 +50,7 @@ test.describe("settings", () => {
     await row.getByRole("button", { name: "Test ups-settings" }).click();
     await expect(page.getByRole("dialog")).toContainText(/The carrier answered with \d+ rates?/, { timeout: 15_000 });
     await checkPage(page, "settings-connections-test");
-    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+    await page.keyboard.press("Escape");
 
     await row.getByRole("button", { name: "Edit ups-settings" }).click();
     await field(page.getByRole("dialog"), "Tracking: calls per minute").fill("30");

@@ -102,9 +102,11 @@ export function ConnectionsPanel({
                 <TableRow key={c.id} data-connection={c.carrier_id}>
                   <TableCell>
                     <span className="font-medium">{carrierOf(c)?.display_name ?? c.carrier_name}</span>
-                    {c.display_name && c.display_name !== c.carrier_id && (
-                      <span className="block text-xs text-muted-foreground">{c.display_name}</span>
-                    )}
+                    {c.display_name &&
+                      c.display_name !== c.carrier_id &&
+                      c.display_name !== carrierOf(c)?.display_name && (
+                        <span className="block text-xs text-muted-foreground">{c.display_name}</span>
+                      )}
                   </TableCell>
                   <TableCell className="font-mono text-xs">{c.carrier_id}</TableCell>
                   <TableCell>{c.test_mode ? <TestBadge /> : <Badge tone="info">LIVE</Badge>}</TableCell>

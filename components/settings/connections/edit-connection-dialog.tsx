@@ -27,7 +27,7 @@ import { SchemaFields } from "./schema-fields";
  * replaces them whole, and never answers the stored ones).
  */
 export function EditConnectionDialog({
-  connection,
+  connection: given,
   carrier,
   onSaved,
 }: {
@@ -35,6 +35,9 @@ export function EditConnectionDialog({
   carrier: CarrierDeclaration | undefined;
   onSaved: () => void;
 }) {
+  // The API's answer to the last save until the page's refreshed list catches up, so reopening shows what was saved.
+  const [saved, setSaved] = useState<Connection | null>(null);
+  const connection = saved && saved.id === given.id && saved.updated_at > given.updated_at ? saved : given;
   const credentialFields = useMemo(() => fieldsOf(carrier?.credentials_schema), [carrier]);
   const configFields = useMemo(() => [...fieldsOf(carrier?.config_schema), ...COMMON_CONFIG_FIELDS], [carrier]);
   const initial = () => valuesFrom(configFields, connection.config);
@@ -59,7 +62,8 @@ export function EditConnectionDialog({
         },
       });
     },
-    onSuccess: () => {
+    onSuccess: (c) => {
+      setSaved(c);
       toast.success(`Connection “${connection.carrier_id}” saved.`);
       setOpen(false);
       onSaved();

@@ -11,7 +11,6 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-  DialogClose,
 } from "@/components/ui/dialog";
 import { formatMoney } from "@/components/ui/money";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
@@ -102,9 +101,6 @@ export function TestConnectionDialog({ connection }: { connection: Connection })
           <Button variant="outline" onClick={() => test.mutate()} loading={test.isPending}>
             Test again
           </Button>
-          <DialogClose asChild>
-            <Button>Close</Button>
-          </DialogClose>
         </DialogFooter>
       </DialogContent>
     </Dialog>
