@@ -1,10 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
 
-// The pages anyone may open; everything else the matcher sends here needs a session.
+// The pages anyone may open; everything else the matcher sends here needs a session. An invitation link's page
+// (/invite/{token}) is public too: it tells a signed-out visitor whom the link is from before they sign up or in.
 const PUBLIC_PAGES = new Set(["/sign-in", "/sign-up"]);
 // Public tracking pages (/track/{public_id}): the link is the permission.
-const isPublicPage = (pathname: string) => PUBLIC_PAGES.has(pathname) || pathname.startsWith("/track/");
+const isPublic = (pathname: string) =>
+  PUBLIC_PAGES.has(pathname) || pathname.startsWith("/track/") || /^\/invite\/[^/]+$/.test(pathname);
 
 /**
  * A cheap first check on page visits (no database): without a session cookie, go to sign-in and come back after.
@@ -14,7 +16,7 @@ const isPublicPage = (pathname: string) => PUBLIC_PAGES.has(pathname) || pathnam
 export function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const path = pathname + search;
-  if (!isPublicPage(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
+  if (!isPublic(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
     const url = req.nextUrl.clone();
     url.pathname = "/sign-in";
     url.search = `?next=${encodeURIComponent(path)}`;

@@ -11,6 +11,7 @@ export interface FieldProblem {
 
 export type DomainErrorCode =
   | "validation_error"
+  | "forbidden"
   | "not_found"
   | "carrier_not_found"
   | "state_conflict"
@@ -33,6 +34,13 @@ export class DomainError extends Error {
 export class NotFoundError extends DomainError {
   constructor(message = "The resource does not exist.") {
     super("not_found", message);
+  }
+}
+
+/** The acting person's role does not allow this (Settings → Team: only an owner touches owners). */
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super("forbidden", message);
   }
 }
 

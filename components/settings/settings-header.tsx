@@ -1,16 +1,25 @@
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { roleAllows, type Role } from "@/lib/auth/roles";
 
-type Section = "account" | "api-keys";
+type Section = "account" | "connections" | "api-keys" | "team";
+
+/** The settings pages, in order, with the least role that sees each tab (the pages check again themselves). */
+const SECTIONS: readonly { section: Section; href: string; label: string; role: Role }[] = [
+  { section: "account", href: "/settings/account", label: "Account", role: "member" },
+  // Members read the connections (which carriers this organization ships with); admins change them.
+  { section: "connections", href: "/settings/connections", label: "Carrier connections", role: "member" },
+  { section: "api-keys", href: "/settings/api-keys", label: "API keys", role: "admin" },
+  // Webhooks (Settings → Webhooks, issue 14 item 6) takes its place here: { section: "webhooks", …, role: "admin" }.
+  { section: "team", href: "/settings/team", label: "Team", role: "member" },
+];
 
 /** The settings pages' title and tabs; a member sees only what a member may use. */
 export function SettingsHeader({ current, role }: { current: Section; role: Role }) {
-  const items = [
-    { href: "/settings/account", label: "Account", current: current === "account" },
-    ...(roleAllows(role, "admin")
-      ? [{ href: "/settings/api-keys", label: "API keys", current: current === "api-keys" }]
-      : []),
-  ];
+  const items = SECTIONS.filter((s) => roleAllows(role, s.role)).map((s) => ({
+    href: s.href,
+    label: s.label,
+    current: s.section === current,
+  }));
   return (
     <header className="grid gap-4">
       <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>

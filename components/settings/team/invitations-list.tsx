@@ -1,0 +1,58 @@
+"use client";
+
+import { toast } from "sonner";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { revokeInvite } from "@/app/(dashboard)/settings/team/actions";
+
+export interface InvitationRow {
+  id: string;
+  email: string;
+  role: string;
+  state: string;
+  expiresAt: string;
+}
+
+const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+
+/** Invitations not yet used: who, as what, until when; a pending link can be revoked. */
+export function InvitationsList({ invitations, manager }: { invitations: InvitationRow[]; manager: boolean }) {
+  if (invitations.length === 0) return <p className="text-sm text-muted-foreground">No open invitations.</p>;
+  return (
+    <ul className="divide-y rounded-md border">
+      {invitations.map((inv) => (
+        <li key={inv.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
+          <span>
+            <span className="font-medium">{inv.email}</span> as {inv.role}{" "}
+            {inv.state === "expired" ? (
+              <Badge tone="neutral">Expired</Badge>
+            ) : (
+              <span className="text-muted-foreground">· link works until {when.format(new Date(inv.expiresAt))}</span>
+            )}
+          </span>
+          {manager && (
+            <ConfirmDialog
+              trigger={
+                <Button variant="outline" size="sm">
+                  {inv.state === "expired" ? "Dismiss" : "Revoke"}
+                </Button>
+              }
+              title={`Revoke the invitation for ${inv.email}?`}
+              description="The link stops working at once. You can invite them again later."
+              confirmLabel={`Revoke invitation for ${inv.email}`}
+              onConfirm={async () => {
+                const result = await revokeInvite(inv.id);
+                if (!result.ok) {
+                  toast.error(result.message);
+                  throw new Error(result.message);
+                }
+                toast.success(`Invitation for ${inv.email} revoked.`);
+              }}
+            />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
