@@ -1,7 +1,7 @@
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { roleAllows, type Role } from "@/lib/auth/roles";
 
-type Section = "account" | "api-keys";
+type Section = "account" | "api-keys" | "webhooks";
 
 /** The settings pages' title and tabs; a member sees only what a member may use. */
 export function SettingsHeader({ current, role }: { current: Section; role: Role }) {
@@ -10,6 +10,7 @@ export function SettingsHeader({ current, role }: { current: Section; role: Role
     ...(roleAllows(role, "admin")
       ? [{ href: "/settings/api-keys", label: "API keys", current: current === "api-keys" }]
       : []),
+    { href: "/settings/webhooks", label: "Webhooks", current: current === "webhooks" },
   ];
   return (
     <header className="grid gap-4">

@@ -18,6 +18,8 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/settings": ["GET"],
   "/settings/account": ["GET"],
   "/settings/api-keys": ["GET"],
+  "/settings/webhooks": ["GET"],
+  "/settings/webhooks/{id}": ["GET"],
   "/api/health": ["GET"],
   "/api/inngest": ["GET", "POST", "PUT"],
   "/v1/openapi.json": ["GET"],
