@@ -142,6 +142,35 @@ test.describe("Settings → Webhooks", () => {
     await checkPage(page, "settings-webhook-endpoint");
   });
 
+  test("edits, disables, enables and deletes an endpoint", async ({ page, api }) => {
+    const url = `${receiver.url}/edit`;
+    const made = await api.post("/v1/webhooks", { data: { url, enabled_events: "*", test_mode: true } });
+    expect(made.status()).toBe(201);
+    const { id } = await made.json();
+    await signIn(page, OWNER);
+    await page.goto(`/settings/webhooks/${id}`);
+    await expect(page.getByRole("heading", { level: 1, name: url })).toBeVisible();
+
+    await page.getByRole("button", { name: "Edit" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByLabel("All events (including types added later)")).toBeChecked();
+    await field(dialog, "Description").fill("renamed in the dashboard");
+    await dialog.getByRole("button", { name: "Save changes" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText("renamed in the dashboard")).toBeVisible();
+
+    await page.getByRole("button", { name: "Disable" }).click();
+    await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Enable" }).click();
+    await expect(page.getByText("Enabled", { exact: true })).toBeVisible();
+
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete endpoint" }).click();
+    await expect(page).toHaveURL(/\/settings\/webhooks$/);
+    await expect(page.getByRole("link", { name: url })).toHaveCount(0);
+    expect((await api.get(`/v1/webhooks/${id}`)).status()).toBe(404);
+  });
+
   test("a member reads the endpoints but cannot add one", async ({ page }) => {
     await signIn(page, MEMBER);
     await page.goto("/settings/webhooks");
