@@ -76,6 +76,7 @@ export default defineConfig({
         REFRESH_TICK_SECONDS: "1",
         NEXT_TELEMETRY_DISABLED: "1",
         CARRIER_EMULATOR_URL: emulatorURL,
+        WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
       },
     },
   ],

@@ -1,7 +1,7 @@
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { roleAllows, type Role } from "@/lib/auth/roles";
 
-type Section = "account" | "connections" | "api-keys" | "team";
+type Section = "account" | "connections" | "api-keys" | "webhooks" | "team";
 
 /** The settings pages, in order, with the least role that sees each tab (the pages check again themselves). */
 const SECTIONS: readonly { section: Section; href: string; label: string; role: Role }[] = [
@@ -9,7 +9,8 @@ const SECTIONS: readonly { section: Section; href: string; label: string; role: 
   // Members read the connections (which carriers this organization ships with); admins change them.
   { section: "connections", href: "/settings/connections", label: "Carrier connections", role: "member" },
   { section: "api-keys", href: "/settings/api-keys", label: "API keys", role: "admin" },
-  // Webhooks (Settings → Webhooks, issue 14 item 6) takes its place here: { section: "webhooks", …, role: "admin" }.
+  // Members read the endpoints and their delivery logs; admins change them.
+  { section: "webhooks", href: "/settings/webhooks", label: "Webhooks", role: "member" },
   { section: "team", href: "/settings/team", label: "Team", role: "member" },
 ];
 

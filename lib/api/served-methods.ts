@@ -21,6 +21,8 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/settings/connections": ["GET"],
   "/settings/team": ["GET"],
   "/invite/{token}": ["GET"],
+  "/settings/webhooks": ["GET"],
+  "/settings/webhooks/{id}": ["GET"],
   "/api/health": ["GET"],
   "/api/inngest": ["GET", "POST", "PUT"],
   "/v1/openapi.json": ["GET"],
