@@ -6,7 +6,8 @@
  *     shipments are drafts or purchased) and a search for a recipient's name; and of the overview (/), with trackers
  *     added beside the labels' own until there are BENCH_TRACKERS (100 000) (statuses mixed: moving, delivered with
  *     an estimate and a delivered scan, exceptions); BENCH_REQUESTS (30) sequential requests each after 5 warm-up
- *     ones; the time to the last byte beside it, and /api/health as the floor;
+ *     ones; the public tracking page of one delivered tracker (/track/[id], the same requests); the time to the last
+ *     byte beside it, and /api/health as the floor;
  *  2. the JavaScript /shipments/new and /shipments load in Chromium, every script fetched once more with gzip;
  *  3. "Buy label" to the label preview on the shipment page, from a filled /shipments/new, sandbox at zero latency:
  *     the page's URL, the preview in the page, and Chromium's PDF viewer holding the label; BENCH_BUYS (5) runs
@@ -58,11 +59,23 @@ async function seed(databaseUrl: string | null, dataDir: string) {
       log: (l) => console.log("  " + l),
     });
     const trackers = await seedTrackers(sql, member.org_id, TRACKERS);
+    // A share link for one delivered tracker: its public page is timed signed out (32 hex, as the page accepts).
+    const [shared] = await sql<{ public_id: string }[]>`
+      update trackers set public_id = coalesce(public_id, md5(random()::text || id))
+      where id = (select id from trackers where org_id = ${member.org_id} and status = 'delivered' limit 1)
+      returning public_id`;
     const [n] = await sql<{ total: number; purchased: number; found: number }[]>`
       select count(*)::int as total, (count(*) filter (where status = 'purchased'))::int as purchased,
         (count(*) filter (where search_text like ${`%${SEARCH}%`}))::int as found
       from shipments where org_id = ${member.org_id}`;
-    return { ...member, ...n!, trackers, labels: result.inserted.labels, seconds: (Date.now() - started) / 1000 };
+    return {
+      ...member,
+      ...n!,
+      trackers,
+      publicId: shared?.public_id ?? null,
+      labels: result.inserted.labels,
+      seconds: (Date.now() - started) / 1000,
+    };
   } finally {
     await sql.end({ timeout: 5 });
     await wire?.close();
@@ -157,6 +170,7 @@ async function main() {
       [`Purchased tab (${seeded.purchased})`, "/shipments?status=purchased"],
       [`search "${SEARCH}" (${seeded.found})`, `/shipments?q=${encodeURIComponent(SEARCH)}`],
       [`overview / (${seeded.trackers} trackers)`, "/"],
+      ...(seeded.publicId ? [["public tracking /track/[id]", `/track/${seeded.publicId}`] as [string, string]] : []),
       ["(baseline: /api/health, no page)", "/api/health"],
     ];
     const listRows = [];
