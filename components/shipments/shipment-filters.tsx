@@ -1,15 +1,13 @@
 "use client";
 
 import { useTransition } from "react";
-import { Loader2, Search, X } from "lucide-react";
+import { Loader2, X } from "lucide-react";
 import { debounce, useQueryStates, type Options } from "nuqs";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { CarrierSelect, SearchField } from "@/components/lists/list-filters";
 import { shipmentListParams } from "@/components/shipments/search-params";
-
-const ALL_CARRIERS = "all";
 
 /**
  * Search, carrier and dates of the shipments list. Each change rewrites the URL (a new history entry, so Back undoes
@@ -29,50 +27,19 @@ export function ShipmentFilters({ carriers }: { carriers: string[] }) {
 
   return (
     <div className="flex flex-wrap items-end gap-3">
-      <form
-        role="search"
-        className="grid min-w-56 flex-1 gap-1.5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void update({ q: params.q });
-        }}
-      >
-        <Label htmlFor="shipment-search">Search</Label>
-        <div className="relative">
-          <Search
-            aria-hidden
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
-          />
-          <Input
-            id="shipment-search"
-            type="search"
-            className="pl-8"
-            placeholder="Tracking number, reference, name, city, postal code"
-            value={params.q}
-            maxLength={100}
-            onChange={(e) => void update({ q: e.target.value }, { history: "replace", limitUrlUpdates: debounce(400) })}
-          />
-        </div>
-      </form>
-      <div className="grid gap-1.5">
-        <Label htmlFor="shipment-carrier">Carrier</Label>
-        <Select
-          value={params.carrier || ALL_CARRIERS}
-          onValueChange={(v) => void update({ carrier: v === ALL_CARRIERS ? null : v })}
-        >
-          <SelectTrigger id="shipment-carrier" className="w-44">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL_CARRIERS}>All carriers</SelectItem>
-            {[...new Set([...carriers, ...(params.carrier ? [params.carrier] : [])])].map((c) => (
-              <SelectItem key={c} value={c}>
-                {c}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
+      <SearchField
+        id="shipment-search"
+        placeholder="Tracking number, reference, name, city, postal code"
+        value={params.q}
+        onType={(q) => void update({ q }, { history: "replace", limitUrlUpdates: debounce(400) })}
+        onSearch={() => void update({ q: params.q })}
+      />
+      <CarrierSelect
+        id="shipment-carrier"
+        carriers={carriers}
+        value={params.carrier}
+        onChange={(carrier) => void update({ carrier })}
+      />
       <div className="grid gap-1.5">
         <Label htmlFor="shipment-from">Created from</Label>
         <Input

@@ -1,15 +1,11 @@
 "use client";
 
 import { useTransition } from "react";
-import { Loader2, Search, X } from "lucide-react";
+import { Loader2, X } from "lucide-react";
 import { debounce, useQueryStates, type Options } from "nuqs";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { CarrierSelect, SearchField } from "@/components/lists/list-filters";
 import { trackerListParams } from "@/components/trackers/search-params";
-
-const ALL_CARRIERS = "all";
 
 /**
  * Search and carrier of the trackers list. Each change rewrites the URL (Back undoes it), goes back to page 1, and
@@ -22,50 +18,19 @@ export function TrackerFilters({ carriers }: { carriers: string[] }) {
     setParams({ ...values, page: null }, options);
   return (
     <div className="flex flex-wrap items-end gap-3">
-      <form
-        role="search"
-        className="grid min-w-56 flex-1 gap-1.5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void update({ q: params.q });
-        }}
-      >
-        <Label htmlFor="tracker-search">Search</Label>
-        <div className="relative">
-          <Search
-            aria-hidden
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
-          />
-          <Input
-            id="tracker-search"
-            type="search"
-            className="pl-8"
-            placeholder="Tracking number or reference"
-            value={params.q}
-            maxLength={100}
-            onChange={(e) => void update({ q: e.target.value }, { history: "replace", limitUrlUpdates: debounce(400) })}
-          />
-        </div>
-      </form>
-      <div className="grid gap-1.5">
-        <Label htmlFor="tracker-carrier">Carrier</Label>
-        <Select
-          value={params.carrier || ALL_CARRIERS}
-          onValueChange={(v) => void update({ carrier: v === ALL_CARRIERS ? null : v })}
-        >
-          <SelectTrigger id="tracker-carrier" className="w-44">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL_CARRIERS}>All carriers</SelectItem>
-            {[...new Set([...carriers, ...(params.carrier ? [params.carrier] : [])])].map((c) => (
-              <SelectItem key={c} value={c}>
-                {c}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
+      <SearchField
+        id="tracker-search"
+        placeholder="Tracking number or reference"
+        value={params.q}
+        onType={(q) => void update({ q }, { history: "replace", limitUrlUpdates: debounce(400) })}
+        onSearch={() => void update({ q: params.q })}
+      />
+      <CarrierSelect
+        id="tracker-carrier"
+        carriers={carriers}
+        value={params.carrier}
+        onChange={(carrier) => void update({ carrier })}
+      />
       {(params.q || params.carrier) && (
         <Button variant="ghost" onClick={() => void update({ q: null, carrier: null })}>
           <X aria-hidden />
