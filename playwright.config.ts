@@ -76,6 +76,10 @@ export default defineConfig({
         REFRESH_TICK_SECONDS: "1",
         NEXT_TELEMETRY_DISABLED: "1",
         CARRIER_EMULATOR_URL: emulatorURL,
+        // The browser tests sign the same two people in dozens of times a minute from one address; the login limits
+        // themselves are tested in test/accounts.test.ts.
+        SIGN_IN_RATE_LIMIT_PER_MINUTE: "1000",
+        SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR: "1000",
         WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
       },
     },
