@@ -1,7 +1,7 @@
 import "server-only";
-import ipaddr from "ipaddr.js";
 import { env } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
+import { isIpLiteral, isPublicAddress } from "./safe-fetch";
 
 /**
  * The operator's rules for an endpoint URL, checked when it is created or changed (docs/api.md, "Webhooks and
@@ -34,7 +34,6 @@ function isPrivateHost(hostname: string): boolean {
     .replace(/\.$/, "")
     .toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (!ipaddr.isValid(host)) return false;
-  // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 address it is.
-  return ipaddr.process(host).range() !== "unicast";
+  // A name is judged when the sender resolves it; a literal by the sender's own rule, now.
+  return isIpLiteral(host) && !isPublicAddress(host);
 }

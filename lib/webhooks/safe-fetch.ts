@@ -66,6 +66,9 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 64 * 1024;
 const EXCERPT_BYTES = 2048;
 
+/** An IPv4 or IPv6 address written out, not a name. */
+export const isIpLiteral = (host: string): boolean => ipaddr.isValid(host);
+
 /**
  * True for a public unicast address: everything ipaddr.js classifies otherwise is refused (private, loopback,
  * link-local, which holds cloud metadata at 169.254.169.254, unique-local, which holds AWS's fd00:ec2::254, CGNAT,
@@ -73,7 +76,7 @@ const EXCERPT_BYTES = 2048;
  * address inside: NAT64, 6to4, Teredo). An IPv4-mapped IPv6 address is judged as the IPv4 address it maps.
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
+  if (!isIpLiteral(address)) return false;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
