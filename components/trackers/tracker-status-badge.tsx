@@ -11,13 +11,12 @@ import {
   Store,
   Truck,
   Undo2,
-  type LucideIcon,
 } from "lucide-react";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { StatusBadge, type StatusDisplay } from "@/components/ui/status-badge";
 import type { TrackerStatus } from "@/lib/carriers/types";
 
 /** How each tracker status reads; a Record, so a new status fails to compile until named. */
-export const TRACKER_STATUS_DISPLAY: Record<TrackerStatus, { label: string; tone: BadgeTone; icon: LucideIcon }> = {
+export const TRACKER_STATUS_DISPLAY: Record<TrackerStatus, StatusDisplay> = {
   pending: { label: "Label created", tone: "neutral", icon: CircleDashed },
   picked_up: { label: "Picked up", tone: "info", icon: PackageCheck },
   in_transit: { label: "In transit", tone: "info", icon: Truck },
@@ -34,11 +33,5 @@ export const TRACKER_STATUS_DISPLAY: Record<TrackerStatus, { label: string; tone
 
 /** A tracker's status as icon and words (never colour alone). */
 export function TrackerStatusBadge({ status, className }: { status: TrackerStatus; className?: string }) {
-  const { label, tone, icon: Icon } = TRACKER_STATUS_DISPLAY[status];
-  return (
-    <Badge tone={tone} className={className} data-status={status}>
-      <Icon aria-hidden />
-      {label}
-    </Badge>
-  );
+  return <StatusBadge status={status} display={TRACKER_STATUS_DISPLAY[status]} className={className} />;
 }

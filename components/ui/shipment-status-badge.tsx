@@ -7,13 +7,12 @@ import {
   PackageCheck,
   Truck,
   Navigation,
-  type LucideIcon,
 } from "lucide-react";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { StatusBadge, type StatusDisplay } from "@/components/ui/status-badge";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
 
 /** How each status reads to a clerk; a Record, so a new status in SHIPMENT_STATUSES fails to compile until named. */
-export const SHIPMENT_STATUS_DISPLAY: Record<ShipmentStatus, { label: string; tone: BadgeTone; icon: LucideIcon }> = {
+export const SHIPMENT_STATUS_DISPLAY: Record<ShipmentStatus, StatusDisplay> = {
   created: { label: "Draft", tone: "neutral", icon: CircleDashed },
   purchased: { label: "Purchased", tone: "info", icon: PackageCheck },
   in_transit: { label: "In transit", tone: "info", icon: Truck },
@@ -26,11 +25,5 @@ export const SHIPMENT_STATUS_DISPLAY: Record<ShipmentStatus, { label: string; to
 
 /** A shipment's status as icon and words (never colour alone). */
 export function ShipmentStatusBadge({ status, className }: { status: ShipmentStatus; className?: string }) {
-  const { label, tone, icon: Icon } = SHIPMENT_STATUS_DISPLAY[status];
-  return (
-    <Badge tone={tone} className={className} data-status={status}>
-      <Icon aria-hidden />
-      {label}
-    </Badge>
-  );
+  return <StatusBadge status={status} display={SHIPMENT_STATUS_DISPLAY[status]} className={className} />;
 }
