@@ -1,5 +1,8 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/** Under Stryker (npm run mutate): its vitest runner starts this config in each of its worker processes. */
+const stryker = process.env.STRYKER_MUTATOR_WORKER !== undefined;
 
 export default defineConfig({
   resolve: {
@@ -11,8 +14,14 @@ export default defineConfig({
   },
   test: {
     include: ["lib/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
+    // Tests that run the code in child processes: a mutant's hits there are invisible to Stryker (docs/testing.md).
+    exclude: [
+      ...configDefaults.exclude,
+      ...(stryker ? ["test/crash-purchase.test.ts", "test/cross-process.test.ts", "test/cli.test.ts"] : []),
+    ],
     globalSetup: ["test/global-setup.ts"],
-    setupFiles: ["test/setup.ts"],
+    // test/mutation-coverage.ts tells Stryker which tests cover a mutant hit in their hooks.
+    setupFiles: ["test/setup.ts", ...(stryker ? ["test/mutation-coverage.ts"] : [])],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
