@@ -1,9 +1,7 @@
-// @ts-check
 /**
  * Mutation testing of the rooms where a bug costs money or leaks data (docs/testing.md, "Mutation testing").
  * `npm run mutate` runs it; incremental, so only mutants in code or tests that changed since
  * mutation/incremental.json (committed) run again; `npm run mutate -- --force` runs everything.
- * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
   testRunner: "vitest",
