@@ -1,12 +1,6 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { and, eq, inArray } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
-import { carrierLedger, labels, shipments, trackers } from "@/lib/db/schema";
-import { makeOrg } from "./helpers";
-import { addSandbox, createShipmentFor } from "./factories";
-import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
 
 /**
  * Races between real Node processes on one Postgres database: what a purchase, a refresh round or a crash does when
@@ -14,6 +8,33 @@ import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers"
  * contender opens the database and warms up, says READY, and starts on one GO line sent to all of them at once.
  * Postgres only: the embedded database is one process's (test/crash-purchase.test.ts covers the crash there).
  */
+
+/** What the tests use, loaded when they run: on PGlite the file is skipped without loading the service. */
+async function load() {
+  const { and, eq, inArray } = await import("drizzle-orm");
+  const { getDb } = await import("@/lib/db/client");
+  const { carrierLedger, labels, shipments, trackers } = await import("@/lib/db/schema");
+  const { call, makeOrg } = await import("./helpers");
+  const { addSandbox, createShipmentFor } = await import("./factories");
+  const { sandboxNumbers, seedDueTrackers, trackerRows } = await import("./refresh-helpers");
+  return {
+    and,
+    eq,
+    inArray,
+    getDb,
+    carrierLedger,
+    labels,
+    shipments,
+    trackers,
+    call,
+    makeOrg,
+    addSandbox,
+    createShipmentFor,
+    sandboxNumbers,
+    seedDueTrackers,
+    trackerRows,
+  };
+}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -83,16 +104,29 @@ interface PurchaseAnswer {
 describe.skipIf(!process.env.DATABASE_URL)("races across processes (Postgres)", () => {
   it(
     "two processes buying the same shipments at once: one label sold and recorded per shipment",
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
+      const {
+        and,
+        eq,
+        inArray,
+        getDb,
+        carrierLedger,
+        labels,
+        shipments,
+        trackers,
+        makeOrg,
+        addSandbox,
+        createShipmentFor,
+      } = await load();
       const { key, orgId } = await makeOrg();
       // The carrier takes its time, so the second purchase arrives while the first holds the shipment.
       const conn = await addSandbox(key, "race", { latency_ms: 150 });
       const made = await Promise.all(
-        Array.from({ length: 16 }, () => createShipmentFor(key, { carrier_ids: [conn.id] })),
+        Array.from({ length: 10 }, () => createShipmentFor(key, { carrier_ids: [conn.id] })),
       );
-      const sameKey = made.slice(0, 8);
-      const otherKeys = made.slice(8);
+      const sameKey = made.slice(0, 5);
+      const otherKeys = made.slice(5);
       const purchasesOf = (who: string) => [
         ...sameKey.map((s, i) => ({ id: s.id, rateId: s.rates[0]!.id, idempotencyKey: `same-${i}` })),
         ...otherKeys.map((s, i) => ({ id: s.id, rateId: s.rates[0]!.id, idempotencyKey: `${who}-${i}` })),
@@ -142,8 +176,9 @@ describe.skipIf(!process.env.DATABASE_URL)("races across processes (Postgres)", 
 
   it(
     "two refresher processes over the same 1 000 due trackers: each is asked about and refreshed once",
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
+      const { makeOrg, addSandbox, sandboxNumbers, seedDueTrackers, trackerRows } = await load();
       const { key, orgId } = await makeOrg();
       // Real-time parcels (pace 1): once refreshed, a tracker is next due hours later, not during this test.
       const conns = await Promise.all(["r1", "r2", "r3", "r4"].map((id) => addSandbox(key, id, { pace: 1 })));
@@ -178,8 +213,9 @@ describe.skipIf(!process.env.DATABASE_URL)("races across processes (Postgres)", 
 
   it(
     "two processes claiming one connection's due trackers without its lease: no tracker claimed twice",
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
+      const { makeOrg, addSandbox, sandboxNumbers, seedDueTrackers } = await load();
       const { key, orgId } = await makeOrg();
       const conn = await addSandbox(key, "claims", { pace: 1 });
       const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(1000, 30, 2));
@@ -192,12 +228,14 @@ describe.skipIf(!process.env.DATABASE_URL)("races across processes (Postgres)", 
       expect(new Set([...a!, ...b!]).size).toBe(1000);
     },
   );
+
   it(
     "a process killed between the carrier's sale and the commit: the retry records that label, the orphan is voided",
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
+      const { and, eq, getDb, carrierLedger, labels, shipments, call, makeOrg, addSandbox, createShipmentFor } =
+        await load();
       const { sandboxAdapter } = await import("@/lib/carriers/sandbox/adapter");
-      const { call } = await import("./helpers");
       const { POST: purchase } = await import("@/app/v1/shipments/[id]/purchase/route");
       const { POST: cancel } = await import("@/app/v1/shipments/[id]/cancel/route");
       const { key } = await makeOrg();
