@@ -1,6 +1,7 @@
 /**
- * The process test/crash-purchase.test.ts kills. It sends purchases and cancellations through the real route
- * handlers (Idempotency-Key and all) on the embedded database in DATA_DIR, lets the sandbox sell or void, and then,
+ * The process test/crash-purchase.test.ts kills (and test/cross-process.test.ts, on Postgres). It sends purchases and
+ * cancellations through the real route handlers (Idempotency-Key and all) on the embedded database in DATA_DIR, or
+ * on DATABASE_URL's, lets the sandbox sell or void, and then,
  * between the carrier's answer and the commit that records it, stops: every database transaction from then on waits
  * forever. Once each operation got its carrier answer it prints READY with what the carrier answered, and the test
  * sends SIGKILL. Nothing here runs in the service itself.
