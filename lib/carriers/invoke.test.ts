@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { log } from "@/lib/log";
 import { deadlineFor, invokeCarrier } from "@/lib/carriers/invoke";
-import { CarrierError, type AdapterContext, type ConnectionInfo } from "@/lib/carriers/types";
+import { CarrierError, carrierCode, type AdapterContext, type ConnectionInfo } from "@/lib/carriers/types";
 
 const connection = (over: Partial<ConnectionInfo> = {}): ConnectionInfo => ({
   id: "car_1",
@@ -73,7 +73,7 @@ describe("invokeCarrier", () => {
     const outcome = await invokeCarrier(connection(), "rates", undefined, async (adapter, ctx) => {
       seen = ctx;
       expect(adapter.carrier_name).toBe("sandbox");
-      return { data: 42, messages: [{ code: "note", message: "fine", level: "warning" as const }] };
+      return { data: 42, messages: [{ code: carrierCode("note"), message: "fine", level: "warning" as const }] };
     });
     expect(outcome).toEqual({
       ok: true,
@@ -166,7 +166,7 @@ describe("invokeCarrier", () => {
     const info = vi.spyOn(log(), "info");
     await invokeCarrier(connection(), "track", undefined, async () => ({
       data: 1,
-      messages: [{ code: "a", message: "m", level: "info" as const }],
+      messages: [{ code: carrierCode("a"), message: "m", level: "info" as const }],
     }));
     expect(info).toHaveBeenCalledWith({
       msg: "carrier_operation",
