@@ -12,7 +12,7 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const answer = () => res.end(`next.js got ${req.method} from ${req.headers["x-forwarded-for"]}`);
     // A request still being answered when the next one on its connection arrives.
-    if (req.url === "/slow") setTimeout(answer, 30);
+    if (req.url === "/slow") setImmediate(answer);
     else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,7 +99,11 @@ describe("the front door", () => {
         socket.on("error", () => undefined);
       });
     }
-    await new Promise((r) => setTimeout(r, 50));
+    // Once the server has closed every reset connection, it still answers.
+    await new Promise<void>((resolve) => {
+      const check = () => server.getConnections((_err, open) => (open === 0 ? resolve() : setImmediate(check)));
+      check();
+    });
     expect((await send("GET", "/v1/connections")).status).toBe(200);
   });
 

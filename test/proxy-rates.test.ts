@@ -99,25 +99,41 @@ describe("POST /v1/proxy/rates", () => {
     expect(res.body.errors[0].field).toBe("carrier_ids[0]");
   });
 
-  it("answers 207 with a carrier_timeout message when one carrier is past its deadline", async () => {
+  it("asks every connection at once and answers 207 with carrier_timeout for those past their deadline", async () => {
     const { key } = await makeOrg();
     await addSandbox(key, "slow", { latency_ms: 5_000, deadline_ms: 200 });
-    const started = Date.now();
-    const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
-    expect(Date.now() - started).toBeLessThan(4_000); // the slow carrier did not hold the request
+    await addSandbox(key, "slower", { latency_ms: 5_000, deadline_ms: 200 });
+    // Time is an input: the carriers' latency and deadlines run on fake timers. Each sandbox call sets its latency
+    // timer before its first await, so when the first one is set, a parallel fan-out has set them all; one after
+    // another would have set one and wait for its deadline before asking the next.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const fakeSetTimeout = globalThis.setTimeout;
+    let latencyTimers = 0;
+    let firstAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (firstAsked = resolve));
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number) => {
+      if (ms === 5_000 && ++latencyTimers === 1) firstAsked();
+      return fakeSetTimeout(fn, ms);
+    }) as typeof setTimeout);
+    const pending = call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() });
+    await asked; // resumes after the synchronous part of the fan-out that set the first latency timer
+    expect(latencyTimers).toBe(2);
+    await vi.advanceTimersByTimeAsync(200); // both deadlines at once: the slow carriers did not hold the request
+    const res = await pending;
+    vi.useRealTimers();
     expect(res.status).toBe(207);
     expect(res.body.rates.length).toBeGreaterThan(0);
     expect(res.body.rates.every((r: { carrier_id: string }) => r.carrier_id === "sandbox")).toBe(true);
-    expect(res.body.messages).toEqual([
-      {
-        carrier_name: "sandbox",
-        carrier_id: "slow",
-        code: "carrier_timeout",
-        message: expect.any(String),
-        level: "error",
-        details: {},
-      },
-    ]);
+    const timedOut = (carrier_id: string) => ({
+      carrier_name: "sandbox",
+      carrier_id,
+      code: "carrier_timeout",
+      message: expect.any(String),
+      level: "error",
+      details: {},
+    });
+    expect(res.body.messages).toHaveLength(2);
+    expect(res.body.messages).toEqual(expect.arrayContaining([timedOut("slow"), timedOut("slower")]));
   });
 
   it("answers 207 when one carrier fails and 424 when all of them fail", async () => {

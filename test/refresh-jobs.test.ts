@@ -18,6 +18,7 @@ vi.mock("@/lib/trackers/refresh/due-trackers", async (importOriginal) => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   await currentRefreshLoop()?.stop();
 });
 
@@ -62,6 +63,9 @@ describe("Inngest function refresh-trackers", () => {
 describe("in-process refresh loop (embedded default)", () => {
   it("starts once per process, also across module reloads, and refreshes due trackers on its ticks", async () => {
     const { good } = await twoConnectionsWithDueTrackers();
+    // The loop's timers are fake: vi.waitFor moves them on by its interval at every check, and after stop() the
+    // test moves them on by many intervals instead of sleeping.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
     const loop = startRefreshLoop({ intervalMs: 100 });
     expect(startRefreshLoop({ intervalMs: 100 })).toBe(loop);
     // A dev-server hot reload evaluates the module again: the loop on globalThis is found, not duplicated.
@@ -79,7 +83,7 @@ describe("in-process refresh loop (embedded default)", () => {
     await loop.stop();
     expect(currentRefreshLoop()).toBeUndefined();
     const ticks = loop.ticks;
-    await new Promise((r) => setTimeout(r, 300));
+    await vi.advanceTimersByTimeAsync(1000);
     expect(loop.ticks).toBe(ticks);
   });
 

@@ -1,7 +1,7 @@
 import { rejection } from "@/test/carrier-rejection";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { CarrierError } from "@/lib/carriers/types";
 import { createCarrierHttp, type CarrierHttpOptions } from "@/lib/carriers/http/client";
 import { withDeadline } from "@/lib/carriers/http/deadline";
@@ -62,72 +62,117 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 }
 
-const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+/** Whether a promise has settled yet, read without awaiting it (for stepping fake timers one ms at a time). */
+function watch(promise: Promise<unknown>): { settled: () => boolean } {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return { settled: () => settled };
+}
 
-async function until(check: () => boolean, ms = 1000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+/** Resolves when the server has received its `n`th request (it is being held or answered by `handle`). */
+function arrival(n = 1): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => (hits.length >= n ? resolve() : setImmediate(check));
+    check();
+  });
+}
+
+// Time is an input: the deadline, attempt caps and Retry-After waits run on fake timers and are stepped explicitly.
+// Only timers are faked; the loopback server and sockets stay real.
+afterEach(() => {
+  vi.useRealTimers();
+});
+const fakeClock = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+
+/**
+ * Timers of the given delays set since this was called and never cleared. Picked by delay because the fetch machinery
+ * (undici) keeps timers of its own that vi.getTimerCount() would count. withDeadline and the client clear every
+ * timer they set, fired or not, once the call settles.
+ */
+function unclearedTimers(...delays: number[]): () => number {
+  const set = vi.spyOn(globalThis, "setTimeout");
+  const clear = vi.spyOn(globalThis, "clearTimeout");
+  return () =>
+    set.mock.calls.filter(
+      ([, delay], i) =>
+        delays.includes(delay ?? 0) && !clear.mock.calls.some(([handle]) => handle === set.mock.results[i]?.value),
+    ).length;
 }
 
 describe("deadline", () => {
-  it("aborts the in-flight call and rejects with carrier_timeout long before a slow carrier answers", async () => {
-    let serverSawAbort = false;
-    handle = (req, res) => {
-      const slow = setTimeout(() => json(res, 200, { late: true }), 3000);
-      res.on("close", () => {
-        clearTimeout(slow);
-        serverSawAbort = !res.writableEnded;
-      });
-    };
-    const before = timers();
-    const started = Date.now();
-    const error = await rejection(
-      withDeadline(
-        150,
-        undefined,
-        (signal) => client(signal).request({ method: "GET", url: `${base}/track/1Z`, operation: "track" }),
-        "UPS",
-      ),
+  it("aborts the in-flight call at the deadline, not before, and rejects with carrier_timeout", async () => {
+    let closedUnanswered!: (value: boolean) => void;
+    const serverSawAbort = new Promise<boolean>((resolve) => (closedUnanswered = resolve));
+    handle = (_req, res) => res.on("close", () => closedUnanswered(!res.writableEnded)); // never answers
+    fakeClock();
+    const leftover = unclearedTimers(150);
+    const call = withDeadline(
+      150,
+      undefined,
+      (signal) => client(signal).request({ method: "GET", url: `${base}/track/1Z`, operation: "track" }),
+      "UPS",
     );
-    const elapsed = Date.now() - started;
+    const state = watch(call);
+    await arrival();
+    await vi.advanceTimersByTimeAsync(149);
+    expect(state.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await rejection(call);
 
     expect(error.code).toBe("carrier_timeout");
     expect(error.message).toBe("UPS did not answer in time.");
-    expect(elapsed).toBeGreaterThanOrEqual(140);
-    expect(elapsed).toBeLessThan(1000);
-    await until(() => serverSawAbort);
-    expect(serverSawAbort).toBe(true);
-    expect(timers()).toBeLessThanOrEqual(before);
+    expect(await serverSawAbort).toBe(true);
+    expect(leftover()).toBe(0);
     expect(lines).toEqual([expect.objectContaining({ outcome: "timeout", attempt: 1, status: null })]);
   });
 
   it("turns an abort of the client's own signal into carrier_timeout named after the carrier", async () => {
     handle = () => {}; // never answers
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const error = await rejection(
-      client(controller.signal).request({ method: "GET", url: `${base}/x`, operation: "track" }),
-    );
+    const call = client(controller.signal).request({ method: "GET", url: `${base}/x`, operation: "track" });
+    await arrival();
+    controller.abort();
+    const error = await rejection(call);
     expect(error.code).toBe("carrier_timeout");
     expect(error.message).toBe("UPS did not answer in time.");
   });
 
   it("withDeadline rejects on time even when the work ignores its signal, and clears its timer", async () => {
-    const before = timers();
-    const started = Date.now();
-    const error = await rejection(withDeadline(50, undefined, () => new Promise(() => {})));
+    fakeClock();
+    const leftover = unclearedTimers(50, 1000);
+    const call = withDeadline(50, undefined, () => new Promise(() => {}));
+    const state = watch(call);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(state.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await rejection(call);
     expect(error.code).toBe("carrier_timeout");
-    expect(Date.now() - started).toBeLessThan(500);
-    expect(timers()).toBeLessThanOrEqual(before);
+    expect(leftover()).toBe(0);
     await expect(withDeadline(1000, undefined, async () => "done")).resolves.toBe("done");
-    expect(timers()).toBeLessThanOrEqual(before);
+    expect(leftover()).toBe(0);
   });
 
   it("caps a single attempt with timeoutMs and retries an idempotent request", async () => {
     handle = (_req, res, hit) => {
       if (hit === 2) json(res, 200, { ok: true });
     };
-    const res = await client(never).request({ method: "GET", url: `${base}/x`, operation: "track", timeoutMs: 80 });
+    fakeClock();
+    const call = client(never, { baseDelayMs: 0 }).request({
+      method: "GET",
+      url: `${base}/x`,
+      operation: "track",
+      timeoutMs: 80,
+    });
+    const state = watch(call);
+    await arrival();
+    await vi.advanceTimersByTimeAsync(79);
+    expect(state.settled()).toBe(false);
+    expect(lines).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    const res = await call;
     expect(res.json()).toEqual({ ok: true });
     expect(lines.map((l) => l.outcome)).toEqual(["attempt_timeout", "ok"]);
   });
@@ -219,20 +264,32 @@ describe("retries", () => {
 });
 
 describe("429", () => {
-  it("waits for Retry-After and retries, even a POST", async () => {
+  it("waits exactly Retry-After and retries, even a POST", async () => {
     handle = (_req, res, hit) => (hit === 1 ? json(res, 429, {}, { "retry-after": "1" }) : json(res, 200, { ok: 1 }));
-    const started = Date.now();
-    const res = await withDeadline(3000, undefined, (signal) =>
-      client(signal).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" }),
+    let decided!: () => void;
+    const waiting = new Promise<void>((resolve) => (decided = resolve));
+    fakeClock();
+    const call = withDeadline(3000, undefined, (signal) =>
+      client(signal, {
+        logger: (line) => {
+          lines.push(line);
+          if (line.outcome === "rate_limited") decided();
+        },
+      }).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" }),
     );
+    await waiting;
+    expect(lines).toEqual([expect.objectContaining({ status: 429, outcome: "rate_limited", will_retry: true })]);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(hits).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    const res = await call;
     expect(res.json()).toEqual({ ok: 1 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(hits).toHaveLength(2);
   });
 
-  it("throws carrier_rate_limited at once when Retry-After is past the deadline", async () => {
+  it("throws carrier_rate_limited without waiting when Retry-After is past the deadline", async () => {
     handle = (_req, res) => json(res, 429, {}, { "retry-after": "30" });
-    const started = Date.now();
+    fakeClock(); // never advanced: any wait would never end
     const error = await rejection(
       withDeadline(500, undefined, (signal) =>
         client(signal).request({ method: "GET", url: `${base}/x`, operation: "rate" }),
@@ -240,7 +297,7 @@ describe("429", () => {
     );
     expect(error.code).toBe("carrier_rate_limited");
     expect(error.messages[0]?.details).toEqual({ retry_after_seconds: 30 });
-    expect(Date.now() - started).toBeLessThan(400);
+    expect(lines).toEqual([expect.objectContaining({ outcome: "rate_limited", will_retry: false })]);
     expect(hits).toHaveLength(1);
   });
 

@@ -27,7 +27,7 @@ function fakeServer({ price = 10.85, services = ["SBX_GROUND"] } = {}) {
     }) as unknown as Shipment;
 
   async function handle(path: string, request: ApiRequest): Promise<unknown> {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setImmediate(resolve)); // answers on a later turn, like a real round trip
     if (path === "/v1/shipments") {
       state.created++;
       return shipment();
@@ -68,7 +68,8 @@ function fakeServer({ price = 10.85, services = ["SBX_GROUND"] } = {}) {
   return { api, calls, state };
 }
 
-const noSleep = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+// The client's wait between retries, without the time: a turn of the event loop lets the fake server move on.
+const noSleep = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function newAttempt(): PurchaseAttempt {
   return attemptFor(null, JSON.stringify({ body: 1 }), () => "key-1");
