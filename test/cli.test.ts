@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 delete process.env.DATABASE_URL;
 const dataDir = mkdtempSync(join(tmpdir(), "shipwell-cli-"));
 process.env.DATA_DIR = dataDir;
+delete process.env.SKIP_MIGRATIONS; // a fresh folder: the CLI migrates it
 
 const exec = promisify(execFile);
 
