@@ -38,14 +38,15 @@ describe("accounts", () => {
 
   it("makes the first person to sign up the owner of the default organization, and only one of two at once", async () => {
     const db = await getDb();
-    const { org } = await ensureDefaultOrganization({ ctx: await systemCtx() });
-    const [taken] = await db.select().from(memberships).where(eq(memberships.orgId, org.id));
+    // A default organization nobody has joined yet: any earlier one (claimed or not) steps aside.
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    const { org, created } = await ensureDefaultOrganization({ ctx: await systemCtx() });
+    expect(created).toBe(true);
     const [a, b] = [newAccount("A"), newAccount("B")];
     await Promise.all([signUp(a, "10.1.0.1"), signUp(b, "10.1.0.2")]);
     const placed = await Promise.all([a, b].map(async (x) => membershipOf(db, await userIdOf(x.email))));
     const inDefault = placed.filter((m) => m?.orgId === org.id);
-    // On a shared test database another file may have claimed it first; then both start their own.
-    expect(inDefault).toHaveLength(taken ? 0 : 1);
+    expect(inDefault).toHaveLength(1);
     for (const m of placed) expect(m?.role).toBe("owner");
     // Placing again changes nothing.
     const again = await placeNewUser(db, { id: await userIdOf(a.email), name: "A" });

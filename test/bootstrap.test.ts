@@ -16,6 +16,7 @@ import { call, systemCtx } from "./helpers";
 // On PGlite this file uses a folder on disk, so a "restart" really reopens the same data.
 const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), "shipwell-boot-"));
 if (dataDir) process.env.DATA_DIR = dataDir;
+delete process.env.SKIP_MIGRATIONS; // a fresh folder: migrated on first open
 const bootstrapKey = "bootstrap-" + randomBytes(16).toString("hex");
 process.env.BOOTSTRAP_API_KEY = bootstrapKey;
 

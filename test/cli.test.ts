@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 delete process.env.DATABASE_URL;
 const dataDir = mkdtempSync(join(tmpdir(), "shipwell-cli-"));
 process.env.DATA_DIR = dataDir;
+delete process.env.SKIP_MIGRATIONS; // a fresh folder: the CLI migrates it
 
 const exec = promisify(execFile);
 
@@ -38,7 +39,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe("CLI", () => {
+// One CLI session told in steps: they share the folder and what earlier steps printed (the first start's key, the
+// organization, its keys), so they keep their order under --sequence.shuffle.
+describe("CLI", { shuffle: false }, () => {
   let orgId = "";
   let key = "";
   let firstKey = "";

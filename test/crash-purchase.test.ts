@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 delete process.env.DATABASE_URL;
 const dataDir = mkdtempSync(join(tmpdir(), "shipwell-crash-"));
 process.env.DATA_DIR = dataDir;
+delete process.env.SKIP_MIGRATIONS; // a fresh folder: migrated on first open
 
 afterAll(async () => {
   vi.useRealTimers();

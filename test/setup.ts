@@ -1,13 +1,37 @@
-import { inject } from "vitest";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, inject } from "vitest";
+import { databaseUrl } from "./global-setup";
 
-// Shared by every vitest worker. Logs stay quiet unless a developer asks for them.
+// Shared by every vitest worker, run before each test file. Logs stay quiet unless a developer asks for them.
 process.env.LOG_LEVEL ??= "silent";
-// Without DATABASE_URL each test file gets its own in-memory PGlite, a copy of the one migrated database of the run
-// (test/global-setup.ts); with it, all files share that Postgres database (migrations take an advisory lock) and
-// stay apart because every test makes its own organization.
-if (!process.env.DATABASE_URL) {
+process.env.ENCRYPTION_KEY ??= "a".repeat(64);
+
+// Each test file gets a database of its own, a copy of the one migrated database of the run (test/global-setup.ts),
+// so the file skips the migrations. A file that opens a fresh database instead (a folder on disk) deletes
+// SKIP_MIGRATIONS. Child processes a file starts inherit DATABASE_URL and SKIP_MIGRATIONS with the rest of its env.
+const postgresTemplate = inject("postgresTemplate");
+if (postgresTemplate) {
+  const { url, template, prefix } = postgresTemplate;
+  const name = `${prefix}${randomBytes(6).toString("hex")}`;
+  process.env.DATABASE_URL = databaseUrl(url, name);
+  process.env.SKIP_MIGRATIONS = "1";
+  // The copy is made while the test file's modules load; nothing touches the database before the first hook.
+  const sql = (await import("postgres")).default(url, { max: 1, onnotice: () => {} });
+  const created = sql.unsafe(`create database "${name}" template "${template}"`);
+  created.catch(() => {});
+  beforeAll(async () => {
+    await created;
+  });
+  // The run's global setup drops the finished copies in batches (a DROP DATABASE waits for a checkpoint).
+  afterAll(async () => {
+    await sql.unsafe(`comment on database "${name}" is 'finished'`).catch(() => {});
+    await sql.end();
+  });
+} else if (!process.env.DATABASE_URL) {
   process.env.DATA_DIR ??= "memory://";
   const migrated = inject("pgliteDataDir");
-  if (migrated) process.env.PGLITE_LOAD_DATA_DIR ??= migrated;
+  if (migrated) {
+    process.env.PGLITE_LOAD_DATA_DIR ??= migrated;
+    process.env.SKIP_MIGRATIONS ??= "1";
+  }
 }
-process.env.ENCRYPTION_KEY ??= "a".repeat(64);
