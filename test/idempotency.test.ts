@@ -78,6 +78,7 @@ describe("beginIdempotent", () => {
       at(t);
       const err = await refusal(beginIdempotent(db, input("held")));
       expect(err.code).toBe("idempotency_in_progress");
+      expect(err.message).toBe("A request with this Idempotency-Key is still in progress.");
       expect(err.options.headers).toEqual({ "Retry-After": "1" });
     }
     at(t0 + LOCK_MS); // the first request died with its process: its lock ran out
@@ -144,7 +145,9 @@ describe("beginIdempotent", () => {
   it("refuses the same key with another request (422), in progress or completed", async () => {
     const { db, orgId, input } = await setup();
     const start = await beginIdempotent(db, input("same", '{"a":1}'));
-    expect((await refusal(beginIdempotent(db, input("same", '{"a":2}')))).code).toBe("idempotency_key_reused");
+    const reused = await refusal(beginIdempotent(db, input("same", '{"a":2}')));
+    expect(reused.code).toBe("idempotency_key_reused");
+    expect(reused.message).toMatch(/^This Idempotency-Key was already used with a different request/);
     if (start.kind !== "started") throw new Error("should have started");
     await completeIdempotent(db, { orgId, key: "same", lock: start.lock }, 201, {});
     expect((await refusal(beginIdempotent(db, input("same", '{"a":2}')))).code).toBe("idempotency_key_reused");
@@ -165,6 +168,32 @@ describe("beginIdempotent", () => {
       kind: "started",
       lock: new Date(t0 + LOCK_MS),
     });
+  });
+
+  it("starts over when the key it collided with is deleted before it could read it", async () => {
+    const { db, orgId, input } = await setup();
+    await beginIdempotent(db, input("vanishing"));
+    let reads = 0;
+    // Between this request's insert (a conflict) and its read, the holder frees the key (a server fault).
+    const racing = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === "select" && reads++ === 0) {
+          return () => ({
+            from: () => ({
+              where: async () => {
+                await target
+                  .delete(idempotencyKeys)
+                  .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, "vanishing")));
+                return [];
+              },
+            }),
+          });
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    expect((await beginIdempotent(racing, input("vanishing"))).kind).toBe("started");
+    expect(reads).toBe(1);
   });
 
   it("frees the key after a server fault so the retry runs", async () => {
