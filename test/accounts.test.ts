@@ -4,12 +4,13 @@ import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { authEndpoint } from "@/lib/api/auth-endpoint";
-import { addMember, membershipOf, placeNewUser } from "@/lib/auth/memberships";
+import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom } from "@/lib/auth/memberships";
 import { getDb } from "@/lib/db/client";
 import { accounts, memberships, organizations, sessions, users } from "@/lib/db/schema";
 import { sessionsOf, signedInUser } from "@/lib/auth/sessions";
 import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
-import { call, makeOrg, systemCtx } from "./helpers";
+import { RatingAddressInput } from "@/lib/schemas/address";
+import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
 import { rateRequest } from "./factories";
 import { ORIGIN, authPost, cookieFrom, newAccount, signIn, signUp } from "./session-helpers";
 
@@ -159,6 +160,28 @@ describe("the API with a session", () => {
       .from(memberships)
       .where(eq(memberships.userId, await userIdOf(account.email)));
     expect((row!.lastShipFrom as { postal_code: string }).postal_code).toBe(request.shipper.postal_code);
+  });
+
+  it("offers the remembered ship-from back to that person only, and only while it still reads as an address", async () => {
+    const account = newAccount();
+    await signUp(account);
+    const userId = await userIdOf(account.email);
+    const db = await getDb();
+    const membership = (await membershipOf(db, userId))!;
+    const base = await orgCtx(membership.orgId);
+    const person = { ...base, actor: { type: "user" as const, id: userId } };
+    const viaKey = { ...base, actor: { type: "api_key" as const, id: "key_x" } };
+    const shipper = RatingAddressInput.parse(rateRequest().shipper);
+    await rememberShipFrom(viaKey, shipper); // an API key is nobody's ship-from
+    expect(await lastShipFrom(person)).toBeNull();
+    await rememberShipFrom(person, shipper);
+    expect(await lastShipFrom(person)).toMatchObject({ postal_code: shipper.postal_code });
+    expect(await lastShipFrom(viaKey)).toBeNull();
+    await db
+      .update(memberships)
+      .set({ lastShipFrom: { postal_code: 12 } })
+      .where(eq(memberships.userId, userId));
+    expect(await lastShipFrom(person)).toBeNull();
   });
 
   it("answers 403 forbidden with the role needed when a member asks for API keys; an owner may", async () => {
