@@ -4,11 +4,13 @@ import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { authEndpoint } from "@/lib/api/auth-endpoint";
-import { addMember, membershipOf, placeNewUser } from "@/lib/auth/memberships";
+import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom } from "@/lib/auth/memberships";
 import { getDb } from "@/lib/db/client";
-import { accounts, memberships, organizations, users } from "@/lib/db/schema";
+import { accounts, memberships, organizations, sessions, users } from "@/lib/db/schema";
+import { sessionsOf, signedInUser } from "@/lib/auth/sessions";
 import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
-import { call, makeOrg, systemCtx } from "./helpers";
+import { RatingAddressInput } from "@/lib/schemas/address";
+import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
 import { rateRequest } from "./factories";
 import { ORIGIN, authPost, cookieFrom, newAccount, signIn, signUp } from "./session-helpers";
 
@@ -161,6 +163,28 @@ describe("the API with a session", () => {
     expect((row!.lastShipFrom as { postal_code: string }).postal_code).toBe(request.shipper.postal_code);
   });
 
+  it("offers the remembered ship-from back to that person only, and only while it still reads as an address", async () => {
+    const account = newAccount();
+    await signUp(account);
+    const userId = await userIdOf(account.email);
+    const db = await getDb();
+    const membership = (await membershipOf(db, userId))!;
+    const base = await orgCtx(membership.orgId);
+    const person = { ...base, actor: { type: "user" as const, id: userId } };
+    const viaKey = { ...base, actor: { type: "api_key" as const, id: "key_x" } };
+    const shipper = RatingAddressInput.parse(rateRequest().shipper);
+    await rememberShipFrom(viaKey, shipper); // an API key is nobody's ship-from
+    expect(await lastShipFrom(person)).toBeNull();
+    await rememberShipFrom(person, shipper);
+    expect(await lastShipFrom(person)).toMatchObject({ postal_code: shipper.postal_code });
+    expect(await lastShipFrom(viaKey)).toBeNull();
+    await db
+      .update(memberships)
+      .set({ lastShipFrom: { postal_code: 12 } })
+      .where(eq(memberships.userId, userId));
+    expect(await lastShipFrom(person)).toBeNull();
+  });
+
   it("answers 403 forbidden with the role needed when a member asks for API keys; an owner may", async () => {
     const account = newAccount();
     const cookie = await signUp(account);
@@ -208,5 +232,43 @@ describe("members add", () => {
     await expect(
       addMember({ ctx: await systemCtx(), orgId: org.orgId, email: "nobody@example.test", role: "member" }),
     ).rejects.toThrow(/signs up first/);
+  });
+});
+
+describe("a person's sessions", () => {
+  it("are listed live only, newest first, the current one marked, never their tokens", async () => {
+    const account = newAccount();
+    await signUp(account);
+    expect((await signIn(account)).status).toBe(200);
+    const userId = await userIdOf(account.email);
+    const db = await getDb();
+    const rows = await db.select().from(sessions).where(eq(sessions.userId, userId));
+    expect(rows).toHaveLength(2);
+    // Made a second apart, so "newest first" has something to order.
+    const [older, newer] = rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    await db
+      .update(sessions)
+      .set({ createdAt: new Date(newer!.createdAt.getTime() - 1000) })
+      .where(eq(sessions.id, older!.id));
+    const listed = await sessionsOf(db, userId, newer!.id);
+    expect(listed.map((s) => [s.id, s.current])).toEqual([
+      [newer!.id, true],
+      [older!.id, false],
+    ]);
+    expect(Object.keys(listed[0]!).sort()).toEqual(["createdAt", "current", "expiresAt", "id", "userAgent"]);
+
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, older!.id));
+    expect((await sessionsOf(db, userId, newer!.id)).map((s) => s.id)).toEqual([newer!.id]);
+  });
+
+  it("know no one without a session cookie, and no one for a cookie that is not a session", async () => {
+    const db = await getDb();
+    expect(await signedInUser(db, new Headers())).toBeNull();
+    expect(await signedInUser(db, new Headers({ Cookie: "other=1" }))).toBeNull();
+    const forged = "shipwell.session_token=forged.signature";
+    expect(await signedInUser(db, new Headers({ Cookie: forged }))).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { GET as list, POST as create } from "@/app/v1/connections/route";
 import { withApi } from "@/lib/api/with-api";
@@ -172,6 +172,8 @@ describe("rate limit", () => {
 });
 
 describe("Idempotency-Key", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("replays the first response without running the request again", async () => {
     const { key } = await makeOrg();
     const headers = { "Idempotency-Key": "create-1" };
@@ -222,14 +224,17 @@ describe("Idempotency-Key", () => {
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let running!: () => void;
+    const started = new Promise<void>((r) => (running = r));
     const route = withApi({ doc, route: "/slow", body: z.object({ n: z.number() }) }, async () => {
       runs++;
+      running();
       await gate;
       return { status: 201, body: { runs } };
     });
     const headers = { "Idempotency-Key": "race" };
     const firstP = call(route, "POST", "/slow", { key, headers, body: { n: 1 } });
-    await new Promise((r) => setTimeout(r, 100));
+    await started; // the first request holds the key and is inside its handler
     const second = await call(route, "POST", "/slow", { key, headers, body: { n: 1 } });
     expect(second.status).toBe(409);
     expect(second.body.errors[0].code).toBe("idempotency_in_progress");
@@ -267,27 +272,30 @@ describe("Idempotency-Key", () => {
   });
 
   it("frees a key after its 24 hours: the same key then runs a new request", async () => {
-    const { key, orgId } = await makeOrg();
+    const { key } = await makeOrg();
     const headers = { "Idempotency-Key": "yesterday" };
+    // The first request is made a day ago (the clock is set back, not forward: a sweep at a time a day ahead would
+    // delete other test files' keys on a shared database).
+    const today = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: today - 24 * 3600 * 1000 });
     expect((await call(create, "POST", "/v1/connections", { key, headers, body: conn("day-1") })).status).toBe(201);
-    const db = await getDb();
-    await db
-      .update(idempotencyKeys)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(idempotencyKeys.orgId, orgId));
-    const today = await call(create, "POST", "/v1/connections", { key, headers, body: conn("day-2") });
-    expect(today.status).toBe(201);
-    expect(today.headers.get("idempotent-replayed")).toBeNull();
-    expect(today.body.carrier_id).toBe("day-2");
+    vi.setSystemTime(today);
+    const again = await call(create, "POST", "/v1/connections", { key, headers, body: conn("day-2") });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect(again.body.carrier_id).toBe("day-2");
   });
 
   it("sweeps expired keys so the table does not grow without bound", async () => {
     const { key, orgId } = await makeOrg();
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"], now: now - 25 * 3600 * 1000 });
     await call(create, "POST", "/v1/connections", { key, headers: { "Idempotency-Key": "old" }, body: conn("old") });
+    vi.useRealTimers();
     const db = await getDb();
     const mine = eq(idempotencyKeys.orgId, orgId);
     expect(await db.select().from(idempotencyKeys).where(mine)).toHaveLength(1);
-    await sweepExpiredIdempotencyKeys(db, new Date(Date.now() + 25 * 3600 * 1000));
+    await sweepExpiredIdempotencyKeys(db, new Date(now));
     expect(await db.select().from(idempotencyKeys).where(mine)).toHaveLength(0);
   });
 

@@ -1,12 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { GET as listConnections } from "@/app/v1/connections/route";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
-import { clearAuthCache, revokeApiKey } from "@/lib/auth/api-keys";
+import { revokeApiKey } from "@/lib/auth/api-keys";
 import { call, makeOrg, systemCtx } from "./helpers";
 
 describe("API key authentication", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("rejects a missing key with 401, the envelope and WWW-Authenticate", async () => {
     const res = await call(listConnections, "GET", "/v1/connections");
     expect(res.status).toBe(401);
@@ -40,12 +42,14 @@ describe("API key authentication", () => {
 
   it("sees a revocation made by another process once the short auth cache expires", async () => {
     const { key, keyId } = await makeOrg();
+    vi.useFakeTimers({ toFake: ["Date"] });
     expect((await call(listConnections, "GET", "/v1/connections", { key })).status).toBe(200);
     const db = await getDb();
     // Another instance (or the CLI) revokes the key directly in the database.
     await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
+    vi.advanceTimersByTime(4_999);
     expect((await call(listConnections, "GET", "/v1/connections", { key })).status).toBe(200); // within AUTH_CACHE_TTL_MS
-    clearAuthCache(); // as when the TTL has passed
+    vi.advanceTimersByTime(1);
     expect((await call(listConnections, "GET", "/v1/connections", { key })).status).toBe(401);
   });
 

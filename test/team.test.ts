@@ -9,8 +9,9 @@ import {
   revokeInvitation,
 } from "@/lib/auth/invitations";
 import { addMember, membershipOf } from "@/lib/auth/memberships";
-import { changeMemberRole, listMembers, removeMember } from "@/lib/auth/team";
-import type { Role } from "@/lib/auth/roles";
+import { changeMemberRole, listMembers, removeMember, requireRole } from "@/lib/auth/team";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { roleAllows, type Role } from "@/lib/auth/roles";
 import type { DomainContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { invitations, users } from "@/lib/db/schema";
@@ -181,5 +182,148 @@ describe("team: invitations", () => {
       revokeInvitation({ ctx: await as(other.orgId, other.owner), id: invitation.id }),
     ).rejects.toMatchObject({ code: "not_found" });
     expect(await listOpenInvitations(await as(other.orgId, other.owner))).toEqual([]);
+  });
+});
+
+describe("team: the rules' edges", () => {
+  it("knows roles by rank: an owner may do what an admin may, an admin what a member may, never upwards", () => {
+    const ranked: Role[] = ["member", "admin", "owner"];
+    for (const [i, role] of ranked.entries())
+      for (const [j, needed] of ranked.entries()) expect(roleAllows(role, needed), `${role} as ${needed}`).toBe(i >= j);
+  });
+
+  it("lets only a signed-in person of the organization manage its team", async () => {
+    const { orgId, owner } = await team();
+    const viaKey = await orgCtx(orgId); // an API key's context
+    await expect(requireRole({ ...viaKey, actor: { type: "api_key", id: "key_x" } }, "member")).rejects.toThrow(
+      ForbiddenError,
+    );
+    const stranger = await person("Stranger");
+    await expect(requireRole(await as(orgId, stranger), "member")).rejects.toThrow(/not a member/);
+    expect(await requireRole(await as(orgId, owner), "owner")).toBe("owner");
+  });
+
+  it("lists admins before members, and people of one role in the order they joined", async () => {
+    const { orgId, owner, others } = await team("member", "admin", "member", "admin");
+    const list = await listMembers(await as(orgId, owner));
+    expect(list.map((m) => m.userId)).toEqual([owner.id, others[1]!.id, others[3]!.id, others[0]!.id, others[2]!.id]);
+    expect(list[0]).toMatchObject({ name: expect.any(String), email: owner.email, joinedAt: expect.any(Date) });
+  });
+
+  it("lets the last owner stay an owner, an admin change a member, and answers the changed member", async () => {
+    const { orgId, owner, others } = await team("member", "admin");
+    const [member, admin] = others as [Person, Person];
+    expect(await changeMemberRole({ ctx: await as(orgId, owner), userId: owner.id, role: "owner" })).toMatchObject({
+      userId: owner.id,
+      role: "owner",
+    });
+    expect(await changeMemberRole({ ctx: await as(orgId, admin), userId: member.id, role: "admin" })).toMatchObject({
+      userId: member.id,
+      email: member.email,
+      role: "admin",
+    });
+    await expect(
+      changeMemberRole({ ctx: await as(orgId, owner), userId: "user_missing", role: "member" }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    // With two owners, one owner may remove the other.
+    await changeMemberRole({ ctx: await as(orgId, owner), userId: admin.id, role: "owner" });
+    await removeMember({ ctx: await as(orgId, owner), userId: admin.id });
+    expect((await listMembers(await as(orgId, owner))).map((m) => m.userId)).toEqual([owner.id, member.id]);
+    expect(await membershipOf(await getDb(), admin.id)).not.toMatchObject({ orgId });
+  });
+
+  it("adds an existing account by its email in any case, and changes the role of someone already in", async () => {
+    const { orgId } = await team();
+    const p = await person("Added");
+    const ctx = await systemCtx();
+    expect(await addMember({ ctx, orgId, email: ` ${p.email.toUpperCase()} `, role: "member" })).toEqual({
+      userId: p.id,
+      orgId,
+      role: "member",
+    });
+    await addMember({ ctx, orgId, email: p.email, role: "admin" });
+    expect(await membershipOf(await getDb(), p.id)).toMatchObject({ orgId, role: "admin", orgName: "Team test" });
+    await expect(addMember({ ctx, orgId, email: "nobody@example.test", role: "member" })).rejects.toThrow(
+      NotFoundError,
+    );
+  });
+});
+
+describe("team: invitations' edges", () => {
+  const DAY = 86_400_000;
+
+  it("works for exactly 7 days from its creation", async () => {
+    const { orgId, owner } = await team();
+    const ctx = await as(orgId, owner);
+    const invitee = await person("Week");
+    const now = new Date("2030-01-01T00:00:00Z");
+    const { invitation, token } = await createInvitation({ ctx, email: invitee.email, role: "member", now });
+    expect(invitation).toMatchObject({
+      email: invitee.email,
+      role: "member",
+      state: "pending",
+      expiresAt: new Date(now.getTime() + 7 * DAY),
+      createdAt: now,
+    });
+    const db = await getDb();
+    const [row] = await db.select().from(invitations).where(eq(invitations.id, invitation.id));
+    expect(row!.invitedBy).toBe(owner.id);
+    expect((await invitationByToken(db, token, new Date(now.getTime() + 7 * DAY - 1)))?.state).toBe("pending");
+    expect(await invitationByToken(db, token, new Date(now.getTime() + 7 * DAY))).toEqual({
+      orgName: "Team test",
+      email: invitee.email,
+      role: "member",
+      state: "expired",
+    });
+    await expect(
+      acceptInvitation({ db, token, user: invitee, now: new Date(now.getTime() + 7 * DAY) }),
+    ).rejects.toThrow("This invitation was not used in time.");
+    expect(await acceptInvitation({ db, token, user: invitee, now: new Date(now.getTime() + 7 * DAY - 1) })).toEqual({
+      orgId,
+      role: "member",
+    });
+  });
+
+  it("takes only something that looks like one email address", async () => {
+    const { orgId, owner } = await team();
+    const ctx = await as(orgId, owner);
+    for (const bad of ["x", "x@y", "@y.z", "x@.z", "a b@c.d", "x@y.z w", `${"a".repeat(250)}@b.cd`])
+      await expect(createInvitation({ ctx, email: bad, role: "member" }), bad).rejects.toMatchObject({
+        code: "validation_error",
+      });
+    const ok = await createInvitation({ ctx, email: ` ${"a".repeat(245)}@b.cd `, role: "member" });
+    expect(ok.invitation.email).toBe(`${"a".repeat(245)}@b.cd`);
+  });
+
+  it("lists open invitations newest first, says 'revoked' once revoked, and keeps a member's role on accepting", async () => {
+    const { orgId, owner, others } = await team("admin");
+    const ctx = await as(orgId, owner);
+    const [admin] = others as [Person];
+    const t = Date.now();
+    const a = await createInvitation({ ctx, email: "first@example.test", role: "member", now: new Date(t - 2000) });
+    const b = await createInvitation({ ctx, email: "second@example.test", role: "member", now: new Date(t - 1000) });
+    expect((await listOpenInvitations(ctx)).map((i) => i.id)).toEqual([b.invitation.id, a.invitation.id]);
+    expect(await revokeInvitation({ ctx, id: a.invitation.id })).toMatchObject({
+      id: a.invitation.id,
+      state: "revoked",
+    });
+    await expect(revokeInvitation({ ctx, id: a.invitation.id })).rejects.toMatchObject({ code: "not_found" });
+    expect((await invitationByToken(await getDb(), a.token))?.state).toBe("revoked");
+
+    // Someone already in the organization (invited before they joined) keeps the role they have.
+    const late = await createInvitation({ ctx, email: "late@example.test", role: "member" });
+    await getDb().then((db) =>
+      db.update(invitations).set({ email: admin.email }).where(eq(invitations.id, late.invitation.id)),
+    );
+    expect(await acceptInvitation({ db: await getDb(), token: late.token, user: admin })).toEqual({
+      orgId,
+      role: "member",
+    });
+    expect(await requireRole(await as(orgId, admin), "admin")).toBe("admin");
+  });
+
+  it("finds nothing for an empty, overlong or unknown token", async () => {
+    const db = await getDb();
+    for (const token of ["", "x".repeat(101), "y".repeat(100)]) expect(await invitationByToken(db, token)).toBeNull();
   });
 });

@@ -27,3 +27,55 @@ describe("RateLimiter", () => {
     expect(limiter.take("k", 2).remaining).toBe(1);
   });
 });
+
+describe("RateLimiter's arithmetic", () => {
+  it("refills at limit per window, reports whole tokens left, and the wait for the next one", () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    expect(limiter.take("k", 3)).toEqual({ allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0 });
+    limiter.take("k", 3);
+    limiter.take("k", 3);
+    // 3 a minute: a token every 20 s
+    expect(limiter.take("k", 3)).toEqual({ allowed: false, limit: 3, remaining: 0, retryAfterSeconds: 20 });
+    now = 15_000; // three quarters of a token: 5 s to go
+    expect(limiter.take("k", 3)).toMatchObject({ allowed: false, retryAfterSeconds: 5 });
+    now = 20_000;
+    expect(limiter.take("k", 3)).toEqual({ allowed: true, limit: 3, remaining: 0, retryAfterSeconds: 0 });
+    now = 60_000 + 20_000 + 10_000; // far past full: never more than the limit
+    expect(limiter.take("k", 3).remaining).toBe(2);
+  });
+
+  it("takes another window, and never answers a wait under 1 second", () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    expect(limiter.take("k", 1000, 1000).remaining).toBe(999);
+    for (let i = 0; i < 999; i++) limiter.take("k", 1000, 1000);
+    expect(limiter.take("k", 1000, 1000)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+    now = 500;
+    expect(limiter.take("k", 1000, 1000)).toMatchObject({ allowed: true, remaining: 499 });
+  });
+
+  it("refunds nothing to a key it has never seen, and reset forgets every bucket", () => {
+    const limiter = new RateLimiter(() => 0);
+    limiter.refund("new", 2);
+    expect(limiter.take("new", 2).remaining).toBe(1);
+    limiter.take("new", 2);
+    limiter.reset();
+    expect(limiter.take("new", 2).remaining).toBe(1);
+  });
+
+  it("past 50 000 buckets drops the full ones, and keeps every bucket that still has something to remember", () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    const size = () => (limiter as unknown as { buckets: Map<string, unknown> }).buckets.size;
+    limiter.take("busy", 2);
+    limiter.take("busy", 2);
+    for (let i = 1; i < 50_000; i++) limiter.take(`k${i}`, 2);
+    expect(size()).toBe(50_000); // not over yet: nothing swept
+    now = 30_000; // every other bucket is full again; "busy" has 1 of 2
+    limiter.take("one-more", 2);
+    expect(size()).toBeLessThanOrEqual(2); // "busy", and at most the newcomer
+    expect(size()).toBeGreaterThanOrEqual(1);
+    expect(limiter.take("busy", 2)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+});

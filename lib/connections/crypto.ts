@@ -60,7 +60,15 @@ export function decryptJson<T = unknown>(envelope: string, aad: string): T {
   const decipher = createDecipheriv("aes-256-gcm", encryptionKey(), Buffer.from(iv, "base64url"));
   decipher.setAAD(Buffer.from(aad));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  const text = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+  let text: string;
+  try {
+    text = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    // GCM's own "unable to authenticate data" does not tell an operator what to check; nothing was decrypted.
+    throw new Error(
+      "Stored credentials could not be decrypted: ENCRYPTION_KEY is not the key they were encrypted with, or they were altered.",
+    );
+  }
   return JSON.parse(text) as T;
 }
 
