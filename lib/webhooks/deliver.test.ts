@@ -67,13 +67,16 @@ describe("sendDelivery", () => {
       previousSecretEncrypted: null,
       previousSecretExpiresAt: null,
     }) as WebhookEndpointRow;
-  const event = {
+  const event: EventRow = {
     id: "evt_1",
+    seq: 1,
+    orgId: "org_1",
+    resourceId: "trk_1",
     type: "tracker.updated",
     createdAt: t0,
     testMode: true,
     data: { id: "trk_1" },
-  } as EventRow;
+  };
   const delivery = (attempts: number) => ({ id: 1, attempts }) as DeliveryRow;
 
   it("succeeds on a 2xx, at the time it was given", async () => {

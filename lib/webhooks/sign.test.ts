@@ -26,6 +26,6 @@ describe("signedHeaders", () => {
     expect(headers["webhook-signature"]).toBe(
       `${new Webhook(current).sign("evt_2", at, body)} ${new Webhook(previous).sign("evt_2", at, body)}`,
     );
-    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
   });
 });
