@@ -9,11 +9,12 @@ import { resetEnvCache } from "@/lib/env";
 import type { EventType } from "@/lib/schemas/event";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "@/lib/webhooks/backoff";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
-import { encryptSecret, newSigningSecret } from "@/lib/webhooks/endpoint-rows";
+import { newSigningSecret } from "@/lib/webhooks/endpoint-rows";
 import { recordEvents } from "@/lib/webhooks/outbox";
+import { rotateSecret } from "@/lib/webhooks/rotate-secret";
 import { sendDueWebhooks, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
-import { call, makeOrg, systemCtx } from "./helpers";
+import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
 import { sandboxNumbers, seedDueTrackers } from "./refresh-helpers";
 import { allowPrivateUrls, attemptsOf, createEndpoint, deliveriesOf, endpointRow, fakeClock } from "./webhook-helpers";
 import { startReceiver, type Answer, type Receiver } from "./webhook-receiver";
@@ -84,6 +85,15 @@ const send = async (endpointId: string, clock: () => Date = () => new Date(), op
 
 const verify = (secret: string, got: Receiver["received"][number]) =>
   new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
+/** Verifies as a receiver whose clock reads `now` (the library checks the timestamp against it). */
+function verifyAt(now: Date, secret: string, got: Receiver["received"][number]) {
+  vi.useFakeTimers({ toFake: ["Date"], now });
+  try {
+    return verify(secret, got);
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 describe("signatures", () => {
   it("follow Standard Webhooks: the receiver verifies them with the standardwebhooks library", async () => {
@@ -120,36 +130,27 @@ describe("signatures", () => {
     expect(() => verify(secret, r.received[0]!)).toThrow(/timestamp too old/);
   });
 
-  it("during a rotation sign with both secrets, and with the new one alone once the old expired", async () => {
+  it("during a rotation sign with both secrets for 24 hours, and with the new one alone from then on", async () => {
     const { orgId } = await makeOrg();
     const r = await receiver();
-    const old = newSigningSecret();
-    const { id, secret } = await endpoint(orgId, r.url);
-    const db = await getDb();
-    await db
-      .update(webhookEndpoints)
-      .set({
-        previousSecretEncrypted: encryptSecret(id, old),
-        previousSecretExpiresAt: new Date(Date.now() + 86_400_000),
-      })
-      .where(eq(webhookEndpoints.id, id));
-    await emit(orgId, [{ type: "tracker.updated" }]);
-    await send(id);
+    const { id, secret: old } = await endpoint(orgId, r.url);
+    const rotatedAt = new Date(Date.now() + 1000);
+    const { secret } = await rotateSecret({ ctx: await orgCtx(orgId), id, now: rotatedAt });
+    const lastMoment = new Date(rotatedAt.getTime() + 86_400_000 - 1);
+    const expiry = new Date(rotatedAt.getTime() + 86_400_000);
+    await emit(orgId, [{ type: "tracker.updated" }], { now: rotatedAt });
+    await send(id, () => lastMoment);
     const during = r.received[0]!;
     expect(String(during.headers["webhook-signature"]).split(" ")).toHaveLength(2);
-    expect(verify(secret, during)).toMatchObject({ type: "tracker.updated" });
-    expect(verify(old, during)).toMatchObject({ type: "tracker.updated" });
+    expect(verifyAt(lastMoment, secret, during)).toMatchObject({ type: "tracker.updated" });
+    expect(verifyAt(lastMoment, old, during)).toMatchObject({ type: "tracker.updated" });
 
-    await db
-      .update(webhookEndpoints)
-      .set({ previousSecretExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(webhookEndpoints.id, id));
-    await emit(orgId, [{ type: "tracker.updated" }]);
-    await send(id);
+    await emit(orgId, [{ type: "tracker.updated" }], { now: rotatedAt });
+    await send(id, () => expiry);
     const after = r.received[1]!;
     expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1);
-    expect(verify(secret, after)).toMatchObject({ type: "tracker.updated" });
-    expect(() => verify(old, after)).toThrow(/No matching signature/);
+    expect(verifyAt(expiry, secret, after)).toMatchObject({ type: "tracker.updated" });
+    expect(() => verifyAt(expiry, old, after)).toThrow(/No matching signature/);
   });
 
   it("present data in the endpoint's API version", async () => {
