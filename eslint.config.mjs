@@ -88,6 +88,9 @@ export default tseslint.config(
       // Playwright's output: a report with traces carries the trace viewer's bundled scripts.
       "playwright-report/**",
       "test-results/**",
+      // Stryker's sandboxes (instrumented copies of the project) and its report.
+      ".stryker-tmp/**",
+      "reports/**",
     ],
   },
   ...tseslint.configs.recommended,
