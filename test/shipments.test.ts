@@ -271,6 +271,32 @@ describe("GET /v1/shipments/{id}/label", () => {
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.errors[0]).toMatchObject({ field: "format" });
   });
+
+  it("serves a PNG label as image/png, byte for byte as bought, named by its tracking number's safe characters", async () => {
+    const { key } = await makeOrg();
+    const s = await createShipmentFor(key, { label_type: "PNG" });
+    const bought = (await purchaseFor(key, s)).body.shipment;
+    const fetchFile = async () => {
+      const res = await label(
+        new Request(`http://localhost/v1/shipments/${s.id}/label`, { headers: { Authorization: `Token ${key}` } }),
+        { params: Promise.resolve({ id: s.id }) },
+      );
+      return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const { res, bytes } = await fetchFile();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${bought.tracking_number}.png"`);
+    expect(bytes.subarray(1, 4).toString()).toBe("PNG");
+    expect(bytes.equals(Buffer.from(bought.label.replace(/\n/g, ""), "base64"))).toBe(true);
+
+    // A carrier's tracking number with characters a file name must not carry; without one, the shipment id.
+    const db = await getDb();
+    await db.update(shipments).set({ trackingNumber: '1Z 99/"9_a-B.' }).where(eq(shipments.id, s.id));
+    expect((await fetchFile()).res.headers.get("content-disposition")).toBe('attachment; filename="1Z999_a-B.png"');
+    await db.update(shipments).set({ trackingNumber: null }).where(eq(shipments.id, s.id));
+    expect((await fetchFile()).res.headers.get("content-disposition")).toBe(`attachment; filename="${s.id}.png"`);
+  });
 });
 
 describe("POST /v1/shipments/{id}/cancel", () => {
