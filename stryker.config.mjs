@@ -1,50 +1,120 @@
 /**
  * Mutation testing of the rooms where a bug costs money or leaks data (docs/testing.md, "Mutation testing").
- * `npm run mutate` runs it; incremental, so only mutants in code or tests that changed since
- * mutation/incremental.json (committed) run again; `npm run mutate -- --force` runs everything.
+ * Run through `npm run mutate [room …] [-- stryker options]` (scripts/mutate.mjs): one Stryker run per room, over
+ * that room's code, against that room's tests, with its own incremental file in mutation/ (committed), so a change
+ * re-tests only the mutants it could affect. `--force` re-tests everything.
  */
+export const rooms = {
+  // purchase, claim, record-purchase, cancel, the orphan-label void, a lost purchase settled, the label file
+  shipments: {
+    mutate: [
+      "lib/shipments/{claim,record-purchase,purchase-shipment,cancel-shipment,void-orphan-label}.ts",
+      "lib/shipments/{settle-lost-purchase,look-up-attempt,buy-proxy-label,record-retries,outcome-unknown}.ts",
+      "lib/shipments/get-label.ts",
+    ],
+    tests: [
+      "test/shipment-claim.test.ts",
+      "test/shipment-leases.test.ts",
+      "test/void-orphan-label.test.ts",
+      "test/look-up-attempt.test.ts",
+      "test/shipment-purchase-safety.test.ts",
+      "test/purchase-outcome-unknown.test.ts",
+      "test/shipments.test.ts",
+      "test/proxy-shipping.test.ts",
+      "lib/shipments/*.test.ts",
+    ],
+  },
+  // idempotency, API keys and their cache, sessions, roles, the team, the request's key check and limits,
+  // connection credentials (encryption and the decrypted cache)
+  access: {
+    mutate: [
+      "lib/api/{idempotency,authenticate,rate-limit}.ts",
+      "lib/auth/{api-keys,sessions,roles,memberships,team,invitations}.ts",
+      "lib/connections/{crypto,cache}.ts",
+      "lib/short-cache.ts",
+    ],
+    tests: [
+      "test/idempotency.test.ts",
+      "test/api-behaviour.test.ts",
+      "test/api-keys.test.ts",
+      "test/auth.test.ts",
+      "test/accounts.test.ts",
+      "test/team.test.ts",
+      "test/encryption-key.test.ts",
+      "test/connection-cache.test.ts",
+      "test/unauthenticated-rate-limit.test.ts",
+      "lib/api/*.test.ts",
+      "lib/connections/*.test.ts",
+      "lib/short-cache.test.ts",
+    ],
+  },
+  // carrier deadlines, retries, tokens and the rates fan-out
+  carriers: {
+    mutate: [
+      "lib/carriers/http/{client,deadline,retry,token-cache}.ts",
+      "lib/carriers/invoke.ts",
+      "lib/rates/fetch-rates.ts",
+    ],
+    tests: [
+      "lib/carriers/http/*.test.ts",
+      "lib/carriers/invoke.test.ts",
+      "test/proxy-rates.test.ts",
+      "test/carrier-faults.test.ts",
+    ],
+  },
+  // tracker claims and the refresh loop
+  refresh: {
+    mutate: [
+      "lib/trackers/refresh/*.ts",
+      "lib/trackers/refresh-tracker.ts",
+      "lib/jobs/{refresh-trackers,scheduler}.ts",
+    ],
+    tests: ["test/tracker-refresh.test.ts", "test/refresh-jobs.test.ts", "test/trackers.test.ts"],
+  },
+  // webhook signing, the outbox and delivery
+  webhooks: {
+    mutate: [
+      "lib/webhooks/{sign,outbox,send-due,deliver,backoff,safe-fetch,due-deliveries,redeliver,retention}.ts",
+      "lib/webhooks/{rotate-secret,endpoint-url}.ts",
+      "lib/shipments/shipment-events.ts",
+      "lib/trackers/tracker-events.ts",
+      "lib/jobs/send-webhooks.ts",
+    ],
+    tests: [
+      "test/webhook-*.test.ts",
+      "test/webhooks-api.test.ts",
+      "lib/webhooks/*.test.ts",
+      "lib/trackers/tracker-events.test.ts",
+      "lib/shipments/shipment-events.test.ts",
+    ],
+  },
+};
+
+const name = process.env.MUTATION_ROOM ?? "";
+const room = rooms[name];
+if (!room) throw new Error(`MUTATION_ROOM must be one of ${Object.keys(rooms).join(", ")}: run \`npm run mutate\``);
+// Read by vitest.config.ts in Stryker's workers, which inherit this process's environment.
+process.env.MUTATION_TESTS = room.tests.join(",");
+
 export default {
   testRunner: "vitest",
-  vitest: { configFile: "vitest.config.ts", related: true },
+  // The room's own tests (vitest.config.ts reads MUTATION_TESTS), not every file that imports the code: the outbox
+  // and the shipment rows are imported by nearly the whole suite.
+  vitest: { configFile: "vitest.config.ts", related: false },
   coverageAnalysis: "perTest",
   plugins: ["@stryker-mutator/vitest-runner"],
-  // The rooms where a bug costs money or leaks data (docs/testing.md lists them and their scores).
-  mutate: [
-    // purchase, claim, record-purchase, cancel, the orphan-label void, a lost purchase settled, the label file
-    "lib/shipments/{claim,record-purchase,purchase-shipment,cancel-shipment,void-orphan-label}.ts",
-    "lib/shipments/{settle-lost-purchase,look-up-attempt,buy-proxy-label,record-retries,outcome-unknown,get-label}.ts",
-    // idempotency, API keys and their cache, sessions and roles, the request's key check and limits
-    "lib/api/{idempotency,authenticate,rate-limit}.ts",
-    "lib/auth/{api-keys,sessions,roles,memberships,team,invitations}.ts",
-    // connection credentials: encryption and the decrypted cache
-    "lib/connections/{crypto,cache}.ts",
-    "lib/short-cache.ts",
-    // carrier deadlines, retries, tokens and the rates fan-out
-    "lib/carriers/http/{client,deadline,retry,token-cache}.ts",
-    "lib/carriers/invoke.ts",
-    "lib/rates/fetch-rates.ts",
-    // tracker claims and the refresh loop
-    "lib/trackers/refresh/*.ts",
-    "lib/trackers/refresh-tracker.ts",
-    "lib/jobs/{refresh-trackers,scheduler}.ts",
-    // webhook signing, the outbox and delivery
-    "lib/webhooks/{sign,outbox,send-due,deliver,backoff,safe-fetch,due-deliveries,redeliver,retention}.ts",
-    "lib/webhooks/{rotate-secret,endpoint-url}.ts",
-    "lib/shipments/shipment-events.ts",
-    "lib/trackers/tracker-events.ts",
-    "lib/jobs/send-webhooks.ts",
-    "!**/*.test.ts",
-  ],
+  mutate: room.mutate,
   // Static mutants (constants such as lock and cache lifetimes) are included on purpose.
   ignoreStatic: false,
   incremental: true,
-  incrementalFile: "mutation/incremental.json",
-  reporters: ["clear-text", "progress", "html"],
-  htmlReporter: { fileName: "reports/mutation/index.html" },
+  incrementalFile: `mutation/${name}.json`,
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
   thresholds: { high: 95, low: 90, break: 90 },
   concurrency: 2,
   timeoutMS: 20_000,
-  // The first run of every related test file, with coverage, takes minutes on two cores.
+  // The first run of the room's tests, with coverage, takes minutes on two cores.
   dryRunTimeoutMinutes: 30,
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",

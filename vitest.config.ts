@@ -13,7 +13,11 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
+    // Under Stryker, the tests of the room being mutated (stryker.config.mjs sets MUTATION_TESTS).
+    include:
+      stryker && process.env.MUTATION_TESTS
+        ? process.env.MUTATION_TESTS.split(",")
+        : ["lib/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
     // Tests that run the code in child processes: a mutant's hits there are invisible to Stryker (docs/testing.md).
     exclude: [
       ...configDefaults.exclude,
