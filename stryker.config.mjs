@@ -90,9 +90,13 @@ export const rooms = {
   },
 };
 
-const name = process.env.MUTATION_ROOM ?? "";
-const room = rooms[name];
-if (!room) throw new Error(`MUTATION_ROOM must be one of ${Object.keys(rooms).join(", ")}: run \`npm run mutate\``);
+// Without a room (`npx stryker run`, or a tool reading this file): every room in one run.
+const name = process.env.MUTATION_ROOM ?? "all";
+const room =
+  name === "all"
+    ? { mutate: Object.values(rooms).flatMap((r) => r.mutate), tests: Object.values(rooms).flatMap((r) => r.tests) }
+    : rooms[name];
+if (!room) throw new Error(`MUTATION_ROOM must be one of ${Object.keys(rooms).join(", ")}`);
 // Read by vitest.config.ts in Stryker's workers, which inherit this process's environment.
 process.env.MUTATION_TESTS = room.tests.join(",");
 

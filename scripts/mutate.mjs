@@ -5,7 +5,6 @@
  */
 import { spawnSync } from "node:child_process";
 
-process.env.MUTATION_ROOM ??= "shipments"; // stryker.config.mjs refuses to load without a room
 const { rooms } = await import("../stryker.config.mjs");
 const args = process.argv.slice(2);
 const named = args.filter((a) => a in rooms);
