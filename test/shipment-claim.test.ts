@@ -354,6 +354,15 @@ describe("recordPurchase", () => {
     expect((await findShipmentRow(ctx.db, ctx.org.id, s.id)).trackingNumber).toBe("1ZTEST0001");
   });
 
+  it("only a purchased shipment counts as already recorded: the same number on an unbought one is recorded", async () => {
+    const { ctx, s, record, count } = await bought();
+    // A tracking number on a shipment that is not purchased (as a carrier may reuse one) proves nothing was recorded.
+    await ctx.db.update(shipments).set({ trackingNumber: "1ZTEST0001" }).where(eq(shipments.id, s.id));
+    const row = await recordPurchase(ctx, record());
+    expect(row).toMatchObject({ status: "purchased", trackingNumber: "1ZTEST0001", pendingOperation: null });
+    expect(await count(labels)).toBe(1);
+  });
+
   it("a claim taken over meanwhile: ClaimLostError, and the label and tracker roll back", async () => {
     const { ctx, s, row, record, count, claim } = await bought();
     // The claim expired and another purchase took the shipment.
