@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { CarrierError } from "@/lib/carriers/types";
 import { getDb } from "@/lib/db/client";
@@ -27,6 +27,13 @@ const realTime = { pace: 1 };
  */
 function fakeTime() {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+}
+/**
+ * Opens the pool's connections while timers are real: a connection opened under fake timers races postgres.js's
+ * connect timeout against a clock the test moves faster than the server answers.
+ */
+async function warmPool(db: Awaited<ReturnType<typeof getDb>>) {
+  await Promise.all(Array.from({ length: 10 }, () => db.execute(sql`select 1`)));
 }
 async function untilSettled<T>(work: Promise<T>): Promise<T> {
   let done = false;
@@ -221,6 +228,7 @@ describe("background refresh core", () => {
     const slowIds = await seedDueTrackers(orgId, slow.id, sandboxNumbers(8, 30, 2));
     const fastIds = await seedDueTrackers(orgId, fast.id, sandboxNumbers(8, 31, 2));
     const db = await getDb();
+    await warmPool(db);
     fakeTime();
     const [s, f] = await untilSettled(
       Promise.all([
