@@ -1,10 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import { resetEnvCache } from "@/lib/env";
 import { formatTimestamp } from "@/lib/timestamp";
 import { claimBatch, planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { EVENT_RETENTION_MS } from "@/lib/webhooks/event-rows";
@@ -13,8 +12,7 @@ import { redeliverEvent } from "@/lib/webhooks/redeliver";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { sendDueWebhooks, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
 import { makeOrg, orgCtx, systemCtx } from "./helpers";
-import { allowPrivateUrls, attemptsOf, createEndpoint, deliveriesOf } from "./webhook-helpers";
-import { startReceiver, type Receiver } from "./webhook-receiver";
+import { attemptsOf, createEndpoint, deliveriesOf, useWebhookReceivers } from "./webhook-helpers";
 
 /**
  * The edges of the sender's time rules, each at its exact boundary by an injected clock (docs/webhooks.md,
@@ -22,16 +20,7 @@ import { startReceiver, type Receiver } from "./webhook-receiver";
  * redelivery under a lease, the mid-batch settle, and the 30-day retention in batches.
  */
 
-beforeAll(() => allowPrivateUrls(true));
-afterAll(() => {
-  delete process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
-  resetEnvCache();
-});
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  vi.useRealTimers();
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const receiver = useWebhookReceivers();
 
 const SECOND = 1000;
 // A fixed instant in the future (so nothing of other files is due at it), the same on every run.
@@ -128,12 +117,6 @@ describe("when a head delivery is due and free", () => {
 });
 
 describe("a worker", () => {
-  async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
-    const r = await startReceiver(answer);
-    receivers.push(r);
-    return r;
-  }
-
   it("starts an attempt up to 20 s before its lease ends, and none later", async () => {
     const { orgId } = await makeOrg();
     const r = await receiver();

@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { POST as redeliver } from "@/app/v1/events/[id]/redeliver/route";
 import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
 import { getDb } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
-import { resetEnvCache } from "@/lib/env";
 import type { EventType } from "@/lib/schemas/event";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "@/lib/webhooks/backoff";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
@@ -16,8 +15,16 @@ import { sendDueWebhooks, sendEndpointDeliveries } from "@/lib/webhooks/send-due
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
 import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
 import { sandboxNumbers, seedDueTrackers } from "./refresh-helpers";
-import { allowPrivateUrls, attemptsOf, createEndpoint, deliveriesOf, endpointRow, fakeClock } from "./webhook-helpers";
-import { startReceiver, type Answer, type Receiver } from "./webhook-receiver";
+import {
+  allowPrivateUrls,
+  attemptsOf,
+  createEndpoint,
+  deliveriesOf,
+  endpointRow,
+  fakeClock,
+  useWebhookReceivers,
+} from "./webhook-helpers";
+import type { Receiver } from "./webhook-receiver";
 
 /**
  * Delivery with real HTTP receivers on 127.0.0.1 (docs/webhooks.md). Time is a fake clock wherever a retry is due
@@ -35,22 +42,7 @@ vi.mock("@/lib/webhooks/due-deliveries", async (importOriginal) => {
   };
 });
 
-beforeAll(() => allowPrivateUrls(true));
-afterAll(() => {
-  delete process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
-  resetEnvCache();
-});
-
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  allowPrivateUrls(true);
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-async function receiver(answer?: (n: number) => Answer) {
-  const r = await startReceiver(answer);
-  receivers.push(r);
-  return r;
-}
+const receiver = useWebhookReceivers();
 
 async function endpoint(orgId: string, url: string, more: Parameters<typeof createEndpoint>[2] = {}) {
   const created = await createEndpoint(orgId, url, more);

@@ -1,14 +1,40 @@
+import { afterAll, afterEach, beforeAll, vi } from "vitest";
 import { and, asc, eq } from "drizzle-orm";
 import { resetEnvCache } from "@/lib/env";
 import { getDb } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { encryptSecret, newSigningSecret } from "@/lib/webhooks/endpoint-rows";
+import { startReceiver, type Receiver } from "./webhook-receiver";
 
 /** Receivers on 127.0.0.1 need private addresses allowed (and test endpoints may use http). */
 export function allowPrivateUrls(on = true) {
   process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = on ? "1" : "0";
   resetEnvCache();
+}
+
+/**
+ * The hooks of a file whose webhooks go to real receivers on 127.0.0.1: private addresses allowed for the file (and
+ * again after each test, which may have refused them), the real clock back and every receiver closed after each test.
+ * Answers the function that starts a receiver closed after its test.
+ */
+export function useWebhookReceivers() {
+  const open: Receiver[] = [];
+  beforeAll(() => allowPrivateUrls(true));
+  afterEach(async () => {
+    vi.useRealTimers();
+    allowPrivateUrls(true);
+    await Promise.all(open.splice(0).map((r) => r.close()));
+  });
+  afterAll(() => {
+    delete process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
+    resetEnvCache();
+  });
+  return async (answer?: Parameters<typeof startReceiver>[0]) => {
+    const r = await startReceiver(answer);
+    open.push(r);
+    return r;
+  };
 }
 
 /** An endpoint row as the webhooks API would create it; answers its id and its signing secret. */

@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
 import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { events, webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
-import { resetEnvCache } from "@/lib/env";
 import { inngest } from "@/lib/jobs/inngest";
 import { currentWebhookLoop, startWebhookLoop } from "@/lib/jobs/scheduler";
 import { nudgeInngestOnEvents, sendWebhooksFunction } from "@/lib/jobs/send-webhooks";
@@ -12,8 +11,7 @@ import { recordEvents } from "@/lib/webhooks/outbox";
 import { EVENT_RETENTION_MS } from "@/lib/webhooks/event-rows";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { makeOrg, systemCtx } from "./helpers";
-import { allowPrivateUrls, createEndpoint } from "./webhook-helpers";
-import { startReceiver, type Receiver } from "./webhook-receiver";
+import { allowPrivateUrls, createEndpoint, useWebhookReceivers } from "./webhook-helpers";
 
 /** The sender as a job: the Inngest function, the in-process loop, the nudge, and the 30-day retention. */
 
@@ -28,24 +26,15 @@ vi.mock("@/lib/webhooks/due-deliveries", async (importOriginal) => {
   };
 });
 
-beforeAll(() => allowPrivateUrls(true));
-afterAll(() => {
-  delete process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
-  resetEnvCache();
-});
-
-const receivers: Receiver[] = [];
+const receiver = useWebhookReceivers();
 afterEach(async () => {
-  vi.useRealTimers();
   vi.restoreAllMocks();
   await currentWebhookLoop()?.stop();
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
 async function endpointsWithEvents(count: number) {
   const { orgId } = await makeOrg();
-  const rs = await Promise.all(Array.from({ length: count }, () => startReceiver()));
-  receivers.push(...rs);
+  const rs = await Promise.all(Array.from({ length: count }, () => receiver()));
   const ids = [];
   for (const r of rs) {
     const { id } = await createEndpoint(orgId, r.url);

@@ -1,35 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { GET as listDeliveries } from "@/app/v1/webhooks/[id]/deliveries/route";
 import { POST as testWebhook } from "@/app/v1/webhooks/[id]/test/route";
 import { POST as redeliver } from "@/app/v1/events/[id]/redeliver/route";
 import { addMember } from "@/lib/auth/memberships";
-import { resetEnvCache } from "@/lib/env";
 import { getDb } from "@/lib/db/client";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { sendEndpointDeliveries } from "@/lib/webhooks/send-due";
 import { call, makeOrg, systemCtx } from "./helpers";
 import { newAccount, signUp } from "./session-helpers";
-import { allowPrivateUrls, createEndpoint, endpointRow } from "./webhook-helpers";
-import { startReceiver, type Receiver } from "./webhook-receiver";
+import { allowPrivateUrls, createEndpoint, endpointRow, useWebhookReceivers } from "./webhook-helpers";
 
 /** The test ping, the delivery log and who may use them (docs/webhooks.md, "The delivery log"). */
 
-beforeAll(() => allowPrivateUrls(true));
-afterAll(() => {
-  delete process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
-  resetEnvCache();
-});
-
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(answer);
-  receivers.push(r);
-  return r;
-}
+const receiver = useWebhookReceivers();
 
 const ping = (key: string, id: string) => call(testWebhook, "POST", `/v1/webhooks/${id}/test`, { key, params: { id } });
 const log = (key: string, id: string, query: Record<string, string> = {}) =>
