@@ -25,7 +25,9 @@ export default defineConfig({
   retries: 0,
   // Two cores and one database process: a second worker overlaps the tests that wait (the tracker refresh).
   workers: 2,
-  timeout: 60_000,
+  // The longest flows check four or five pages (an axe scan and a screenshot each) and take ~60 s on two quiet cores;
+  // the limit is there to stop a hung test, not to time a slow one.
+  timeout: 150_000,
   reporter: [["list"], ["html", { open: "never" }]],
   outputDir: "test-results",
   globalTeardown: "./e2e/global-teardown.ts",
