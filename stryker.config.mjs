@@ -15,6 +15,7 @@ export const rooms = {
     tests: [
       "test/shipment-claim.test.ts",
       "test/shipment-leases.test.ts",
+      "test/cancel-shipment.test.ts",
       "test/void-orphan-label.test.ts",
       "test/look-up-attempt.test.ts",
       "test/shipment-purchase-safety.test.ts",

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
 import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import type { FoundShipment } from "@/lib/carriers/types";
+import { forgetOrgConnections } from "@/lib/connections/cache";
+import { carrierConnections } from "@/lib/db/schema";
+import { log } from "@/lib/log";
 import { lookUpAttempt } from "@/lib/shipments/look-up-attempt";
 import { attemptWindow, type PurchaseAttempt } from "@/lib/shipments/outcome-unknown";
 import { makeOrg, orgCtx } from "./helpers";
@@ -31,7 +35,7 @@ async function setUp(config: Record<string, unknown> = {}) {
     label_type: "PDF",
     payment: { paid_by: "sender", currency: "USD", account_number: null },
   };
-  return { ctx, connection, attempt };
+  return { ctx, orgId, connection, attempt };
 }
 
 const sale = (tracking_number: string, shipment_key: string | null): FoundShipment => ({
@@ -78,21 +82,47 @@ describe("lookUpAttempt", () => {
     }
   });
 
+  it("cannot tell where the connection's carrier is no longer supported", async () => {
+    const { ctx, orgId, connection, attempt } = await setUp();
+    await ctx.db
+      .update(carrierConnections)
+      .set({ carrierName: "retired" })
+      .where(eq(carrierConnections.id, connection.id));
+    forgetOrgConnections(orgId);
+    expect(await lookUpAttempt(ctx, SHIPMENT, attempt, SETTLED_BY)).toMatchObject({
+      kind: "unknown",
+      reason: "sandbox cannot look labels up by reference",
+    });
+  });
+
   it("asks for the attempt's reference (else the shipment id), sold since five minutes before it started", async () => {
     const { ctx, attempt } = await setUp();
     const find = carrierHolds([]);
+    const info = vi.spyOn(log(), "info");
     await lookUpAttempt(ctx, SHIPMENT, attempt, SETTLED_BY);
     await lookUpAttempt(ctx, SHIPMENT, { ...attempt, reference: null }, SETTLED_BY);
     expect(find.mock.calls.map((c) => c[1])).toEqual([
       { reference: "ORDER-5", sold_since: new Date("2030-01-01T11:55:00.000Z") },
       { reference: SHIPMENT, sold_since: new Date("2030-01-01T11:55:00.000Z") },
     ]);
+    // The operator's log names the operation: one "lookup" line per question asked.
+    const operations = info.mock.calls
+      .map((c) => c[0] as unknown as Record<string, unknown>)
+      .filter((l) => l.msg === "carrier_operation")
+      .map((l) => [l.operation, l.carrier_id]);
+    expect(operations).toEqual([
+      ["lookup", "lookup"],
+      ["lookup", "lookup"],
+    ]);
   });
 
   it("a failed lookup cannot tell, and says why with the carrier's messages", async () => {
     const { ctx, attempt } = await setUp({ fail_operations: ["lookup"] });
     const verdict = await lookUpAttempt(ctx, SHIPMENT, attempt, SETTLED_BY);
-    expect(verdict).toMatchObject({ kind: "unknown", reason: expect.stringMatching(/^looking it up failed \(.+\)$/) });
+    expect(verdict).toMatchObject({
+      kind: "unknown",
+      reason: "looking it up failed (Sandbox service temporarily unavailable. Please try again later.)",
+    });
     expect(verdict.kind === "unknown" && verdict.messages.map((m) => m.code)).toEqual(["carrier_unavailable"]);
   });
 

@@ -10,7 +10,9 @@ import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { withTransaction } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { carrierLedger, labels, shipments } from "@/lib/db/schema";
+import { log } from "@/lib/log";
 import { Shipment } from "@/lib/schemas/shipment";
+import { ClaimLostError } from "@/lib/shipments/claim";
 import { recordPurchase } from "@/lib/shipments/record-purchase";
 import { recordRetryPolicy } from "@/lib/shipments/record-retries";
 import { moveShipmentsWithTracking } from "@/lib/shipments/status";
@@ -75,6 +77,16 @@ async function timedOutBeforeSale() {
 
 const codes = (messages: { code: string; level: string }[]) => messages.map((m) => [m.code, m.level]);
 
+/** The carrier operations logged (one line each), as [operation, outcome]. */
+function carrierOperations(info: { mock: { calls: unknown[][] } }) {
+  return info.mock.calls
+    .map((c) => c[0] as Record<string, unknown>)
+    .filter((l) => l.msg === "carrier_operation")
+    .map((l) => [l.operation, l.outcome]);
+}
+
+const SANDBOX_DOWN = "Sandbox service temporarily unavailable. Please try again later.";
+
 async function show(key: string, id: string) {
   const res = await call(getShipment, "GET", `/v1/shipments/${id}`, { key, params: { id } });
   return Shipment.strict().parse(res.body);
@@ -105,11 +117,21 @@ describe("a purchase whose answer was lost", () => {
       label_type: "PDF",
     });
     expect(codes(stored.messages)).toContainEqual(["purchase_outcome_unknown", "error"]);
+    const { started_at } = stored.meta.purchase_attempt as { started_at: string };
 
     const retry = await purchaseFor(key, s);
     expect(retry.status).toBe(200);
     expect(ship).toHaveBeenCalledTimes(1);
-    expect(codes(retry.body.messages)).toEqual([["purchase_recovered", "info"]]);
+    expect(retry.body.messages).toEqual([
+      {
+        carrier_name: "sandbox",
+        carrier_id: "lossy",
+        code: "purchase_recovered",
+        message: `The label bought by the purchase attempt of ${started_at}, whose answer was lost, was found at sandbox under reference ORDER-42 and recorded; no label was bought again. It was bought with that attempt's rate, payment and reference.`,
+        level: "info",
+        details: { tracking_number: sold!.trackingNumber, started_at },
+      },
+    ]);
     expect(retry.body.shipment).toMatchObject({
       status: "purchased",
       tracking_number: sold!.trackingNumber,
@@ -136,6 +158,8 @@ describe("a purchase whose answer was lost", () => {
     const later = await purchaseFor(key, s);
     expect(later.status).toBe(200);
     expect(later.body.shipment.status).toBe("purchased");
+    // Known safe to buy: nothing to warn about.
+    expect(later.body.messages).toEqual([]);
     expect(ship).toHaveBeenCalledTimes(1);
     expect(await sales(orgId, slow.id)).toHaveLength(1);
   });
@@ -248,7 +272,11 @@ describe("a purchase whose answer was lost", () => {
     const res = await purchaseFor(key, s);
     expect(res.status).toBe(409);
     expect(res.body.errors[0]).toMatchObject({ code: "purchase_outcome_unknown" });
-    for (const label of sold) expect(res.body.errors[0].message).toContain(label.trackingNumber);
+    const listed = (numbers: string[]) =>
+      `sandbox holds 2 labels with reference ${s.id} sold since then (${numbers.join(", ")})`;
+    const numbers = sold.map((l) => l.trackingNumber);
+    const message: string = res.body.errors[0].message;
+    expect(message.includes(listed(numbers)) || message.includes(listed([...numbers].reverse()))).toBe(true);
 
     const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
     expect(cancelled.body.shipment.status).toBe("cancelled");
@@ -293,16 +321,33 @@ describe("a purchase whose answer was lost", () => {
     expect((await purchaseFor(key, s)).status).toBe(424);
     const [sold] = await sales(orgId, lossy.id);
 
+    const info = vi.spyOn(log(), "info");
+    // A purchase sent while the carrier is being asked finds the shipment held by the cancellation.
+    const findShipments = sandboxAdapter.findShipments!.bind(sandboxAdapter);
+    let meanwhile: Awaited<ReturnType<typeof purchaseFor>> | undefined;
+    vi.spyOn(sandboxAdapter, "findShipments").mockImplementation(async (actx, req) => {
+      meanwhile = await purchaseFor(key, s);
+      return findShipments(actx, req);
+    });
     const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(meanwhile!.status).toBe(409);
+    expect(meanwhile!.body.errors[0].message).toMatch(/^A cancellation of this shipment is in progress \(held until /);
     expect(res.status).toBe(200);
     expect(res.body.shipment).toMatchObject({ status: "cancelled", label: null });
     expect(res.body.shipment.meta).not.toHaveProperty("purchase_attempt");
     expect(res.body.messages).toEqual([
-      expect.objectContaining({
+      {
+        carrier_name: "sandbox",
+        carrier_id: "lossy",
         code: "purchase_recovered",
         level: "info",
-        message: expect.stringContaining(sold!.trackingNumber),
-      }),
+        message: `Voided label ${sold!.trackingNumber}, bought by an earlier purchase attempt whose answer was lost.`,
+        details: { tracking_number: sold!.trackingNumber },
+      },
+    ]);
+    expect(carrierOperations(info)).toEqual([
+      ["lookup", "ok"],
+      ["void", "ok"],
     ]);
     expect((await sales(orgId, lossy.id))[0]!.voidedAt).not.toBeNull();
   });
@@ -316,11 +361,20 @@ describe("a purchase whose answer was lost", () => {
     });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-9" });
     expect((await purchaseFor(key, s)).status).toBe(424);
+    const { started_at } = (await show(key, s.id)).meta.purchase_attempt as { started_at: string };
     const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
     expect(res.status).toBe(200);
     expect(res.body.shipment.status).toBe("cancelled");
-    expect(codes(res.body.messages)).toEqual([["purchase_outcome_unknown", "warning"]]);
-    expect(res.body.messages[0].message).toMatch(/Check the carrier account for a label with reference ORDER-9/);
+    expect(res.body.messages).toEqual([
+      {
+        carrier_name: "sandbox",
+        carrier_id: "lossy",
+        code: "purchase_outcome_unknown",
+        message: `Cancelled here only: an earlier purchase attempt (${started_at}) lost its answer and looking it up failed (${SANDBOX_DOWN}). Check the carrier account for a label with reference ORDER-9 and void it there.`,
+        level: "warning",
+        details: {},
+      },
+    ]);
     // Honest about it: the label is still alive at the carrier.
     expect((await sales(orgId, lossy.id))[0]!.voidedAt).toBeNull();
   });
@@ -336,11 +390,183 @@ describe("a purchase whose answer was lost", () => {
     const ship = vi.spyOn(sandboxAdapter, "ship");
     const res = await purchaseFor(key, s);
     expect(res.status).toBe(409);
-    expect(res.body.errors[0].code).toBe("purchase_outcome_unknown");
+    expect(res.body.errors[0]).toMatchObject({
+      code: "purchase_outcome_unknown",
+      message: `An earlier purchase of this shipment did not finish, and its outcome is unknown: the attempt's details were not recorded. Check the carrier account for a label with reference ${s.id}, then send the purchase again with "confirm_rebuy": true to buy a label anyway, or cancel the shipment.`,
+    });
     expect(ship).not.toHaveBeenCalled();
     const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
     expect(cancelled.body.shipment.status).toBe("cancelled");
-    expect(codes(cancelled.body.messages)).toEqual([["purchase_outcome_unknown", "warning"]]);
+    expect(cancelled.body.messages).toEqual([
+      {
+        carrier_name: "",
+        carrier_id: "",
+        code: "purchase_outcome_unknown",
+        message: `Cancelled here only: an earlier purchase attempt lost its answer and the attempt's details were not recorded. Check the carrier account for a label with reference ${s.id} and void it there.`,
+        level: "warning",
+        details: {},
+      },
+    ]);
+  });
+
+  it("cancelling where the carrier cannot void the label found: cancelled here, with a warning to void it there", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    const [sold] = await sales(orgId, lossy.id);
+    const voidLabel = sandboxAdapter.void;
+    Object.assign(sandboxAdapter, { void: undefined });
+    let res;
+    try {
+      res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    } finally {
+      Object.assign(sandboxAdapter, { void: voidLabel });
+    }
+    expect(res.status).toBe(200);
+    expect(res.body.shipment.status).toBe("cancelled");
+    expect(res.body.messages).toEqual([
+      {
+        carrier_name: "sandbox",
+        carrier_id: "lossy",
+        code: "purchase_recovered",
+        message: `Label ${sold!.trackingNumber}, bought by an earlier purchase attempt whose answer was lost, cannot be voided through the carrier's API: void it in the carrier account.`,
+        level: "warning",
+        details: { tracking_number: sold!.trackingNumber },
+      },
+    ]);
+    expect((await sales(orgId, lossy.id))[0]!.voidedAt).toBeNull();
+  });
+
+  it("cancelling where the carrier refuses to void the label found: 424, the shipment stays created with its attempt", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    await configureConnection(key, lossy.id, { fail_operations: ["void"] });
+    const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(res.status).toBe(424);
+    expect(res.body.messages).toEqual([
+      expect.objectContaining({ code: "carrier_unavailable", message: SANDBOX_DOWN }),
+    ]);
+    const stored = await show(key, s.id);
+    expect(stored.status).toBe("created");
+    expect(stored.meta).toHaveProperty("purchase_attempt");
+    expect((await sales(orgId, lossy.id))[0]!.voidedAt).toBeNull();
+  });
+
+  it("the label found is recorded with the customs the lost purchase sent, not the shipment's", async () => {
+    const { key } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const toronto = {
+      person_name: "Chloé Tremblay",
+      address_line1: "290 Bremner Blvd",
+      city: "Toronto",
+      state_code: "ON",
+      postal_code: "M5V 3L9",
+      country_code: "CA",
+      phone_number: "+1 416 555 0199",
+    };
+    const customsWith = (description: string) => ({
+      content_type: "merchandise",
+      incoterm: "DAP",
+      commodities: [
+        {
+          description,
+          quantity: 2,
+          value_amount: 15,
+          value_currency: "USD",
+          weight: 0.25,
+          weight_unit: "KG",
+          hs_code: "610910",
+          origin_country: "US",
+        },
+      ],
+    });
+    const s = await createShipmentFor(key, {
+      carrier_ids: [lossy.id],
+      recipient: toronto,
+      customs: customsWith("Stored mug"),
+    });
+    expect((await purchaseFor(key, s, { customs: customsWith("Cotton T-shirt") })).status).toBe(424);
+    await configureConnection(key, lossy.id, {});
+    const retry = await purchaseFor(key, s);
+    expect(retry.status).toBe(200);
+    expect(codes(retry.body.messages)).toEqual([["purchase_recovered", "info"]]);
+    expect(retry.body.shipment.customs).toMatchObject({ commodities: [{ description: "Cotton T-shirt" }] });
+    expect((await show(key, s.id)).customs).toMatchObject({ commodities: [{ description: "Cotton T-shirt" }] });
+  });
+
+  it("the label found cannot be recorded: taken over meanwhile is a 409, the database away a 503; the attempt stays", async () => {
+    const { key, orgId } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
+    expect((await purchaseFor(key, s)).status).toBe(424);
+    await configureConnection(key, lossy.id, {});
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+
+    vi.mocked(recordPurchase).mockRejectedValueOnce(new ClaimLostError());
+    const overtaken = await purchaseFor(key, s);
+    expect(overtaken.status).toBe(409);
+    expect(overtaken.body.errors[0]).toMatchObject({
+      code: "state_conflict",
+      message: "Another purchase or cancellation took this shipment over; fetch it and retry.",
+    });
+
+    vi.mocked(recordPurchase).mockRejectedValue(dbDown());
+    const away = await purchaseFor(key, s);
+    expect(away.status).toBe(503);
+    vi.mocked(recordPurchase).mockReset();
+
+    const stored = await show(key, s.id);
+    expect(stored).toMatchObject({ status: "created", label: null });
+    expect(stored.meta).toHaveProperty("purchase_attempt");
+    expect(ship).not.toHaveBeenCalled();
+    expect((await sales(orgId, lossy.id))[0]!.voidedAt).toBeNull();
+  });
+
+  it("confirm_rebuy warns with the attempt's carrier, start and reference (the one the purchase sent)", async () => {
+    const { key } = await makeOrg();
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const s = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "SHIPMENT-REF" });
+    expect((await purchaseFor(key, s, { reference: "PURCHASE-REF" })).status).toBe(424);
+    const { started_at } = (await show(key, s.id)).meta.purchase_attempt as { started_at: string };
+    await configureConnection(key, lossy.id, { fail_operations: ["lookup"] });
+    const res = await purchaseFor(key, s, { confirm_rebuy: true });
+    expect(res.status).toBe(200);
+    expect(res.body.messages).toEqual([
+      {
+        carrier_name: "sandbox",
+        carrier_id: "lossy",
+        code: "purchase_outcome_unknown",
+        message: `Bought again as confirmed (confirm_rebuy), although the earlier purchase attempt's outcome is unknown (looking it up failed (${SANDBOX_DOWN})). If the carrier account shows an earlier label with reference PURCHASE-REF, void it there.`,
+        level: "warning",
+        details: { started_at },
+      },
+    ]);
+  });
+
+  it("confirm_rebuy after a purchase claim that recorded no attempt: the warning names no carrier", async () => {
+    const { key } = await makeOrg();
+    const s = await createShipmentFor(key);
+    const db = await getDb();
+    await db
+      .update(shipments)
+      .set({ pendingOperation: "purchase", pendingUntil: new Date(Date.now() - 1000) })
+      .where(eq(shipments.id, s.id));
+    const res = await purchaseFor(key, s, { confirm_rebuy: true });
+    expect(res.status).toBe(200);
+    expect(res.body.shipment.status).toBe("purchased");
+    expect(res.body.messages).toEqual([
+      {
+        carrier_name: "",
+        carrier_id: "",
+        code: "purchase_outcome_unknown",
+        message: `Bought again as confirmed (confirm_rebuy), although the earlier purchase attempt's outcome is unknown (the attempt's details were not recorded). If the carrier account shows an earlier label with reference ${s.id}, void it there.`,
+        level: "warning",
+        details: {},
+      },
+    ]);
   });
 });
 
@@ -360,7 +586,11 @@ describe("a cancellation whose answer was lost", () => {
     const stored = await show(key, s.id);
     expect(stored).toMatchObject({ status: "purchased", label: null });
     expect(stored.meta).toHaveProperty("cancel_attempt");
-    expect(codes(stored.messages)).toContainEqual(["cancel_outcome_unknown", "error"]);
+    // The void's own messages are kept with the shipment beside the attempt's, until a retry settles it.
+    expect(codes(stored.messages)).toEqual([
+      ["carrier_timeout", "error"],
+      ["cancel_outcome_unknown", "error"],
+    ]);
     const file = await call(label, "GET", `/v1/shipments/${s.id}/label`, { key, params: { id: s.id } });
     expect(file.status).toBe(409);
 

@@ -4,6 +4,7 @@ import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import type { ShipResult } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
 import { getDb } from "@/lib/db/client";
+import { log } from "@/lib/log";
 import { shipments } from "@/lib/db/schema";
 import { claimShipment, ClaimLostError } from "@/lib/shipments/claim";
 import { findShipmentRow } from "@/lib/shipments/load-shipments";
@@ -62,8 +63,12 @@ describe("voidOrphanLabel", () => {
   it("voids the label; a purchase that failed to record gives the claim back with the attempt removed", async () => {
     const { ctx, connection, claim, stored, warn, error, s } = await orphanOf();
     const voids = vi.spyOn(sandboxAdapter, "void").mockResolvedValue({ data: { voided: true }, messages: [] });
+    const info = vi.spyOn(log(), "info");
     await voidOrphanLabel({ ctx, connection, shipped, claim, cause: new Error("db down"), meta: { kept: 1 } });
     expect(voids).toHaveBeenCalledTimes(1);
+    expect(info).toHaveBeenCalledWith(
+      expect.objectContaining({ msg: "carrier_operation", operation: "void", connection_id: connection.id }),
+    );
     expect(voids.mock.calls[0]![1]).toEqual({ tracking_number: "1ZORPHAN01", shipment_identifier: "SID-ORPHAN" });
     expect(await stored()).toMatchObject({ pendingOperation: null, pendingUntil: null, meta: { kept: 1 } });
     expect(error).not.toHaveBeenCalled();
@@ -120,6 +125,18 @@ describe("voidOrphanLabel", () => {
       Object.assign(sandboxAdapter, { void: voidLabel });
     }
     expect(error).toHaveBeenCalledWith(expect.objectContaining({ cause: "claim_lost", codes: ["not_supported"] }));
+    expect((await stored()).pendingOperation).toBe("purchase");
+  });
+
+  it("a connection whose carrier is no longer supported: logged as an orphan, not_supported", async () => {
+    const { ctx, connection, claim, stored, error } = await orphanOf();
+    const voids = vi.spyOn(sandboxAdapter, "void");
+    const retired = { ...connection, carrierName: "retired" };
+    await voidOrphanLabel({ ctx, connection: retired, shipped, claim, cause: new Error("db down"), meta: {} });
+    expect(voids).not.toHaveBeenCalled();
+    expect(error).toHaveBeenCalledWith(
+      expect.objectContaining({ carrier_name: "retired", cause: "not_recorded", codes: ["not_supported"] }),
+    );
     expect((await stored()).pendingOperation).toBe("purchase");
   });
 });

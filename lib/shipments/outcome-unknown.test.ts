@@ -82,6 +82,14 @@ describe("what a shipment says while an attempt stays", () => {
     expect(text).toContain("a label with reference ORDER-9");
     expect(text).toContain('"confirm_rebuy": true');
     expect(purchaseOutcomeText({ ...attempt, reference: null }, "shp_1")).toContain("a label with reference shp_1");
+    // The whole text, as clients read it in a 424's messages, a 409 and the stored shipment.
+    expect(text).toBe(
+      "A label purchase of this shipment was sent to sandbox (sandbox-main) at 2030-01-01 00:00:00.000000+00:00 and " +
+        "its outcome is not recorded: the carrier may have sold a label with reference ORDER-9. Until this is " +
+        "settled, purchasing answers 409 purchase_outcome_unknown (where the carrier can look labels up, a purchase " +
+        'first looks for that label and records it). Check the carrier account, then send the purchase again with "confirm_rebuy": ' +
+        "true to buy a label anyway, or cancel the shipment (a label found at the carrier is voided).",
+    );
   });
 
   it("one error per attempt, with its window", () => {
@@ -100,7 +108,10 @@ describe("what a shipment says while an attempt stays", () => {
         carrier_name: "ups",
         carrier_id: "ups-main",
         code: "cancel_outcome_unknown",
-        message: expect.stringContaining(`sent to the carrier at ${cancel.started_at}`),
+        message:
+          `A cancellation of this shipment was sent to the carrier at ${cancel.started_at} and its outcome is not ` +
+          "recorded: the label may be voided, so it is not handed out. Cancel the shipment again to finish (a label " +
+          "the carrier already voided counts as voided).",
         level: "error",
         details: cancel,
       },

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { StateConflictError } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { ClaimLostError } from "./claim";
 import { recordRetryPolicy, recordWithRetries } from "./record-retries";
 
@@ -12,6 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 /** An attempt that fails `failures` times, then answers "recorded". */
@@ -42,6 +44,23 @@ describe("recordWithRetries", () => {
       expect(attempt).toHaveBeenCalledTimes(calls);
     }
     await expect(result).resolves.toBe("recorded");
+  });
+
+  it("logs each fault it retries, numbered from the first attempt, with the fault", async () => {
+    const warn = vi.spyOn(log(), "warn");
+    const faults = [dbDown(), dbDown()];
+    const left = [...faults];
+    const result = recordWithRetries(async () => {
+      const fault = left.shift();
+      if (fault) throw fault;
+      return "recorded";
+    });
+    await vi.advanceTimersByTimeAsync(1_250);
+    await expect(result).resolves.toBe("recorded");
+    expect(warn.mock.calls.map((c) => c[0])).toEqual([
+      { msg: "recording a carrier outcome failed; retrying", attempt: 1, err: faults[0] },
+      { msg: "recording a carrier outcome failed; retrying", attempt: 2, err: faults[1] },
+    ]);
   });
 
   it("gives up after the last pause with the last fault: five attempts in all", async () => {
