@@ -111,6 +111,13 @@ describe("customs on proxy shipping", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.customs).toBeNull();
+    // An empty 2021.7 `options.customs` is no customs, not a declaration to read.
+    const empty = await call(shipping, "POST", "/v1/proxy/shipping", {
+      key,
+      body: { ...rateRequest(), rates: offered, selected_rate_id: offered[0]!.id, options: { customs: null } },
+    });
+    expect(empty.status).toBe(200);
+    expect(empty.body.customs).toBeNull();
   });
 });
 

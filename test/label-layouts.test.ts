@@ -1,13 +1,22 @@
 import { eq } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as label } from "@/app/v1/shipments/[id]/label/route";
 import { getDb } from "@/lib/db/client";
 import { labels } from "@/lib/db/schema";
 import { printsAtActualSize } from "@/lib/labels/print-ready";
+import { layOnSheet } from "@/lib/labels/sheet";
 import { call, makeOrg } from "./helpers";
 import { createShipmentFor, purchaseFor } from "./factories";
 import { placements } from "./pdf-placements";
+
+// A pass-through spy, so a test can make laying a label on paper fail in a way the sheet code does not foresee.
+vi.mock("@/lib/labels/sheet", async (original) => {
+  const real = await original<typeof import("@/lib/labels/sheet")>();
+  return { ...real, layOnSheet: vi.fn(real.layOnSheet) };
+});
+
+afterEach(() => vi.restoreAllMocks());
 
 /** GET the label file as raw bytes (the `call` helper reads bodies as JSON). */
 async function fetchLabel(key: string, id: string, query = "") {
@@ -31,8 +40,8 @@ const close = (n: number) => expect.closeTo(n, 2);
 describe("GET /v1/shipments/{id}/label?layout=", () => {
   it("lays a PDF label at 100% on the top half of a Letter or an A4 sheet, flagged to print at actual size", async () => {
     const { key, shipment } = await boughtShipment("PDF");
-    const sheets = { letter: [612, 792], a4: [595.28, 841.89] } as const;
-    for (const [layout, [width, height]] of Object.entries(sheets)) {
+    const sheets = { letter: [612, 792, "Letter"], a4: [595.28, 841.89, "A4"] } as const;
+    for (const [layout, [width, height, paper]] of Object.entries(sheets)) {
       const { res, bytes } = await fetchLabel(key, shipment.id, `?layout=${layout}`);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/pdf");
@@ -41,6 +50,8 @@ describe("GET /v1/shipments/{id}/label?layout=", () => {
       );
       const doc = await PDFDocument.load(bytes);
       expect(printsAtActualSize(doc)).toBe(true);
+      // What a viewer's tab and the print queue show.
+      expect(doc.getTitle()).toBe(`Label ${shipment.tracking_number} on ${paper} paper`);
       expect(doc.getPageCount()).toBe(1);
       const page = doc.getPages()[0]!;
       expect(page.getSize()).toEqual({ width, height });
@@ -78,6 +89,15 @@ describe("GET /v1/shipments/{id}/label?layout=", () => {
     const unknown = await call(label, "GET", url, { key, params: { id: shipment.id }, query: { layout: "legal" } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0]).toMatchObject({ code: "validation_error", field: "layout" });
+  });
+
+  it("a sheet that fails for a reason of ours is a 500, not blamed on the layout asked", async () => {
+    const { key, shipment } = await boughtShipment("PDF");
+    vi.mocked(layOnSheet).mockRejectedValueOnce(new Error("out of memory"));
+    const url = `/v1/shipments/${shipment.id}/label`;
+    const res = await call(label, "GET", url, { key, params: { id: shipment.id }, query: { layout: "letter" } });
+    expect(res.status).toBe(500);
+    expect(res.body.errors[0]).toMatchObject({ code: "internal_error" });
   });
 
   it("hands out every PDF flagged to print at actual size, a carrier's as well as ours", async () => {

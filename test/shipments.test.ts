@@ -179,7 +179,18 @@ describe("POST /v1/shipments/{id}/purchase", () => {
     const zpl = await purchaseFor(key, a, { label_type: "ZPL" });
     expect(zpl.status).toBe(200);
     expect(zpl.body.shipment.label_type).toBe("ZPL");
-    expect(Buffer.from(zpl.body.shipment.label.replace(/\n/g, ""), "base64").toString().startsWith("^XA")).toBe(true);
+    const bought = Buffer.from(zpl.body.shipment.label.replace(/\n/g, ""), "base64");
+    expect(bought.toString().startsWith("^XA")).toBe(true);
+    // The file: as bought, with its own type and extension.
+    const file = await label(
+      new Request(`http://localhost/v1/shipments/${a.id}/label`, { headers: { Authorization: `Token ${key}` } }),
+      { params: Promise.resolve({ id: a.id }) },
+    );
+    expect(file.headers.get("content-type")).toBe("application/zpl");
+    expect(file.headers.get("content-disposition")).toBe(
+      `attachment; filename="${zpl.body.shipment.tracking_number}.zpl"`,
+    );
+    expect(Buffer.from(await file.arrayBuffer()).equals(bought)).toBe(true);
   });
 
   it("a second purchase is 409 state_conflict and buys nothing", async () => {
