@@ -26,7 +26,12 @@ test.describe("the shipping flow", () => {
     expect(tracking).toMatch(/^SBX/);
     await expect(page.getByTitle(`Shipping label ${tracking}`)).toBeVisible();
     await checkPage(page, "shipment-detail");
-    const detailUrl = page.url();
+
+    // Cancelled (the label voided at the carrier) with a dialog that names the act. Straight away: the sandbox's
+    // parcel is picked up half a minute after purchase (pace 360), and a picked-up label cannot be voided.
+    await page.getByRole("button", { name: "Void label" }).click();
+    await page.getByRole("button", { name: `Void label ${tracking}` }).click();
+    await expect(page.getByText("(label voided)")).toBeVisible();
 
     // Found by its reference in the list, the search held in the URL.
     await page.goto("/shipments");
@@ -36,14 +41,7 @@ test.describe("the shipping flow", () => {
     await expect(page.getByRole("row", { name: new RegExp(reference) })).toHaveCount(1);
     await checkPage(page, "shipments-list");
 
-    // Cancelled (the label voided at the carrier) with a dialog that names the act.
-    await page.goto(detailUrl);
-    await page.getByRole("button", { name: "Void label" }).click();
-    await page.getByRole("button", { name: `Void label ${tracking}` }).click();
-    await expect(page.getByText("(label voided)")).toBeVisible();
-
-    // And then under the Cancelled tab; back returns to the list as it was.
-    await page.goto(`/shipments?q=${reference}`);
+    // And under the Cancelled tab; back returns to the list as it was.
     await page.getByRole("link", { name: /^Cancelled/ }).click();
     await expect(page).toHaveURL(/status=cancelled/);
     await expect(page.getByRole("row", { name: new RegExp(reference) })).toHaveCount(1);

@@ -77,9 +77,11 @@ test.describe("Settings → Webhooks", () => {
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect(page.getByTestId("test-result")).toContainText("Test event delivered: 200");
     await expect(page.getByTestId("test-result")).toContainText("thanks from the e2e receiver");
-    expect(receiver.received).toHaveLength(1);
-    const ping = receiver.received[0]!;
-    expect(JSON.parse(ping.body)).toMatchObject({ type: "ping" });
+    // Only the ping: the other worker's tests may buy labels in this organization meanwhile, and those purchases
+    // reach this endpoint too.
+    const pings = receiver.received.filter((r) => JSON.parse(r.body).type === "ping");
+    expect(pings).toHaveLength(1);
+    const ping = pings[0]!;
     expect(ping.headers["webhook-signature"]).toContain(signatureOf(secret, ping));
     const log = page.getByRole("region", { name: /Delivery log/ });
     await expect(log.getByRole("row").filter({ hasText: "ping" })).toContainText("200");
