@@ -74,7 +74,12 @@ export const rooms = {
       "lib/trackers/refresh-tracker.ts",
       "lib/jobs/{refresh-trackers,scheduler}.ts",
     ],
-    tests: ["test/tracker-refresh.test.ts", "test/refresh-jobs.test.ts", "test/trackers.test.ts"],
+    tests: [
+      "test/tracker-refresh.test.ts",
+      "test/tracker-reassign.test.ts",
+      "test/refresh-jobs.test.ts",
+      "test/trackers.test.ts",
+    ],
   },
   // webhook signing, the outbox and delivery
   webhooks: {
