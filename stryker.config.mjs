@@ -79,6 +79,7 @@ export const rooms = {
       "test/tracker-reassign.test.ts",
       "test/refresh-jobs.test.ts",
       "test/trackers.test.ts",
+      "lib/trackers/refresh/*.test.ts",
     ],
   },
   // webhook signing, the outbox and delivery
