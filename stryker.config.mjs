@@ -80,6 +80,7 @@ export const rooms = {
       "test/refresh-jobs.test.ts",
       "test/trackers.test.ts",
       "lib/trackers/refresh/*.test.ts",
+      "lib/jobs/scheduler.test.ts",
     ],
   },
   // webhook signing, the outbox and delivery

@@ -1,0 +1,310 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetEnvCache } from "@/lib/env";
+import { sendLogsTo } from "@/lib/log";
+import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
+import { logConnectionRound, refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
+import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
+import { purgeExpired } from "@/lib/webhooks/retention";
+import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
+import {
+  currentRefreshLoop,
+  currentWebhookLoop,
+  startRefreshLoop,
+  startWebhookLoop,
+  type BackgroundLoop,
+} from "./scheduler";
+
+// The loops' mechanics alone, on fake timers: what a tick plans and does is tested on a real database in
+// test/refresh-jobs.test.ts and test/webhook-jobs.test.ts.
+vi.mock("@/lib/db/client", () => ({ getDb: vi.fn(async () => ({})) }));
+vi.mock("@/lib/trackers/refresh/due-trackers", () => ({ planRefresh: vi.fn() }));
+vi.mock("@/lib/trackers/refresh/refresh-connection", () => ({
+  refreshConnection: vi.fn(),
+  logConnectionRound: vi.fn(),
+}));
+vi.mock("@/lib/webhooks/retention", () => ({ purgeExpired: vi.fn() }));
+vi.mock("@/lib/webhooks/due-deliveries", () => ({ planWebhookRound: vi.fn() }));
+vi.mock("@/lib/webhooks/send-due", () => ({ sendEndpointDeliveries: vi.fn(), logEndpointRound: vi.fn() }));
+
+const plan = vi.mocked(planRefresh);
+const refresh = vi.mocked(refreshConnection);
+const purge = vi.mocked(purgeExpired);
+const planWebhooks = vi.mocked(planWebhookRound);
+const send = vi.mocked(sendEndpointDeliveries);
+
+let lines: Record<string, unknown>[] = [];
+beforeAll(() => {
+  process.env.LOG_LEVEL = "info";
+  resetEnvCache();
+  sendLogsTo({ write: (line: string) => void lines.push(JSON.parse(line)) });
+});
+afterAll(() => {
+  process.env.LOG_LEVEL = "silent";
+  resetEnvCache();
+});
+
+const loops: BackgroundLoop[] = [];
+beforeEach(() => {
+  vi.useFakeTimers();
+  lines = [];
+  plan.mockReset().mockResolvedValue([]);
+  refresh.mockReset();
+  vi.mocked(logConnectionRound).mockReset();
+  purge.mockReset().mockResolvedValue({ events: 0, attempts: 0 });
+  planWebhooks.mockReset().mockResolvedValue([]);
+  send.mockReset();
+  vi.mocked(logEndpointRound).mockReset();
+});
+afterEach(async () => {
+  const stopping = Promise.all(loops.splice(0).map((l) => l.stop()));
+  await vi.advanceTimersByTimeAsync(5_000);
+  await stopping;
+  vi.useRealTimers();
+});
+
+function refreshLoop(intervalMs: number) {
+  const loop = startRefreshLoop({ intervalMs });
+  loops.push(loop);
+  return loop;
+}
+function webhookLoop(intervalMs: number) {
+  const loop = startWebhookLoop({ intervalMs });
+  loops.push(loop);
+  return loop;
+}
+
+/** A promise the test settles when it wants. */
+function pending<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+const report = (connectionId: string) =>
+  ({ connection_id: connectionId }) as Awaited<ReturnType<typeof refreshConnection>>;
+
+describe("the in-process refresh loop", () => {
+  it("ticks a second after it starts (or sooner, at its interval), then once per interval", async () => {
+    const loop = refreshLoop(5_000);
+    expect(lines.filter((l) => l.msg === "tracker refresh running in-process")).toMatchObject([{ interval_ms: 5_000 }]);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(plan).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(plan).toHaveBeenCalledTimes(1);
+    expect(loop.ticks).toBe(1);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(plan).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(plan).toHaveBeenCalledTimes(3);
+    expect(loop.ticks).toBe(3);
+
+    await loop.stop();
+    loops.length = 0;
+    expect(currentRefreshLoop()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(plan).toHaveBeenCalledTimes(3);
+  });
+
+  it("with a short interval, first ticks at that interval", async () => {
+    refreshLoop(200);
+    await vi.advanceTimersByTimeAsync(199);
+    expect(plan).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(plan).toHaveBeenCalled();
+  });
+
+  it("is one loop per process: starting it again returns the running one; after stop a new one starts", async () => {
+    const loop = refreshLoop(2_000);
+    expect(startRefreshLoop({ intervalMs: 50 })).toBe(loop);
+    expect(currentRefreshLoop()).toBe(loop);
+    await loop.stop();
+    loops.length = 0;
+    const next = refreshLoop(2_000);
+    expect(next).not.toBe(loop);
+    expect(next.intervalMs).toBe(2_000);
+  });
+
+  it("runs each connection with due trackers, with three intervals (at least 30 s) of round time, and logs its round", async () => {
+    plan.mockResolvedValue([
+      { connectionId: "conn_a", due: 3 },
+      { connectionId: "conn_b", due: 1 },
+    ]);
+    refresh.mockImplementation(async ({ connectionId }) => report(connectionId));
+    refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(refresh.mock.calls.map(([args]) => [args.connectionId, args.maxDurationMs])).toEqual([
+      ["conn_a", 30_000],
+      ["conn_b", 30_000],
+    ]);
+    expect(vi.mocked(logConnectionRound).mock.calls.map(([, r]) => r)).toEqual([report("conn_a"), report("conn_b")]);
+    // The context of a background job: a system actor named for the loop.
+    expect(plan.mock.calls[0]![0].ctx.actor).toEqual({ type: "system", name: "in_process" });
+  });
+
+  it("gives a long interval's rounds three intervals", async () => {
+    plan.mockResolvedValue([{ connectionId: "conn_a", due: 1 }]);
+    refresh.mockImplementation(async ({ connectionId }) => report(connectionId));
+    refreshLoop(20_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(refresh.mock.calls[0]![0].maxDurationMs).toBe(60_000);
+  });
+
+  it("does not start a connection still busy from an earlier tick, and starts it again once it is done", async () => {
+    plan.mockResolvedValue([
+      { connectionId: "slow", due: 1 },
+      { connectionId: "fast", due: 1 },
+    ]);
+    const slow = pending<ReturnType<typeof report>>();
+    refresh.mockImplementation(({ connectionId }) =>
+      connectionId === "slow" ? slow.promise : Promise.resolve(report(connectionId)),
+    );
+    refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(5_000); // ticks at 1, 2 and 4 s
+    const started = () => refresh.mock.calls.map(([args]) => args.connectionId);
+    expect(started().filter((c) => c === "slow")).toHaveLength(1);
+    expect(started().filter((c) => c === "fast")).toHaveLength(3);
+
+    slow.resolve(report("slow"));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(started().filter((c) => c === "slow")).toHaveLength(2);
+  });
+
+  it("never overlaps its ticks: a slow plan holds the next tick back", async () => {
+    const slowPlan = pending<{ connectionId: string; due: number }[]>();
+    plan.mockReturnValueOnce(slowPlan.promise);
+    const loop = refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(plan).toHaveBeenCalledTimes(1);
+    expect(loop.ticks).toBe(0);
+    slowPlan.resolve([]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(plan).toHaveBeenCalledTimes(2);
+    expect(loop.ticks).toBe(2);
+  });
+
+  it("skips a tick whose plan fails, says so, and ticks again next time", async () => {
+    plan.mockRejectedValueOnce(new Error("database restarting"));
+    const loop = refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(loop.ticks).toBe(0);
+    expect(lines.filter((l) => l.msg === "tracker refresh tick skipped")).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(plan).toHaveBeenCalledTimes(2);
+    expect(loop.ticks).toBe(1);
+  });
+
+  it("logs a connection's failed round with its id, and keeps going", async () => {
+    plan.mockResolvedValue([{ connectionId: "conn_broken", due: 1 }]);
+    refresh
+      .mockRejectedValueOnce(new Error("boom"))
+      .mockImplementation(async ({ connectionId }) => report(connectionId));
+    refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(lines.filter((l) => l.msg === "tracker refresh failed")).toMatchObject([{ connection_id: "conn_broken" }]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
+
+  it("stop waits for rounds in flight, but not for more than 5 s", async () => {
+    plan.mockResolvedValue([{ connectionId: "conn_a", due: 1 }]);
+    const round = pending<ReturnType<typeof report>>();
+    refresh.mockReturnValue(round.promise);
+    const loop = refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    let stopped = false;
+    void loop.stop().then(() => (stopped = true));
+    loops.length = 0;
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(stopped).toBe(true);
+
+    const again = refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    let stoppedAgain = false;
+    void again.stop().then(() => (stoppedAgain = true));
+    loops.length = 0;
+    round.resolve(report("conn_a"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stoppedAgain).toBe(true);
+  });
+
+  it("an older loop's stop leaves a newer loop running", async () => {
+    const old = refreshLoop(2_000);
+    await old.stop();
+    const current = refreshLoop(2_000);
+    await old.stop();
+    expect(currentRefreshLoop()).toBe(current);
+  });
+
+  it("stops every loop on SIGTERM, once, however many loops there are", async () => {
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+    const before = process.listenerCount("SIGTERM");
+    refreshLoop(2_000);
+    webhookLoop(2_000);
+    expect(process.listenerCount("SIGTERM")).toBeLessThanOrEqual(before + 1);
+    expect(process.listenerCount("SIGINT")).toBeGreaterThan(0);
+    process.emit("SIGTERM");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(currentRefreshLoop()).toBeUndefined();
+    expect(currentWebhookLoop()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(plan).not.toHaveBeenCalled();
+    kill.mockRestore();
+    loops.length = 0;
+  });
+});
+
+describe("the in-process webhook sender", () => {
+  it("sends each endpoint's due deliveries and purges old ones about once a minute", async () => {
+    planWebhooks.mockResolvedValue(["ep_1", "ep_2"]);
+    send.mockImplementation(async ({ endpointId }) => ({ endpoint_id: endpointId }) as never);
+    purge.mockResolvedValueOnce({ events: 2, attempts: 5 });
+    webhookLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(send.mock.calls.map(([a]) => [a.endpointId, a.maxDurationMs])).toEqual([
+      ["ep_1", 30_000],
+      ["ep_2", 30_000],
+    ]);
+    expect(vi.mocked(logEndpointRound)).toHaveBeenCalledTimes(2);
+    expect(purge).toHaveBeenCalledTimes(1);
+    expect(lines.filter((l) => l.msg === "webhook_retention")).toMatchObject([{ events: 2, attempts: 5 }]);
+  });
+
+  it("purges again a full minute after the last purge, not sooner", async () => {
+    webhookLoop(1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(purge).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(purge).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(purge).toHaveBeenCalledTimes(2);
+    // Nothing purged, nothing said.
+    expect(lines.filter((l) => l.msg === "webhook_retention")).toHaveLength(0);
+  });
+
+  it("logs a failed purge or delivery round and keeps sending", async () => {
+    planWebhooks.mockResolvedValue(["ep_1"]);
+    purge.mockRejectedValueOnce(new Error("disk"));
+    send.mockRejectedValueOnce(new Error("boom")).mockResolvedValue({} as never);
+    webhookLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(lines.filter((l) => l.msg === "webhook retention failed")).toHaveLength(1);
+    expect(lines.filter((l) => l.msg === "webhook delivery failed")).toMatchObject([{ endpoint_id: "ep_1" }]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(send).toHaveBeenCalledTimes(2);
+  });
+
+  it("works at most 32 endpoints at once (and the purge)", async () => {
+    planWebhooks.mockResolvedValue(Array.from({ length: 40 }, (_, i) => `ep_${i}`));
+    const never = pending<never>();
+    send.mockReturnValue(never.promise);
+    purge.mockReturnValue(pending<never>().promise);
+    webhookLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(send).toHaveBeenCalledTimes(32);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(send).toHaveBeenCalledTimes(32);
+  });
+});
