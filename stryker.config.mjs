@@ -77,6 +77,7 @@ export const rooms = {
     tests: [
       "test/tracker-refresh.test.ts",
       "test/tracker-reassign.test.ts",
+      "test/tracker-refresh-rounds.test.ts",
       "test/refresh-jobs.test.ts",
       "test/trackers.test.ts",
       "lib/trackers/refresh/*.test.ts",
