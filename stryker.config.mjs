@@ -42,6 +42,7 @@ export const rooms = {
       "test/idempotency.test.ts",
       "test/api-behaviour.test.ts",
       "test/api-keys.test.ts",
+      "test/authenticate.test.ts",
       "test/auth.test.ts",
       "test/accounts.test.ts",
       "test/team.test.ts",
