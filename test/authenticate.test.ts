@@ -41,7 +41,7 @@ describe("an API key", () => {
 
   it("in any other shape is refused with how to send one", async () => {
     const { key } = await makeOrg();
-    const shapes = [
+    const shapes: Record<string, string>[] = [
       {},
       { Authorization: `Bearer ${key}` },
       { Authorization: `Token ${key} extra` },
