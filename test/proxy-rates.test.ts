@@ -5,7 +5,7 @@ import { PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
 import { RatesResponse } from "@/lib/schemas/proxy";
 import { Rate } from "@/lib/schemas/rate";
 import { call, makeOrg } from "./helpers";
-import { addSandbox, rateRequest } from "./factories";
+import { addSandbox, createShipmentFor, rateRequest } from "./factories";
 
 describe("POST /v1/proxy/rates", () => {
   it("returns every Rate field from the default sandbox connection, cheapest first", async () => {
@@ -31,6 +31,33 @@ describe("POST /v1/proxy/rates", () => {
     }
     const totals = res.body.rates.map((r: { total_charge: number }) => r.total_charge);
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
+  });
+
+  it("sorts the answers of several connections together, cheapest first", async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "no-fuel", { fuel_surcharge_percent: 0 });
+    await addSandbox(key, "dear-fuel", { fuel_surcharge_percent: 100 });
+    const res = await call(rates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({ carrier_ids: ["dear-fuel", "no-fuel"] }),
+    });
+    expect(res.status).toBe(200);
+    const quoted = res.body.rates as { total_charge: number; carrier_id: string }[];
+    // Both connections' rates are in the answer, interleaved by price rather than one carrier after the other.
+    const order = quoted.map((r) => r.carrier_id);
+    expect(new Set(order)).toEqual(new Set(["dear-fuel", "no-fuel"]));
+    expect(order).not.toEqual([...order].sort());
+    const totals = quoted.map((r) => r.total_charge);
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
+  });
+
+  it("a shipment is in test mode only when every connection that rated it is", async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "live-account", {}, { test_mode: false });
+    await addSandbox(key, "test-account");
+    expect((await createShipmentFor(key, { carrier_ids: ["test-account"] })).test_mode).toBe(true);
+    expect((await createShipmentFor(key, { carrier_ids: ["test-account", "live-account"] })).test_mode).toBe(false);
+    expect((await createShipmentFor(key, { carrier_ids: ["live-account"] })).test_mode).toBe(false);
   });
 
   it("reports every missing required field with its path (rating needs a country and a postal code)", async () => {
