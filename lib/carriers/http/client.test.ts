@@ -447,6 +447,68 @@ describe("TokenCache", () => {
     expect(calls()).toBe(2);
   });
 
+  it("refreshes at the refresh time exactly, not a millisecond later", async () => {
+    const { cache, fetch, advance } = setup(3600);
+    expect(await cache.get("k", fetch)).toBe("t1");
+    advance(55 * 60_000 - 1);
+    expect(await cache.get("k", fetch)).toBe("t1");
+    advance(1);
+    expect(await cache.get("k", fetch)).toBe("t2");
+  });
+
+  it("never caches a token without a usable lifetime", async () => {
+    for (const lifetime of [0, -60, Number.POSITIVE_INFINITY, Number.NaN]) {
+      const { cache, fetch, calls } = setup(lifetime);
+      expect(await cache.get("k", fetch)).toBe("t1");
+      expect(await cache.get("k", fetch)).toBe("t2");
+      expect(calls()).toBe(2);
+    }
+  });
+
+  it("refreshes after a 401 for the current token, and after clear", async () => {
+    const { cache, fetch } = setup();
+    expect(await cache.get("k", fetch)).toBe("t1");
+    cache.invalidate("k", "t1");
+    expect(await cache.get("k", fetch)).toBe("t2");
+    cache.invalidate("other-key", "t2");
+    expect(await cache.get("k", fetch)).toBe("t2");
+    cache.clear();
+    expect(await cache.get("k", fetch)).toBe("t3");
+  });
+
+  it("a fetch that outlives a clear does not stop the next one from being shared", async () => {
+    const cache = new TokenCache();
+    const gates: (() => void)[] = [];
+    let calls = 0;
+    const fetch = async () => {
+      const n = ++calls;
+      await new Promise<void>((r) => gates.push(r));
+      // The first token comes without a lifetime, so it is not cached: only sharing can answer the third caller.
+      return { token: `t${n}`, expiresInSeconds: n === 1 ? 0 : 3600 };
+    };
+    const first = cache.get("k", fetch);
+    cache.clear();
+    const second = cache.get("k", fetch);
+    gates[0]!();
+    expect(await first).toBe("t1");
+    const third = cache.get("k", fetch);
+    gates[1]!();
+    expect(await Promise.all([second, third])).toEqual(["t2", "t2"]);
+    expect(calls).toBe(2);
+  });
+
+  it("keys nested credentials the same in any property order, but arrays in their order", () => {
+    const orders = [
+      { b: 2, d: 4, a: 1, c: { y: [1, { q: 1, p: 2 }], x: 0 } },
+      { a: 1, b: 2, c: { x: 0, y: [1, { p: 2, q: 1 }] }, d: 4 },
+      { d: 4, c: { y: [1, { q: 1, p: 2 }], x: 0 }, b: 2, a: 1 },
+      { c: { x: 0, y: [1, { p: 2, q: 1 }] }, a: 1, d: 4, b: 2 },
+    ];
+    const keys = new Set(orders.map((o) => credentialsKey("ups", o)));
+    expect(keys.size).toBe(1);
+    expect(credentialsKey("ups", { a: 1, b: 2, c: { x: 0, y: [{ p: 2, q: 1 }, 1] }, d: 4 })).not.toBe([...keys][0]);
+  });
+
   it("keys credentials by hash, independent of property order", () => {
     const a = credentialsKey("fedex", { client_id: "id", client_secret: "very-secret" });
     const b = credentialsKey("fedex", { client_secret: "very-secret", client_id: "id" });
