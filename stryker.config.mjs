@@ -72,6 +72,7 @@ export const rooms = {
   refresh: {
     mutate: [
       "lib/trackers/refresh/*.ts",
+      "!lib/trackers/refresh/*.test.ts",
       "lib/trackers/refresh-tracker.ts",
       "lib/jobs/{refresh-trackers,scheduler}.ts",
     ],
