@@ -2,7 +2,6 @@ import "server-only";
 import { and, desc, eq, gt } from "drizzle-orm";
 import { sessions } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/tx";
-import { authFor } from "./better-auth";
 import { hasSessionCookie } from "./session-cookie";
 import { membershipOf, placeNewUser, type Membership } from "./memberships";
 
@@ -19,6 +18,9 @@ export interface SignedIn {
  */
 export async function signedInUser(db: Db, headers: Headers): Promise<SignedIn | null> {
   if (!hasSessionCookie(headers.get("cookie"))) return null;
+  // Loaded on the first request with a session cookie: an API-key request (or an API process that never sees a
+  // browser) does not pay for better-auth's import, over a second of a cold start.
+  const { authFor } = await import("./better-auth");
   const found = await authFor(db).api.getSession({ headers, query: { disableCookieCache: true } });
   if (!found) return null;
   const { user, session } = found;
