@@ -28,6 +28,7 @@ vi.mock("@/lib/webhooks/due-deliveries", async (importOriginal) => {
 
 const receiver = useWebhookReceivers();
 afterEach(async () => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   await currentWebhookLoop()?.stop();
 });
@@ -107,21 +108,28 @@ describe("Inngest function send-webhooks", () => {
 
 describe("in-process webhook loop", () => {
   it("starts once per process, also across module reloads, and sends due deliveries on its ticks", async () => {
+    const { receivers: rs, written } = await endpointsWithEvents(2);
+    // The loop's timers are fake (the database pool is open by now): vi.waitFor moves them on by its interval at
+    // every check, and after stop() the test moves them on by many intervals instead of sleeping.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
     const loop = startWebhookLoop({ intervalMs: 100 });
     expect(startWebhookLoop({ intervalMs: 100 })).toBe(loop);
     vi.resetModules();
     const reloaded = await import("@/lib/jobs/scheduler");
     expect(reloaded.startWebhookLoop({ intervalMs: 100 })).toBe(loop);
 
-    const { receivers: rs, written } = await endpointsWithEvents(2);
     await vi.waitFor(
       () => {
         for (const r of rs) expect(r.received.map((g) => g.headers["webhook-id"])).toEqual(written);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 10_000, interval: 100 },
     );
+    expect(loop.ticks).toBeGreaterThan(0);
     await loop.stop();
     expect(currentWebhookLoop()).toBeUndefined();
+    const ticks = loop.ticks;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(loop.ticks).toBe(ticks);
   });
 
   it("is started by the server start-up unless Inngest is configured or it is turned off", async () => {

@@ -230,6 +230,23 @@ describe("the in-process refresh loop", () => {
     expect(stoppedAgain).toBe(true);
   });
 
+  it("stop waits for a tick still planning, and that tick starts nothing", async () => {
+    const planning = pending<Awaited<ReturnType<typeof planRefresh>>>();
+    plan.mockReturnValue(planning.promise);
+    const loop = refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    let stopped = false;
+    void loop.stop().then(() => (stopped = true));
+    loops.length = 0;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(false);
+    planning.resolve([{ connectionId: "conn_a", due: 1 }]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(true);
+    expect(loop.ticks).toBe(1);
+    expect(refresh).not.toHaveBeenCalled();
+  });
+
   it("an older loop's stop leaves a newer loop running", async () => {
     const old = refreshLoop(2_000);
     await old.stop();

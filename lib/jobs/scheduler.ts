@@ -67,23 +67,28 @@ function startLoop(
     );
   };
 
-  const onTick = async () => {
+  // The tick in progress, if any: stop() waits for it as for the units it started, so nothing of the loop still
+  // touches the database once stop() has returned.
+  let ticked: Promise<void> = Promise.resolve();
+  const onTick = () => {
     if (stopping.signal.aborted || ticking) return;
     ticking = true;
-    try {
-      await tick(systemContext(await getDb(), "in_process"), start, stopping.signal);
-      loop.ticks++;
-    } catch (err) {
-      log().warn({ msg: `${what} tick skipped`, err });
-    } finally {
-      ticking = false;
-    }
+    ticked = (async () => {
+      try {
+        await tick(systemContext(await getDb(), "in_process"), start, stopping.signal);
+        loop.ticks++;
+      } catch (err) {
+        log().warn({ msg: `${what} tick skipped`, err });
+      } finally {
+        ticking = false;
+      }
+    })();
   };
 
-  const timer = setInterval(() => void onTick(), intervalMs);
+  const timer = setInterval(onTick, intervalMs);
   // Never the reason a process stays alive.
   timer.unref();
-  const first = setTimeout(() => void onTick(), Math.min(intervalMs, 1000));
+  const first = setTimeout(onTick, Math.min(intervalMs, 1000));
   first.unref();
 
   const loop: BackgroundLoop = {
@@ -94,7 +99,8 @@ function startLoop(
       clearInterval(timer);
       clearTimeout(first);
       if (holder[key] === loop) delete holder[key];
-      await Promise.race([Promise.allSettled(inFlight.values()), new Promise((r) => setTimeout(r, 5000).unref())]);
+      const finished = ticked.then(() => Promise.allSettled(inFlight.values()));
+      await Promise.race([finished, new Promise((r) => setTimeout(r, 5000).unref())]);
     },
   };
   holder[key] = loop;
