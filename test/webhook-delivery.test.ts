@@ -13,13 +13,13 @@ import { recordEvents } from "@/lib/webhooks/outbox";
 import { DELIVERY_TIMEOUT_MS } from "@/lib/webhooks/safe-fetch";
 import { rotateSecret } from "@/lib/webhooks/rotate-secret";
 import { sendDueWebhooks, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
+import { clockStill, fakeTimeouts } from "./clock";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
 import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
 import { sandboxNumbers, seedDueTrackers } from "./refresh-helpers";
 import {
   allowPrivateUrls,
   attemptsOf,
-  clockStill,
   createEndpoint,
   deliveriesOf,
   endpointRow,
@@ -359,7 +359,7 @@ describe("independence and concurrency", () => {
     await emit(orgId, [{ type: "tracker.updated" }]);
     const ctx = await systemCtx();
     // The database pool is open: from here the deadline's clock is the test's, and it stands still until moved.
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    fakeTimeouts();
     const round = sendDueWebhooks({ ctx });
     // The other endpoint gets its delivery with no time passing: it does not wait for the hanging one's deadline.
     await clockStill(Promise.all([hanging.arrived(), fast.arrived()]));

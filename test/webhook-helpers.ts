@@ -83,23 +83,6 @@ export async function attemptsOf(endpointId: string, eventId?: string) {
     .orderBy(asc(webhookAttempts.id));
 }
 
-/**
- * Waits for `promise` on fake timers without moving the clock. Timers due at this very instant still run (the
- * Postgres driver opens a connection on a zero-delay timer), so only what waits for time to pass waits for the test.
- */
-export async function clockStill<T>(promise: Promise<T>): Promise<T> {
-  let settled = false;
-  const over = () => {
-    settled = true;
-  };
-  promise.then(over, over);
-  while (!settled) {
-    await vi.advanceTimersByTimeAsync(0);
-    await new Promise((r) => setImmediate(r));
-  }
-  return promise;
-}
-
 /** A clock the test moves by hand. */
 export function fakeClock(start = new Date()) {
   let now = start.getTime();

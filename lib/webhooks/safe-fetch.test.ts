@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeTimeouts } from "@/test/clock";
 import { senderReadsAnswer, startReceiver, type Receiver } from "@/test/webhook-receiver";
 import { isPublicAddress, safePost, urlProblem, type PostOptions, type PostResult } from "./safe-fetch";
 
@@ -24,9 +25,6 @@ const post = (url: string, more: Partial<PostOptions> = {}) =>
     allowPrivate: true,
     ...more,
   });
-
-/** The deadline's clock is the test's: only setTimeout is faked, so sockets and DNS run as they do for real. */
-const fakeDeadlines = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
 
 const ioTurns = async (n: number, until: () => boolean = () => false) => {
   for (let i = 0; i < n && !until(); i++) await new Promise((r) => setImmediate(r));
@@ -163,7 +161,7 @@ describe("safePost", () => {
   });
 
   it("gives up on a receiver that does not answer within 10 s, and drops its connection", async () => {
-    fakeDeadlines();
+    fakeTimeouts();
     const r = await receiver(() => "hang");
     const attempt = post(r.url);
     await r.arrived();
@@ -172,7 +170,7 @@ describe("safePost", () => {
   });
 
   it("counts name resolution into the deadline: a name that never resolves, or resolves late, times out", async () => {
-    fakeDeadlines();
+    fakeTimeouts();
     const never = () => new Promise<never>(() => {});
     const unresolved = post("https://slow.customer.test/x", { timeoutMs: 3_000, resolve: never });
     expect(await settlesIn(3_000, unresolved)).toMatchObject({ statusCode: null, errorClass: "timeout" });
@@ -190,7 +188,7 @@ describe("safePost", () => {
   });
 
   it("leaves no timer behind once an attempt is over, however it ended", async () => {
-    fakeDeadlines();
+    fakeTimeouts();
     const ok = await receiver(() => ({ status: 204 }));
     const failing = await receiver(() => ({ status: 500, body: "boom" }));
     const closed = await receiver();
@@ -250,7 +248,7 @@ describe("safePost", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const { port } = server.address() as AddressInfo;
     // The deadline's clock never moves: without the cap this answer would never be done with.
-    fakeDeadlines();
+    fakeTimeouts();
     const result = await post(`http://127.0.0.1:${port}/`);
     server.closeAllConnections();
     server.close();
@@ -259,7 +257,7 @@ describe("safePost", () => {
   });
 
   it("judges an answer by its status when its body is still coming at the deadline", async () => {
-    fakeDeadlines();
+    fakeTimeouts();
     const r = await receiver(() => ({ status: 202, body: "accepted, and then nothing more", open: true }));
     const read = senderReadsAnswer(r.port);
     const attempt = post(r.url);
