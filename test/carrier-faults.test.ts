@@ -4,6 +4,7 @@ import { POST as createShipment } from "@/app/v1/shipments/route";
 import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import type { Emulator } from "@/test/emulator/server";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
+import { clockRunning, fakeTimeouts, useRealTimersAfterEach } from "./clock";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { rateRequest } from "./factories";
@@ -15,6 +16,8 @@ import { call, makeOrg } from "./helpers";
  */
 
 const emulator = useCarrierEmulator();
+// A carrier's deadline and Retry-After pauses run on fake timers: each call's clock moves 10 ms per turn of I/O.
+useRealTimersAfterEach();
 const CARRIERS = [
   { carrier_name: "ups", credentials: UPS_CREDENTIALS },
   { carrier_name: "fedex", credentials: FEDEX_CREDENTIALS },
@@ -51,10 +54,13 @@ describe.each(CARRIERS)("$carrier_name faults through /v1/proxy/rates", (carrier
   it.each(FAULTS)("%s → %s", async (_name, code, apply) => {
     const key = await orgWith(carrier);
     apply(emulator.current, carrier.carrier_name);
-    const res = await call(rates, "POST", "/v1/proxy/rates", {
-      key,
-      body: rateRequest({ carrier_ids: [`${carrier.carrier_name}-main`] }),
-    });
+    fakeTimeouts();
+    const res = await clockRunning(
+      call(rates, "POST", "/v1/proxy/rates", {
+        key,
+        body: rateRequest({ carrier_ids: [`${carrier.carrier_name}-main`] }),
+      }),
+    );
     expect(res.status).toBe(424);
     expect(res.body.rates).toEqual([]);
     expect(res.body.messages).toContainEqual(
@@ -73,12 +79,15 @@ describe.each(CARRIERS)("a $carrier_name purchase whose answer never comes", (ca
     expect(created.status).toBe(201);
     const shipment = created.body;
     emulator.current.set(carrier.carrier_name, { fault: { kind: "hang" }, fault_operations: ["ship"] });
+    fakeTimeouts();
     const buy = () =>
-      call(purchase, "POST", `/v1/shipments/${shipment.id}/purchase`, {
-        key,
-        params: { id: shipment.id },
-        body: { selected_rate_id: shipment.rates[0].id },
-      });
+      clockRunning(
+        call(purchase, "POST", `/v1/shipments/${shipment.id}/purchase`, {
+          key,
+          params: { id: shipment.id },
+          body: { selected_rate_id: shipment.rates[0].id },
+        }),
+      );
     const first = await buy();
     expect(first.status).toBe(424);
     expect(first.body.messages.map((m: { code: string }) => m.code)).toEqual(

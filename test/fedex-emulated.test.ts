@@ -4,6 +4,7 @@ import { invokeCarrier } from "@/lib/carriers/invoke";
 import { hasCode, type CarrierAdapter, type ConnectionInfo } from "@/lib/carriers/types";
 import type { AdapterContext, AdapterMessage } from "@/lib/carriers/types";
 import { fedexEmulatorNumber, fedexExpressCheckDigit } from "@/test/emulator/fedex";
+import { clockRunning, fakeTimeouts, useRealTimersAfterEach } from "@/test/clock";
 import { useCarrierEmulator } from "@/test/emulator-helpers";
 import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
 
@@ -13,6 +14,7 @@ import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternati
  */
 
 const emulator = useCarrierEmulator();
+useRealTimersAfterEach();
 let connections = 0;
 
 function connection(config: Record<string, unknown> = {}, credentials = FEDEX_CREDENTIALS): ConnectionInfo {
@@ -165,7 +167,8 @@ describe("FedEx fault switches give the contract's codes", () => {
     const limited = await rate();
     expect(limited.messages[0]).toMatchObject({ code: "carrier_rate_limited", details: { retry_after_seconds: 30 } });
     emulator.current.set("fedex", { fault: { kind: "rate_limited", retry_after_s: 1 }, fault_times: 1 });
-    const waited = await rate();
+    fakeTimeouts();
+    const waited = await clockRunning(rate());
     expect(waited.ok).toBe(true);
   });
 
@@ -178,7 +181,8 @@ describe("FedEx fault switches give the contract's codes", () => {
 
   it("an answer that never comes: carrier_timeout at the connection's deadline", async () => {
     emulator.current.set("fedex", { fault: { kind: "hang" } });
-    const res = await rate(connection({ deadline_ms: 400 }));
+    fakeTimeouts();
+    const res = await clockRunning(rate(connection({ deadline_ms: 400 })));
     expect(res.messages[0]!.code).toBe("carrier_timeout");
   });
 
