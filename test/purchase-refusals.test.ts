@@ -14,6 +14,7 @@ import { resetEnvCache } from "@/lib/env";
 import { sendLogsTo } from "@/lib/log";
 import { ClaimLostError, releaseClaim } from "@/lib/shipments/claim";
 import { recordPurchase } from "@/lib/shipments/record-purchase";
+import { clockRunning, fakeTimeouts } from "./clock";
 import { call, makeOrg } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor, rateRequest } from "./factories";
 
@@ -43,6 +44,7 @@ afterAll(() => {
 });
 const soldTypes = sandboxAdapter.label_types;
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   lines = [];
   sellOnly(soldTypes);
@@ -187,7 +189,9 @@ describe("a purchase whose answer was lost keeps what it was sent with", () => {
     const stored = await createShipmentFor(key, { recipient: toronto, carrier_ids: ["slow"], customs: customs("DAP") });
     await configureConnection(key, slow.id, { latency_ms: 2000, deadline_ms: 100 });
 
-    const lost = await purchaseFor(key, fresh, { customs: customs("DDP") });
+    // The carrier's latency and the deadline run on fake timers, moved by clockRunning.
+    fakeTimeouts();
+    const lost = await clockRunning(purchaseFor(key, fresh, { customs: customs("DDP") }));
     expect(lost.status).toBe(424);
     const { purchase_attempt: attempt } = (await show(key, fresh.id)).meta;
     expect(attempt.customs).toMatchObject({ incoterm: "DDP", commodities: [{ description: "Cotton T-shirt" }] });
@@ -201,7 +205,7 @@ describe("a purchase whose answer was lost keeps what it was sent with", () => {
       details: { started_at: attempt.started_at, settled_by: attempt.settled_by },
     });
 
-    expect((await purchaseFor(key, stored)).status).toBe(424);
+    expect((await clockRunning(purchaseFor(key, stored))).status).toBe(424);
     expect((await show(key, stored.id)).meta.purchase_attempt).not.toHaveProperty("customs");
   });
 });
