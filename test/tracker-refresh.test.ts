@@ -194,11 +194,13 @@ describe("background refresh core", () => {
       new CarrierError("carrier_rate_limited", "Quota exceeded", { retry_after_seconds: 120 }),
     );
     const db = await getDb();
+    // The clock stands still: the back-off ends exactly the Retry-After from now.
+    vi.useFakeTimers({ toFake: ["Date"] });
     const started = Date.now();
     const report = await refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id });
     expect(report).toMatchObject({ refreshed: 0, failed: 0, backed_off: 6, rate_limited_calls: 1 });
     const [row] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, conn.id));
-    expect(row!.refreshBackoffUntil!.getTime()).toBeGreaterThanOrEqual(started + 119_000);
+    expect(row!.refreshBackoffUntil!.getTime()).toBe(started + 120_000);
     for (const t of await trackerRows(ids)) {
       expect(t.nextRefreshAt!.getTime()).toBe(row!.refreshBackoffUntil!.getTime());
       expect(t.refreshFailures).toBe(0);
