@@ -3,7 +3,7 @@ import { afterEach, vi } from "vitest";
 /**
  * Time as an input for tests whose code waits on timers (a delivery's or a carrier's deadline, a Retry-After pause,
  * a carrier's latency) while real I/O runs beside it (sockets, DNS, the database): only setTimeout is faked, and the
- * test says how the clock moves. Fake after the database pool is open (postgres.js connect timeouts).
+ * test says when the clock moves and how far, never in step with real time. Fake after the database pool is open (postgres.js connect timeouts).
  */
 export function fakeTimeouts() {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
@@ -38,16 +38,21 @@ export async function clockStill<T>(work: Promise<T>): Promise<T> {
   return work;
 }
 
-/**
- * Waits for `work` on fake timers, moving the clock `stepMs` on after every turn of I/O: a deadline or a pause of
- * seconds passes in a few hundred turns, however long they take for real. For work whose outcome does not depend
- * on how far the clock moves while its I/O is under way (an answer that never comes, a pause before a retry).
- */
-export async function clockRunning<T>(work: Promise<T>, stepMs = 10): Promise<T> {
-  const settled = settledFlag(work);
-  while (!settled()) {
+/** Resolves once `condition()` holds, checked at every turn of I/O, with the clock standing still (as clockStill). */
+export async function clockStillUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) {
+    await vi.advanceTimersByTimeAsync(0);
     await new Promise((r) => setImmediate(r));
-    if (!settled()) await vi.advanceTimersByTimeAsync(stepMs);
   }
-  return work;
+}
+
+/**
+ * Runs `work` to its end on fake timers when it ends at a deadline: the clock stands still until `started()` says
+ * the work is waiting on its deadline (the carrier has the call), then moves `deadlineMs` on at once.
+ */
+export async function atDeadline<T>(work: Promise<T>, started: () => boolean, deadlineMs: number): Promise<T> {
+  const settled = settledFlag(work);
+  await clockStillUntil(() => started() || settled());
+  await vi.advanceTimersByTimeAsync(deadlineMs);
+  return clockStill(work);
 }

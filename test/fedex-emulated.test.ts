@@ -4,7 +4,7 @@ import { invokeCarrier } from "@/lib/carriers/invoke";
 import { hasCode, type CarrierAdapter, type ConnectionInfo } from "@/lib/carriers/types";
 import type { AdapterContext, AdapterMessage } from "@/lib/carriers/types";
 import { fedexEmulatorNumber, fedexExpressCheckDigit } from "@/test/emulator/fedex";
-import { clockRunning, fakeTimeouts, useRealTimersAfterEach } from "@/test/clock";
+import { atDeadline, fakeTimeouts, useRealTimersAfterEach } from "@/test/clock";
 import { useCarrierEmulator } from "@/test/emulator-helpers";
 import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
 
@@ -167,8 +167,7 @@ describe("FedEx fault switches give the contract's codes", () => {
     const limited = await rate();
     expect(limited.messages[0]).toMatchObject({ code: "carrier_rate_limited", details: { retry_after_seconds: 30 } });
     emulator.current.set("fedex", { fault: { kind: "rate_limited", retry_after_s: 1 }, fault_times: 1 });
-    fakeTimeouts();
-    const waited = await clockRunning(rate());
+    const waited = await rate();
     expect(waited.ok).toBe(true);
   });
 
@@ -182,7 +181,7 @@ describe("FedEx fault switches give the contract's codes", () => {
   it("an answer that never comes: carrier_timeout at the connection's deadline", async () => {
     emulator.current.set("fedex", { fault: { kind: "hang" } });
     fakeTimeouts();
-    const res = await clockRunning(rate(connection({ deadline_ms: 400 })));
+    const res = await atDeadline(rate(connection({ deadline_ms: 400 })), () => calls("rate").length === 1, 400);
     expect(res.messages[0]!.code).toBe("carrier_timeout");
   });
 

@@ -11,7 +11,7 @@ import { addresses, parcels, rates, shipments } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { Shipment, ShipmentWithMessages } from "@/lib/schemas/shipment";
 import { StoredTracker } from "@/lib/schemas/tracker";
-import { clockRunning, fakeTimeouts } from "./clock";
+import { atDeadline, fakeTimeouts } from "./clock";
 import { call, makeOrg } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor, rateRequest } from "./factories";
 
@@ -241,9 +241,10 @@ describe("POST /v1/shipments/{id}/purchase", () => {
       params: { id: slow.id },
       body: { config: { latency_ms: 2000, deadline_ms: 100 } },
     });
-    // The carrier's latency and the deadline run on fake timers, moved by clockRunning.
+    // The carrier's latency and the deadline run on fake timers, moved by the deadline once the carrier has the call.
+    const ship = vi.spyOn(sandboxAdapter, "ship");
     fakeTimeouts();
-    const res = await clockRunning(purchaseFor(key, s));
+    const res = await atDeadline(purchaseFor(key, s), () => ship.mock.calls.length === 1, 100);
     expect(res.status).toBe(424);
     expect(res.body.messages.map((m: { code: string; level: string }) => [m.code, m.level])).toEqual([
       ["carrier_timeout", "error"],

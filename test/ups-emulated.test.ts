@@ -17,7 +17,7 @@ import { getDb } from "@/lib/db/client";
 import { trackers } from "@/lib/db/schema";
 import { resetEnvCache } from "@/lib/env";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
-import { clockRunning, fakeTimeouts } from "@/test/clock";
+import { atDeadline, fakeTimeouts } from "@/test/clock";
 import { startCarrierEmulator } from "@/test/emulator";
 import { addConnection } from "@/test/emulator-helpers";
 import type { Emulator, Operation } from "@/test/emulator/server";
@@ -266,7 +266,8 @@ describe("UPS through the proxy endpoints", () => {
     });
     emulator.set("ups", { fault: { kind: "hang" }, fault_operations: ["rate"] });
     fakeTimeouts();
-    const res = await clockRunning(call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() }));
+    const rated = call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() });
+    const res = await atDeadline(rated, () => emulator.calls.some((c) => c.operation === "rate"), 300);
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "ups", code: "carrier_timeout" });
   });

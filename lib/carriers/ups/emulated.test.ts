@@ -5,7 +5,7 @@ import { TokenCache } from "@/lib/carriers/http/token-cache";
 import { CarrierError, type AdapterContext } from "@/lib/carriers/types";
 import { upsAdapter } from "@/lib/carriers/ups/adapter";
 import { pngPhysicalSize } from "@/lib/labels/png-size";
-import { clockRunning, fakeTimeouts } from "@/test/clock";
+import { atDeadline, fakeTimeouts } from "@/test/clock";
 import { startCarrierEmulator } from "@/test/emulator";
 import type { Emulator, Operation } from "@/test/emulator/server";
 import { isValidUpsTrackingNumber, makeUpsTrackingNumber } from "@/test/emulator/ups-tracking";
@@ -303,8 +303,7 @@ describe("UPS fault switches: each gives the contract's code", () => {
 
   it("429 with a short Retry-After is waited out", async () => {
     emulator.set("ups", { fault: { kind: "rate_limited", retry_after_s: 1 }, fault_times: 1 });
-    fakeTimeouts();
-    const { data } = await clockRunning(run((ctx) => upsAdapter.rate(ctx, upsRateRequest())));
+    const { data } = await run((ctx) => upsAdapter.rate(ctx, upsRateRequest()));
     expect(data.length).toBeGreaterThan(0);
     expect(calls("rate").map((c) => c.status)).toEqual([429, 200]);
   });
@@ -318,9 +317,10 @@ describe("UPS fault switches: each gives the contract's code", () => {
   it("no answer before the deadline: carrier_timeout", async () => {
     emulator.set("ups", { fault: { kind: "hang" }, fault_operations: ["track"] });
     fakeTimeouts();
-    const error = await failure(
-      clockRunning(run((ctx) => upsAdapter.track(ctx, makeUpsTrackingNumber("A1B2C3", "03", 5)), { deadlineMs: 300 })),
-    );
+    const tracking = run((ctx) => upsAdapter.track(ctx, makeUpsTrackingNumber("A1B2C3", "03", 5)), {
+      deadlineMs: 300,
+    });
+    const error = await failure(atDeadline(tracking, () => calls("track").length === 1, 300));
     expect(error.code).toBe("carrier_timeout");
   });
 
