@@ -4,6 +4,7 @@ import { POST as createShipment } from "@/app/v1/shipments/route";
 import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import type { Emulator } from "@/test/emulator/server";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
+import { atDeadline, clockStill, fakeTimeouts, useRealTimersAfterEach } from "./clock";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { rateRequest } from "./factories";
@@ -15,6 +16,9 @@ import { call, makeOrg } from "./helpers";
  */
 
 const emulator = useCarrierEmulator();
+const DEADLINE_MS = 1500;
+// An answer that never comes ends at the carrier's deadline on fake timers, moved once the carrier has the call.
+useRealTimersAfterEach();
 const CARRIERS = [
   { carrier_name: "ups", credentials: UPS_CREDENTIALS },
   { carrier_name: "fedex", credentials: FEDEX_CREDENTIALS },
@@ -30,7 +34,7 @@ async function orgWith(carrier: (typeof CARRIERS)[number]) {
     carrier_name: carrier.carrier_name,
     carrier_id: `${carrier.carrier_name}-main`,
     credentials: carrier.credentials,
-    config: { deadline_ms: 1500 },
+    config: { deadline_ms: DEADLINE_MS },
   });
   return key;
 }
@@ -51,10 +55,15 @@ describe.each(CARRIERS)("$carrier_name faults through /v1/proxy/rates", (carrier
   it.each(FAULTS)("%s → %s", async (_name, code, apply) => {
     const key = await orgWith(carrier);
     apply(emulator.current, carrier.carrier_name);
-    const res = await call(rates, "POST", "/v1/proxy/rates", {
+    const hangs = code === "carrier_timeout";
+    if (hangs) fakeTimeouts();
+    const rated = call(rates, "POST", "/v1/proxy/rates", {
       key,
       body: rateRequest({ carrier_ids: [`${carrier.carrier_name}-main`] }),
     });
+    const res = hangs
+      ? await atDeadline(rated, () => emulator.current.calls.some((c) => c.operation === "rate"), DEADLINE_MS)
+      : await rated;
     expect(res.status).toBe(424);
     expect(res.body.rates).toEqual([]);
     expect(res.body.messages).toContainEqual(
@@ -73,19 +82,24 @@ describe.each(CARRIERS)("a $carrier_name purchase whose answer never comes", (ca
     expect(created.status).toBe(201);
     const shipment = created.body;
     emulator.current.set(carrier.carrier_name, { fault: { kind: "hang" }, fault_operations: ["ship"] });
+    fakeTimeouts();
     const buy = () =>
       call(purchase, "POST", `/v1/shipments/${shipment.id}/purchase`, {
         key,
         params: { id: shipment.id },
         body: { selected_rate_id: shipment.rates[0].id },
       });
-    const first = await buy();
+    const first = await atDeadline(
+      buy(),
+      () => emulator.current.calls.some((c) => c.operation === "ship"),
+      DEADLINE_MS,
+    );
     expect(first.status).toBe(424);
     expect(first.body.messages.map((m: { code: string }) => m.code)).toEqual(
       expect.arrayContaining(["carrier_timeout", "purchase_outcome_unknown"]),
     );
     emulator.current.set(carrier.carrier_name, { fault: null });
-    const again = await buy();
+    const again = await clockStill(buy());
     // Neither carrier can look a label up by reference: the service will not guess, the client decides.
     expect(again.status).toBe(409);
     expect(again.body.errors[0].code).toBe("purchase_outcome_unknown");

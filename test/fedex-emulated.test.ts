@@ -4,6 +4,7 @@ import { invokeCarrier } from "@/lib/carriers/invoke";
 import { hasCode, type CarrierAdapter, type ConnectionInfo } from "@/lib/carriers/types";
 import type { AdapterContext, AdapterMessage } from "@/lib/carriers/types";
 import { fedexEmulatorNumber, fedexExpressCheckDigit } from "@/test/emulator/fedex";
+import { atDeadline, fakeTimeouts, useRealTimersAfterEach } from "@/test/clock";
 import { useCarrierEmulator } from "@/test/emulator-helpers";
 import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
 
@@ -13,6 +14,7 @@ import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternati
  */
 
 const emulator = useCarrierEmulator();
+useRealTimersAfterEach();
 let connections = 0;
 
 function connection(config: Record<string, unknown> = {}, credentials = FEDEX_CREDENTIALS): ConnectionInfo {
@@ -178,7 +180,8 @@ describe("FedEx fault switches give the contract's codes", () => {
 
   it("an answer that never comes: carrier_timeout at the connection's deadline", async () => {
     emulator.current.set("fedex", { fault: { kind: "hang" } });
-    const res = await rate(connection({ deadline_ms: 400 }));
+    fakeTimeouts();
+    const res = await atDeadline(rate(connection({ deadline_ms: 400 })), () => calls("rate").length === 1, 400);
     expect(res.messages[0]!.code).toBe("carrier_timeout");
   });
 

@@ -14,6 +14,7 @@ import { resetEnvCache } from "@/lib/env";
 import { sendLogsTo } from "@/lib/log";
 import { ClaimLostError, releaseClaim } from "@/lib/shipments/claim";
 import { recordPurchase } from "@/lib/shipments/record-purchase";
+import { atDeadline, fakeTimeouts } from "./clock";
 import { call, makeOrg } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor, rateRequest } from "./factories";
 
@@ -43,6 +44,7 @@ afterAll(() => {
 });
 const soldTypes = sandboxAdapter.label_types;
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   lines = [];
   sellOnly(soldTypes);
@@ -187,7 +189,14 @@ describe("a purchase whose answer was lost keeps what it was sent with", () => {
     const stored = await createShipmentFor(key, { recipient: toronto, carrier_ids: ["slow"], customs: customs("DAP") });
     await configureConnection(key, slow.id, { latency_ms: 2000, deadline_ms: 100 });
 
-    const lost = await purchaseFor(key, fresh, { customs: customs("DDP") });
+    // The carrier's latency and the deadline run on fake timers, moved by the deadline once the carrier has the call.
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+    fakeTimeouts();
+    const lost = await atDeadline(
+      purchaseFor(key, fresh, { customs: customs("DDP") }),
+      () => ship.mock.calls.length === 1,
+      100,
+    );
     expect(lost.status).toBe(424);
     const { purchase_attempt: attempt } = (await show(key, fresh.id)).meta;
     expect(attempt.customs).toMatchObject({ incoterm: "DDP", commodities: [{ description: "Cotton T-shirt" }] });
@@ -201,7 +210,7 @@ describe("a purchase whose answer was lost keeps what it was sent with", () => {
       details: { started_at: attempt.started_at, settled_by: attempt.settled_by },
     });
 
-    expect((await purchaseFor(key, stored)).status).toBe(424);
+    expect((await atDeadline(purchaseFor(key, stored), () => ship.mock.calls.length === 2, 100)).status).toBe(424);
     expect((await show(key, stored.id)).meta.purchase_attempt).not.toHaveProperty("customs");
   });
 });

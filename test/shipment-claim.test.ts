@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { withTransaction } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
@@ -57,6 +57,10 @@ async function pending(orgId: string, id: string) {
   return r!;
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("assertNoLiveClaim", () => {
   const held = (op: "purchase" | "cancel" | null, until: Date | null) => ({
     pendingOperation: op,
@@ -106,10 +110,11 @@ describe("claimShipment", () => {
 
   it("defaults to writing nothing besides the claim, and to the clock", async () => {
     const { orgId, s, ctx, row } = await aShipment();
-    const before = Date.now();
+    // The clock stands still: the claim's deadline is exactly its lease from now.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const now = Date.now();
     const claim = await claimShipment(ctx.db, await row(), "cancel", ["created"], 30_000);
-    expect(claim.until.getTime()).toBeGreaterThanOrEqual(before + 30_000);
-    expect(claim.until.getTime()).toBeLessThanOrEqual(Date.now() + 30_000);
+    expect(claim.until).toEqual(new Date(now + 30_000));
     const p = await pending(orgId, s.id);
     expect(p.op).toBe("cancel");
     expect(p.meta).toEqual((await row()).meta);

@@ -11,10 +11,14 @@ import { addresses, parcels, rates, shipments } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { Shipment, ShipmentWithMessages } from "@/lib/schemas/shipment";
 import { StoredTracker } from "@/lib/schemas/tracker";
+import { atDeadline, fakeTimeouts } from "./clock";
 import { call, makeOrg } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor, rateRequest } from "./factories";
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 const idPattern = (prefix: string) => new RegExp(`^${prefix}[0-9a-f]{32}$`);
 
@@ -237,7 +241,10 @@ describe("POST /v1/shipments/{id}/purchase", () => {
       params: { id: slow.id },
       body: { config: { latency_ms: 2000, deadline_ms: 100 } },
     });
-    const res = await purchaseFor(key, s);
+    // The carrier's latency and the deadline run on fake timers, moved by the deadline once the carrier has the call.
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+    fakeTimeouts();
+    const res = await atDeadline(purchaseFor(key, s), () => ship.mock.calls.length === 1, 100);
     expect(res.status).toBe(424);
     expect(res.body.messages.map((m: { code: string; level: string }) => [m.code, m.level])).toEqual([
       ["carrier_timeout", "error"],

@@ -139,10 +139,15 @@ describe("background refresh core", () => {
       return original(ctx, batch);
     });
     const db = await getDb();
-    const [a, b] = await Promise.all([
-      refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }),
-      refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }),
-    ]);
+    await warmPool(db);
+    // The carrier's latency (which keeps both workers' rounds open at once) runs on fake timers.
+    fakeTime();
+    const [a, b] = await untilSettled(
+      Promise.all([
+        refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }),
+        refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }),
+      ]),
+    );
     expect(a.refreshed + b.refreshed).toBe(60);
     expect(a.due + b.due).toBe(60);
     expect(asked).toHaveLength(60);
@@ -189,11 +194,13 @@ describe("background refresh core", () => {
       new CarrierError("carrier_rate_limited", "Quota exceeded", { retry_after_seconds: 120 }),
     );
     const db = await getDb();
+    // The clock stands still: the back-off ends exactly the Retry-After from now.
+    vi.useFakeTimers({ toFake: ["Date"] });
     const started = Date.now();
     const report = await refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id });
     expect(report).toMatchObject({ refreshed: 0, failed: 0, backed_off: 6, rate_limited_calls: 1 });
     const [row] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, conn.id));
-    expect(row!.refreshBackoffUntil!.getTime()).toBeGreaterThanOrEqual(started + 119_000);
+    expect(row!.refreshBackoffUntil!.getTime()).toBe(started + 120_000);
     for (const t of await trackerRows(ids)) {
       expect(t.nextRefreshAt!.getTime()).toBe(row!.refreshBackoffUntil!.getTime());
       expect(t.refreshFailures).toBe(0);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import { GET as getConnection } from "@/app/v1/connections/[id]/route";
@@ -17,6 +17,7 @@ import { getDb } from "@/lib/db/client";
 import { trackers } from "@/lib/db/schema";
 import { resetEnvCache } from "@/lib/env";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
+import { atDeadline, fakeTimeouts } from "@/test/clock";
 import { startCarrierEmulator } from "@/test/emulator";
 import { addConnection } from "@/test/emulator-helpers";
 import type { Emulator, Operation } from "@/test/emulator/server";
@@ -41,6 +42,7 @@ beforeAll(async () => {
   resetEnvCache();
 });
 afterEach(() => {
+  vi.useRealTimers();
   emulator.reset();
   sharedTokenCache.clear();
   skewMs = 0;
@@ -263,7 +265,9 @@ describe("UPS through the proxy endpoints", () => {
       test_mode: true,
     });
     emulator.set("ups", { fault: { kind: "hang" }, fault_operations: ["rate"] });
-    const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() });
+    fakeTimeouts();
+    const rated = call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() });
+    const res = await atDeadline(rated, () => emulator.calls.some((c) => c.operation === "rate"), 300);
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "ups", code: "carrier_timeout" });
   });

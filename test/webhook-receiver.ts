@@ -1,4 +1,11 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import {
+  createServer,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** A webhook as a receiver got it. */
@@ -9,14 +16,19 @@ export interface Received {
   json: { id: string; type: string; created_at: string; test_mode: boolean; data: Record<string, unknown> };
 }
 
-/** What a receiver answers the n-th request with (0-based); `hang` never answers. */
-export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | "hang";
+/**
+ * What a receiver answers the n-th request with (0-based); `hang` never answers; `open` sends the status and the body
+ * at once but never ends the answer.
+ */
+export type Answer =
+  { status: number; body?: string; headers?: Record<string, string>; delayMs?: number; open?: boolean } | "hang";
 
 export interface Receiver {
   url: string;
   port: number;
   received: Received[];
   abandoned(): number;
+  arrived(n?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,6 +37,7 @@ export async function startReceiver(answer: (n: number, got: Received) => Answer
   const received: Received[] = [];
   const hanging = new Set<ServerResponse>();
   const abandoned = { count: 0 };
+  const waiting: { n: number; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -38,13 +51,18 @@ export async function startReceiver(answer: (n: number, got: Received) => Answer
       }
       const got = { headers: req.headers, body, json };
       received.push(got);
+      for (const w of waiting.filter((w) => received.length >= w.n)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve();
+      }
       const a = answer(received.length - 1, got);
-      if (a === "hang") {
+      if (a === "hang" || a.open) {
         hanging.add(res);
         // The sender gave up (its deadline) or the receiver is closing.
         res.on("close", () => {
           if (hanging.delete(res)) abandoned.count++;
         });
+        if (a !== "hang") res.writeHead(a.status, a.headers ?? {}).write(a.body ?? "");
         return;
       }
       const send = () => res.writeHead(a.status, a.headers ?? {}).end(a.body ?? "");
@@ -58,8 +76,11 @@ export async function startReceiver(answer: (n: number, got: Received) => Answer
     url: `http://127.0.0.1:${port}/hooks`,
     port,
     received,
-    /** Requests answered "hang" that the sender has since given up on. */
+    /** Requests answered "hang" or left open that the sender has since given up on. */
     abandoned: () => abandoned.count,
+    /** Resolves once the receiver has had `n` requests, each read whole (before it answers the n-th). */
+    arrived: (n = 1) =>
+      received.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve })),
     async close() {
       for (const res of [...hanging]) {
         hanging.delete(res);
@@ -69,4 +90,22 @@ export async function startReceiver(answer: (n: number, got: Received) => Answer
       await new Promise((r) => server.close(r));
     },
   } satisfies Receiver;
+}
+
+const ANSWER_HEAD_READ = "http.client.response.finish"; // published as a client has parsed an answer's status line
+
+/**
+ * Resolves once this process, as a client, has read the status line and the first bytes of the body of an answer
+ * from 127.0.0.1:`port`: a test moves the sender's clock past its deadline only after that. Call it before sending.
+ */
+export function senderReadsAnswer(port: number): Promise<void> {
+  return new Promise((resolve) => {
+    const onAnswer = (message: unknown) => {
+      const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
+      if (request.socket?.remotePort !== port) return;
+      unsubscribe(ANSWER_HEAD_READ, onAnswer);
+      response.once("data", () => resolve());
+    };
+    subscribe(ANSWER_HEAD_READ, onAnswer);
+  });
 }

@@ -1,11 +1,13 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { startReceiver, type Receiver } from "@/test/webhook-receiver";
-import { isPublicAddress, safePost, urlProblem, type PostOptions } from "./safe-fetch";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeTimeouts } from "@/test/clock";
+import { senderReadsAnswer, startReceiver, type Receiver } from "@/test/webhook-receiver";
+import { isPublicAddress, safePost, urlProblem, type PostOptions, type PostResult } from "./safe-fetch";
 
 const receivers: Receiver[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 async function receiver(...args: Parameters<typeof startReceiver>) {
@@ -23,6 +25,26 @@ const post = (url: string, more: Partial<PostOptions> = {}) =>
     allowPrivate: true,
     ...more,
   });
+
+const ioTurns = async (n: number, until: () => boolean = () => false) => {
+  for (let i = 0; i < n && !until(); i++) await new Promise((r) => setImmediate(r));
+};
+
+/**
+ * Moves the clock `ms` on from now and answers how the attempt ended: not a moment before that, and at that moment
+ * (a given-up attempt ends within a few turns of I/O, as its socket closes; the clock is not moved while waiting).
+ */
+async function settlesIn(ms: number, attempt: Promise<PostResult>): Promise<PostResult> {
+  let result: PostResult | null = null;
+  void attempt.then((r) => (result = r));
+  await vi.advanceTimersByTimeAsync(ms - 1);
+  await ioTurns(20);
+  expect(result, `settled before ${ms} ms`).toBeNull();
+  await vi.advanceTimersByTimeAsync(1);
+  await ioTurns(1000, () => result !== null);
+  expect(result, `not settled at ${ms} ms`).not.toBeNull();
+  return result!;
+}
 
 describe("which addresses a webhook may reach", () => {
   it("refuses private, loopback, link-local, unique-local, CGNAT, multicast, unspecified and metadata addresses", () => {
@@ -138,13 +160,68 @@ describe("safePost", () => {
     expect(await post("https://nowhere.customer.test/x", { resolve: failing })).toMatchObject({ errorClass: "dns" });
   });
 
-  it("gives up on a receiver that does not answer in time", async () => {
+  it("gives up on a receiver that does not answer within 10 s, and drops its connection", async () => {
+    fakeTimeouts();
     const r = await receiver(() => "hang");
-    expect(await post(r.url, { timeoutMs: 200 })).toMatchObject({ statusCode: null, errorClass: "timeout" });
-    const slowDns = () => new Promise<never>(() => {});
-    expect(await post("https://slow.customer.test/x", { timeoutMs: 200, resolve: slowDns })).toMatchObject({
-      errorClass: "timeout",
-    });
+    const attempt = post(r.url);
+    await r.arrived();
+    expect(await settlesIn(10_000, attempt)).toMatchObject({ statusCode: null, excerpt: null, errorClass: "timeout" });
+    await vi.waitFor(() => expect(r.abandoned()).toBe(1));
+  });
+
+  it("counts name resolution into the deadline: a name that never resolves, or resolves late, times out", async () => {
+    fakeTimeouts();
+    const never = () => new Promise<never>(() => {});
+    const unresolved = post("https://slow.customer.test/x", { timeoutMs: 3_000, resolve: never });
+    expect(await settlesIn(3_000, unresolved)).toMatchObject({ statusCode: null, errorClass: "timeout" });
+
+    const r = await receiver(() => "hang");
+    const late = () =>
+      new Promise<{ address: string; family: 4 }[]>((resolve) =>
+        setTimeout(() => resolve([{ address: "127.0.0.1", family: 4 }]), 2_000),
+      );
+    const attempt = post(`http://hooks.customer.test:${r.port}/hooks`, { timeoutMs: 3_000, resolve: late });
+    await vi.advanceTimersByTimeAsync(2_000);
+    await r.arrived();
+    // The receiver has had 1 s of the 3: the deadline runs from the start of the attempt, not of the connection.
+    expect(await settlesIn(1_000, attempt)).toMatchObject({ statusCode: null, errorClass: "timeout" });
+  });
+
+  it("leaves no timer behind once an attempt is over, however it ended", async () => {
+    fakeTimeouts();
+    const ok = await receiver(() => ({ status: 204 }));
+    const failing = await receiver(() => ({ status: 500, body: "boom" }));
+    const closed = await receiver();
+    await closed.close();
+    const toLoopback = async () => [{ address: "127.0.0.1", family: 4 as const }];
+    const noSuchName = async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+    };
+    const hanging = await receiver(() => "hang");
+    const attempts: [() => Promise<PostResult>, string | null][] = [
+      [() => post(ok.url), null],
+      [() => post(failing.url), "http_status"],
+      [() => post(closed.url), "connection"],
+      [() => post("https://nowhere.customer.test/x", { resolve: noSuchName }), "dns"],
+      [
+        () => post(`http://hooks.customer.test:${ok.port}/`, { allowPrivate: false, resolve: toLoopback }),
+        "refused_address",
+      ],
+      [
+        async () => {
+          const attempt = post(hanging.url);
+          await hanging.arrived();
+          // While an attempt is under way its deadline is the one timer.
+          expect(vi.getTimerCount()).toBe(1);
+          return settlesIn(10_000, attempt);
+        },
+        "timeout",
+      ],
+    ];
+    for (const [attempt, errorClass] of attempts) {
+      expect((await attempt()).errorClass).toBe(errorClass);
+      expect(vi.getTimerCount(), String(errorClass)).toBe(0);
+    }
   });
 
   it("reads a large answer only up to its cap, and keeps its first 2 KB as the excerpt", async () => {
@@ -170,8 +247,9 @@ describe("safePost", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const { port } = server.address() as AddressInfo;
-    // The deadline is past the test's own timeout: without the cap this answer would never be done with.
-    const result = await post(`http://127.0.0.1:${port}/`, { timeoutMs: 120_000 });
+    // The deadline's clock never moves: without the cap this answer would never be done with.
+    fakeTimeouts();
+    const result = await post(`http://127.0.0.1:${port}/`);
     server.closeAllConnections();
     server.close();
     expect(result).toMatchObject({ statusCode: 200, errorClass: null });
@@ -179,16 +257,16 @@ describe("safePost", () => {
   });
 
   it("judges an answer by its status when its body is still coming at the deadline", async () => {
-    const server = createServer((req, res) => {
-      req.resume();
-      res.writeHead(202);
-      res.write("accepted, and then nothing more");
+    fakeTimeouts();
+    const r = await receiver(() => ({ status: 202, body: "accepted, and then nothing more", open: true }));
+    const read = senderReadsAnswer(r.port);
+    const attempt = post(r.url);
+    await read;
+    expect(await settlesIn(10_000, attempt)).toMatchObject({
+      statusCode: 202,
+      errorClass: null,
+      excerpt: "accepted, and then nothing more",
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { port } = server.address() as AddressInfo;
-    const result = await post(`http://127.0.0.1:${port}/`, { timeoutMs: 300 });
-    server.closeAllConnections();
-    server.close();
-    expect(result).toMatchObject({ statusCode: 202, errorClass: null, excerpt: "accepted, and then nothing more" });
+    await vi.waitFor(() => expect(r.abandoned()).toBe(1));
   });
 });

@@ -145,8 +145,26 @@ export async function safePost(opts: PostOptions): Promise<PostResult> {
   const url = new URL(opts.url);
   const host = bareHost(url.hostname);
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const deadline = AbortSignal.timeout(timeoutMs);
+  // A timer of our own, not AbortSignal.timeout: fake timers can move it (tests), and it is cleared once settled.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("delivery deadline", "TimeoutError")), timeoutMs);
+  const deadline = controller.signal;
+  try {
+    return await attempt(opts, url, host, deadline, failed, elapsed);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
+/** The attempt under `deadline`, from resolution to the answer. */
+async function attempt(
+  opts: PostOptions,
+  url: URL,
+  host: string,
+  deadline: AbortSignal,
+  failed: (errorClass: DeliveryErrorClass) => PostResult,
+  elapsed: () => number,
+): Promise<PostResult> {
   // One resolution, now; the connection below goes to these addresses and no others.
   let addresses: ResolvedAddress[];
   const literal = isIP(host);

@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
 import { CarrierError, type AdapterContext } from "@/lib/carriers/types";
 import { upsAdapter } from "@/lib/carriers/ups/adapter";
 import { pngPhysicalSize } from "@/lib/labels/png-size";
+import { atDeadline, fakeTimeouts } from "@/test/clock";
 import { startCarrierEmulator } from "@/test/emulator";
 import type { Emulator, Operation } from "@/test/emulator/server";
 import { isValidUpsTrackingNumber, makeUpsTrackingNumber } from "@/test/emulator/ups-tracking";
@@ -31,6 +32,7 @@ beforeAll(async () => {
   emulator = await startCarrierEmulator({ now: clock });
 });
 afterEach(() => {
+  vi.useRealTimers();
   emulator.reset();
   skewMs = 0;
   tokens = new TokenCache();
@@ -314,9 +316,11 @@ describe("UPS fault switches: each gives the contract's code", () => {
 
   it("no answer before the deadline: carrier_timeout", async () => {
     emulator.set("ups", { fault: { kind: "hang" }, fault_operations: ["track"] });
-    const error = await failure(
-      run((ctx) => upsAdapter.track(ctx, makeUpsTrackingNumber("A1B2C3", "03", 5)), { deadlineMs: 300 }),
-    );
+    fakeTimeouts();
+    const tracking = run((ctx) => upsAdapter.track(ctx, makeUpsTrackingNumber("A1B2C3", "03", 5)), {
+      deadlineMs: 300,
+    });
+    const error = await failure(atDeadline(tracking, () => calls("track").length === 1, 300));
     expect(error.code).toBe("carrier_timeout");
   });
 

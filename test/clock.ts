@@ -1,0 +1,58 @@
+import { afterEach, vi } from "vitest";
+
+/**
+ * Time as an input for tests whose code waits on timers (a delivery's or a carrier's deadline, a Retry-After pause,
+ * a carrier's latency) while real I/O runs beside it (sockets, DNS, the database): only setTimeout is faked, and the
+ * test says when the clock moves and how far, never in step with real time. Fake after the database pool is open (postgres.js connect timeouts).
+ */
+export function fakeTimeouts() {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+}
+
+/** The hooks of a file that fakes timers in some tests: the real clock back after each. */
+export function useRealTimersAfterEach() {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
+function settledFlag(work: Promise<unknown>): () => boolean {
+  let settled = false;
+  const over = () => {
+    settled = true;
+  };
+  work.then(over, over);
+  return () => settled;
+}
+
+/**
+ * Waits for `work` on fake timers without moving the clock. Timers due at this very instant still run (the
+ * Postgres driver opens a connection on a zero-delay timer), so only what waits for time to pass waits for the test.
+ */
+export async function clockStill<T>(work: Promise<T>): Promise<T> {
+  const settled = settledFlag(work);
+  while (!settled()) {
+    await vi.advanceTimersByTimeAsync(0);
+    await new Promise((r) => setImmediate(r));
+  }
+  return work;
+}
+
+/** Resolves once `condition()` holds, checked at every turn of I/O, with the clock standing still (as clockStill). */
+export async function clockStillUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) {
+    await vi.advanceTimersByTimeAsync(0);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/**
+ * Runs `work` to its end on fake timers when it ends at a deadline: the clock stands still until `started()` says
+ * the work is waiting on its deadline (the carrier has the call), then moves `deadlineMs` on at once.
+ */
+export async function atDeadline<T>(work: Promise<T>, started: () => boolean, deadlineMs: number): Promise<T> {
+  const settled = settledFlag(work);
+  await clockStillUntil(() => started() || settled());
+  await vi.advanceTimersByTimeAsync(deadlineMs);
+  return clockStill(work);
+}
