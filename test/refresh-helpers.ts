@@ -1,5 +1,8 @@
-import { eq, inArray } from "drizzle-orm";
+import { vi } from "vitest";
+import { eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { resetEnvCache } from "@/lib/env";
+import { sendLogsTo } from "@/lib/log";
 import { newId } from "@/lib/db/ids";
 import { carrierConnections, trackers } from "@/lib/db/schema";
 import { makeTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
@@ -40,4 +43,51 @@ export async function seedDueTrackers(
 export async function trackerRows(ids: string[]) {
   const db = await getDb();
   return db.select().from(trackers).where(inArray(trackers.id, ids));
+}
+
+/**
+ * Time as an input: the round's waits (pacer, carrier latency and deadlines, Retry-After pauses) run on fake timers,
+ * and whenever the work has had a turn of the event loop for its database I/O, the clock moves on 10 ms. Small steps,
+ * not jumps to the next timer: postgres.js keeps long timers of its own (connect and idle timeouts) that a jump
+ * would fire.
+ */
+export function fakeTime() {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+}
+/**
+ * Opens the pool's connections while timers are real: a connection opened under fake timers races postgres.js's
+ * connect timeout against a clock the test moves faster than the server answers.
+ */
+export async function warmPool(db: Awaited<ReturnType<typeof getDb>>) {
+  await Promise.all(Array.from({ length: 10 }, () => db.execute(sql`select 1`)));
+}
+export async function untilSettled<T>(work: Promise<T>): Promise<T> {
+  let done = false;
+  work.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  while (!done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!done) await vi.advanceTimersByTimeAsync(10);
+  }
+  return work;
+}
+
+/** Collects what is logged from now on (at info and above) until `restore()`, which makes logging silent again. */
+export function captureLogs() {
+  const lines: Record<string, unknown>[] = [];
+  const level = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = "info";
+  resetEnvCache();
+  sendLogsTo({ write: (line: string) => void lines.push(JSON.parse(line)) });
+  return {
+    lines,
+    restore() {
+      if (level === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = level;
+      resetEnvCache();
+      sendLogsTo({ write: () => undefined });
+    },
+  };
 }

@@ -1,24 +1,38 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
+import type { ConnectionRoundReport } from "@/lib/trackers/refresh/refresh-connection";
 import { refreshTrackersFunction } from "@/lib/jobs/refresh-trackers";
 import { currentRefreshLoop, startRefreshLoop } from "@/lib/jobs/scheduler";
 import { makeOrg } from "./helpers";
 import { addSandbox } from "./factories";
-import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
+import { captureLogs, sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
 
 // Other test files share the database: rounds here only see this file's connections.
 const mine = vi.hoisted(() => new Set<string>());
+// Rounds a test decides (by connection id), planned and reported as they are: the job's own arithmetic alone.
+const decided = vi.hoisted(() => new Map<string, ConnectionRoundReport>());
 vi.mock("@/lib/trackers/refresh/due-trackers", async (importOriginal) => {
   const original = await importOriginal<typeof import("@/lib/trackers/refresh/due-trackers")>();
   return {
     ...original,
     planRefresh: async (...args: Parameters<typeof original.planRefresh>) =>
-      (await original.planRefresh(...args)).filter((p) => mine.has(p.connectionId)),
+      decided.size > 0
+        ? [...decided.values()].map((r) => ({ connectionId: r.connection_id, due: r.due }))
+        : (await original.planRefresh(...args)).filter((p) => mine.has(p.connectionId)),
+  };
+});
+vi.mock("@/lib/trackers/refresh/refresh-connection", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/trackers/refresh/refresh-connection")>();
+  return {
+    ...original,
+    refreshConnection: async (args: Parameters<typeof original.refreshConnection>[0]) =>
+      decided.get(args.connectionId) ?? original.refreshConnection(args),
   };
 });
 
 afterEach(async () => {
   vi.useRealTimers();
+  decided.clear();
   await currentRefreshLoop()?.stop();
 });
 
@@ -53,7 +67,40 @@ describe("Inngest function refresh-trackers", () => {
     );
   });
 
-  it("is a cron function that never overlaps itself", () => {
+  it("sums the connections' rounds, and logs each round as the inngest runner", async () => {
+    const round = (connection_id: string, counts: Partial<ConnectionRoundReport>): ConnectionRoundReport => ({
+      connection_id,
+      carrier_name: "sandbox",
+      due: 9,
+      refreshed: 0,
+      changed: 0,
+      failed: 0,
+      backed_off: 0,
+      rate_limited_calls: 0,
+      deferred: 0,
+      requests: 1,
+      duration_ms: 10,
+      ...counts,
+    });
+    decided.set("conn_sum_a", round("conn_sum_a", { refreshed: 5, failed: 1, backed_off: 3 }));
+    decided.set("conn_sum_b", round("conn_sum_b", { refreshed: 2, failed: 3, backed_off: 4 }));
+    const logs = captureLogs();
+    try {
+      const { result } = await new InngestTestEngine({ function: refreshTrackersFunction }).execute();
+      expect(result).toEqual({ connections: 2, refreshed: 7, failed: 4, backed_off: 7 });
+    } finally {
+      logs.restore();
+    }
+    const rounds = logs.lines.filter((l) => l.msg === "tracker_refresh");
+    expect(new Set(rounds.map((l) => l.connection_id))).toEqual(new Set(["conn_sum_a", "conn_sum_b"]));
+    for (const line of rounds) expect(line.runner).toBe("inngest");
+  });
+
+  it("is a cron function that never overlaps itself", async () => {
+    // Loaded afresh here, so the definition is evaluated in the test.
+    vi.resetModules();
+    const { refreshTrackersFunction } = await import("@/lib/jobs/refresh-trackers");
+    expect(refreshTrackersFunction.opts.id).toBe("refresh-trackers");
     const config = refreshTrackersFunction.opts as { triggers?: { cron?: string }[]; concurrency?: { limit: number } };
     expect(config.triggers).toEqual([{ cron: "* * * * *" }]);
     expect(config.concurrency).toEqual({ limit: 1 });

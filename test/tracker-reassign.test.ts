@@ -1,15 +1,34 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { DELETE as removeConnection, PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
 import { getDb } from "@/lib/db/client";
 import { carrierConnections } from "@/lib/db/schema";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
+import { reassignOrphanTrackers } from "@/lib/trackers/refresh/reassign";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { call, makeOrg, systemCtx } from "./helpers";
 import { addSandbox } from "./factories";
 import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
 
 const MINUTE = 60_000;
+
+// A test can make looking up the new connection fail (a database error, not "no such connection").
+const lookup = vi.hoisted(() => ({ failure: null as Error | null }));
+vi.mock("@/lib/connections/select-connections", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/connections/select-connections")>();
+  return {
+    ...original,
+    connectionForCarrier: async (...args: Parameters<typeof original.connectionForCarrier>) => {
+      if (lookup.failure) throw lookup.failure;
+      return original.connectionForCarrier(...args);
+    },
+  };
+});
+
+afterEach(() => {
+  lookup.failure = null;
+  vi.useRealTimers();
+});
 
 /** The organization's own sandbox connection, made with it. */
 async function defaultSandbox(orgId: string): Promise<string> {
@@ -114,5 +133,41 @@ describe("trackers whose connection is gone", () => {
 
     // Not due again before then: a second round finds nothing to claim.
     expect((await roundFor(old.id)).report).toMatchObject({ due: 0, deferred: 0, failed: 0 });
+  });
+
+  it("a failure other than a missing connection ends the round; the trackers stay claimed for five minutes", async () => {
+    const { key, orgId } = await makeOrg();
+    const old = await addSandbox(key, "flaky-lookup", { pace: 1 });
+    const ids = await seedDueTrackers(orgId, old.id, sandboxNumbers(3, 30, 2));
+    await deactivate(key, old.id);
+    const now = new Date();
+    vi.useFakeTimers({ toFake: ["Date"], now });
+    lookup.failure = new Error("database restarting");
+
+    const ctx = await systemCtx(await getDb());
+    await expect(refreshConnection({ ctx, connectionId: old.id })).rejects.toThrow("database restarting");
+    for (const row of await trackerRows(ids)) {
+      expect(row).toMatchObject({ carrierConnectionId: old.id, refreshFailures: 0, lastError: null });
+      expect(row.nextRefreshAt).toEqual(new Date(now.getTime() + 5 * MINUTE));
+    }
+  });
+
+  it("retries a tracker left without a connection from the round's own time", async () => {
+    const { key, orgId } = await makeOrg();
+    const old = await addSandbox(key, "later-round", { pace: 1 });
+    const [id] = await seedDueTrackers(orgId, old.id, sandboxNumbers(1, 30, 2));
+    await deactivate(key, old.id);
+    await deactivate(key, await defaultSandbox(orgId));
+    // A round timed two hours ahead of the clock: the retry is 15 minutes (±10 %) after that.
+    const now = new Date(Date.now() + 120 * MINUTE);
+
+    expect(await reassignOrphanTrackers(await systemCtx(await getDb()), old.id, now)).toEqual({
+      claimed: 1,
+      reassigned: 0,
+    });
+    const [row] = await trackerRows([id!]);
+    expect(row!.refreshFailures).toBe(1);
+    expect(row!.nextRefreshAt!.getTime()).toBeGreaterThanOrEqual(now.getTime() + 13.5 * MINUTE);
+    expect(row!.nextRefreshAt!.getTime()).toBeLessThanOrEqual(now.getTime() + 16.5 * MINUTE);
   });
 });

@@ -7,12 +7,21 @@ import { carrierConnections, trackers } from "@/lib/db/schema";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { makeOrg, systemCtx } from "./helpers";
 import { addSandbox } from "./factories";
-import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
+import {
+  captureLogs,
+  fakeTime,
+  sandboxNumbers,
+  seedDueTrackers,
+  trackerRows,
+  untilSettled,
+  warmPool,
+} from "./refresh-helpers";
 
 // How one connection's round spends its calls and what it does with each kind of answer; the round's basics, its
 // Retry-After pauses and timeouts are in test/tracker-refresh.test.ts.
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -20,9 +29,12 @@ const MINUTE = 60_000;
 // pace 1: the sandbox's clock is real time, so retry and back-off times are the real-carrier ones.
 const realTime = { pace: 1 };
 
-async function round(connectionId: string) {
-  return refreshConnection({ ctx: await systemCtx(await getDb()), connectionId });
+async function round(connectionId: string, maxDurationMs?: number) {
+  return refreshConnection({ ctx: await systemCtx(await getDb()), connectionId, maxDurationMs });
 }
+
+const rateLimited = (details: Record<string, unknown> = {}) =>
+  new CarrierError("carrier_rate_limited", "Slow down.", details);
 
 async function backoffOf(connectionId: string) {
   const db = await getDb();
@@ -136,6 +148,44 @@ describe("a refresh round", () => {
     for (const row of await trackerRows(ids)) expect(row.nextRefreshAt!.getTime()).toBe(until);
   });
 
+  it.each([
+    ["negative", -5],
+    ["null", null],
+  ])("a %s Retry-After is no Retry-After: a minute's back-off", async (_, seconds) => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "odd-retry-after", realTime);
+    await seedDueTrackers(orgId, conn.id, sandboxNumbers(2, 30, 2));
+    const trackMany = vi
+      .spyOn(sandboxAdapter, "trackMany")
+      .mockRejectedValue(rateLimited({ retry_after_seconds: seconds }));
+
+    const before = Date.now();
+    expect(await round(conn.id)).toMatchObject({ due: 2, requests: 1, backed_off: 2, rate_limited_calls: 1 });
+    expect(trackMany).toHaveBeenCalledTimes(1);
+    expect((await backoffOf(conn.id))!.getTime()).toBeGreaterThanOrEqual(before + MINUTE);
+  });
+
+  it("waits out a Retry-After of exactly 10 s within the round", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "ten-seconds", realTime);
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(2, 30, 2));
+    const asked: number[] = [];
+    const original = sandboxAdapter.trackMany!.bind(sandboxAdapter);
+    vi.spyOn(sandboxAdapter, "trackMany").mockImplementation(async (ctx, batch) => {
+      asked.push(Date.now());
+      if (asked.length === 1) throw rateLimited({ retry_after_seconds: 10 });
+      return original(ctx, batch);
+    });
+    const db = await getDb();
+    await warmPool(db);
+    fakeTime();
+    const report = await untilSettled(refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }));
+    expect(report).toMatchObject({ refreshed: 2, backed_off: 0, rate_limited_calls: 1, requests: 2 });
+    expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(10_000);
+    expect(await backoffOf(conn.id)).toBeNull();
+    for (const row of await trackerRows(ids)) expect(row.status).toBe("in_transit");
+  });
+
   it("asks again at once after Retry-After: 0, but at most three times, then backs off for a second", async () => {
     const { key, orgId } = await makeOrg();
     const conn = await addSandbox(key, "retry-now", realTime);
@@ -184,5 +234,277 @@ describe("a refresh round", () => {
     expect(await round(conn.id)).toMatchObject({ due: 2, refreshed: 2 });
     const [row] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, conn.id));
     expect(row!.refreshLeaseUntil).toBeNull();
+  });
+
+  it("takes at most one minute of the connection's request budget per round", async () => {
+    const { key, orgId } = await makeOrg();
+    // One call a minute of four numbers: four trackers per round.
+    const conn = await addSandbox(key, "one-a-minute", {
+      ...realTime,
+      refresh_requests_per_minute: 1,
+      refresh_batch_size: 4,
+    });
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(6, 30, 2));
+    const db = await getDb();
+    await warmPool(db);
+    fakeTime();
+    const report = await untilSettled(refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }));
+    expect(report).toMatchObject({ due: 4, refreshed: 4, requests: 1, deferred: 0 });
+    const rows = await trackerRows(ids);
+    expect(rows.filter((r) => r.status === "in_transit")).toHaveLength(4);
+    // The other two were not claimed: still due, for the next round.
+    const waiting = rows.filter((r) => r.status === "pending");
+    expect(waiting).toHaveLength(2);
+    for (const row of waiting) expect(row.nextRefreshAt!.getTime()).toBeLessThan(Date.now());
+  });
+
+  it("stops starting calls after its time (never more than half the lease); the rest are due again at once", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "slow-round", { ...realTime, refresh_batch_size: 1, refresh_concurrency: 1 });
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(6, 30, 2));
+    // Only the round's stopwatch is fake: each answer takes 50 s of it.
+    vi.useFakeTimers({ toFake: ["performance"] });
+    vi.advanceTimersByTime(1_000);
+    const original = sandboxAdapter.track.bind(sandboxAdapter);
+    vi.spyOn(sandboxAdapter, "track").mockImplementation(async (ctx, number) => {
+      vi.advanceTimersByTime(50_000);
+      return original(ctx, number);
+    });
+
+    // Ten minutes asked, two and a half given: calls start at 0, 50, 100 and 150 s; at 200 s the round stops.
+    const report = await round(conn.id, 10 * MINUTE);
+    expect(report).toMatchObject({ due: 6, requests: 4, refreshed: 4, deferred: 2, failed: 0, duration_ms: 200_000 });
+    const left = (await trackerRows(ids)).filter((r) => r.status === "pending");
+    expect(left).toHaveLength(2);
+    for (const row of left) {
+      expect(row.refreshFailures).toBe(0);
+      expect(row.nextRefreshAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    }
+  });
+
+  it("reports the round's duration, also of a round it skips", async () => {
+    const { key } = await makeOrg();
+    const conn = await addSandbox(key, "timed", realTime);
+    const db = await getDb();
+    await db
+      .update(carrierConnections)
+      .set({ refreshBackoffUntil: new Date(Date.now() + MINUTE) })
+      .where(eq(carrierConnections.id, conn.id));
+    vi.useFakeTimers({ toFake: ["performance"] });
+    vi.advanceTimersByTime(5_000);
+    expect(await round(conn.id)).toMatchObject({ due: 0, duration_ms: 0 });
+  });
+
+  it("runs a connection whose back-off ends right now", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "backoff-ends", realTime);
+    await seedDueTrackers(orgId, conn.id, sandboxNumbers(2, 30, 2));
+    const now = new Date();
+    const db = await getDb();
+    await db.update(carrierConnections).set({ refreshBackoffUntil: now }).where(eq(carrierConnections.id, conn.id));
+    vi.useFakeTimers({ toFake: ["Date"], now });
+    expect(await round(conn.id)).toMatchObject({ due: 2, refreshed: 2 });
+  });
+
+  it("holds the connection and its claimed trackers for five minutes while the round runs", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "leased", realTime);
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(2, 30, 2));
+    const now = new Date();
+    vi.useFakeTimers({ toFake: ["Date"], now });
+    const db = await getDb();
+    const during: { connection: Date | null; trackers: (Date | null)[] }[] = [];
+    const original = sandboxAdapter.trackMany!.bind(sandboxAdapter);
+    vi.spyOn(sandboxAdapter, "trackMany").mockImplementation(async (ctx, batch) => {
+      const [row] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, conn.id));
+      during.push({
+        connection: row!.refreshLeaseUntil,
+        trackers: (await trackerRows(ids)).map((t) => t.nextRefreshAt),
+      });
+      return original(ctx, batch);
+    });
+    expect(await round(conn.id)).toMatchObject({ refreshed: 2 });
+    const leaseEnd = new Date(now.getTime() + 5 * MINUTE);
+    expect(during).toEqual([{ connection: leaseEnd, trackers: [leaseEnd, leaseEnd] }]);
+    const [row] = await db.select().from(carrierConnections).where(eq(carrierConnections.id, conn.id));
+    expect(row!.refreshLeaseUntil).toBeNull();
+  });
+
+  it("counts as changed only the trackers whose answer changed something", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "unchanged", realTime);
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(3, 30, 2));
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+    expect(await round(conn.id)).toMatchObject({ refreshed: 3, changed: 3 });
+    const db = await getDb();
+    await db
+      .update(trackers)
+      .set({ nextRefreshAt: new Date(Date.now() - 1000) })
+      .where(inArray(trackers.id, ids));
+    // The same moment asked again: the same events, nothing new.
+    expect(await round(conn.id)).toMatchObject({ refreshed: 3, changed: 0 });
+  });
+
+  it("a sandbox on a fast clock has its trackers' next refreshes, retries and outage waits that much sooner", async () => {
+    const { key, orgId } = await makeOrg();
+    // pace 60: an hour of the parcel's journey per real minute.
+    const partial = await addSandbox(key, "fast-partial", { pace: 60, refresh_batch_size: 4 });
+    const down = await addSandbox(key, "fast-down", {
+      pace: 60,
+      fail_operations: ["track"],
+      refresh_batch_size: 1,
+      refresh_concurrency: 1,
+    });
+    const numbers = sandboxNumbers(3, 30, 2);
+    const partialIds = await seedDueTrackers(orgId, partial.id, numbers);
+    const downIds = await seedDueTrackers(orgId, down.id, sandboxNumbers(5, 31, 2));
+    const original = sandboxAdapter.trackMany!.bind(sandboxAdapter);
+    vi.spyOn(sandboxAdapter, "trackMany").mockImplementation(async (ctx, batch) => {
+      const answer = await original(ctx, batch);
+      delete answer.data[numbers[0]!];
+      return answer;
+    });
+    const now = new Date();
+    vi.useFakeTimers({ toFake: ["Date"], now });
+    const within = (at: Date | null, ms: number) => {
+      expect(at!.getTime()).toBeGreaterThanOrEqual(now.getTime() + ms * 0.9);
+      expect(at!.getTime()).toBeLessThanOrEqual(now.getTime() + ms * 1.1);
+    };
+
+    expect(await round(partial.id)).toMatchObject({ refreshed: 2, failed: 1 });
+    for (const row of await trackerRows(partialIds)) {
+      // A first failure's retry, 15 minutes, is 15 s; an in-transit tracker's hour is a minute.
+      if (row.trackingNumber === numbers[0]) within(row.nextRefreshAt, 15_000);
+      else within(row.nextRefreshAt, MINUTE);
+    }
+
+    expect(await round(down.id)).toMatchObject({ requests: 3, failed: 3, deferred: 2 });
+    for (const row of await trackerRows(downIds)) {
+      if (row.refreshFailures === 1) within(row.nextRefreshAt, 15_000);
+      // The five minutes an outage makes the others wait are five seconds.
+      else expect(row.nextRefreshAt).toEqual(new Date(now.getTime() + 5_000));
+    }
+  });
+
+  it("trackers put off by a 429 and left when the round stops for an outage count as backed off, not deferred", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "limited-then-down", {
+      ...realTime,
+      refresh_batch_size: 1,
+      refresh_concurrency: 1,
+    });
+    const numbers = sandboxNumbers(4, 30, 2);
+    await seedDueTrackers(orgId, conn.id, numbers);
+    const track = vi
+      .spyOn(sandboxAdapter, "track")
+      .mockRejectedValueOnce(rateLimited({ retry_after_seconds: 0 }))
+      .mockRejectedValue(new CarrierError("carrier_unavailable", "Down."));
+
+    // The first number is put off to the end of the queue, the next three fail: the round stops with it unasked.
+    expect(await round(conn.id)).toMatchObject({
+      due: 4,
+      requests: 4,
+      rate_limited_calls: 1,
+      failed: 3,
+      backed_off: 1,
+      deferred: 0,
+    });
+    expect(track.mock.calls.map(([, n]) => n)).toEqual([...numbers].sort());
+  });
+
+  it("a worker waiting its turn does not call once another worker's 429 has ended the round", async () => {
+    const { key, orgId } = await makeOrg();
+    // Two workers, calls a second apart.
+    const conn = await addSandbox(key, "stopped", {
+      ...realTime,
+      refresh_batch_size: 1,
+      refresh_concurrency: 2,
+      refresh_requests_per_minute: 60,
+    });
+    await seedDueTrackers(orgId, conn.id, sandboxNumbers(2, 30, 2));
+    const track = vi.spyOn(sandboxAdapter, "track").mockRejectedValue(rateLimited({ retry_after_seconds: 120 }));
+    const db = await getDb();
+    await warmPool(db);
+    fakeTime();
+    const report = await untilSettled(refreshConnection({ ctx: await systemCtx(db), connectionId: conn.id }));
+    expect(report).toMatchObject({ due: 2, requests: 1, rate_limited_calls: 1, backed_off: 2 });
+    expect(track).toHaveBeenCalledTimes(1);
+  });
+
+  it("a batch the database fails to save is deferred, logged, and due again at once", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "unsaved", realTime);
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(3, 30, 2));
+    const db = await getDb();
+    const failing = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === "transaction") return () => Promise.reject(new Error("connection reset"));
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const ctx = await systemCtx(failing);
+    const error = vi.spyOn(ctx.log, "error");
+    const now = new Date();
+    vi.useFakeTimers({ toFake: ["Date"], now });
+
+    expect(await refreshConnection({ ctx, connectionId: conn.id })).toMatchObject({
+      due: 3,
+      requests: 1,
+      refreshed: 0,
+      failed: 0,
+      deferred: 3,
+    });
+    expect(error).toHaveBeenCalledWith(
+      expect.objectContaining({ msg: "tracker refresh could not save a batch", connection_id: conn.id }),
+    );
+    for (const row of await trackerRows(ids)) {
+      expect(row).toMatchObject({ status: "pending", refreshFailures: 0, nextRefreshAt: now });
+    }
+  });
+
+  it("logs each carrier call with its operation: multi_track for a batch, track for one number", async () => {
+    const { key, orgId } = await makeOrg();
+    const batched = await addSandbox(key, "logged-batch", realTime);
+    const single = await addSandbox(key, "logged-single", { ...realTime, refresh_batch_size: 1 });
+    await seedDueTrackers(orgId, batched.id, sandboxNumbers(2, 30, 2));
+    await seedDueTrackers(orgId, single.id, sandboxNumbers(1, 31, 2));
+    const logs = captureLogs();
+    try {
+      await round(batched.id);
+      await round(single.id);
+    } finally {
+      logs.restore();
+    }
+    const calls = logs.lines.filter((l) => l.msg === "carrier_operation");
+    expect(calls.map((l) => [l.carrier_id, l.operation])).toEqual([
+      ["logged-batch", "multi_track"],
+      ["logged-single", "track"],
+    ]);
+  });
+
+  it("a connection whose carrier the service no longer has hands its trackers to the organization's sandbox", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "retired", realTime);
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(2, 30, 2));
+    const db = await getDb();
+    await db
+      .update(carrierConnections)
+      .set({ carrierName: "retired-carrier" })
+      .where(eq(carrierConnections.id, conn.id));
+    expect(await round(conn.id)).toMatchObject({ carrier_name: null, due: 2, deferred: 2, failed: 0, requests: 0 });
+    for (const row of await trackerRows(ids)) expect(row.carrierConnectionId).not.toBe(conn.id);
+  });
+
+  it("three garbled answers in a row are an outage too (module loaded afresh in the test)", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "garbled", { ...realTime, refresh_batch_size: 1, refresh_concurrency: 1 });
+    await seedDueTrackers(orgId, conn.id, sandboxNumbers(5, 30, 2));
+    // A fresh copy of the round's module, so its constants are evaluated here (a mutation tool sees them used).
+    vi.resetModules();
+    const fresh = await import("@/lib/trackers/refresh/refresh-connection");
+    const { sandboxAdapter: adapter } = await import("@/lib/carriers/sandbox/adapter");
+    vi.spyOn(adapter, "track").mockRejectedValue(new SyntaxError("Unexpected token < in JSON"));
+    const report = await fresh.refreshConnection({ ctx: await systemCtx(), connectionId: conn.id });
+    expect(report).toMatchObject({ due: 5, requests: 3, failed: 3, deferred: 2 });
   });
 });

@@ -9,7 +9,7 @@ import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { REFRESH_INTERVAL_MS, RETIRE_AFTER_MS } from "@/lib/trackers/tracking-rules";
 import { makeOrg, systemCtx } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
-import { sandboxNumbers, seedDueTrackers, trackerRows } from "./refresh-helpers";
+import { fakeTime, sandboxNumbers, seedDueTrackers, trackerRows, untilSettled, warmPool } from "./refresh-helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -18,35 +18,6 @@ afterEach(() => {
 
 // pace 1: the sandbox's clock is real time, so due times are the real-carrier intervals.
 const realTime = { pace: 1 };
-
-/**
- * Time as an input: the round's waits (pacer, carrier latency and deadlines, Retry-After pauses) run on fake timers,
- * and whenever the work has had a turn of the event loop for its database I/O, the clock moves on 10 ms. Small steps,
- * not jumps to the next timer: postgres.js keeps long timers of its own (connect and idle timeouts) that a jump
- * would fire.
- */
-function fakeTime() {
-  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
-}
-/**
- * Opens the pool's connections while timers are real: a connection opened under fake timers races postgres.js's
- * connect timeout against a clock the test moves faster than the server answers.
- */
-async function warmPool(db: Awaited<ReturnType<typeof getDb>>) {
-  await Promise.all(Array.from({ length: 10 }, () => db.execute(sql`select 1`)));
-}
-async function untilSettled<T>(work: Promise<T>): Promise<T> {
-  let done = false;
-  work.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  while (!done) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!done) await vi.advanceTimersByTimeAsync(10);
-  }
-  return work;
-}
 
 describe("background refresh core", () => {
   it("selects only due trackers and sets the next due time from the new status", async () => {
@@ -126,6 +97,48 @@ describe("background refresh core", () => {
     await rescheduleTrackers(db, first, now);
     expect((await trackerRows([oldest!, older!])).map((r) => r.nextRefreshAt)).toEqual([now, now]);
   });
+
+  it("a claim hands its trackers back in tracking-number order, whatever order they were stored in", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "ordered", realTime);
+    const numbers = sandboxNumbers(5, 30, 2);
+    for (const n of [...numbers].reverse()) await seedDueTrackers(orgId, conn.id, [n]);
+    const now = new Date();
+    const claimed = await claimDueTrackers(await getDb(), conn.id, 10, now, new Date(now.getTime() + 300_000));
+    expect(claimed.map((r) => r.trackingNumber)).toEqual([...numbers].sort());
+  });
+
+  // PGlite has one connection, so no other worker can hold a lock there.
+  it.skipIf(!process.env.DATABASE_URL)(
+    "a claim skips the trackers another worker holds locked instead of waiting for them (Postgres)",
+    async () => {
+      const { key, orgId } = await makeOrg();
+      const conn = await addSandbox(key, "locked", realTime);
+      const [busy, ...free] = await seedDueTrackers(orgId, conn.id, sandboxNumbers(3, 30, 2));
+      const db = await getDb();
+      let release!: () => void;
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const other = db.transaction(async (tx) => {
+        await tx.select().from(trackers).where(eq(trackers.id, busy!)).for("update");
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await isLocked;
+      const now = new Date();
+      try {
+        // Waiting for the lock would fail this claim (the other worker only lets go after it).
+        const claimed = await db.transaction(async (tx) => {
+          await tx.execute(sql`set local lock_timeout = '5s'`);
+          return claimDueTrackers(tx, conn.id, 10, now, new Date(now.getTime() + 300_000));
+        });
+        expect(new Set(claimed.map((r) => r.id))).toEqual(new Set(free));
+      } finally {
+        release();
+        await other;
+      }
+    },
+  );
 
   it("two workers at once never refresh the same tracker twice", async () => {
     const { key, orgId } = await makeOrg();

@@ -11,6 +11,7 @@ import { trackers, trackingEvents } from "@/lib/db/schema";
 import { StoredTracker } from "@/lib/schemas/tracker";
 import { call, makeOrg } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
+import { captureLogs } from "./refresh-helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -150,6 +151,44 @@ describe("GET, DELETE and refresh /v1/trackers/{id}", () => {
     expect(res.body.messages[0].code).toBe("carrier_unavailable");
     const after = await call(getTrackerRoute, "GET", `/v1/trackers/${id}`, { key, params: { id } });
     expect(after.body).toEqual(created.body);
+  });
+
+  it("refresh asks the organization's active connection when the tracker's own is inactive or deleted", async () => {
+    const { key } = await makeOrg();
+    const conn = await addSandbox(key, "old-account");
+    const number = makeTrackingNumber({ purchasedAt: ago(30), scenario: 2 });
+    const created = await create(key, "sandbox", number, "POST", { carrier_id: "old-account" });
+    const id = created.body.id;
+    const { PATCH, DELETE } = await import("@/app/v1/connections/[id]/route");
+    // The old account would fail every call: only the organization's own sandbox (pace 360) answers.
+    const patched = await call(PATCH, "PATCH", `/v1/connections/${conn.id}`, {
+      key,
+      params: { id: conn.id },
+      body: { active: false, config: { fail_operations: ["track"] } },
+    });
+    expect(patched.status).toBe(200);
+    const now = new Date();
+    vi.useFakeTimers({ toFake: ["Date"], now });
+    const logs = captureLogs();
+    let inactive, deleted;
+    try {
+      inactive = await call(refresh, "POST", `/v1/trackers/${id}/refresh`, { key, params: { id } });
+      expect((await call(DELETE, "DELETE", "", { key, params: { id: conn.id } })).status).toBe(200);
+      deleted = await call(refresh, "POST", `/v1/trackers/${id}/refresh`, { key, params: { id } });
+    } finally {
+      logs.restore();
+    }
+    expect([inactive.status, deleted.status]).toEqual([200, 200]);
+    expect(inactive.body).toMatchObject({ status: "in_transit", carrier_id: "old-account" });
+    // An in-transit tracker's hour, on the sandbox's clock: 10 s (±10 %).
+    const due = new Date(inactive.body.next_refresh_at).getTime() - now.getTime();
+    expect(due).toBeGreaterThanOrEqual(9_000);
+    expect(due).toBeLessThanOrEqual(11_000);
+    const calls = logs.lines.filter((l) => l.msg === "carrier_operation");
+    expect(calls.map((l) => [l.carrier_id, l.operation, l.outcome])).toEqual([
+      ["sandbox", "track", "ok"],
+      ["sandbox", "track", "ok"],
+    ]);
   });
 
   it("delete forgets the tracker; its shipment keeps its status and loses tracker_id", async () => {

@@ -273,13 +273,102 @@ describe("the in-process refresh loop", () => {
   });
 });
 
+/** No shutdown handler of the loops installed: a handler left by an earlier test is fired (and the kill it ends with caught). */
+async function withoutSignalHandlers() {
+  const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+  if ((globalThis as Record<symbol, unknown>)[Symbol.for("shipwell.loopSignals")]) {
+    process.emit("SIGTERM", "SIGTERM");
+    await vi.advanceTimersByTimeAsync(0);
+  }
+  kill.mockClear();
+  // Nobody else listens in a test worker: the loops' handler decides alone whether the process ends.
+  expect([process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")]).toEqual([0, 0]);
+  return kill;
+}
+
+describe("shutting down on a signal", () => {
+  afterEach(() => {
+    vi.mocked(process.kill).mockRestore?.();
+  });
+
+  it("one SIGTERM and one SIGINT handler serve every loop, installed with the first loop", async () => {
+    await withoutSignalHandlers();
+    const refresh = refreshLoop(2_000);
+    expect([process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")]).toEqual([1, 1]);
+    const webhooks = webhookLoop(2_000);
+    expect([process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")]).toEqual([1, 1]);
+    expect(currentRefreshLoop()).toBe(refresh);
+    expect(currentWebhookLoop()).toBe(webhooks);
+  });
+
+  it("the loops and their handlers live on globalThis under well-known keys, found by any copy of the module", async () => {
+    await withoutSignalHandlers();
+    const refresh = refreshLoop(2_000);
+    const webhooks = webhookLoop(2_000);
+    const global = globalThis as Record<symbol, unknown>;
+    expect(global[Symbol.for("shipwell.refreshLoop")]).toBe(refresh);
+    expect(global[Symbol.for("shipwell.webhookLoop")]).toBe(webhooks);
+    expect(global[Symbol.for("shipwell.loopSignals")]).toBe(true);
+    // A dev-server hot reload (or a second bundle) evaluates the module again: same loops, no second handler.
+    vi.resetModules();
+    const again = await import("./scheduler");
+    expect(again.startRefreshLoop({ intervalMs: 50 })).toBe(refresh);
+    expect(again.startWebhookLoop({ intervalMs: 50 })).toBe(webhooks);
+    expect([process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")]).toEqual([1, 1]);
+  });
+
+  it("SIGINT stops the running loop, removes both handlers, then ends the process with SIGINT", async () => {
+    const kill = await withoutSignalHandlers();
+    // Only the refresh loop runs: the webhook sender's empty slot is skipped.
+    refreshLoop(2_000);
+    // Node calls a signal's listeners with the signal's name.
+    process.emit("SIGINT", "SIGINT");
+    await vi.advanceTimersByTimeAsync(0);
+    loops.length = 0;
+    expect(currentRefreshLoop()).toBeUndefined();
+    expect([process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")]).toEqual([0, 0]);
+    expect(kill.mock.calls).toEqual([[process.pid, "SIGINT"]]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(plan).not.toHaveBeenCalled();
+  });
+
+  it("leaves ending the process to another SIGTERM listener (Next.js's own), and installs afresh for the next loop", async () => {
+    const kill = await withoutSignalHandlers();
+    const nextJs = vi.fn();
+    process.on("SIGTERM", nextJs);
+    try {
+      webhookLoop(2_000);
+      process.emit("SIGTERM", "SIGTERM");
+      await vi.advanceTimersByTimeAsync(0);
+      loops.length = 0;
+      expect(currentWebhookLoop()).toBeUndefined();
+      expect(nextJs).toHaveBeenCalledTimes(1);
+      expect(kill).not.toHaveBeenCalled();
+      expect([process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")]).toEqual([1, 0]);
+    } finally {
+      process.removeListener("SIGTERM", nextJs);
+    }
+    refreshLoop(2_000);
+    expect([process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")]).toEqual([1, 1]);
+  });
+});
+
 describe("the in-process webhook sender", () => {
   it("sends each endpoint's due deliveries and purges old ones about once a minute", async () => {
     planWebhooks.mockResolvedValue(["ep_1", "ep_2"]);
     send.mockImplementation(async ({ endpointId }) => ({ endpoint_id: endpointId }) as never);
     purge.mockResolvedValueOnce({ events: 2, attempts: 5 });
+    const started = Date.now();
     webhookLoop(2_000);
+    expect(lines.filter((l) => l.msg === "webhook sender running in-process")).toMatchObject([{ interval_ms: 2_000 }]);
     await vi.advanceTimersByTimeAsync(1_000);
+    // Both see the tick's time and the loop's system context.
+    const tick = {
+      ctx: expect.objectContaining({ actor: { type: "system", name: "in_process" } }),
+      now: new Date(started + 1_000),
+    };
+    expect(purge.mock.calls).toEqual([[tick]]);
+    expect(planWebhooks.mock.calls).toEqual([[tick]]);
     expect(send.mock.calls.map(([a]) => [a.endpointId, a.maxDurationMs])).toEqual([
       ["ep_1", 30_000],
       ["ep_2", 30_000],

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { upsAdapter } from "@/lib/carriers/ups/adapter";
 import { refreshBudget, refreshTimeScale } from "./budget";
@@ -33,6 +33,10 @@ describe("refreshBudget", () => {
 });
 
 describe("refreshTimeScale", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it("shortens due times by the sandbox's pace", () => {
     expect(refreshTimeScale({ carrierName: "sandbox", config: { pace: 120 } })).toBeCloseTo(1 / 120);
     expect(refreshTimeScale({ carrierName: "sandbox", config: {} })).toBeCloseTo(1 / 360);
@@ -43,5 +47,10 @@ describe("refreshTimeScale", () => {
     expect(refreshTimeScale({ carrierName: "ups", config: { pace: 120 } })).toBe(1);
     expect(refreshTimeScale({ carrierName: "no-such-carrier", config: {} })).toBe(1);
     expect(refreshTimeScale({ carrierName: "sandbox", config: { pace: "fast" } })).toBe(1);
+  });
+
+  it("is real time, never infinitely fast, for a pace of zero", () => {
+    vi.spyOn(sandboxAdapter, "simulatedPace").mockReturnValue(0);
+    expect(refreshTimeScale({ carrierName: "sandbox", config: {} })).toBe(1);
   });
 });
