@@ -55,6 +55,37 @@ describe("accounts", () => {
     expect(again).toEqual(placed[0]);
   });
 
+  it("places a person the sign-up hook left in no organization on their next request, as the default's owner if it is free", async () => {
+    const db = await getDb();
+    const account = newAccount("Grace");
+    const cookie = await signUp(account);
+    const id = await userIdOf(account.email);
+    await db.delete(memberships).where(eq(memberships.userId, id)); // the hook failed after the account was written
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    const { org } = await ensureDefaultOrganization({ ctx: await systemCtx() });
+    const placed = { orgId: org.id, orgName: "Default organization", role: "owner" };
+    expect((await signedInUser(db, new Headers({ Cookie: cookie })))?.membership).toEqual(placed);
+    expect(await membershipOf(db, id)).toEqual(placed);
+  });
+
+  it("names a new person's own organization after them, trimmed, or 'My organization' without a name", async () => {
+    const db = await getDb();
+    // No free default organization: everyone placed here starts their own.
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    for (const [name, orgName] of [
+      ["  Ada Lovelace  ", "Ada Lovelace's organization"],
+      ["   ", "My organization"],
+    ]) {
+      const account = newAccount(name);
+      await signUp(account);
+      const id = await userIdOf(account.email);
+      await db.delete(memberships).where(eq(memberships.userId, id));
+      const placed = await placeNewUser(db, { id, name: name! });
+      expect(placed).toEqual({ orgId: expect.stringMatching(/^org_/), orgName, role: "owner" });
+      expect(await membershipOf(db, id)).toEqual(placed);
+    }
+  });
+
   it("answers one generic error for a wrong password and for an unknown email", async () => {
     const account = newAccount();
     await signUp(account);
@@ -183,6 +214,9 @@ describe("the API with a session", () => {
       .set({ lastShipFrom: { postal_code: 12 } })
       .where(eq(memberships.userId, userId));
     expect(await lastShipFrom(person)).toBeNull();
+    // In an organization they do not belong to (removed while signed in), they have none.
+    const elsewhere = await makeOrg("Elsewhere");
+    expect(await lastShipFrom({ ...(await orgCtx(elsewhere.orgId)), actor: person.actor })).toBeNull();
   });
 
   it("answers 403 forbidden with the role needed when a member asks for API keys; an owner may", async () => {
