@@ -8,6 +8,7 @@ import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom }
 import { getDb } from "@/lib/db/client";
 import { accounts, memberships, organizations, sessions, users } from "@/lib/db/schema";
 import { sessionsOf, signedInUser } from "@/lib/auth/sessions";
+import type { Db } from "@/lib/db/tx";
 import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
 import { RatingAddressInput } from "@/lib/schemas/address";
 import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
@@ -84,6 +85,30 @@ describe("accounts", () => {
       expect(placed).toEqual({ orgId: expect.stringMatching(/^org_/), orgName, role: "owner" });
       expect(await membershipOf(db, id)).toEqual(placed);
     }
+  });
+
+  it("answers the organization a person joined last when another placement lands while their own is made", async () => {
+    const db = await getDb();
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    const account = newAccount("Racer");
+    await signUp(account);
+    const id = await userIdOf(account.email);
+    await db.delete(memberships).where(eq(memberships.userId, id));
+    const company = await makeOrg("Company");
+    // After placeNewUser saw no membership, another request (an accepted invitation) puts them in the company.
+    const racing = Object.create(db) as Db;
+    let joined = false;
+    racing.transaction = async (fn, config) => {
+      if (!joined) {
+        joined = true;
+        const later = new Date(Date.now() + 60_000);
+        await db.insert(memberships).values({ orgId: company.orgId, userId: id, role: "member", createdAt: later });
+      }
+      return db.transaction(fn, config);
+    };
+    const placed = await placeNewUser(racing, { id, name: "Racer" });
+    expect(placed).toEqual({ orgId: company.orgId, orgName: "Company", role: "member" });
+    expect(await membershipOf(db, id)).toEqual(placed);
   });
 
   it("answers one generic error for a wrong password and for an unknown email", async () => {
