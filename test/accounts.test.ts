@@ -8,6 +8,7 @@ import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom }
 import { getDb } from "@/lib/db/client";
 import { accounts, memberships, organizations, sessions, users } from "@/lib/db/schema";
 import { sessionsOf, signedInUser } from "@/lib/auth/sessions";
+import type { Db } from "@/lib/db/tx";
 import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
 import { RatingAddressInput } from "@/lib/schemas/address";
 import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
@@ -53,6 +54,61 @@ describe("accounts", () => {
     // Placing again changes nothing.
     const again = await placeNewUser(db, { id: await userIdOf(a.email), name: "A" });
     expect(again).toEqual(placed[0]);
+  });
+
+  it("places a person the sign-up hook left in no organization on their next request, as the default's owner if it is free", async () => {
+    const db = await getDb();
+    const account = newAccount("Grace");
+    const cookie = await signUp(account);
+    const id = await userIdOf(account.email);
+    await db.delete(memberships).where(eq(memberships.userId, id)); // the hook failed after the account was written
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    const { org } = await ensureDefaultOrganization({ ctx: await systemCtx() });
+    const placed = { orgId: org.id, orgName: "Default organization", role: "owner" };
+    expect((await signedInUser(db, new Headers({ Cookie: cookie })))?.membership).toEqual(placed);
+    expect(await membershipOf(db, id)).toEqual(placed);
+  });
+
+  it("names a new person's own organization after them, trimmed, or 'My organization' without a name", async () => {
+    const db = await getDb();
+    // No free default organization: everyone placed here starts their own.
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    for (const [name, orgName] of [
+      ["  Ada Lovelace  ", "Ada Lovelace's organization"],
+      ["   ", "My organization"],
+    ]) {
+      const account = newAccount(name);
+      await signUp(account);
+      const id = await userIdOf(account.email);
+      await db.delete(memberships).where(eq(memberships.userId, id));
+      const placed = await placeNewUser(db, { id, name: name! });
+      expect(placed).toEqual({ orgId: expect.stringMatching(/^org_/), orgName, role: "owner" });
+      expect(await membershipOf(db, id)).toEqual(placed);
+    }
+  });
+
+  it("answers the organization a person joined last when another placement lands while their own is made", async () => {
+    const db = await getDb();
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    const account = newAccount("Racer");
+    await signUp(account);
+    const id = await userIdOf(account.email);
+    await db.delete(memberships).where(eq(memberships.userId, id));
+    const company = await makeOrg("Company");
+    // After placeNewUser saw no membership, another request (an accepted invitation) puts them in the company.
+    const racing = Object.create(db) as Db;
+    let joined = false;
+    racing.transaction = async (fn, config) => {
+      if (!joined) {
+        joined = true;
+        const later = new Date(Date.now() + 60_000);
+        await db.insert(memberships).values({ orgId: company.orgId, userId: id, role: "member", createdAt: later });
+      }
+      return db.transaction(fn, config);
+    };
+    const placed = await placeNewUser(racing, { id, name: "Racer" });
+    expect(placed).toEqual({ orgId: company.orgId, orgName: "Company", role: "member" });
+    expect(await membershipOf(db, id)).toEqual(placed);
   });
 
   it("answers one generic error for a wrong password and for an unknown email", async () => {
@@ -183,6 +239,9 @@ describe("the API with a session", () => {
       .set({ lastShipFrom: { postal_code: 12 } })
       .where(eq(memberships.userId, userId));
     expect(await lastShipFrom(person)).toBeNull();
+    // In an organization they do not belong to (removed while signed in), they have none.
+    const elsewhere = await makeOrg("Elsewhere");
+    expect(await lastShipFrom({ ...(await orgCtx(elsewhere.orgId)), actor: person.actor })).toBeNull();
   });
 
   it("answers 403 forbidden with the role needed when a member asks for API keys; an owner may", async () => {

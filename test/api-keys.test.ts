@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
+import { POST as createKeyRoute } from "@/app/v1/api_keys/route";
+import { DELETE as revokeKeyRoute } from "@/app/v1/api_keys/[id]/route";
 import {
   authenticateApiKey,
   clearAuthCache,
@@ -15,7 +17,7 @@ import type { Db } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
 import { CURRENT_API_VERSION } from "@/lib/schemas/api-key";
 import { formatTimestamp } from "@/lib/timestamp";
-import { makeOrg, orgCtx, systemCtx } from "./helpers";
+import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
 
 // The lookup cache's lifetime (5 s), how long a key counts as "recently valid" (10 min) and the precision of
 // last_used_at (1 min) are docs/api.md's promises; time is moved with a fake Date, never waited for.
@@ -106,6 +108,25 @@ describe("the API-key lookup cache", () => {
     expect(await auth(db, a.key)).toEqual({ found: null, unknown: true });
     expect(select).toHaveBeenCalledTimes(1);
     select.mockRestore();
+    // Once b's cache entry is gone, b is still a key clients use, not a stranger: the revocation forgot only a.
+    at(CACHE_MS);
+    expect(await auth(db, b.key)).toMatchObject({ found: { keyId: b.keyId }, unknown: false });
+  });
+
+  it("is emptied by clearAuthCache: the next lookup asks the database again", async () => {
+    const { key, keyId } = await makeOrg();
+    const db = await getDb();
+    expect((await auth(db, key)).found).toMatchObject({ keyId });
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId)); // another process
+    clearAuthCache();
+    expect((await auth(db, key)).found).toBeNull();
+  });
+
+  it("needs no options: a caller without a limit on unknown keys looks them up all the same", async () => {
+    const { key, keyId, orgId } = await makeOrg();
+    const db = await getDb();
+    expect(await authenticateApiKey(db, key)).toEqual({ keyId, orgId, apiVersion: CURRENT_API_VERSION });
+    expect(await authenticateApiKey(db, "shw_" + "n".repeat(43))).toBeNull();
   });
 
   it("does not look up what cannot be a key: short and without the shw_ prefix", async () => {
@@ -159,9 +180,12 @@ describe("last_used_at", () => {
 describe("API keys", () => {
   it("are created only for an organization that exists, shown once, and stored as a hash with a short prefix", async () => {
     const ctx = await systemCtx();
-    await expect(createApiKey({ ctx, orgId: "org_missing", name: "x", source: "api" })).rejects.toThrow(NotFoundError);
+    const missing = createApiKey({ ctx, orgId: "org_missing", name: "x", source: "api" });
+    await expect(missing).rejects.toThrow(NotFoundError);
+    await expect(missing).rejects.toThrow("Organization org_missing does not exist.");
     const { orgId } = await makeOrg();
     const created = await createApiKey({ ctx, orgId, name: "ci", source: "cli" });
+    expect(created.id).toMatch(/^key_[0-9a-f]{32}$/);
     expect(created.key).toMatch(/^shw_[A-Za-z0-9_-]{43}$/);
     expect(created).toMatchObject({ orgId, name: "ci" });
     expect(created.apiKey).toMatchObject({
@@ -185,6 +209,11 @@ describe("API keys", () => {
     const key = "shw_" + "b".repeat(43) + Math.random().toString(36).slice(2);
     const first = await ensureApiKey({ ctx, orgId, name: "Bootstrap key", key });
     expect(first).toMatchObject({ created: true, revoked: false });
+    expect(first.id).toMatch(/^key_[0-9a-f]{32}$/);
+    expect((await listApiKeys({ ctx, orgId })).find((k) => k.id === first.id)).toMatchObject({
+      name: "Bootstrap key",
+      source: "bootstrap",
+    });
     expect(await ensureApiKey({ ctx, orgId, name: "Bootstrap key", key })).toEqual({ ...first, created: false });
     await revokeApiKey({ ctx, keyId: first.id });
     expect(await ensureApiKey({ ctx, orgId, name: "Bootstrap key", key })).toEqual({
@@ -223,7 +252,9 @@ describe("API keys", () => {
     const other = await makeOrg();
     const ctx = await systemCtx();
     await expect(revokeApiKey({ ctx, keyId, orgId: other.orgId })).rejects.toThrow(NotFoundError);
-    await expect(revokeApiKey({ ctx, keyId: "key_missing" })).rejects.toThrow(NotFoundError);
+    await expect(revokeApiKey({ ctx, keyId: "key_missing" })).rejects.toThrow(
+      new NotFoundError("API key key_missing does not exist."),
+    );
     const first = await revokeApiKey({ ctx: await orgCtx(orgId), keyId, orgId });
     expect(first).toMatchObject({ id: keyId, orgId, apiKey: { revoked_at: formatTimestamp(new Date(t0)) } });
     at(60_000);
@@ -232,5 +263,51 @@ describe("API keys", () => {
     const [row] = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(row!.revokedAt).toEqual(new Date(t0));
     expect((await auth(ctx.db, (await makeOrg()).key)).found).not.toBeNull();
+  });
+});
+
+describe("API keys through the API", () => {
+  it("POST /v1/api_keys makes a working key of the caller's organization, shown once, recorded as made through the API", async () => {
+    const { orgId, key } = await makeOrg();
+    const res = await call(createKeyRoute, "POST", "/v1/api_keys", {
+      key,
+      body: { name: "warehouse", api_version: "2021-07" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^key_[0-9a-f]{32}$/),
+      name: "warehouse",
+      prefix: res.body.key.slice(0, 10),
+      api_version: "2021-07",
+      created_at: expect.any(String), // the database's clock
+      last_used_at: null,
+      revoked_at: null,
+      key: expect.stringMatching(/^shw_[A-Za-z0-9_-]{43}$/),
+    });
+    const [row] = await (await getDb()).select().from(apiKeys).where(eq(apiKeys.id, res.body.id));
+    expect(row).toMatchObject({ orgId, name: "warehouse", source: "api" });
+    expect((await auth(await getDb(), res.body.key)).found).toMatchObject({ keyId: res.body.id, orgId });
+  });
+
+  it("DELETE /v1/api_keys/{id} revokes a key of the caller's organization at once; another's is not found", async () => {
+    const mine = await makeOrg();
+    const other = await makeOrg();
+    const db = await getDb();
+    expect((await auth(db, other.key)).found).not.toBeNull();
+    const refused = await call(revokeKeyRoute, "DELETE", `/v1/api_keys/${other.keyId}`, {
+      key: mine.key,
+      params: { id: other.keyId },
+    });
+    expect(refused.status).toBe(404);
+    expect((await auth(db, other.key)).found).not.toBeNull();
+
+    const spare = await createApiKey({ ctx: await systemCtx(), orgId: mine.orgId, name: "spare", source: "api" });
+    const res = await call(revokeKeyRoute, "DELETE", `/v1/api_keys/${spare.id}`, {
+      key: mine.key,
+      params: { id: spare.id },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: spare.id, name: "spare", revoked_at: formatTimestamp(new Date(t0)) });
+    expect((await auth(db, spare.key)).found).toBeNull();
   });
 });

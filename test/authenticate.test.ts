@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { authenticate } from "@/lib/api/authenticate";
 import { addressLimiter } from "@/lib/api/rate-limit";
 import { clearAuthCache } from "@/lib/auth/api-keys";
@@ -17,6 +17,7 @@ afterEach(() => {
   resetEnvCache();
   addressLimiter.reset();
   clearAuthCache();
+  vi.useRealTimers();
 });
 
 function request(headers: Record<string, string>, method = "GET", url = `${ORIGIN}/v1/shipments`) {
@@ -91,6 +92,22 @@ describe("an API key", () => {
       resetEnvCache();
     }
   });
+
+  it("that clients are using costs its address nothing: it neither draws a token nor gives one back", async () => {
+    const { key } = await makeOrg();
+    vi.useFakeTimers({ toFake: ["Date"] }); // the bucket does not refill while the test runs
+    process.env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE = "2";
+    resetEnvCache();
+    try {
+      await callerOf(request({ Authorization: `Token ${key}` })); // looked up once: drawn and given back
+      for (let i = 0; i < 2; i++) await expect(callerOf(request({}))).rejects.toMatchObject({ code: "unauthorized" });
+      // The bucket is empty; the known key still passes, from the cache, and puts no token back into it.
+      await callerOf(request({ Authorization: `Token ${key}` }));
+      await expect(callerOf(request({}))).rejects.toMatchObject({ code: "rate_limited" });
+    } finally {
+      delete process.env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE;
+    }
+  });
 });
 
 describe("a session cookie", () => {
@@ -157,5 +174,10 @@ describe("a session cookie", () => {
     process.env.TRUST_PROXY = "1";
     resetEnvCache();
     await expect(write(proxied)).resolves.toMatchObject({ type: "user" });
+    await expect(
+      write({ Origin: "https://public.example.org", "X-Forwarded-Host": "public.example.org , inner.local" }),
+    ).resolves.toMatchObject({ type: "user" });
+    // A trusted proxy that forwards no host: the Host header, else the request's URL, as without one.
+    await expect(write({ Origin: "http://10.1.2.3:3000" })).resolves.toMatchObject({ type: "user" });
   });
 });

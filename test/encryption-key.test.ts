@@ -1,5 +1,5 @@
 import { createDecipheriv } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -18,12 +18,48 @@ describe("embedded encryption key", () => {
     const first = await import("@/lib/connections/crypto");
     const sealed = first.encryptJson({ secret: "s" }, "car_x");
     const file = join(dataDir, "encryption.key");
-    expect(readFileSync(file, "utf8").trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(file, "utf8")).toMatch(/^[0-9a-f]{64}\n$/); // one line, as `cat` shows it
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
     vi.resetModules(); // a new process: the key is read back from the folder
     const second = await import("@/lib/connections/crypto");
     expect(second.decryptJson(sealed, "car_x")).toEqual({ secret: "s" });
+  });
+
+  it("is never overwritten when another process wrote it at the same moment: this process then uses that key", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "shipwell-key-race-"));
+    const file = join(dir, "encryption.key");
+    const theirs = "ab".repeat(32);
+    // The other process writes its key after this one saw no file, before this one writes its own.
+    let checked = false;
+    vi.doMock("node:fs", async (importOriginal) => {
+      const fs = await importOriginal<typeof import("node:fs")>();
+      return {
+        ...fs,
+        existsSync: (path: string) => {
+          if (path !== file || checked) return fs.existsSync(path);
+          checked = true;
+          writeFileSync(file, `${theirs}\n`);
+          return false;
+        },
+      };
+    });
+    try {
+      vi.resetModules();
+      process.env.DATA_DIR = dir;
+      const crypto = await import("@/lib/connections/crypto");
+      expect(() => crypto.encryptJson({}, "car_1")).toThrow(/EEXIST/); // the loser fails once, sealing nothing
+      expect(readFileSync(file, "utf8")).toBe(`${theirs}\n`);
+      const sealed = crypto.encryptJson({ secret: "s" }, "car_1");
+      vi.resetModules();
+      process.env.ENCRYPTION_KEY = theirs;
+      expect((await import("@/lib/connections/crypto")).decryptJson(sealed, "car_1")).toEqual({ secret: "s" });
+    } finally {
+      vi.doUnmock("node:fs");
+      delete process.env.ENCRYPTION_KEY;
+      process.env.DATA_DIR = dataDir;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is required when the database is Postgres", async () => {

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import {
@@ -14,6 +14,7 @@ import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { roleAllows, type Role } from "@/lib/auth/roles";
 import type { DomainContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
+import type { Db } from "@/lib/db/tx";
 import { invitations, users } from "@/lib/db/schema";
 import { makeOrg, orgCtx, systemCtx } from "./helpers";
 import { newAccount, signUp } from "./session-helpers";
@@ -91,10 +92,13 @@ describe("team: members and roles", () => {
     const [member, admin] = others as [Person, Person];
     await expect(
       changeMemberRole({ ctx: await as(orgId, member), userId: member.id, role: "admin" }),
-    ).rejects.toMatchObject({ code: "forbidden" });
+    ).rejects.toMatchObject({ code: "forbidden", message: "Only an admin or owner can do this." });
     await expect(
       changeMemberRole({ ctx: await as(orgId, admin), userId: member.id, role: "owner" }),
-    ).rejects.toMatchObject({ code: "forbidden" });
+    ).rejects.toMatchObject({ code: "forbidden", message: "Only an owner can make someone an owner." });
+    await expect(
+      changeMemberRole({ ctx: await as(orgId, admin), userId: owner.id, role: "member" }),
+    ).rejects.toMatchObject({ code: "forbidden", message: "Only an owner can change an owner." });
     await expect(removeMember({ ctx: await as(orgId, admin), userId: admin.id })).rejects.toThrow(/yourself/);
     await changeMemberRole({ ctx: await as(orgId, admin), userId: member.id, role: "admin" });
     await removeMember({ ctx: await as(orgId, admin), userId: member.id });
@@ -106,6 +110,7 @@ describe("team: members and roles", () => {
     const b = await team();
     await expect(removeMember({ ctx: await as(a.orgId, a.owner), userId: b.owner.id })).rejects.toMatchObject({
       code: "not_found",
+      message: "That person is not a member of this organization.",
     });
     await expect(removeMember({ ctx: await as(b.orgId, a.owner), userId: b.owner.id })).rejects.toMatchObject({
       code: "forbidden",
@@ -150,12 +155,16 @@ describe("team: invitations", () => {
     const revoked = await createInvitation({ ctx, email: invitee.email, role: "member" });
     await revokeInvitation({ ctx, id: revoked.invitation.id });
     await expect(acceptInvitation({ db, token: revoked.token, user: invitee })).rejects.toThrow(/revoked/);
-    await expect(acceptInvitation({ db, token: "nope", user: invitee })).rejects.toMatchObject({ code: "not_found" });
+    await expect(acceptInvitation({ db, token: "nope", user: invitee })).rejects.toMatchObject({
+      code: "not_found",
+      message: "This invitation link is not valid.",
+    });
 
     const someoneElse = await person("Else");
     const fresh = await createInvitation({ ctx, email: invitee.email, role: "member" });
     await expect(acceptInvitation({ db, token: fresh.token, user: someoneElse })).rejects.toMatchObject({
       code: "forbidden",
+      message: `This invitation is for ${invitee.email}; sign in with that address to accept it.`,
     });
     expect(await membershipOf(db, invitee.id)).not.toMatchObject({ orgId });
   });
@@ -168,10 +177,17 @@ describe("team: invitations", () => {
     ).rejects.toMatchObject({ code: "forbidden" });
     await expect(
       createInvitation({ ctx: await as(orgId, admin), email: "x@example.test", role: "owner" }),
-    ).rejects.toMatchObject({ code: "forbidden" });
+    ).rejects.toMatchObject({ code: "forbidden", message: "Only an owner can invite an owner." });
+    expect(
+      (await createInvitation({ ctx: await as(orgId, owner), email: "co-owner@example.test", role: "owner" }))
+        .invitation,
+    ).toMatchObject({ id: expect.stringMatching(/^inv_[0-9a-f]{32}$/), role: "owner", state: "pending" });
     await expect(
       createInvitation({ ctx: await as(orgId, owner), email: member.email, role: "admin" }),
-    ).rejects.toMatchObject({ code: "validation_error" });
+    ).rejects.toMatchObject({
+      code: "validation_error",
+      problems: [{ message: "is already a member of this organization", field: "email" }],
+    });
     const { invitation } = await createInvitation({
       ctx: await as(orgId, admin),
       email: "x@example.test",
@@ -196,7 +212,7 @@ describe("team: the rules' edges", () => {
     const { orgId, owner } = await team();
     const viaKey = await orgCtx(orgId); // an API key's context
     await expect(requireRole({ ...viaKey, actor: { type: "api_key", id: "key_x" } }, "member")).rejects.toThrow(
-      ForbiddenError,
+      new ForbiddenError("Only a signed-in person manages the team."),
     );
     const stranger = await person("Stranger");
     await expect(requireRole(await as(orgId, stranger), "member")).rejects.toThrow(/not a member/);
@@ -230,6 +246,27 @@ describe("team: the rules' edges", () => {
     await removeMember({ ctx: await as(orgId, owner), userId: admin.id });
     expect((await listMembers(await as(orgId, owner))).map((m) => m.userId)).toEqual([owner.id, member.id]);
     expect(await membershipOf(await getDb(), admin.id)).not.toMatchObject({ orgId });
+  });
+
+  it("never removes the last owner, even when the remover was demoted after their role was read", async () => {
+    const { orgId, owner, others } = await team("admin");
+    const [second] = others as [Person];
+    await changeMemberRole({ ctx: await as(orgId, owner), userId: second.id, role: "owner" });
+    // `second` (an owner when the removal starts) is demoted by `owner` just before the removal's transaction.
+    const db = await getDb();
+    const racing = Object.create(db) as Db;
+    racing.transaction = async (fn, config) => {
+      await changeMemberRole({ ctx: await as(orgId, owner), userId: second.id, role: "admin" });
+      return db.transaction(fn, config);
+    };
+    await expect(
+      removeMember({ ctx: { ...(await as(orgId, second)), db: racing }, userId: owner.id }),
+    ).rejects.toMatchObject({
+      code: "state_conflict",
+      message: "The last owner cannot be removed: make someone else an owner first.",
+    });
+    const roles = Object.fromEntries((await listMembers(await as(orgId, owner))).map((m) => [m.userId, m.role]));
+    expect(roles).toEqual({ [owner.id]: "owner", [second.id]: "admin" });
   });
 
   it("adds an existing account by its email in any case, and changes the role of someone already in", async () => {
@@ -290,9 +327,11 @@ describe("team: invitations' edges", () => {
     for (const bad of ["x", "x@y", "@y.z", "x@.z", "a b@c.d", "x@y.z w", `${"a".repeat(250)}@b.cd`])
       await expect(createInvitation({ ctx, email: bad, role: "member" }), bad).rejects.toMatchObject({
         code: "validation_error",
+        problems: [{ message: "must be an email address", field: "email" }],
       });
-    const ok = await createInvitation({ ctx, email: ` ${"a".repeat(245)}@b.cd `, role: "member" });
-    expect(ok.invitation.email).toBe(`${"a".repeat(245)}@b.cd`);
+    // 254 characters is the longest address there is.
+    const ok = await createInvitation({ ctx, email: ` ${"a".repeat(249)}@b.cd `, role: "member" });
+    expect(ok.invitation.email).toBe(`${"a".repeat(249)}@b.cd`);
   });
 
   it("lists open invitations newest first, says 'revoked' once revoked, and keeps a member's role on accepting", async () => {
@@ -307,7 +346,10 @@ describe("team: invitations' edges", () => {
       id: a.invitation.id,
       state: "revoked",
     });
-    await expect(revokeInvitation({ ctx, id: a.invitation.id })).rejects.toMatchObject({ code: "not_found" });
+    await expect(revokeInvitation({ ctx, id: a.invitation.id })).rejects.toMatchObject({
+      code: "not_found",
+      message: "No open invitation has that id.",
+    });
     expect((await invitationByToken(await getDb(), a.token))?.state).toBe("revoked");
 
     // Someone already in the organization (invited before they joined) keeps the role they have.
@@ -322,8 +364,16 @@ describe("team: invitations' edges", () => {
     expect(await requireRole(await as(orgId, admin), "admin")).toBe("admin");
   });
 
-  it("finds nothing for an empty, overlong or unknown token", async () => {
+  it("finds nothing for an empty, overlong or unknown token, and asks the database only about the unknown one", async () => {
     const db = await getDb();
-    for (const token of ["", "x".repeat(101), "y".repeat(100)]) expect(await invitationByToken(db, token)).toBeNull();
+    const select = vi.spyOn(db, "select");
+    try {
+      for (const token of ["", "x".repeat(101)]) expect(await invitationByToken(db, token)).toBeNull();
+      expect(select).not.toHaveBeenCalled();
+      expect(await invitationByToken(db, "y".repeat(100))).toBeNull();
+      expect(select).toHaveBeenCalledTimes(1);
+    } finally {
+      select.mockRestore();
+    }
   });
 });

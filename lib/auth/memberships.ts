@@ -60,7 +60,8 @@ export async function placeNewUser(db: Db, user: { id: string; name: string }): 
     return { orgId: org.id, orgName: org.name, role: "owner" as const };
   });
   if (claimed) return claimed;
-  const org = await createOrganization({ ctx, name: `${user.name.trim() || "My"}'s organization` });
+  const name = user.name.trim();
+  const org = await createOrganization({ ctx, name: name ? `${name}'s organization` : "My organization" });
   await db.insert(memberships).values({ orgId: org.id, userId: user.id, role: "owner" }).onConflictDoNothing();
   return (await membershipOf(db, user.id)) ?? { orgId: org.id, orgName: org.name, role: "owner" };
 }
