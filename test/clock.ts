@@ -30,16 +30,12 @@ function settledFlag(work: Promise<unknown>): () => boolean {
  * Postgres driver opens a connection on a zero-delay timer), so only what waits for time to pass waits for the test.
  */
 export async function clockStill<T>(work: Promise<T>): Promise<T> {
-  const settled = settledFlag(work);
-  while (!settled()) {
-    await vi.advanceTimersByTimeAsync(0);
-    await new Promise((r) => setImmediate(r));
-  }
+  await clockStillUntil(settledFlag(work));
   return work;
 }
 
 /** Resolves once `condition()` holds, checked at every turn of I/O, with the clock standing still (as clockStill). */
-export async function clockStillUntil(condition: () => boolean): Promise<void> {
+async function clockStillUntil(condition: () => boolean): Promise<void> {
   while (!condition()) {
     await vi.advanceTimersByTimeAsync(0);
     await new Promise((r) => setImmediate(r));
