@@ -600,6 +600,18 @@ describe("TokenCache", () => {
     }
   });
 
+  it("never hands out again a token without a lifetime, nor the one it replaced, even when the clock steps back", async () => {
+    const { cache, advance } = setup();
+    const lifetimes = [3600, 0, 3600];
+    let calls = 0;
+    const fetch = async () => ({ token: `t${calls + 1}`, expiresInSeconds: lifetimes[calls++]! });
+    expect(await cache.get("k", fetch)).toBe("t1");
+    advance(55 * 60_000); // t1 is due for a refresh
+    expect(await cache.get("k", fetch)).toBe("t2"); // and comes back without a lifetime
+    advance(-60_000); // the system clock is set back a minute
+    expect(await cache.get("k", fetch)).toBe("t3");
+  });
+
   it("refreshes after a 401 for the current token, and after clear", async () => {
     const { cache, fetch } = setup();
     expect(await cache.get("k", fetch)).toBe("t1");
@@ -642,6 +654,10 @@ describe("TokenCache", () => {
     const keys = new Set(orders.map((o) => credentialsKey("ups", o)));
     expect(keys.size).toBe(1);
     expect(credentialsKey("ups", { a: 1, b: 2, c: { x: 0, y: [{ p: 2, q: 1 }, 1] }, d: 4 })).not.toBe([...keys][0]);
+    // A list is not an object with numbered properties.
+    expect(credentialsKey("ups", { scopes: ["a", "b"] })).not.toBe(
+      credentialsKey("ups", { scopes: { 0: "a", 1: "b" } }),
+    );
   });
 
   it("keys credentials by hash, independent of property order", () => {
