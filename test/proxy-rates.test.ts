@@ -51,6 +51,29 @@ describe("POST /v1/proxy/rates", () => {
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
   });
 
+  it("puts the faster of two rates of the same price first", async () => {
+    const { key } = await makeOrg();
+    type Quoted = { carrier_id: string; service: string; base_charge: number; total_charge: number };
+    const quote = async (carrier_ids: string[]) => {
+      const body = rateRequest({ carrier_ids, services: ["SBX_GROUND", "SBX_2DAY"] });
+      return (await call(rates, "POST", "/v1/proxy/rates", { key, body })).body.rates as Quoted[];
+    };
+    const base = Object.fromEntries((await quote(["sandbox"])).map((r) => [r.service, r.base_charge]));
+    // A fuel surcharge that lifts Ground (5 days) to exactly the price of 2-Day (2 days) without one. The dearer
+    // connection is the older one, so its Ground rate comes before the other's 2-Day rate until they are sorted.
+    const percent = ((base.SBX_2DAY! - base.SBX_GROUND!) / base.SBX_GROUND!) * 100;
+    await addSandbox(key, "dear-fuel", { fuel_surcharge_percent: percent });
+    await addSandbox(key, "no-fuel", { fuel_surcharge_percent: 0 });
+    const quoted = await quote(["dear-fuel", "no-fuel"]);
+    expect(quoted.map((r) => [r.carrier_id, r.service])).toEqual([
+      ["no-fuel", "SBX_GROUND"],
+      ["no-fuel", "SBX_2DAY"],
+      ["dear-fuel", "SBX_GROUND"],
+      ["dear-fuel", "SBX_2DAY"],
+    ]);
+    expect(quoted[1]!.total_charge).toBe(quoted[2]!.total_charge);
+  });
+
   it("a shipment is in test mode only when every connection that rated it is", async () => {
     const { key } = await makeOrg();
     await addSandbox(key, "live-account", {}, { test_mode: false });

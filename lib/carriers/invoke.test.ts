@@ -179,4 +179,26 @@ describe("invokeCarrier", () => {
       duration_ms: expect.any(Number),
     });
   });
+
+  it("logs a refusal as an error with its codes, and the operation's duration on the clock", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
+    vi.advanceTimersByTime(5_000); // the clock does not start at zero
+    const info = vi.spyOn(log(), "info");
+    const outcome = invokeCarrier(connection(), "rates", undefined, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      throw new CarrierError("carrier_auth_failed", "bad key");
+    });
+    await vi.advanceTimersByTimeAsync(250);
+    expect((await outcome).ok).toBe(false);
+    expect(info).toHaveBeenCalledWith({
+      msg: "carrier_operation",
+      carrier_name: "sandbox",
+      carrier_id: "sbx-main",
+      connection_id: "car_1",
+      operation: "rates",
+      outcome: "error",
+      codes: ["carrier_auth_failed"],
+      duration_ms: 250,
+    });
+  });
 });

@@ -1,7 +1,9 @@
 import { rejection } from "@/test/carrier-rejection";
+import { getEventListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { log } from "@/lib/log";
 import { CarrierError } from "@/lib/carriers/types";
 import { createCarrierHttp, type CarrierHttpOptions } from "@/lib/carriers/http/client";
 import { withDeadline } from "@/lib/carriers/http/deadline";
@@ -61,6 +63,23 @@ const never = new AbortController().signal;
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 }
+
+/**
+ * A fetch without a socket that gives these answers in turn (`null`: never answers): with it, the client's own
+ * waits are the only thing that takes time, so a test can tell a wait from no wait on fake timers.
+ */
+function answering(...answers: ((() => Response) | null)[]) {
+  let n = 0;
+  return vi.fn((): Promise<Response> => {
+    const answer = answers[n++];
+    if (answer === undefined) throw new Error("no answer left");
+    return answer === null ? new Promise<Response>(() => {}) : Promise.resolve(answer());
+  });
+}
+const respond =
+  (status: number, headers: Record<string, string> = {}) =>
+  () =>
+    new Response("{}", { status, headers });
 
 /** Whether a promise has settled yet, read without awaiting it (for stepping fake timers one ms at a time). */
 function watch(promise: Promise<unknown>): { settled: () => boolean } {
@@ -126,7 +145,9 @@ describe("deadline", () => {
     expect(error.message).toBe("UPS did not answer in time.");
     expect(await serverSawAbort).toBe(true);
     expect(leftover()).toBe(0);
-    expect(lines).toEqual([expect.objectContaining({ outcome: "timeout", attempt: 1, status: null })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ outcome: "timeout", attempt: 1, status: null, will_retry: false }),
+    ]);
   });
 
   it("turns an abort of the client's own signal into carrier_timeout named after the carrier", async () => {
@@ -138,6 +159,33 @@ describe("deadline", () => {
     const error = await rejection(call);
     expect(error.code).toBe("carrier_timeout");
     expect(error.message).toBe("UPS did not answer in time.");
+  });
+
+  it("sends nothing when the call's signal has already aborted", async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const error = await rejection(client(gone.signal).request({ method: "GET", url: `${base}/x`, operation: "track" }));
+    expect(error.message).toBe("UPS did not answer in time.");
+    expect(hits).toEqual([]);
+    expect(lines).toEqual([]);
+  });
+
+  it("logs each attempt's duration on the clock", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
+    vi.advanceTimersByTime(5_000); // the clock does not start at zero
+    const fetch = answering(null, respond(200));
+    const call = client(never, { fetch, baseDelayMs: 0 }).request({
+      method: "GET",
+      url: `${base}/x`,
+      operation: "track",
+      timeoutMs: 80,
+    });
+    await vi.advanceTimersByTimeAsync(80);
+    await call;
+    expect(lines.map((l) => [l.outcome, l.duration_ms])).toEqual([
+      ["attempt_timeout", 80],
+      ["ok", 0],
+    ]);
   });
 
   it("withDeadline rejects on time even when the work ignores its signal, and clears its timer", async () => {
@@ -213,11 +261,42 @@ describe("retries", () => {
     expect(hits).toHaveLength(3);
   });
 
-  it("never retries a label purchase on 5xx", async () => {
+  it("never retries a label purchase (or any POST or PATCH not marked idempotent) on 5xx", async () => {
     handle = (_req, res) => json(res, 503, { error: "busy" });
-    const res = await client(never).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" });
-    expect(res.status).toBe(503);
-    expect(hits).toEqual([{ method: "POST", url: "/ship" }]);
+    for (const method of ["POST", "PATCH"] as const) {
+      hits = [];
+      const res = await client(never).request({ method, url: `${base}/ship`, operation: "ship", body: "{}" });
+      expect(res.status).toBe(503);
+      expect(hits).toEqual([{ method, url: "/ship" }]);
+    }
+  });
+
+  it("returns a 4xx at once, logged as client_error", async () => {
+    handle = (_req, res) => json(res, 400, { error: "bad request" });
+    const res = await client(never).request({ method: "GET", url: `${base}/x`, operation: "track" });
+    expect(res.status).toBe(400);
+    expect(lines.map((l) => [l.status, l.outcome, l.will_retry])).toEqual([[400, "client_error", false]]);
+  });
+
+  it("logs a network failure without a system code as unknown", async () => {
+    const fetch = vi.fn(() => Promise.reject(new TypeError("fetch failed")));
+    const error = await rejection(
+      client(never, { fetch }).request({ method: "GET", url: `${base}/x`, operation: "track" }),
+    );
+    expect(error.code).toBe("carrier_unavailable");
+    expect(lines.map((l) => [l.outcome, l.error_code])).toEqual([
+      ["network_error", "unknown"],
+      ["network_error", "unknown"],
+      ["network_error", "unknown"],
+    ]);
+  });
+
+  it("lets go of the call's signal after every attempt", async () => {
+    handle = (_req, res, hit) => json(res, hit === 1 ? 503 : 200, {});
+    const controller = new AbortController();
+    await client(controller.signal).request({ method: "GET", url: `${base}/x`, operation: "track" });
+    expect(hits).toHaveLength(2);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("never retries a label purchase when the connection drops after it was sent", async () => {
@@ -287,6 +366,32 @@ describe("429", () => {
     expect(hits).toHaveLength(2);
   });
 
+  it("waits a Retry-After of maxRetryAfterMs that leaves the retry exactly 100 ms before the deadline", async () => {
+    fakeClock();
+    const fetch = answering(respond(429, { "retry-after": "1" }), respond(200));
+    const call = withDeadline(1100, undefined, (signal) =>
+      client(signal, { fetch, maxRetryAfterMs: 1000 }).request({ method: "GET", url: `${base}/x`, operation: "rate" }),
+    );
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await call).status).toBe(200);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it("does not wait when less than 100 ms would be left for the retry", async () => {
+    fakeClock(); // never advanced: any wait would never end
+    const fetch = answering(respond(429, { "retry-after": "1" }));
+    const error = await rejection(
+      withDeadline(1099, undefined, (signal) =>
+        client(signal, { fetch }).request({ method: "GET", url: `${base}/x`, operation: "rate" }),
+      ),
+    );
+    expect(error.code).toBe("carrier_rate_limited");
+    expect(error.messages[0]?.details).toEqual({ retry_after_seconds: 1 });
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   it("throws carrier_rate_limited without waiting when Retry-After is past the deadline", async () => {
     handle = (_req, res) => json(res, 429, {}, { "retry-after": "30" });
     fakeClock(); // never advanced: any wait would never end
@@ -296,6 +401,7 @@ describe("429", () => {
       ),
     );
     expect(error.code).toBe("carrier_rate_limited");
+    expect(error.message).toBe("UPS is limiting requests; try again later.");
     expect(error.messages[0]?.details).toEqual({ retry_after_seconds: 30 });
     expect(lines).toEqual([expect.objectContaining({ outcome: "rate_limited", will_retry: false })]);
     expect(hits).toHaveLength(1);
@@ -337,7 +443,36 @@ describe("responses and logs", () => {
       }
     })();
     expect(error).toBeInstanceOf(CarrierError);
-    expect((error as CarrierError).code).toBe("carrier_bad_response");
+    expect((error as CarrierError).messages).toEqual([
+      {
+        code: "carrier_bad_response",
+        message: "UPS sent a response that could not be read.",
+        level: "error",
+        details: { status: 200 },
+      },
+    ]);
+  });
+
+  it("counts the bytes of a binary or text body in the log line", async () => {
+    await client(never).request({ method: "PUT", url: `${base}/x`, operation: "upload", body: new Uint8Array(300) });
+    await client(never).request({ method: "PUT", url: `${base}/x`, operation: "upload", body: "héllo" });
+    expect(lines.map((l) => l.request_bytes)).toEqual([300, 6]);
+  });
+
+  it("logs through the service's logger when given none", async () => {
+    const info = vi.spyOn(log(), "info").mockImplementation(() => {});
+    try {
+      await createCarrierHttp({ carrier_name: "ups", carrier_id: "ups-main", signal: never }).request({
+        method: "GET",
+        url: `${base}/x`,
+        operation: "track",
+      });
+      expect(info).toHaveBeenCalledWith(
+        expect.objectContaining({ msg: "carrier_call", carrier_id: "ups-main", outcome: "ok", attempt: 1 }),
+      );
+    } finally {
+      info.mockRestore();
+    }
   });
 
   it("logs one line per attempt without secrets, headers or bodies", async () => {
@@ -465,6 +600,18 @@ describe("TokenCache", () => {
     }
   });
 
+  it("never hands out again a token without a lifetime, nor the one it replaced, even when the clock steps back", async () => {
+    const { cache, advance } = setup();
+    const lifetimes = [3600, 0, 3600];
+    let calls = 0;
+    const fetch = async () => ({ token: `t${calls + 1}`, expiresInSeconds: lifetimes[calls++]! });
+    expect(await cache.get("k", fetch)).toBe("t1");
+    advance(55 * 60_000); // t1 is due for a refresh
+    expect(await cache.get("k", fetch)).toBe("t2"); // and comes back without a lifetime
+    advance(-60_000); // the system clock is set back a minute
+    expect(await cache.get("k", fetch)).toBe("t3");
+  });
+
   it("refreshes after a 401 for the current token, and after clear", async () => {
     const { cache, fetch } = setup();
     expect(await cache.get("k", fetch)).toBe("t1");
@@ -507,6 +654,10 @@ describe("TokenCache", () => {
     const keys = new Set(orders.map((o) => credentialsKey("ups", o)));
     expect(keys.size).toBe(1);
     expect(credentialsKey("ups", { a: 1, b: 2, c: { x: 0, y: [{ p: 2, q: 1 }, 1] }, d: 4 })).not.toBe([...keys][0]);
+    // A list is not an object with numbered properties.
+    expect(credentialsKey("ups", { scopes: ["a", "b"] })).not.toBe(
+      credentialsKey("ups", { scopes: { 0: "a", 1: "b" } }),
+    );
   });
 
   it("keys credentials by hash, independent of property order", () => {

@@ -25,6 +25,7 @@ describe("raced", () => {
     const pending = raced(new Promise(() => {}), controller.signal);
     controller.abort(new Error("gone"));
     await expect(pending).rejects.toThrow("gone");
+    expect(listeners(controller.signal)).toBe(0);
     await expect(raced(Promise.resolve(1), controller.signal)).rejects.toThrow("gone");
   });
 });
@@ -48,6 +49,7 @@ describe("sleep", () => {
     controller.abort(new Error("cancelled"));
     await expect(waiting).rejects.toThrow("cancelled");
     expect(vi.getTimerCount()).toBe(0);
+    expect(listeners(controller.signal)).toBe(0);
     await expect(sleep(10, controller.signal)).rejects.toThrow("cancelled");
   });
 });
