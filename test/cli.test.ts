@@ -40,8 +40,10 @@ afterAll(async () => {
 });
 
 // One CLI session told in steps: they share the folder and what earlier steps printed (the first start's key, the
-// organization, its keys), so they keep their order under --sequence.shuffle.
-describe("CLI", { shuffle: false }, () => {
+// organization, its keys), so they keep their order under --sequence.shuffle. Each step starts one or two child
+// processes (tsx, then PGlite on disk; the first also runs initdb and every migration): on a busy machine that is
+// more than the suite's 30 s per test, and a step cut off mid-way fails every step after it.
+describe("CLI", { shuffle: false, timeout: 120_000 }, () => {
   let orgId = "";
   let key = "";
   let firstKey = "";

@@ -17,7 +17,8 @@ export interface RateDecision {
 
 export class RateLimiter {
   private buckets = new Map<string, Bucket>();
-  constructor(private readonly now: () => number = Date.now) {}
+  // Date.now read at each take, not captured: a test that freezes the clock freezes the buckets too.
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
   take(key: string, limit: number, windowMs = 60_000): RateDecision {
     const perMinute = limit;
