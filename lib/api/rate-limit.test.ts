@@ -14,6 +14,16 @@ describe("RateLimiter", () => {
     expect(limiter.take("k", 60).allowed).toBe(false);
   });
 
+  it("keeps a bucket as it was when the clock is set back, and refills from then on", () => {
+    let now = 3 * 86_400_000;
+    const limiter = new RateLimiter(() => now);
+    limiter.take("k", 60);
+    now = 0;
+    expect(limiter.take("k", 60)).toMatchObject({ allowed: true, remaining: 58 });
+    now += 1000;
+    expect(limiter.take("k", 60)).toMatchObject({ allowed: true, remaining: 58 });
+  });
+
   it("takes back a refunded token, never beyond a full bucket", () => {
     const limiter = new RateLimiter(() => 0);
     limiter.take("k", 2);

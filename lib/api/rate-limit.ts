@@ -25,7 +25,8 @@ export class RateLimiter {
     const now = this.now();
     const ratePerMs = limit / windowMs;
     const bucket = this.buckets.get(key) ?? { tokens: perMinute, updatedAt: now };
-    bucket.tokens = Math.min(perMinute, bucket.tokens + (now - bucket.updatedAt) * ratePerMs);
+    // A clock set back (NTP, an operator) refills nothing, rather than leaving a bucket in debt for as long.
+    bucket.tokens = Math.min(perMinute, bucket.tokens + Math.max(0, now - bucket.updatedAt) * ratePerMs);
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
     if (this.buckets.size > 50_000) this.sweep(now, ratePerMs, perMinute);
