@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { POST as redeliver } from "@/app/v1/events/[id]/redeliver/route";
@@ -33,9 +33,10 @@ import type { Receiver } from "./webhook-receiver";
  * later; signatures are verified with the standardwebhooks library, as a receiver would.
  */
 
-// Other test files share the database (on Postgres): whole rounds here only see this file's endpoints, in the order
-// they were created (a test can tell which endpoint a round starts with).
+// Whole rounds here only see the endpoints the running test made, in the order it made them (a test can tell which
+// endpoint a round starts with): deliveries another test left due (tests run in any order) are not its round's.
 const mine = vi.hoisted(() => new Set<string>());
+beforeEach(() => mine.clear());
 vi.mock("@/lib/webhooks/due-deliveries", async (importOriginal) => {
   const original = await importOriginal<typeof import("@/lib/webhooks/due-deliveries")>();
   return {
