@@ -389,6 +389,61 @@ describe("independence and concurrency", () => {
   });
 });
 
+describe("a whole round", () => {
+  // A day back: only this test's events are due at it. Only performance.now (the round's stopwatch) is faked; each
+  // answer that takes time moves it by hand.
+  const roundAt = () => new Date(Date.now() - 86_400_000);
+
+  it("reports the endpoints, the attempts, the disabled endpoints and its duration", async () => {
+    const { orgId } = await makeOrg();
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      vi.advanceTimersByTime(5_000);
+      const gone = await receiver(() => {
+        vi.advanceTimersByTime(1_000);
+        return { status: 410 };
+      });
+      const fine = await receiver();
+      await endpoint(orgId, gone.url);
+      await endpoint(orgId, fine.url);
+      const at = roundAt();
+      await emit(orgId, [{ type: "tracker.updated" }], { now: at });
+      expect(await sendDueWebhooks({ ctx: await systemCtx(), clock: () => at })).toEqual({
+        endpoints: 2,
+        sent: 2,
+        succeeded: 1,
+        failed: 1,
+        disabled: 1,
+        duration_ms: 1_000,
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("runs at most `concurrency` workers: a worker started when the time is up sends nothing", async () => {
+    const { orgId } = await makeOrg();
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const slow = () => {
+        vi.advanceTimersByTime(1_000);
+        return { status: 200 };
+      };
+      const rs = [await receiver(slow), await receiver(slow)];
+      for (const r of rs) await endpoint(orgId, r.url);
+      const at = roundAt();
+      await emit(orgId, [{ type: "tracker.updated" }], { now: at });
+      // One worker: the first endpoint's answer uses the whole second, and the second endpoint's turn never comes.
+      expect(
+        await sendDueWebhooks({ ctx: await systemCtx(), clock: () => at, concurrency: 1, maxDurationMs: 1_000 }),
+      ).toMatchObject({ endpoints: 2, sent: 1 });
+      expect(rs.reduce((n, r) => n + r.received.length, 0)).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("batches", () => {
   it("never start an attempt their lease might not cover: the rest goes back, due as it was, in order", async () => {
     const { orgId } = await makeOrg();
