@@ -550,16 +550,29 @@ describe("redeliver", () => {
     const ask = (eventId: string, body?: unknown) =>
       call(redeliver, "POST", `/v1/events/${eventId}/redeliver`, { key: mineOrg.key, params: { id: eventId }, body });
 
-    expect((await ask(theirEvent!)).status).toBe(404);
+    const notOurs = await ask(theirEvent!);
+    expect(notOurs.status).toBe(404);
+    expect(notOurs.body.errors[0].message).toBe(`Event ${theirEvent} does not exist.`);
     const [expired] = await emit(mineOrg.orgId, [{ type: "tracker.updated" }], {
       now: new Date(Date.now() - 31 * 86_400_000),
     });
     expect((await ask(expired!)).status).toBe(404);
     expect((await ask(ourEvent!, { endpoint_id: theirs.id })).status).toBe(404);
-    expect((await ask(ourEvent!, { endpoint_id: off.id })).status).toBe(409);
+    const disabled = await ask(ourEvent!, { endpoint_id: off.id });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.errors[0].message).toBe(
+      `Webhook endpoint ${off.id} is disabled; enable it to send it events.`,
+    );
     const wrongMode = await ask(ourEvent!, { endpoint_id: live.id });
     expect(wrongMode.status).toBe(400);
-    expect(wrongMode.body.errors[0].field).toBe("endpoint_id");
+    expect(wrongMode.body.errors[0]).toMatchObject({
+      field: "endpoint_id",
+      message: expect.stringContaining("is a live endpoint; the event is a test event"),
+    });
+    const [liveEvent] = await emit(mineOrg.orgId, [{ type: "tracker.updated" }], { testMode: false });
+    expect((await ask(liveEvent!, { endpoint_id: ours.id })).body.errors[0].message).toContain(
+      "is a test endpoint; the event is a live event",
+    );
     expect((await ask(ourEvent!, { endpoint_id: "whk_nope" })).status).toBe(400);
     expect((await ask(ourEvent!, { endpoint_id: ours.id })).status).toBe(202);
     // Nothing was queued for the other organization's endpoint.
