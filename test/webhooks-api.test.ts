@@ -176,6 +176,7 @@ describe("endpoint URLs and event types", () => {
       "https://0.0.0.0/",
       "http://localhost:3000/hooks",
       "https://api.localhost/",
+      "https://localhost./", // the root's trailing dot: the same name
     ];
     for (const url of refused) {
       const res = await create(key, hook({ url }));
