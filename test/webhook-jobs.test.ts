@@ -4,6 +4,7 @@ import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { events, webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
 import { inngest } from "@/lib/jobs/inngest";
+import { log } from "@/lib/log";
 import { currentWebhookLoop, startWebhookLoop } from "@/lib/jobs/scheduler";
 import { nudgeInngestOnEvents, sendWebhooksFunction } from "@/lib/jobs/send-webhooks";
 import { eventsWritten } from "@/lib/webhooks/nudge";
@@ -103,6 +104,17 @@ describe("Inngest function send-webhooks", () => {
     eventsWritten();
     await vi.advanceTimersByTimeAsync(1000);
     expect(send).toHaveBeenCalledTimes(2);
+  });
+
+  it("logs a nudge that could not be sent, at warn, and goes on", async () => {
+    const err = new Error("Inngest unreachable");
+    vi.spyOn(inngest, "send").mockRejectedValue(err);
+    const warn = vi.spyOn(log(), "warn").mockImplementation(() => undefined);
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    nudgeInngestOnEvents();
+    eventsWritten();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(warn).toHaveBeenCalledWith({ msg: "webhook nudge not sent", err });
   });
 });
 
