@@ -169,6 +169,22 @@ describe("in-process webhook loop", () => {
 });
 
 describe("retention", () => {
+  it("stops each kind of row after a batch that came up short: with nothing old, one delete of each", async () => {
+    const db = await getDb();
+    let deletes = 0;
+    const counting = new Proxy(db, {
+      get(target, name) {
+        if (name === "delete") deletes++;
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    // Nothing is 30 days older than the epoch.
+    const purged = await purgeExpired({ ctx: await systemCtx(counting), now: new Date(0), maxBatches: 20 });
+    expect(purged).toEqual({ events: 0, attempts: 0 });
+    expect(deletes).toBe(2);
+  });
+
   it("deletes events (with their deliveries) and attempts older than 30 days, in batches, and keeps the rest", async () => {
     const { orgId } = await makeOrg();
     const { id } = await createEndpoint(orgId, "https://hooks.example.test/x");
