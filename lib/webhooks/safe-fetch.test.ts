@@ -279,6 +279,29 @@ describe("safePost", () => {
     expect((await post(nul.url)).excerpt).toBe("a\ufffdb");
   });
 
+  it("reads a small answer that comes in parts to its end", async () => {
+    let rest = null as (() => void) | null;
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200);
+      res.write("first part, ");
+      rest = () => res.end("second part");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const attempt = post(`http://127.0.0.1:${port}/`);
+      await ioTurns(10_000, () => rest !== null);
+      // The first part reaches the sender on its own; the answer is not over until the second.
+      await ioTurns(20);
+      rest!();
+      expect(await attempt).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "first part, second part" });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it("stops reading an endless answer at the cap and drops the connection", async () => {
     const server = createServer((req, res) => {
       req.resume();
