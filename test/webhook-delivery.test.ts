@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { POST as redeliver } from "@/app/v1/events/[id]/redeliver/route";
@@ -393,6 +393,11 @@ describe("a whole round", () => {
   // A day back: only this test's events are due at it. Only performance.now (the round's stopwatch) is faked; each
   // answer that takes time moves it by hand.
   const roundAt = () => new Date(Date.now() - 86_400_000);
+  // What a test here leaves unsent must not join another test's round.
+  const ours: string[] = [];
+  afterEach(() => {
+    for (const id of ours.splice(0)) mine.delete(id);
+  });
 
   it("reports the endpoints, the attempts, the disabled endpoints and its duration", async () => {
     const { orgId } = await makeOrg();
@@ -404,8 +409,7 @@ describe("a whole round", () => {
         return { status: 410 };
       });
       const fine = await receiver();
-      await endpoint(orgId, gone.url);
-      await endpoint(orgId, fine.url);
+      ours.push((await endpoint(orgId, gone.url)).id, (await endpoint(orgId, fine.url)).id);
       const at = roundAt();
       await emit(orgId, [{ type: "tracker.updated" }], { now: at });
       expect(await sendDueWebhooks({ ctx: await systemCtx(), clock: () => at })).toEqual({
@@ -430,7 +434,7 @@ describe("a whole round", () => {
         return { status: 200 };
       };
       const rs = [await receiver(slow), await receiver(slow)];
-      for (const r of rs) await endpoint(orgId, r.url);
+      for (const r of rs) ours.push((await endpoint(orgId, r.url)).id);
       const at = roundAt();
       await emit(orgId, [{ type: "tracker.updated" }], { now: at });
       // One worker: the first endpoint's answer uses the whole second, and the second endpoint's turn never comes.
