@@ -5,6 +5,7 @@ import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { formatTimestamp } from "@/lib/timestamp";
+import { settleBatch } from "@/lib/webhooks/deliver";
 import { claimBatch, planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { EVENT_RETENTION_MS } from "@/lib/webhooks/event-rows";
 import { recordEvents } from "@/lib/webhooks/outbox";
@@ -195,6 +196,77 @@ describe("a worker", () => {
     const db = await getDb();
     const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
     expect(row!.failingSince).toEqual(t0);
+  });
+
+  it("clears failing_since in a mid-batch settle once an attempt succeeds", async () => {
+    const { orgId } = await makeOrg();
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const r = await receiver(() => {
+      vi.advanceTimersByTime(1000);
+      return { status: 200 };
+    });
+    const { id } = await createEndpoint(orgId, r.url);
+    const db = await getDb();
+    await db
+      .update(webhookEndpoints)
+      .set({ failingSince: at(-3_600 * SECOND) })
+      .where(eq(webhookEndpoints.id, id));
+    await emit(orgId, 2);
+    expect(await sendEndpointDeliveries({ ctx: await systemCtx(), endpointId: id, clock: () => t0 })).toMatchObject({
+      sent: 2,
+      succeeded: 2,
+    });
+    const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+    expect(row!.failingSince).toBeNull();
+  });
+});
+
+describe("disabling an endpoint", () => {
+  it("logs a warning when a 410 disables the endpoint", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver(() => ({ status: 410 }));
+    const { id } = await createEndpoint(orgId, r.url);
+    await emit(orgId, 1);
+    const ctx = await systemCtx();
+    const warn = vi.spyOn(ctx.log, "warn");
+    expect(await sendEndpointDeliveries({ ctx, endpointId: id, clock: () => t0 })).toMatchObject({ disabled: true });
+    expect(warn).toHaveBeenCalledWith({
+      msg: "webhook endpoint disabled",
+      endpoint_id: id,
+      org_id: orgId,
+      reason: "gone",
+    });
+  });
+
+  it("logs nothing when the endpoint was disabled meanwhile (by the user, or another sender)", async () => {
+    const { id } = await endpointWithDue(1);
+    const ctx = await systemCtx();
+    const batch = await claimBatch(ctx, id, t0, 20);
+    const db = await getDb();
+    await db
+      .update(webhookEndpoints)
+      .set({ enabled: false, disabledReason: "user" })
+      .where(eq(webhookEndpoints.id, id));
+    const warn = vi.spyOn(ctx.log, "warn");
+    const { delivery, event } = batch!.deliveries[0]!;
+    await settleBatch(
+      ctx,
+      batch!,
+      [
+        {
+          delivery,
+          event,
+          attemptedAt: t0,
+          result: { statusCode: 410, excerpt: null, errorClass: "http_status", durationMs: 1 },
+          verdict: { status: "pending", nextAttemptAt: at(5 * SECOND) },
+        },
+      ],
+      [],
+      { failingSince: t0, disabled: "gone" },
+    );
+    expect(warn).not.toHaveBeenCalled();
+    const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+    expect(row).toMatchObject({ enabled: false, disabledReason: "user" });
   });
 });
 

@@ -390,6 +390,61 @@ describe("independence and concurrency", () => {
   });
 });
 
+describe("a whole round", () => {
+  // A day back: only this test's events are due at it. Only performance.now (the round's stopwatch) is faked; each
+  // answer that takes time moves it by hand.
+  const roundAt = () => new Date(Date.now() - 86_400_000);
+
+  it("reports the endpoints, the attempts, the disabled endpoints and its duration", async () => {
+    const { orgId } = await makeOrg();
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      vi.advanceTimersByTime(5_000);
+      const gone = await receiver(() => {
+        vi.advanceTimersByTime(1_000);
+        return { status: 410 };
+      });
+      const fine = await receiver();
+      await endpoint(orgId, gone.url);
+      await endpoint(orgId, fine.url);
+      const at = roundAt();
+      await emit(orgId, [{ type: "tracker.updated" }], { now: at });
+      expect(await sendDueWebhooks({ ctx: await systemCtx(), clock: () => at })).toEqual({
+        endpoints: 2,
+        sent: 2,
+        succeeded: 1,
+        failed: 1,
+        disabled: 1,
+        duration_ms: 1_000,
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("runs at most `concurrency` workers: a worker started when the time is up sends nothing", async () => {
+    const { orgId } = await makeOrg();
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const slow = () => {
+        vi.advanceTimersByTime(1_000);
+        return { status: 200 };
+      };
+      const rs = [await receiver(slow), await receiver(slow)];
+      for (const r of rs) await endpoint(orgId, r.url);
+      const at = roundAt();
+      await emit(orgId, [{ type: "tracker.updated" }], { now: at });
+      // One worker: the first endpoint's answer uses the whole second, and the second endpoint's turn never comes.
+      expect(
+        await sendDueWebhooks({ ctx: await systemCtx(), clock: () => at, concurrency: 1, maxDurationMs: 1_000 }),
+      ).toMatchObject({ endpoints: 2, sent: 1 });
+      expect(rs.reduce((n, r) => n + r.received.length, 0)).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("batches", () => {
   it("never start an attempt their lease might not cover: the rest goes back, due as it was, in order", async () => {
     const { orgId } = await makeOrg();
@@ -496,16 +551,29 @@ describe("redeliver", () => {
     const ask = (eventId: string, body?: unknown) =>
       call(redeliver, "POST", `/v1/events/${eventId}/redeliver`, { key: mineOrg.key, params: { id: eventId }, body });
 
-    expect((await ask(theirEvent!)).status).toBe(404);
+    const notOurs = await ask(theirEvent!);
+    expect(notOurs.status).toBe(404);
+    expect(notOurs.body.errors[0].message).toBe(`Event ${theirEvent} does not exist.`);
     const [expired] = await emit(mineOrg.orgId, [{ type: "tracker.updated" }], {
       now: new Date(Date.now() - 31 * 86_400_000),
     });
     expect((await ask(expired!)).status).toBe(404);
     expect((await ask(ourEvent!, { endpoint_id: theirs.id })).status).toBe(404);
-    expect((await ask(ourEvent!, { endpoint_id: off.id })).status).toBe(409);
+    const disabled = await ask(ourEvent!, { endpoint_id: off.id });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.errors[0].message).toBe(
+      `Webhook endpoint ${off.id} is disabled; enable it to send it events.`,
+    );
     const wrongMode = await ask(ourEvent!, { endpoint_id: live.id });
     expect(wrongMode.status).toBe(400);
-    expect(wrongMode.body.errors[0].field).toBe("endpoint_id");
+    expect(wrongMode.body.errors[0]).toMatchObject({
+      field: "endpoint_id",
+      message: expect.stringContaining("is a live endpoint; the event is a test event"),
+    });
+    const [liveEvent] = await emit(mineOrg.orgId, [{ type: "tracker.updated" }], { testMode: false });
+    expect((await ask(liveEvent!, { endpoint_id: ours.id })).body.errors[0].message).toContain(
+      "is a test endpoint; the event is a live event",
+    );
     expect((await ask(ourEvent!, { endpoint_id: "whk_nope" })).status).toBe(400);
     expect((await ask(ourEvent!, { endpoint_id: ours.id })).status).toBe(202);
     // Nothing was queued for the other organization's endpoint.

@@ -45,7 +45,10 @@ describe("send-webhooks steps", () => {
     const sentTo = vi.mocked(sendEndpointDeliveries).mock.calls.map(([args]) => args.endpointId);
     expect([...new Set(sentTo)].sort()).toEqual([...plan.ids].sort());
     // (The engine may run a parallel step again on a later pass, so an endpoint can appear twice here.)
-    for (const [args] of vi.mocked(sendEndpointDeliveries).mock.calls) expect(args.maxDurationMs).toBe(45_000);
+    for (const [args] of vi.mocked(sendEndpointDeliveries).mock.calls) {
+      expect(args.maxDurationMs).toBe(45_000);
+      expect(args.ctx.actor).toEqual({ type: "system", name: "inngest" });
+    }
     expect(vi.mocked(logEndpointRound)).toHaveBeenCalledWith(expect.anything(), {
       endpoint_id: "whk_7",
       sent: 3,
@@ -70,7 +73,10 @@ describe("send-webhooks steps", () => {
       const { sendWebhooksFunction } = await import("@/lib/jobs/send-webhooks");
       const { purgeExpired } = await import("@/lib/webhooks/retention");
       plan.ids = [];
-      const { result } = await new InngestTestEngine({ function: sendWebhooksFunction }).execute();
+      const { result, ctx } = await new InngestTestEngine({ function: sendWebhooksFunction }).execute();
+      // No endpoint, no send step.
+      const stepIds = (ctx.step.run as unknown as { mock: { calls: [string][] } }).mock.calls.map((c) => c[0]);
+      expect([...new Set(stepIds)].sort()).toEqual(["plan", "purge"]);
       expect(plan.nows).toEqual([new Date("2026-11-20T10:00:00Z")]);
       expect(vi.mocked(purgeExpired).mock.calls[0]![0].now).toEqual(new Date("2026-11-20T10:00:00Z"));
       expect(result).toMatchObject({ endpoints: 0, sent: 0, succeeded: 0, failed: 0 });

@@ -4,6 +4,7 @@ import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { events, webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
 import { inngest } from "@/lib/jobs/inngest";
+import { log } from "@/lib/log";
 import { currentWebhookLoop, startWebhookLoop } from "@/lib/jobs/scheduler";
 import { nudgeInngestOnEvents, sendWebhooksFunction } from "@/lib/jobs/send-webhooks";
 import { eventsWritten } from "@/lib/webhooks/nudge";
@@ -104,6 +105,17 @@ describe("Inngest function send-webhooks", () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(send).toHaveBeenCalledTimes(2);
   });
+
+  it("logs a nudge that could not be sent, at warn, and goes on", async () => {
+    const err = new Error("Inngest unreachable");
+    vi.spyOn(inngest, "send").mockRejectedValue(err);
+    const warn = vi.spyOn(log(), "warn").mockImplementation(() => undefined);
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    nudgeInngestOnEvents();
+    eventsWritten();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(warn).toHaveBeenCalledWith({ msg: "webhook nudge not sent", err });
+  });
 });
 
 describe("in-process webhook loop", () => {
@@ -157,6 +169,22 @@ describe("in-process webhook loop", () => {
 });
 
 describe("retention", () => {
+  it("stops each kind of row after a batch that came up short: with nothing old, one delete of each", async () => {
+    const db = await getDb();
+    let deletes = 0;
+    const counting = new Proxy(db, {
+      get(target, name) {
+        if (name === "delete") deletes++;
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    // Nothing is 30 days older than the epoch.
+    const purged = await purgeExpired({ ctx: await systemCtx(counting), now: new Date(0), maxBatches: 20 });
+    expect(purged).toEqual({ events: 0, attempts: 0 });
+    expect(deletes).toBe(2);
+  });
+
   it("deletes events (with their deliveries) and attempts older than 30 days, in batches, and keeps the rest", async () => {
     const { orgId } = await makeOrg();
     const { id } = await createEndpoint(orgId, "https://hooks.example.test/x");

@@ -176,6 +176,7 @@ describe("endpoint URLs and event types", () => {
       "https://0.0.0.0/",
       "http://localhost:3000/hooks",
       "https://api.localhost/",
+      "https://localhost./", // the root's trailing dot: the same name
     ];
     for (const url of refused) {
       const res = await create(key, hook({ url }));
@@ -321,7 +322,9 @@ describe("tenancy", () => {
     const path = `/v1/webhooks/${theirs.id}`;
     expect((await call(getHook, "GET", path, opts)).status).toBe(404);
     expect((await call(patchHook, "PATCH", path, { ...opts, body: { enabled: false } })).status).toBe(404);
-    expect((await call(rotate, "POST", `${path}/rotate-secret`, opts)).status).toBe(404);
+    const rotated = await call(rotate, "POST", `${path}/rotate-secret`, opts);
+    expect(rotated.status).toBe(404);
+    expect(rotated.body.errors[0].message).toBe(`Webhook endpoint ${theirs.id} does not exist.`);
     expect((await call(deleteHook, "DELETE", path, opts)).status).toBe(404);
     expect((await call(listHooks, "GET", "/v1/webhooks", { key: b.key })).body).toMatchObject({ count: 0 });
     const untouched = await call(getHook, "GET", path, { key: a.key, ...byId(theirs.id) });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mergeEventTypes } from "./tracker-events";
+import type { Tx } from "@/lib/db/tx";
+import { mergeEventTypes, recordTrackerEvents } from "./tracker-events";
 import type { TrackerRow } from "./present-tracker";
 
 const tracker = (status: string) => ({ status }) as TrackerRow;
@@ -29,5 +30,18 @@ describe("mergeEventTypes", () => {
     for (const status of ["out_for_delivery", "pre_transit", "unknown", "cancelled"]) {
       expect(mergeEventTypes(tracker("in_transit"), tracker(status), true)).toEqual(["tracker.updated"]);
     }
+  });
+});
+
+describe("recordTrackerEvents", () => {
+  it("touches the database not at all when no tracker has an event to write", async () => {
+    // Any use of the transaction (a read of the trackers, a write to the outbox) throws.
+    const tx = new Proxy({} as Tx, {
+      get(_, name) {
+        throw new Error(`used tx.${String(name)}`);
+      },
+    });
+    const row = { id: "trk_1", orgId: "org_1", status: "in_transit" } as TrackerRow;
+    await expect(recordTrackerEvents(tx, [{ tracker: row, types: [] }], new Date())).resolves.toBeUndefined();
   });
 });

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeTimeouts } from "@/test/clock";
@@ -160,6 +162,49 @@ describe("safePost", () => {
     expect(await post("https://nowhere.customer.test/x", { resolve: failing })).toMatchObject({ errorClass: "dns" });
   });
 
+  it("resolves a name with the system's resolver when none is injected: localhost is loopback", async () => {
+    const r = await receiver();
+    const viaName = `http://localhost:${r.port}/hooks`;
+    expect(await post(viaName, { allowPrivate: false })).toMatchObject({ errorClass: "refused_address" });
+    expect(r.received).toHaveLength(0);
+    expect(await post(viaName)).toMatchObject({ statusCode: 200, errorClass: null });
+    expect(r.received).toHaveLength(1);
+  });
+
+  it("classifies a name that resolves to no address at all as dns", async () => {
+    const r = await receiver();
+    const none = async () => [];
+    expect(await post(`http://hooks.customer.test:${r.port}/hooks`, { resolve: none })).toMatchObject({
+      statusCode: null,
+      errorClass: "dns",
+    });
+    expect(r.received).toHaveLength(0);
+  });
+
+  it("classifies a certificate the sender does not trust as tls", async () => {
+    // A self-signed certificate for hooks.customer.test (fixtures/), made once with openssl.
+    const server = createTlsServer(
+      {
+        key: readFileSync(new URL("./fixtures/self-signed.key", import.meta.url)),
+        cert: readFileSync(new URL("./fixtures/self-signed.crt", import.meta.url)),
+      },
+      (req, res) => res.end("reached"),
+    );
+    server.on("tlsClientError", () => undefined);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const toLoopback = async () => [{ address: "127.0.0.1", family: 4 as const }];
+      expect(await post(`https://hooks.customer.test:${port}/hooks`, { resolve: toLoopback })).toMatchObject({
+        statusCode: null,
+        errorClass: "tls",
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it("gives up on a receiver that does not answer within 10 s, and drops its connection", async () => {
     fakeTimeouts();
     const r = await receiver(() => "hang");
@@ -232,6 +277,29 @@ describe("safePost", () => {
     expect(Buffer.byteLength(result.excerpt!)).toBe(2048);
     const nul = await receiver(() => ({ status: 400, body: "a\u0000b" }));
     expect((await post(nul.url)).excerpt).toBe("a\ufffdb");
+  });
+
+  it("reads a small answer that comes in parts to its end", async () => {
+    let rest = null as (() => void) | null;
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200);
+      res.write("first part, ");
+      rest = () => res.end("second part");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const attempt = post(`http://127.0.0.1:${port}/`);
+      await ioTurns(10_000, () => rest !== null);
+      // The first part reaches the sender on its own; the answer is not over until the second.
+      await ioTurns(20);
+      rest!();
+      expect(await attempt).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "first part, second part" });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("stops reading an endless answer at the cap and drops the connection", async () => {
