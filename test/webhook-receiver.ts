@@ -10,6 +10,9 @@ import type { AddressInfo } from "node:net";
 
 /** A webhook as a receiver got it. */
 export interface Received {
+  method: string | undefined;
+  /** The request's path and query, as the request line carried them. */
+  path: string | undefined;
   headers: IncomingHttpHeaders;
   body: string;
   /** The parsed body. */
@@ -49,7 +52,7 @@ export async function startReceiver(answer: (n: number, got: Received) => Answer
       } catch {
         json = { id: "", type: "", created_at: "", test_mode: false, data: {} };
       }
-      const got = { headers: req.headers, body, json };
+      const got = { method: req.method, path: req.url, headers: req.headers, body, json };
       received.push(got);
       for (const w of waiting.filter((w) => received.length >= w.n)) {
         waiting.splice(waiting.indexOf(w), 1);

@@ -84,6 +84,9 @@ describe("which addresses a webhook may reach", () => {
     expect(urlProblem("http://hooks.example.com/x", true)).toBeNull();
     expect(urlProblem("ftp://hooks.example.com/x", true)).toBe("invalid_url");
     expect(urlProblem("https://user:pw@hooks.example.com/x", true)).toBe("invalid_url");
+    // A user name alone, or a password alone, is a credential too.
+    expect(urlProblem("https://user@hooks.example.com/x", true)).toBe("invalid_url");
+    expect(urlProblem("https://:pw@hooks.example.com/x", true)).toBe("invalid_url");
     expect(urlProblem("not a url", true)).toBe("invalid_url");
   });
 });
@@ -91,8 +94,9 @@ describe("which addresses a webhook may reach", () => {
 describe("safePost", () => {
   it("posts the body with its headers and reads the answer", async () => {
     const r = await receiver(() => ({ status: 204 }));
-    const result = await post(r.url);
+    const result = await post(`${r.url}?shop=42`);
     expect(result).toMatchObject({ statusCode: 204, errorClass: null, excerpt: "" });
+    expect(r.received[0]).toMatchObject({ method: "POST", path: "/hooks?shop=42" });
     expect(r.received[0]!.body).toBe('{"hello":"world"}');
     expect(r.received[0]!.headers).toMatchObject({
       "webhook-id": "evt_1",
@@ -148,6 +152,19 @@ describe("safePost", () => {
     const r = await receiver(() => ({ status: 302, headers: { location: target.url } }));
     expect(await post(r.url)).toMatchObject({ statusCode: 302, errorClass: "redirect" });
     expect(target.received).toHaveLength(0);
+  });
+
+  it("takes 2xx as delivered, 3xx as a redirect and 4xx as a refusal, at each range's edges", async () => {
+    for (const [status, errorClass] of [
+      [200, null],
+      [299, null],
+      [300, "redirect"],
+      [399, "redirect"],
+      [400, "http_status"],
+    ] as const) {
+      const r = await receiver(() => ({ status }));
+      expect(await post(r.url)).toMatchObject({ statusCode: status, errorClass });
+    }
   });
 
   it("classifies other answers and failures", async () => {
