@@ -446,6 +446,19 @@ describe("a whole round", () => {
 });
 
 describe("batches", () => {
+  it("follow one another in a round: 25 due deliveries to one endpoint are all sent, in order (batches of 20)", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver();
+    const { id } = await endpoint(orgId, r.url);
+    const written = await emit(
+      orgId,
+      Array.from({ length: 25 }, () => ({ type: "tracker.updated" as const })),
+    );
+    expect(await send(id)).toMatchObject({ sent: 25, succeeded: 25, failed: 0 });
+    expect(r.received.map((g) => g.headers["webhook-id"])).toEqual(written);
+    expect((await deliveriesOf(id)).every((d) => d.status === "succeeded")).toBe(true);
+  });
+
   it("never start an attempt their lease might not cover: the rest goes back, due as it was, in order", async () => {
     const { orgId } = await makeOrg();
     const r = await receiver();
