@@ -446,6 +446,36 @@ describe("a whole round", () => {
 });
 
 describe("batches", () => {
+  it("end at a failure to be retried: what is behind it waits, in order, and the endpoint stays enabled", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver(() => ({ status: 500 }));
+    const { id } = await endpoint(orgId, r.url);
+    await emit(orgId, [{ type: "tracker.created" }, { type: "tracker.updated" }, { type: "tracker.delivered" }]);
+    expect(await send(id)).toMatchObject({ sent: 1, succeeded: 0, failed: 1, disabled: false });
+    expect(r.received.map((g) => g.json.type)).toEqual(["tracker.created"]);
+    expect((await deliveriesOf(id)).map((d) => [d.status, d.attempts])).toEqual([
+      ["pending", 1],
+      ["pending", 0],
+      ["pending", 0],
+    ]);
+  });
+
+  it("are not claimed by a worker whose time is up (the stopwatch standing at its start)", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver();
+    const { id } = await endpoint(orgId, r.url);
+    await emit(orgId, [{ type: "tracker.updated" }]);
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const report = await sendEndpointDeliveries({ ctx: await systemCtx(), endpointId: id, maxDurationMs: 0 });
+      expect(report).toMatchObject({ sent: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(r.received).toHaveLength(0);
+    expect((await deliveriesOf(id)).map((d) => [d.status, d.leaseUntil])).toEqual([["pending", null]]);
+  });
+
   it("follow one another in a round: 25 due deliveries to one endpoint are all sent, in order (batches of 20)", async () => {
     const { orgId } = await makeOrg();
     const r = await receiver();
