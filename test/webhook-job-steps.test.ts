@@ -85,6 +85,16 @@ describe("send-webhooks steps", () => {
     }
   });
 
+  it("is the send-webhooks function, every minute and on the outbox's nudge, one run at a time", async () => {
+    // Loaded afresh: its options are module-level constants, which mutation testing sees only as the module loads.
+    vi.resetModules();
+    const { sendWebhooksFunction } = await import("@/lib/jobs/send-webhooks");
+    const opts = sendWebhooksFunction.opts as { id: string; triggers?: unknown[]; singleton?: unknown };
+    expect(opts.id).toBe("send-webhooks");
+    expect(opts.triggers).toEqual([{ cron: "* * * * *" }, { event: "webhooks/deliver" }]);
+    expect(opts.singleton).toEqual({ mode: "skip" });
+  });
+
   it("the outbox tells listeners that events were written", async () => {
     const heard = vi.fn();
     onEventsWritten(heard);
