@@ -319,6 +319,24 @@ describe("safePost", () => {
     }
   });
 
+  it("judges an answer the receiver cuts off mid-body by its status, with what came, without waiting", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-length": "100" });
+      res.write("partial", () => res.socket?.destroy());
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    // The deadline's clock never moves: the attempt ends because the connection did.
+    fakeTimeouts();
+    try {
+      const result = await post(`http://127.0.0.1:${port}/`);
+      expect(result).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "partial" });
+    } finally {
+      server.close();
+    }
+  });
+
   it("stops reading an endless answer at the cap and drops the connection", async () => {
     const server = createServer((req, res) => {
       req.resume();
