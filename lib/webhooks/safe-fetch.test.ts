@@ -319,6 +319,32 @@ describe("safePost", () => {
     }
   });
 
+  it("reaches an IPv6 literal in brackets, and refuses it as loopback unless private addresses are allowed", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.end("six");
+    });
+    await new Promise<void>((r) => server.listen(0, "::1", r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const url = `http://[::1]:${port}/hooks`;
+      expect(await post(url, { allowPrivate: false })).toMatchObject({ errorClass: "refused_address" });
+      expect(await post(url)).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "six" });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("measures the attempt on the stopwatch, from its start to the answer", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    vi.advanceTimersByTime(5000);
+    const r = await receiver(() => {
+      vi.advanceTimersByTime(1234);
+      return { status: 200 };
+    });
+    expect(await post(r.url)).toMatchObject({ statusCode: 200, durationMs: 1234 });
+  });
+
   it("judges an answer the receiver cuts off mid-body by its status, with what came, without waiting", async () => {
     const server = createServer((req, res) => {
       req.resume();
