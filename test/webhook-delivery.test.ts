@@ -16,7 +16,7 @@ import { sendDueWebhooks, sendEndpointDeliveries } from "@/lib/webhooks/send-due
 import { clockStill, fakeTimeouts } from "./clock";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
 import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
-import { sandboxNumbers, seedDueTrackers } from "./refresh-helpers";
+import { captureLogs, sandboxNumbers, seedDueTrackers } from "./refresh-helpers";
 import {
   allowPrivateUrls,
   attemptsOf,
@@ -579,6 +579,24 @@ describe("redeliver", () => {
     expect((await deliveriesOf(all.id)).map((d) => d.status)).toEqual(["succeeded", "pending"]);
     await send(all.id);
     expect(a.received).toHaveLength(2);
+  });
+
+  it("is logged with the event and the number of endpoints it goes to", async () => {
+    const { orgId, key } = await makeOrg();
+    const r = await receiver();
+    await endpoint(orgId, r.url);
+    await endpoint(orgId, r.url);
+    const [eventId] = await emit(orgId, [{ type: "tracker.updated" }]);
+    const logs = captureLogs();
+    try {
+      const res = await call(redeliver, "POST", `/v1/events/${eventId}/redeliver`, { key, params: { id: eventId! } });
+      expect(res.status).toBe(202);
+    } finally {
+      logs.restore();
+    }
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({ msg: "webhook event redelivered", event_id: eventId, endpoints: 2 }),
+    );
   });
 
   it("refuses another organization's event or endpoint and an expired event (404), a disabled endpoint (409), another mode (400)", async () => {
