@@ -68,6 +68,31 @@ describe("when a head delivery is due and free", () => {
     expect((await claimBatch(ctx, id, t0, 20))?.deliveries).toHaveLength(1);
   });
 
+  it.skipIf(!process.env.DATABASE_URL)(
+    "is passed by, not waited for, while another sender holds its row locked; nothing behind it is claimed (Postgres)",
+    async () => {
+      const { id, deliveries } = await endpointWithDue(2);
+      const db = await getDb();
+      let release!: () => void;
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const other = db.transaction(async (tx) => {
+        await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveries[0]!.id)).for("update");
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await isLocked;
+      try {
+        // Waiting for the lock would never end: the other sender lets go only after this claim answers.
+        expect(await claimBatch(await systemCtx(), id, t0, 20)).toBeNull();
+      } finally {
+        release();
+        await other;
+      }
+      expect((await claimBatch(await systemCtx(), id, t0, 20))?.deliveries).toHaveLength(2);
+    },
+  );
+
   it("is held for 60 s by a claim, and free again exactly when the lease ends", async () => {
     const { id, deliveries } = await endpointWithDue(2);
     const ctx = await systemCtx();
