@@ -93,6 +93,13 @@ describe("when a head delivery is due and free", () => {
     },
   );
 
+  it("is claimed with the due run behind it, up to the first delivery that is not due yet", async () => {
+    const { id, deliveries } = await endpointWithDue(3);
+    await setDelivery(deliveries[1]!.id, { nextAttemptAt: at(SECOND) });
+    const batch = await claimBatch(await systemCtx(), id, t0, 20);
+    expect(batch!.deliveries.map((d) => d.delivery.id)).toEqual([deliveries[0]!.id]);
+  });
+
   it("is held for 60 s by a claim, and free again exactly when the lease ends", async () => {
     const { id, deliveries } = await endpointWithDue(2);
     const ctx = await systemCtx();
