@@ -52,7 +52,7 @@ function score(report) {
 }
 
 if (!process.env.DATABASE_URL) {
-  console.error("Tip: DATABASE_URL=postgres://… npm run mutate runs the tests on PostgreSQL, several times faster.");
+  console.error("Tip: DATABASE_URL=postgres://… npm run mutate runs the tests on PostgreSQL, about twice as fast.");
 }
 const results = [];
 for (const name of named.length > 0 ? named : Object.keys(rooms)) {
