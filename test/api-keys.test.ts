@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import { POST as createKeyRoute } from "@/app/v1/api_keys/route";
 import { DELETE as revokeKeyRoute } from "@/app/v1/api_keys/[id]/route";
 import {
@@ -164,18 +164,42 @@ describe("last_used_at", () => {
   it("is not written again by a second instance that read the old time just before the first one wrote", async () => {
     const { key, keyId } = await makeOrg();
     const db = await getDb();
-    const other = Object.create(db) as Db;
     await db
       .update(apiKeys)
       .set({ lastUsedAt: new Date(t0 - 2 * LAST_USED_MS) })
       .where(eq(apiKeys.id, keyId));
-    const first = auth(db, key);
+    // The order is forced, so that it is the same on both engines: both instances read the old time, the first one
+    // writes, and only then does the second one try to.
+    let secondRead!: () => void;
+    const secondHasRead = new Promise<void>((resolve) => (secondRead = resolve));
+    const first = auth(writesWaiting(db, secondHasRead), key);
     at(1_000);
-    const second = auth(other, key);
+    const second = auth(
+      writesWaiting(db, first, () => secondRead()),
+      key,
+    );
     await Promise.all([first, second]);
     expect(await lastUsed(keyId)).toEqual(new Date(t0));
   });
 });
+
+/** Another instance's handle on `db`, whose update waits for `before` (after telling `onWrite`) and then runs. */
+function writesWaiting(db: Db, before: Promise<unknown>, onWrite = () => {}): Db {
+  const handle = Object.create(db) as Db;
+  handle.update = ((table: Parameters<Db["update"]>[0]) => ({
+    set: (values: Record<string, unknown>) => ({
+      where: async (condition: SQL | undefined) => {
+        onWrite();
+        await before;
+        return db
+          .update(table)
+          .set(values as never)
+          .where(condition);
+      },
+    }),
+  })) as unknown as Db["update"];
+  return handle;
+}
 
 describe("API keys", () => {
   it("are created only for an organization that exists, shown once, and stored as a hash with a short prefix", async () => {
