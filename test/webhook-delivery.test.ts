@@ -308,6 +308,23 @@ describe("retries", () => {
     expect(await send(id, later)).toMatchObject({ sent: 2, succeeded: 2 });
     expect(r.received.map((g) => g.json.type)).toEqual(["tracker.created", "tracker.created", "tracker.updated"]);
   });
+
+  it("a 410 on a delivery's last attempt fails it for good and still stops the worker: nothing more is sent", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver(() => ({ status: 410 }));
+    const { id } = await endpoint(orgId, r.url);
+    await emit(orgId, [{ type: "tracker.created" }, { type: "tracker.updated" }]);
+    const [head] = await deliveriesOf(id);
+    const db = await getDb();
+    await db
+      .update(webhookDeliveries)
+      .set({ attempts: MAX_ATTEMPTS - 1 })
+      .where(eq(webhookDeliveries.id, head!.id));
+    expect(await send(id)).toMatchObject({ sent: 1, failed: 1, disabled: true });
+    expect(r.received.map((g) => g.json.type)).toEqual(["tracker.created"]);
+    expect((await deliveriesOf(id)).map((d) => d.status)).toEqual(["failed", "pending"]);
+    expect(await endpointRow(id)).toMatchObject({ enabled: false, disabledReason: "gone" });
+  });
 });
 
 describe("safety at delivery", () => {
