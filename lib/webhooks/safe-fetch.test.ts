@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { createServer as createTlsServer } from "node:https";
+import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer, type Server as TlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeTimeouts } from "@/test/clock";
@@ -8,10 +8,21 @@ import { senderReadsAnswer, startReceiver, type Receiver } from "@/test/webhook-
 import { isPublicAddress, safePost, urlProblem, type PostOptions, type PostResult } from "./safe-fetch";
 
 const receivers: Receiver[] = [];
+const servers: (Server | TlsServer)[] = [];
 afterEach(async () => {
   vi.useRealTimers();
   await Promise.all(receivers.splice(0).map((r) => r.close()));
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 });
+/** A bare server for what the receiver cannot do (TLS, IPv6, an answer in parts), listening; closed after the test. */
+async function listening(server: Server | TlsServer, host = "127.0.0.1"): Promise<number> {
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, host, r));
+  return (server.address() as AddressInfo).port;
+}
 async function receiver(...args: Parameters<typeof startReceiver>) {
   const r = await startReceiver(...args);
   receivers.push(r);
@@ -208,18 +219,12 @@ describe("safePost", () => {
       (req, res) => res.end("reached"),
     );
     server.on("tlsClientError", () => undefined);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const toLoopback = async () => [{ address: "127.0.0.1", family: 4 as const }];
-      expect(await post(`https://hooks.customer.test:${port}/hooks`, { resolve: toLoopback })).toMatchObject({
-        statusCode: null,
-        errorClass: "tls",
-      });
-    } finally {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    }
+    const port = await listening(server);
+    const toLoopback = async () => [{ address: "127.0.0.1", family: 4 as const }];
+    expect(await post(`https://hooks.customer.test:${port}/hooks`, { resolve: toLoopback })).toMatchObject({
+      statusCode: null,
+      errorClass: "tls",
+    });
   });
 
   it("gives up on a receiver that does not answer within 10 s, and drops its connection", async () => {
@@ -298,25 +303,20 @@ describe("safePost", () => {
 
   it("reads a small answer that comes in parts to its end", async () => {
     let rest = null as (() => void) | null;
-    const server = createServer((req, res) => {
-      req.resume();
-      res.writeHead(200);
-      res.write("first part, ");
-      rest = () => res.end("second part");
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const attempt = post(`http://127.0.0.1:${port}/`);
-      await ioTurns(10_000, () => rest !== null);
-      // The first part reaches the sender on its own; the answer is not over until the second.
-      await ioTurns(20);
-      rest!();
-      expect(await attempt).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "first part, second part" });
-    } finally {
-      server.closeAllConnections();
-      server.close();
-    }
+    const port = await listening(
+      createServer((req, res) => {
+        req.resume();
+        res.writeHead(200);
+        res.write("first part, ");
+        rest = () => res.end("second part");
+      }),
+    );
+    const attempt = post(`http://127.0.0.1:${port}/`);
+    await ioTurns(10_000, () => rest !== null);
+    // The first part reaches the sender on its own; the answer is not over until the second.
+    await ioTurns(20);
+    rest!();
+    expect(await attempt).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "first part, second part" });
   });
 
   it("reaches an IPv6 literal in brackets, and refuses it as loopback unless private addresses are allowed", async () => {
@@ -324,15 +324,9 @@ describe("safePost", () => {
       req.resume();
       res.end("six");
     });
-    await new Promise<void>((r) => server.listen(0, "::1", r));
-    const { port } = server.address() as AddressInfo;
-    try {
-      const url = `http://[::1]:${port}/hooks`;
-      expect(await post(url, { allowPrivate: false })).toMatchObject({ errorClass: "refused_address" });
-      expect(await post(url)).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "six" });
-    } finally {
-      server.close();
-    }
+    const url = `http://[::1]:${await listening(server, "::1")}/hooks`;
+    expect(await post(url, { allowPrivate: false })).toMatchObject({ errorClass: "refused_address" });
+    expect(await post(url)).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "six" });
   });
 
   it("measures the attempt on the stopwatch, from its start to the answer", async () => {
@@ -351,16 +345,11 @@ describe("safePost", () => {
       res.writeHead(200, { "content-length": "100" });
       res.write("partial", () => res.socket?.destroy());
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { port } = server.address() as AddressInfo;
+    const port = await listening(server);
     // The deadline's clock never moves: the attempt ends because the connection did.
     fakeTimeouts();
-    try {
-      const result = await post(`http://127.0.0.1:${port}/`);
-      expect(result).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "partial" });
-    } finally {
-      server.close();
-    }
+    const result = await post(`http://127.0.0.1:${port}/`);
+    expect(result).toMatchObject({ statusCode: 200, errorClass: null, excerpt: "partial" });
   });
 
   it("stops reading an endless answer at the cap and drops the connection", async () => {
@@ -374,13 +363,10 @@ describe("safePost", () => {
       res.on("drain", pump);
       pump();
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { port } = server.address() as AddressInfo;
+    const port = await listening(server);
     // The deadline's clock never moves: without the cap this answer would never be done with.
     fakeTimeouts();
     const result = await post(`http://127.0.0.1:${port}/`);
-    server.closeAllConnections();
-    server.close();
     expect(result).toMatchObject({ statusCode: 200, errorClass: null });
     expect(Buffer.byteLength(result.excerpt!)).toBe(2048);
   });
