@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -27,6 +28,9 @@ export default defineConfig({
     // test/mutation-coverage.ts tells Stryker which tests cover a mutant hit in their hooks.
     setupFiles: ["test/setup.ts", ...(stryker ? ["test/mutation-coverage.ts"] : [])],
     pool: "forks",
+    // One worker per core, not vitest's default of one fewer: a test file spends much of its time waiting on the
+    // database or a loopback server, and on 2 cores one worker left a core idle (docs/testing.md, "Time of the suite").
+    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
