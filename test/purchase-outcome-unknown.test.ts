@@ -16,14 +16,16 @@ import { ClaimLostError } from "@/lib/shipments/claim";
 import { recordPurchase } from "@/lib/shipments/record-purchase";
 import { recordRetryPolicy } from "@/lib/shipments/record-retries";
 import { moveShipmentsWithTracking } from "@/lib/shipments/status";
+import { atDeadline, fakeTimeouts } from "./clock";
 import { call, makeOrg, orgCtx } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
 
 /**
  * docs/api.md, "When an answer is lost": a purchase or a void that reached the carrier without its outcome being
  * recorded (a timeout, or the process dying between the carrier's answer and the commit) never leads to a second
- * label without the client's say-so, and a cancellation settles. Time passes by moving the clock (only `Date` is
- * faked), not by sleeping; the sandbox's books (carrier_ledger) say what the carrier really sold.
+ * label without the client's say-so, and a cancellation settles. Time passes by moving the clock, not by sleeping: a
+ * call that ends at its deadline runs on fake timeouts (`pastDeadline`), and claims and locks expire by moving `Date`
+ * (`anHourLater`). The sandbox's books (carrier_ledger) say what the carrier really sold.
  */
 
 // The crash: recording fails after the carrier sold. A pass-through spy everywhere else.
@@ -31,6 +33,41 @@ vi.mock("@/lib/shipments/record-purchase", async (original) => {
   const real = await original<typeof import("@/lib/shipments/record-purchase")>();
   return { ...real, recordPurchase: vi.fn(real.recordPurchase) };
 });
+
+// How many times the sandbox has held a call until its caller gave up: its answer lost, or slower than the deadline.
+const heldCalls = vi.hoisted(() => ({ count: 0 }));
+vi.mock("@/lib/carriers/sandbox/faults", async (original) => {
+  const real = await original<typeof import("@/lib/carriers/sandbox/faults")>();
+  return {
+    ...real,
+    loseAnswer: (...args: Parameters<typeof real.loseAnswer>) => {
+      if (args[1].lostAnswers.has(args[0])) heldCalls.count++;
+      return real.loseAnswer(...args);
+    },
+    simulatedLatency: (...args: Parameters<typeof real.simulatedLatency>) => {
+      if (args[0] > 0) heldCalls.count++;
+      return real.simulatedLatency(...args);
+    },
+  };
+});
+
+/** The sandbox connections' deadline in this file (a lost answer ends there). */
+const DEADLINE_MS = 300;
+
+/**
+ * A call that ends at the carrier's deadline, on fake timeouts: the clock stands still until the sandbox holds the
+ * call, then moves by the deadline at once. Comes before `anHourLater` in a test (it puts the real timers back).
+ */
+async function pastDeadline<T>(work: () => Promise<T>, deadlineMs = DEADLINE_MS): Promise<T> {
+  if (vi.isFakeTimers()) throw new Error("pastDeadline fakes the timeouts itself: call it before anHourLater");
+  const held = heldCalls.count;
+  fakeTimeouts();
+  try {
+    return await atDeadline(work(), () => heldCalls.count > held, deadlineMs);
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 const realDelays = recordRetryPolicy.delaysMs;
 beforeEach(() => {
@@ -70,7 +107,7 @@ async function timedOutBeforeSale() {
   const slow = await addSandbox(key, "slow");
   const s = await createShipmentFor(key, { carrier_ids: ["slow"] });
   await configureConnection(key, slow.id, { latency_ms: 2000, deadline_ms: 100 });
-  expect((await purchaseFor(key, s)).status).toBe(424);
+  expect((await pastDeadline(() => purchaseFor(key, s), 100)).status).toBe(424);
   await configureConnection(key, slow.id, {});
   return { key, orgId, slow, s };
 }
@@ -95,11 +132,11 @@ async function show(key: string, id: string) {
 describe("a purchase whose answer was lost", () => {
   it("sold, then timed out: 424 purchase_outcome_unknown; the retry finds that label and records it, buying nothing", async () => {
     const { key, orgId } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-42" });
     const ship = vi.spyOn(sandboxAdapter, "ship");
 
-    const first = await purchaseFor(key, s);
+    const first = await pastDeadline(() => purchaseFor(key, s));
     expect(first.status).toBe(424);
     expect(codes(first.body.messages)).toEqual([
       ["carrier_timeout", "error"],
@@ -233,9 +270,9 @@ describe("a purchase whose answer was lost", () => {
 
   it("a carrier that cannot look labels up: 409 naming that, and cancel warns to check the account", async () => {
     const { key, orgId } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
-    expect((await purchaseFor(key, s)).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s))).status).toBe(424);
     // The sandbox without its lookup: what a carrier that declares no "lookup" capability looks like to a purchase.
     const findShipments = sandboxAdapter.findShipments;
     Object.assign(sandboxAdapter, { findShipments: undefined });
@@ -261,10 +298,10 @@ describe("a purchase whose answer was lost", () => {
     const lossy = await addSandbox(key, "lossy");
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
     const configure = (config: Record<string, unknown>) => configureConnection(key, lossy.id, config);
-    await configure({ lost_answers: ["ship"], fail_operations: ["lookup"], deadline_ms: 300 });
-    expect((await purchaseFor(key, s)).status).toBe(424);
+    await configure({ lost_answers: ["ship"], fail_operations: ["lookup"], deadline_ms: DEADLINE_MS });
+    expect((await pastDeadline(() => purchaseFor(key, s))).status).toBe(424);
     // The client re-buys without being able to check, and that answer is lost too.
-    expect((await purchaseFor(key, s, { confirm_rebuy: true })).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s, { confirm_rebuy: true }))).status).toBe(424);
     await configure({});
     const sold = await sales(orgId, lossy.id);
     expect(sold).toHaveLength(2);
@@ -289,12 +326,12 @@ describe("a purchase whose answer was lost", () => {
 
   it("a reference shared by two shipments: each settles with its own label, never the other's", async () => {
     const { key, orgId } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const first = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-7" });
     const second = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-7" });
-    expect((await purchaseFor(key, first)).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, first))).status).toBe(424);
     const [firstLabel] = await sales(orgId, lossy.id);
-    expect((await purchaseFor(key, second)).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, second))).status).toBe(424);
     const secondLabel = (await sales(orgId, lossy.id)).find((l) => l.trackingNumber !== firstLabel!.trackingNumber);
 
     // Cancelling the first voids its own label only; the second's is still good, and its retry records it.
@@ -316,9 +353,9 @@ describe("a purchase whose answer was lost", () => {
 
   it("cancelling voids the label the lost purchase bought, found at the carrier", async () => {
     const { key, orgId } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
-    expect((await purchaseFor(key, s)).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s))).status).toBe(424);
     const [sold] = await sales(orgId, lossy.id);
 
     const info = vi.spyOn(log(), "info");
@@ -357,10 +394,10 @@ describe("a purchase whose answer was lost", () => {
     const lossy = await addSandbox(key, "lossy", {
       lost_answers: ["ship"],
       fail_operations: ["lookup"],
-      deadline_ms: 300,
+      deadline_ms: DEADLINE_MS,
     });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "ORDER-9" });
-    expect((await purchaseFor(key, s)).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s))).status).toBe(424);
     const { started_at } = (await show(key, s.id)).meta.purchase_attempt as { started_at: string };
     const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
     expect(res.status).toBe(200);
@@ -411,9 +448,9 @@ describe("a purchase whose answer was lost", () => {
 
   it("cancelling where the carrier cannot void the label found: cancelled here, with a warning to void it there", async () => {
     const { key, orgId } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
-    expect((await purchaseFor(key, s)).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s))).status).toBe(424);
     const [sold] = await sales(orgId, lossy.id);
     const voidLabel = sandboxAdapter.void;
     Object.assign(sandboxAdapter, { void: undefined });
@@ -440,9 +477,9 @@ describe("a purchase whose answer was lost", () => {
 
   it("cancelling where the carrier refuses to void the label found: 424, the shipment stays created with its attempt", async () => {
     const { key, orgId } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
-    expect((await purchaseFor(key, s)).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s))).status).toBe(424);
     await configureConnection(key, lossy.id, { fail_operations: ["void"] });
     const res = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
     expect(res.status).toBe(424);
@@ -457,7 +494,7 @@ describe("a purchase whose answer was lost", () => {
 
   it("the label found is recorded with the customs the lost purchase sent, not the shipment's", async () => {
     const { key } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const toronto = {
       person_name: "Chloé Tremblay",
       address_line1: "290 Bremner Blvd",
@@ -488,7 +525,9 @@ describe("a purchase whose answer was lost", () => {
       recipient: toronto,
       customs: customsWith("Stored mug"),
     });
-    expect((await purchaseFor(key, s, { customs: customsWith("Cotton T-shirt") })).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s, { customs: customsWith("Cotton T-shirt") }))).status).toBe(
+      424,
+    );
     await configureConnection(key, lossy.id, {});
     const retry = await purchaseFor(key, s);
     expect(retry.status).toBe(200);
@@ -499,9 +538,9 @@ describe("a purchase whose answer was lost", () => {
 
   it("the label found cannot be recorded: taken over meanwhile is a 409, the database away a 503; the attempt stays", async () => {
     const { key, orgId } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
-    expect((await purchaseFor(key, s)).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s))).status).toBe(424);
     await configureConnection(key, lossy.id, {});
     const ship = vi.spyOn(sandboxAdapter, "ship");
 
@@ -527,9 +566,9 @@ describe("a purchase whose answer was lost", () => {
 
   it("confirm_rebuy warns with the attempt's carrier, start and reference (the one the purchase sent)", async () => {
     const { key } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["ship"], deadline_ms: DEADLINE_MS });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id], reference: "SHIPMENT-REF" });
-    expect((await purchaseFor(key, s, { reference: "PURCHASE-REF" })).status).toBe(424);
+    expect((await pastDeadline(() => purchaseFor(key, s, { reference: "PURCHASE-REF" }))).status).toBe(424);
     const { started_at } = (await show(key, s.id)).meta.purchase_attempt as { started_at: string };
     await configureConnection(key, lossy.id, { fail_operations: ["lookup"] });
     const res = await purchaseFor(key, s, { confirm_rebuy: true });
@@ -573,11 +612,13 @@ describe("a purchase whose answer was lost", () => {
 describe("a cancellation whose answer was lost", () => {
   it("voided, then timed out: 424; the label is withheld; the retry settles it (already voided) and ends cancelled", async () => {
     const { key, orgId } = await makeOrg();
-    const lossy = await addSandbox(key, "lossy", { lost_answers: ["void"], deadline_ms: 300 });
+    const lossy = await addSandbox(key, "lossy", { lost_answers: ["void"], deadline_ms: DEADLINE_MS });
     const s = await createShipmentFor(key, { carrier_ids: [lossy.id] });
     expect((await purchaseFor(key, s)).status).toBe(200);
 
-    const first = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    const first = await pastDeadline(() =>
+      call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } }),
+    );
     expect(first.status).toBe(424);
     expect(codes(first.body.messages)).toEqual([
       ["carrier_timeout", "error"],
