@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import {
   beginIdempotent,
@@ -119,6 +119,39 @@ describe("beginIdempotent", () => {
     ]);
     const [lost] = outcomes.filter((o) => o.status === "rejected");
     expect((lost!.reason as ApiError).code).toBe("idempotency_in_progress");
+  });
+
+  it("tells a retry that read the expired lock just before another retry took it over: in progress", async () => {
+    const { db, input, t0 } = await setup();
+    await beginIdempotent(db, input("late"));
+    at(t0 + LOCK_MS + 1);
+    // The order is forced, the same on both engines: the late retry reads the expired lock, the other retry takes it
+    // over, and only then does the late one try to.
+    let lateRead!: () => void;
+    const read = new Promise<void>((resolve) => (lateRead = resolve));
+    let takenOver!: () => void;
+    const taken = new Promise<void>((resolve) => (takenOver = resolve));
+    const late = Object.create(db) as Db;
+    late.update = ((table: Parameters<Db["update"]>[0]) => ({
+      set: (values: Record<string, unknown>) => ({
+        where: (condition: SQL | undefined) => ({
+          returning: async (fields: Record<string, never>) => {
+            lateRead();
+            await taken;
+            return db
+              .update(table)
+              .set(values as never)
+              .where(condition)
+              .returning(fields);
+          },
+        }),
+      }),
+    })) as unknown as Db["update"];
+    const lateOutcome = refusal(beginIdempotent(late, input("late")));
+    await read;
+    expect(await beginIdempotent(db, input("late"))).toEqual({ kind: "started", lock: new Date(t0 + 2 * LOCK_MS + 1) });
+    takenOver();
+    expect((await lateOutcome).code).toBe("idempotency_in_progress");
   });
 
   it("replays a completed answer: its status, its body, and 200 when none was stored", async () => {
