@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { eq, type SQL } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { POST as createKeyRoute } from "@/app/v1/api_keys/route";
 import { DELETE as revokeKeyRoute } from "@/app/v1/api_keys/[id]/route";
 import {
@@ -17,7 +17,7 @@ import type { Db } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
 import { CURRENT_API_VERSION } from "@/lib/schemas/api-key";
 import { formatTimestamp } from "@/lib/timestamp";
-import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
+import { call, makeOrg, orgCtx, systemCtx, writesWaiting } from "./helpers";
 
 // The lookup cache's lifetime (5 s), how long a key counts as "recently valid" (10 min) and the precision of
 // last_used_at (1 min) are docs/api.md's promises; time is moved with a fake Date, never waited for.
@@ -182,24 +182,6 @@ describe("last_used_at", () => {
     expect(await lastUsed(keyId)).toEqual(new Date(t0));
   });
 });
-
-/** Another instance's handle on `db`, whose update waits for `before` (after telling `onWrite`) and then runs. */
-function writesWaiting(db: Db, before: Promise<unknown>, onWrite = () => {}): Db {
-  const handle = Object.create(db) as Db;
-  handle.update = ((table: Parameters<Db["update"]>[0]) => ({
-    set: (values: Record<string, unknown>) => ({
-      where: async (condition: SQL | undefined) => {
-        onWrite();
-        await before;
-        return db
-          .update(table)
-          .set(values as never)
-          .where(condition);
-      },
-    }),
-  })) as unknown as Db["update"];
-  return handle;
-}
 
 describe("API keys", () => {
   it("are created only for an organization that exists, shown once, and stored as a hash with a short prefix", async () => {

@@ -20,6 +20,33 @@ export async function orgCtx(orgId: string, db?: Db): Promise<DomainContext> {
   return forOrganization(await systemCtx(db), orgId);
 }
 
+/**
+ * Another instance's handle on `db`, for races put in one order on both engines: each update it builds, when about to
+ * run, tells `onWrite`, then waits for `before` (the other instance's work) before it runs.
+ */
+export function writesWaiting(db: Db, before: Promise<unknown>, onWrite = () => {}): Db {
+  const handle = Object.create(db) as Db;
+  handle.update = ((table: Parameters<Db["update"]>[0]) => {
+    const builder = db.update(table);
+    const set = builder.set.bind(builder);
+    return Object.assign(builder, {
+      set: (values: Parameters<typeof set>[0]) => {
+        // `where` and `returning` give back this same query, and awaiting it calls `execute`.
+        const query = set(values);
+        const execute = query.execute.bind(query);
+        return Object.assign(query, {
+          execute: async (...args: Parameters<typeof execute>) => {
+            onWrite();
+            await before;
+            return execute(...args);
+          },
+        });
+      },
+    });
+  }) as Db["update"];
+  return handle;
+}
+
 export async function makeOrg(name = "Test org"): Promise<TestOrg> {
   const ctx = await systemCtx();
   const org = await createOrganization({ ctx, name });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import {
   beginIdempotent,
@@ -12,7 +12,7 @@ import {
 import { getDb } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
-import { makeOrg } from "./helpers";
+import { makeOrg, writesWaiting } from "./helpers";
 
 // docs/api.md, "Idempotency": a key lives 24 h; a request still in progress after 5 minutes died with its process.
 const MINUTE = 60_000;
@@ -131,22 +131,7 @@ describe("beginIdempotent", () => {
     const read = new Promise<void>((resolve) => (lateRead = resolve));
     let takenOver!: () => void;
     const taken = new Promise<void>((resolve) => (takenOver = resolve));
-    const late = Object.create(db) as Db;
-    late.update = ((table: Parameters<Db["update"]>[0]) => ({
-      set: (values: Record<string, unknown>) => ({
-        where: (condition: SQL | undefined) => ({
-          returning: async (fields: Record<string, never>) => {
-            lateRead();
-            await taken;
-            return db
-              .update(table)
-              .set(values as never)
-              .where(condition)
-              .returning(fields);
-          },
-        }),
-      }),
-    })) as unknown as Db["update"];
+    const late = writesWaiting(db, taken, () => lateRead());
     const lateOutcome = refusal(beginIdempotent(late, input("late")));
     await read;
     expect(await beginIdempotent(db, input("late"))).toEqual({ kind: "started", lock: new Date(t0 + 2 * LOCK_MS + 1) });
