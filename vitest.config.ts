@@ -31,7 +31,10 @@ export default defineConfig({
     // One worker per core, not vitest's default of one fewer: a test file spends much of its time waiting on the
     // database or a loopback server, and on 2 cores one worker left a core idle (docs/testing.md, "Time of the suite").
     maxWorkers: availableParallelism(),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Under Stryker, a mutant that leaves a test waiting (a deadline that never fires, a retry that never ends) fails the
+    // test here, in 10 s, as a kill. Left to Stryker's own timeout it would cost 20 s plus the room's dry-run overhead
+    // and a restart of the runner's process (docs/testing.md, "Time of a mutation run"). No room test takes over 6 s.
+    testTimeout: stryker ? 10_000 : 30_000,
+    hookTimeout: stryker ? 10_000 : 60_000,
   },
 });
