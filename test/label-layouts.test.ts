@@ -49,7 +49,7 @@ describe("GET /v1/shipments/{id}/label?layout=", () => {
         `attachment; filename="${shipment.tracking_number}-${layout}.pdf"`,
       );
       const doc = await PDFDocument.load(bytes);
-      expect(printsAtActualSize(doc)).toBe(true);
+      expect(await printsAtActualSize(doc)).toBe(true);
       // What a viewer's tab and the print queue show.
       expect(doc.getTitle()).toBe(`Label ${shipment.tracking_number} on ${paper} paper`);
       expect(doc.getPageCount()).toBe(1);
@@ -103,7 +103,7 @@ describe("GET /v1/shipments/{id}/label?layout=", () => {
   it("hands out every PDF flagged to print at actual size, a carrier's as well as ours", async () => {
     const { key, shipment } = await boughtShipment("PDF");
     const ours = await fetchLabel(key, shipment.id);
-    expect(printsAtActualSize(await PDFDocument.load(ours.bytes))).toBe(true);
+    expect(await printsAtActualSize(await PDFDocument.load(ours.bytes))).toBe(true);
     // Our renderer sets the flag itself, so our labels are served byte for byte as stored.
     expect(Buffer.from(ours.bytes).equals(Buffer.from(shipment.label.replace(/\n/g, ""), "base64"))).toBe(true);
 
@@ -119,7 +119,7 @@ describe("GET /v1/shipments/{id}/label?layout=", () => {
     expect(theirs.res.status).toBe(200);
     expect(theirs.res.headers.get("content-length")).toBe(String(theirs.bytes.byteLength));
     const served = await PDFDocument.load(theirs.bytes);
-    expect(printsAtActualSize(served)).toBe(true);
+    expect(await printsAtActualSize(served)).toBe(true);
     expect(served.getPages()[0]!.getSize()).toEqual({ width: 288, height: 432 });
   });
 });

@@ -34,7 +34,7 @@ describe("renderPdfLabel", () => {
 
   it("asks viewers to print it at actual size (PrintScaling None), never fitted to the printable area", async () => {
     const doc = await PDFDocument.load(await renderPdfLabel(sampleLabelContent()));
-    expect(printsAtActualSize(doc)).toBe(true);
+    expect(await printsAtActualSize(doc)).toBe(true);
   });
 
   it("draws addresses, service and tracking number as text and the barcode as vector bars", async () => {

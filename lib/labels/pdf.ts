@@ -1,6 +1,7 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont } from "pdf-lib";
+import type { Color, PDFDocument, PDFFont } from "pdf-lib";
 import { foldLatin, type LabelContent } from "@/lib/labels/content";
 import { LABEL_DPI, layoutLabel, type TextElement } from "@/lib/labels/layout";
+import { pdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 
 /** A 4×6 inch page: 288 × 432 points (the layout's 812 × 1218 dots at 203 dpi). */
@@ -32,7 +33,7 @@ function encodable(font: PDFFont, text: string): string {
   return out;
 }
 
-function drawText(page: ReturnType<PDFDocument["addPage"]>, el: TextElement, font: PDFFont): void {
+function drawText(page: ReturnType<PDFDocument["addPage"]>, el: TextElement, font: PDFFont, color: Color): void {
   const value = encodable(font, el.text);
   const maxWidth = el.width * PT_PER_DOT;
   let size = el.size * PT_PER_DOT * EM_PER_CELL;
@@ -42,16 +43,18 @@ function drawText(page: ReturnType<PDFDocument["addPage"]>, el: TextElement, fon
   const width = font.widthOfTextAtSize(value, size);
   const x = el.align === "center" ? el.x * PT_PER_DOT + (maxWidth - width) / 2 : el.x * PT_PER_DOT;
   const baselineFromTop = (el.y + el.size * BASELINE) * PT_PER_DOT;
-  page.drawText(value, { x, y: PDF_PAGE_HEIGHT - baselineFromTop, size, font, color: rgb(0, 0, 0) });
+  page.drawText(value, { x, y: PDF_PAGE_HEIGHT - baselineFromTop, size, font, color });
 }
 
 export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await pdfLib();
+  const black = rgb(0, 0, 0);
   const doc = await PDFDocument.create();
   doc.setTitle(`${content.carrierName} label ${content.trackingNumber}`);
   doc.setSubject(`${content.serviceName} shipping label`);
   doc.setProducer("shipwell");
   doc.setCreator("shipwell");
-  printAtActualSize(doc);
+  await printAtActualSize(doc);
   // Stable dates keep the output a pure function of the content (handy for caching and tests).
   const date = new Date(`${content.shipDate}T00:00:00Z`);
   if (!Number.isNaN(date.getTime())) {
@@ -65,14 +68,14 @@ export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array>
 
   for (const el of layoutLabel(content)) {
     if (el.kind === "text") {
-      drawText(page, el, el.bold ? bold : regular);
+      drawText(page, el, el.bold ? bold : regular, black);
     } else if (el.kind === "box") {
       page.drawRectangle({
         x: el.x * PT_PER_DOT,
         y: PDF_PAGE_HEIGHT - (el.y + el.height) * PT_PER_DOT,
         width: el.width * PT_PER_DOT,
         height: el.height * PT_PER_DOT,
-        color: rgb(0, 0, 0),
+        color: black,
       });
     } else {
       // Vector bars straight from the Code 128 pattern: sharp at any zoom or printer resolution, and no PNG to
@@ -82,7 +85,7 @@ export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array>
       let x = el.x * PT_PER_DOT;
       el.pattern.widths.forEach((w, i) => {
         if (i % 2 === 0)
-          page.drawRectangle({ x, y, width: w * moduleWidth, height: el.height * PT_PER_DOT, color: rgb(0, 0, 0) });
+          page.drawRectangle({ x, y, width: w * moduleWidth, height: el.height * PT_PER_DOT, color: black });
         x += w * moduleWidth;
       });
     }

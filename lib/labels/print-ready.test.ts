@@ -15,9 +15,9 @@ async function carrierPdf(): Promise<Uint8Array> {
 describe("printReady", () => {
   it("flags a carrier's PDF to print at actual size and keeps its pages and metadata", async () => {
     const original = await carrierPdf();
-    expect(printsAtActualSize(await PDFDocument.load(original))).toBe(false);
+    expect(await printsAtActualSize(await PDFDocument.load(original))).toBe(false);
     const ready = await PDFDocument.load(await printReady(original), { updateMetadata: false });
-    expect(printsAtActualSize(ready)).toBe(true);
+    expect(await printsAtActualSize(ready)).toBe(true);
     expect(ready.getPageCount()).toBe(1);
     expect(ready.getPages()[0]!.getSize()).toEqual({ width: 288, height: 432 });
     expect(ready.getProducer()).toBe("Carrier label engine");
@@ -25,7 +25,7 @@ describe("printReady", () => {
 
   it("hands back our own labels byte for byte: they are flagged when drawn", async () => {
     const ours = await renderPdfLabel(sampleLabelContent());
-    expect(printsAtActualSize(await PDFDocument.load(ours))).toBe(true);
+    expect(await printsAtActualSize(await PDFDocument.load(ours))).toBe(true);
     expect(await printReady(ours)).toBe(ours);
   });
 

@@ -1,15 +1,18 @@
-import { PDFDocument, PrintScaling } from "pdf-lib";
+import type { PDFDocument } from "pdf-lib";
+import { pdfLib } from "@/lib/labels/pdf-lib";
 
 /**
  * Chrome (and Acrobat) print a PDF at actual size only when its ViewerPreferences say PrintScaling None; without it
  * they fit the page to the printer's printable area, shrinking a 4×6 label by a few per cent, enough to make a
  * barcode unreadable for some scanners (dashboard.md §3).
  */
-export function printAtActualSize(doc: PDFDocument): void {
+export async function printAtActualSize(doc: PDFDocument): Promise<void> {
+  const { PrintScaling } = await pdfLib();
   doc.catalog.getOrCreateViewerPreferences().setPrintScaling(PrintScaling.None);
 }
 
-export function printsAtActualSize(doc: PDFDocument): boolean {
+export async function printsAtActualSize(doc: PDFDocument): Promise<boolean> {
+  const { PrintScaling } = await pdfLib();
   return doc.catalog.getViewerPreferences()?.getPrintScaling() === PrintScaling.None;
 }
 
@@ -20,10 +23,11 @@ export function printsAtActualSize(doc: PDFDocument): boolean {
  * refused: the flag is a convenience, the label is the carrier's.
  */
 export async function printReady(pdf: Uint8Array): Promise<Uint8Array> {
+  const { PDFDocument } = await pdfLib();
   try {
     const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-    if (printsAtActualSize(doc)) return pdf;
-    printAtActualSize(doc);
+    if (await printsAtActualSize(doc)) return pdf;
+    await printAtActualSize(doc);
     return await doc.save();
   } catch {
     // pdf-lib refuses some files on load and others only once it reaches a missing catalog or page tree.

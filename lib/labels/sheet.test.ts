@@ -35,7 +35,7 @@ describe("layOnSheet", () => {
     expect(doc.getPageCount()).toBe(1);
     const page = doc.getPages()[0]!;
     expect(page.getSize()).toEqual({ width: 612, height: 792 });
-    expect(printsAtActualSize(doc)).toBe(true);
+    expect(await printsAtActualSize(doc)).toBe(true);
     // Turned, 432 × 288 pt, centred on the top half (612 × 396 pt from y = 396).
     expect(placements(doc, page)).toEqual([
       {
@@ -78,7 +78,7 @@ describe("layOnSheet", () => {
         box: { left: close(90), bottom: close(450), right: close(522), top: close(738) },
       },
     ]);
-    expect(printsAtActualSize(doc)).toBe(true);
+    expect(await printsAtActualSize(doc)).toBe(true);
   });
 
   it("takes a PNG without a stated resolution to be a 4×6 label", async () => {

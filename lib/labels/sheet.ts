@@ -1,6 +1,7 @@
-import { PDFDocument, degrees, grayscale, type PDFPage } from "pdf-lib";
+import type { PDFDocument, PDFPage } from "pdf-lib";
 import type { LabelType } from "@/lib/carriers/types";
 import { pngPhysicalSize } from "@/lib/labels/png-size";
+import { pdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 
 /**
@@ -75,7 +76,11 @@ function turnFor(seenWidth: number, seenHeight: number, shownTurnedClockwise = 0
 }
 
 /** A new sheet with its cut line; answers where the label goes, or throws when it does not fit at 100%. */
-function addSheet(doc: PDFDocument, layout: SheetLayout, item: Placed): { page: PDFPage; x: number; y: number } {
+async function addSheet(
+  doc: PDFDocument,
+  layout: SheetLayout,
+  item: Placed,
+): Promise<{ page: PDFPage; x: number; y: number }> {
   const sheet = SHEET_SIZES[layout];
   const half = sheet.height / 2;
   const size = footprint(item);
@@ -88,6 +93,7 @@ function addSheet(doc: PDFDocument, layout: SheetLayout, item: Placed): { page: 
         "actual size; download it as bought (layout=label) and print it on label stock.",
     );
   }
+  const { grayscale } = await pdfLib();
   const page = doc.addPage([sheet.width, sheet.height]);
   page.drawLine({
     start: { x: CUT_MARGIN, y: half },
@@ -101,6 +107,7 @@ function addSheet(doc: PDFDocument, layout: SheetLayout, item: Placed): { page: 
 }
 
 async function layPdf(doc: PDFDocument, pdf: Uint8Array, layout: SheetLayout): Promise<void> {
+  const { PDFDocument, degrees } = await pdfLib();
   let pages: PDFPage[];
   try {
     // pdf-lib refuses some files on load and others only once it reaches a missing catalog or page tree.
@@ -124,18 +131,19 @@ async function layPdf(doc: PDFDocument, pdf: Uint8Array, layout: SheetLayout): P
       height: embedded.height,
       turn: turnFor(seen.width, seen.height, rotate),
     };
-    const { page, x, y } = addSheet(doc, layout, item);
+    const { page, x, y } = await addSheet(doc, layout, item);
     page.drawPage(embedded, { x, y, xScale: 1, yScale: 1, rotate: degrees(item.turn) });
   }
 }
 
 async function layPng(doc: PDFDocument, png: Uint8Array, layout: SheetLayout): Promise<void> {
+  const { degrees } = await pdfLib();
   const image = await doc.embedPng(png).catch(() => {
     throw new SheetLayoutError("The label PNG cannot be read to lay it on a sheet; download it as bought.");
   });
   const size = pngPhysicalSize(png, image.width, image.height);
   const item: Placed = { ...size, turn: turnFor(size.width, size.height) };
-  const { page, x, y } = addSheet(doc, layout, item);
+  const { page, x, y } = await addSheet(doc, layout, item);
   page.drawImage(image, { x, y, width: size.width, height: size.height, rotate: degrees(item.turn) });
 }
 
@@ -154,11 +162,12 @@ export async function layOnSheet(
         "print it on a ZPL printer, or buy the label as PDF or PNG.",
     );
   }
+  const { PDFDocument } = await pdfLib();
   const doc = await PDFDocument.create();
   doc.setProducer("shipwell");
   doc.setCreator("shipwell");
   if (title) doc.setTitle(title);
-  printAtActualSize(doc);
+  await printAtActualSize(doc);
   if (label.type === "PDF") await layPdf(doc, label.content, layout);
   else await layPng(doc, label.content, layout);
   return doc.save();

@@ -1,4 +1,4 @@
-import { PDFDocument } from "pdf-lib";
+import type { PDFDocument } from "pdf-lib";
 import type { AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } from "@/lib/carriers/types";
 import { carrierCode } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
@@ -6,6 +6,7 @@ import { customsClearanceDetail, electronicTradeDocuments } from "@/lib/carriers
 import { alertMessages, badResponse } from "@/lib/carriers/fedex/errors";
 import { chargesOf } from "@/lib/carriers/fedex/rating";
 import { fedexService } from "@/lib/carriers/fedex/services";
+import { pdfLib } from "@/lib/labels/pdf-lib";
 import {
   amount,
   datePart,
@@ -174,11 +175,12 @@ async function oneLabel(
     const text = files.map((f) => new TextDecoder().decode(f).trim()).join("\n");
     return { bytes: new TextEncoder().encode(text + "\n"), messages: [] };
   }
-  const merged = await PDFDocument.create();
+  const pdf = await pdfLib();
+  const merged = await pdf.PDFDocument.create();
   for (const file of files) {
     let doc: PDFDocument;
     try {
-      doc = await PDFDocument.load(file);
+      doc = await pdf.PDFDocument.load(file);
     } catch {
       throw badResponse("a label that is not a PDF");
     }

@@ -1,6 +1,6 @@
-import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
 import type { LabelType } from "@/lib/carriers/types";
+import { pdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 import { withResolution } from "@/lib/labels/png";
 import { decodeGif, type GrayBitmap } from "@/lib/carriers/ups/gif";
@@ -81,10 +81,11 @@ function uprightPng(gif: Uint8Array): Uint8Array {
 }
 
 async function pdfOf(gifs: Uint8Array[]): Promise<Uint8Array> {
+  const { PDFDocument } = await pdfLib();
   const doc = await PDFDocument.create();
   doc.setProducer("shipwell");
   doc.setCreator("shipwell");
-  printAtActualSize(doc);
+  await printAtActualSize(doc);
   for (const gif of gifs) {
     const image = uprightLabel(decodeGif(gif));
     const embedded = await doc.embedPng(encodePng(image));
