@@ -4,7 +4,7 @@ import { POST as createShipment } from "@/app/v1/shipments/route";
 import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import type { Emulator } from "@/test/emulator/server";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
-import { atDeadline, clockStill, fakeTimeouts, useRealTimersAfterEach } from "./clock";
+import { atDeadline, clockStill, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "./clock";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { rateRequest } from "./factories";
@@ -17,7 +17,8 @@ import { call, makeOrg } from "./helpers";
 
 const emulator = useCarrierEmulator();
 const DEADLINE_MS = 1500;
-// An answer that never comes ends at the carrier's deadline on fake timers, moved once the carrier has the call.
+// Faults run on fake timers: an answer that never comes ends at the carrier's deadline, moved once the carrier has
+// the call; a pause before a retry is moved by exactly what the client logged.
 useRealTimersAfterEach();
 const CARRIERS = [
   { carrier_name: "ups", credentials: UPS_CREDENTIALS },
@@ -55,15 +56,16 @@ describe.each(CARRIERS)("$carrier_name faults through /v1/proxy/rates", (carrier
   it.each(FAULTS)("%s → %s", async (_name, code, apply) => {
     const key = await orgWith(carrier);
     apply(emulator.current, carrier.carrier_name);
-    const hangs = code === "carrier_timeout";
-    if (hangs) fakeTimeouts();
+    fakeTimeouts();
     const rated = call(rates, "POST", "/v1/proxy/rates", {
       key,
       body: rateRequest({ carrier_ids: [`${carrier.carrier_name}-main`] }),
     });
-    const res = hangs
-      ? await atDeadline(rated, () => emulator.current.calls.some((c) => c.operation === "rate"), DEADLINE_MS)
-      : await rated;
+    // An answer that never comes ends at the deadline; the 5xx rows pause between retries.
+    const res =
+      code === "carrier_timeout"
+        ? await atDeadline(rated, () => emulator.current.calls.some((c) => c.operation === "rate"), DEADLINE_MS)
+        : await pastRetryPauses(rated);
     expect(res.status).toBe(424);
     expect(res.body.rates).toEqual([]);
     expect(res.body.messages).toContainEqual(

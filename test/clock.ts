@@ -1,4 +1,5 @@
 import { afterEach, vi } from "vitest";
+import { log } from "@/lib/log";
 
 /**
  * Time as an input for tests whose code waits on timers (a delivery's or a carrier's deadline, a Retry-After pause,
@@ -51,4 +52,28 @@ export async function atDeadline<T>(work: Promise<T>, started: () => boolean, de
   await clockStillUntil(() => started() || settled());
   await vi.advanceTimersByTimeAsync(deadlineMs);
   return clockStill(work);
+}
+
+/**
+ * Runs `work` to its end on fake timers when a carrier call in it pauses before trying again (a `Retry-After`, a
+ * backoff): the clock stands still until the carrier client logs that it will retry, then moves by exactly the pause
+ * it logged (`retry_in_ms`), once per pause. Nothing else is moved, so no deadline fires early.
+ */
+export async function pastRetryPauses<T>(work: Promise<T>): Promise<T> {
+  const settled = settledFlag(work);
+  const info = vi.spyOn(log(), "info");
+  const pauses = () =>
+    info.mock.calls.flatMap(([line]) => {
+      const pause = (line as { retry_in_ms?: unknown } | undefined)?.retry_in_ms;
+      return typeof pause === "number" ? [pause] : [];
+    });
+  try {
+    for (let moved = 0; ; moved++) {
+      await clockStillUntil(() => settled() || pauses().length > moved);
+      if (settled()) return await work;
+      await vi.advanceTimersByTimeAsync(pauses()[moved]!);
+    }
+  } finally {
+    info.mockRestore();
+  }
 }

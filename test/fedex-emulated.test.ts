@@ -4,7 +4,7 @@ import { invokeCarrier } from "@/lib/carriers/invoke";
 import { hasCode, type CarrierAdapter, type ConnectionInfo } from "@/lib/carriers/types";
 import type { AdapterContext, AdapterMessage } from "@/lib/carriers/types";
 import { fedexEmulatorNumber, fedexExpressCheckDigit } from "@/test/emulator/fedex";
-import { atDeadline, fakeTimeouts, useRealTimersAfterEach } from "@/test/clock";
+import { atDeadline, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "@/test/clock";
 import { useCarrierEmulator } from "@/test/emulator-helpers";
 import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
 
@@ -167,7 +167,8 @@ describe("FedEx fault switches give the contract's codes", () => {
     const limited = await rate();
     expect(limited.messages[0]).toMatchObject({ code: "carrier_rate_limited", details: { retry_after_seconds: 30 } });
     emulator.current.set("fedex", { fault: { kind: "rate_limited", retry_after_s: 1 }, fault_times: 1 });
-    const waited = await rate();
+    fakeTimeouts();
+    const waited = await pastRetryPauses(rate());
     expect(waited.ok).toBe(true);
   });
 

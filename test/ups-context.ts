@@ -165,7 +165,6 @@ export function withUpsContext<T>(opts: UpsContextOptions, op: (ctx: AdapterCont
           display_name: "UPS",
           signal,
           baseDelayMs: 10,
-          logger: () => {},
         }),
         tokens: opts.tokens ?? new TokenCache(),
         signal,

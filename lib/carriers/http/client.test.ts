@@ -357,7 +357,9 @@ describe("429", () => {
       }).request({ method: "POST", url: `${base}/ship`, operation: "ship", body: "{}" }),
     );
     await waiting;
-    expect(lines).toEqual([expect.objectContaining({ status: 429, outcome: "rate_limited", will_retry: true })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ status: 429, outcome: "rate_limited", will_retry: true, retry_in_ms: 1000 }),
+    ]);
     await vi.advanceTimersByTimeAsync(999);
     expect(hits).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);

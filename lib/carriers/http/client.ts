@@ -218,7 +218,8 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
         }
       }
 
-      emit({ ...line, outcome, will_retry: waitMs !== null });
+      // How long the pause is, when there is one: for whoever reads the logs, and the tests that move a fake clock.
+      emit({ ...line, outcome, will_retry: waitMs !== null, ...(waitMs !== null && { retry_in_ms: waitMs }) });
       if (waitMs !== null) {
         try {
           await sleep(waitMs, signal);

@@ -5,7 +5,7 @@ import { TokenCache } from "@/lib/carriers/http/token-cache";
 import { CarrierError, type AdapterContext } from "@/lib/carriers/types";
 import { upsAdapter } from "@/lib/carriers/ups/adapter";
 import { pngPhysicalSize } from "@/lib/labels/png-size";
-import { atDeadline, fakeTimeouts } from "@/test/clock";
+import { atDeadline, fakeTimeouts, pastRetryPauses } from "@/test/clock";
 import { startCarrierEmulator } from "@/test/emulator";
 import type { Emulator, Operation } from "@/test/emulator/server";
 import { isValidUpsTrackingNumber, makeUpsTrackingNumber } from "@/test/emulator/ups-tracking";
@@ -303,7 +303,8 @@ describe("UPS fault switches: each gives the contract's code", () => {
 
   it("429 with a short Retry-After is waited out", async () => {
     emulator.set("ups", { fault: { kind: "rate_limited", retry_after_s: 1 }, fault_times: 1 });
-    const { data } = await run((ctx) => upsAdapter.rate(ctx, upsRateRequest()));
+    fakeTimeouts();
+    const { data } = await pastRetryPauses(run((ctx) => upsAdapter.rate(ctx, upsRateRequest())));
     expect(data.length).toBeGreaterThan(0);
     expect(calls("rate").map((c) => c.status)).toEqual([429, 200]);
   });
