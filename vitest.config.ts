@@ -33,7 +33,7 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // Under Stryker, a mutant that leaves a test waiting (a deadline that never fires, a retry that never ends) fails the
     // test here, in 10 s, as a kill. Left to Stryker's own timeout it would cost 20 s plus the room's dry-run overhead
-    // and a restart of the runner's process (docs/testing.md, "Time of a mutation run"). No room test takes over 6 s.
+    // and a restart of the runner's process (docs/testing.md, "A mutant that makes a test wait"). No room test takes over 6 s.
     testTimeout: stryker ? 10_000 : 30_000,
     hookTimeout: stryker ? 10_000 : 60_000,
   },

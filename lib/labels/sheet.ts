@@ -1,7 +1,7 @@
 import type { PDFDocument, PDFPage } from "pdf-lib";
 import type { LabelType } from "@/lib/carriers/types";
 import { pngPhysicalSize } from "@/lib/labels/png-size";
-import { pdfLib } from "@/lib/labels/pdf-lib";
+import { pdfLib, type PdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 
 /**
@@ -76,11 +76,12 @@ function turnFor(seenWidth: number, seenHeight: number, shownTurnedClockwise = 0
 }
 
 /** A new sheet with its cut line; answers where the label goes, or throws when it does not fit at 100%. */
-async function addSheet(
+function addSheet(
+  { grayscale }: PdfLib,
   doc: PDFDocument,
   layout: SheetLayout,
   item: Placed,
-): Promise<{ page: PDFPage; x: number; y: number }> {
+): { page: PDFPage; x: number; y: number } {
   const sheet = SHEET_SIZES[layout];
   const half = sheet.height / 2;
   const size = footprint(item);
@@ -93,7 +94,6 @@ async function addSheet(
         "actual size; download it as bought (layout=label) and print it on label stock.",
     );
   }
-  const { grayscale } = await pdfLib();
   const page = doc.addPage([sheet.width, sheet.height]);
   page.drawLine({
     start: { x: CUT_MARGIN, y: half },
@@ -106,12 +106,11 @@ async function addSheet(
   return { page, ...at };
 }
 
-async function layPdf(doc: PDFDocument, pdf: Uint8Array, layout: SheetLayout): Promise<void> {
-  const { PDFDocument, degrees } = await pdfLib();
+async function layPdf(lib: PdfLib, doc: PDFDocument, pdf: Uint8Array, layout: SheetLayout): Promise<void> {
   let pages: PDFPage[];
   try {
     // pdf-lib refuses some files on load and others only once it reaches a missing catalog or page tree.
-    pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPages();
+    pages = (await lib.PDFDocument.load(pdf, { updateMetadata: false })).getPages();
   } catch {
     pages = [];
   }
@@ -131,20 +130,19 @@ async function layPdf(doc: PDFDocument, pdf: Uint8Array, layout: SheetLayout): P
       height: embedded.height,
       turn: turnFor(seen.width, seen.height, rotate),
     };
-    const { page, x, y } = await addSheet(doc, layout, item);
-    page.drawPage(embedded, { x, y, xScale: 1, yScale: 1, rotate: degrees(item.turn) });
+    const { page, x, y } = addSheet(lib, doc, layout, item);
+    page.drawPage(embedded, { x, y, xScale: 1, yScale: 1, rotate: lib.degrees(item.turn) });
   }
 }
 
-async function layPng(doc: PDFDocument, png: Uint8Array, layout: SheetLayout): Promise<void> {
-  const { degrees } = await pdfLib();
+async function layPng(lib: PdfLib, doc: PDFDocument, png: Uint8Array, layout: SheetLayout): Promise<void> {
   const image = await doc.embedPng(png).catch(() => {
     throw new SheetLayoutError("The label PNG cannot be read to lay it on a sheet; download it as bought.");
   });
   const size = pngPhysicalSize(png, image.width, image.height);
   const item: Placed = { ...size, turn: turnFor(size.width, size.height) };
-  const { page, x, y } = await addSheet(doc, layout, item);
-  page.drawImage(image, { x, y, width: size.width, height: size.height, rotate: degrees(item.turn) });
+  const { page, x, y } = addSheet(lib, doc, layout, item);
+  page.drawImage(image, { x, y, width: size.width, height: size.height, rotate: lib.degrees(item.turn) });
 }
 
 /**
@@ -162,13 +160,13 @@ export async function layOnSheet(
         "print it on a ZPL printer, or buy the label as PDF or PNG.",
     );
   }
-  const { PDFDocument } = await pdfLib();
-  const doc = await PDFDocument.create();
+  const lib = await pdfLib();
+  const doc = await lib.PDFDocument.create();
   doc.setProducer("shipwell");
   doc.setCreator("shipwell");
   if (title) doc.setTitle(title);
   await printAtActualSize(doc);
-  if (label.type === "PDF") await layPdf(doc, label.content, layout);
-  else await layPng(doc, label.content, layout);
+  if (label.type === "PDF") await layPdf(lib, doc, label.content, layout);
+  else await layPng(lib, doc, label.content, layout);
   return doc.save();
 }
