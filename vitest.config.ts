@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
+import MutationSequencer from "./test/mutation-sequencer";
 
 /** Under Stryker (npm run mutate): its vitest runner starts this config in each of its worker processes. */
 const stryker = process.env.STRYKER_MUTATOR_WORKER !== undefined;
@@ -32,9 +33,14 @@ export default defineConfig({
     // database or a loopback server, and on 2 cores one worker left a core idle (docs/testing.md, "Time of the suite").
     maxWorkers: availableParallelism(),
     // Under Stryker, a mutant that leaves a test waiting (a deadline that never fires, a retry that never ends) fails the
-    // test here, in 10 s, as a kill. Left to Stryker's own timeout it would cost 20 s plus the room's dry-run overhead
-    // and a restart of the runner's process (docs/testing.md, "A mutant that makes a test wait"). No room test takes over 6 s.
-    testTimeout: stryker ? 10_000 : 30_000,
-    hookTimeout: stryker ? 10_000 : 60_000,
+    // test here, in 5 s, as a kill. Left to Stryker's own timeout it would cost 20 s plus the room's dry-run overhead
+    // and a restart of the runner's process (docs/testing.md, "A mutant that makes a test wait"). The slowest room test
+    // takes 2.1 s with two workers busy.
+    testTimeout: stryker ? 5_000 : 30_000,
+    hookTimeout: stryker ? 5_000 : 60_000,
+    // Under Stryker: a mutant's files in the order that reaches a kill soonest (test/mutation-sequencer.ts).
+    ...(stryker ? { sequence: { sequencer: MutationSequencer } } : {}),
+    // Under Stryker with MUTATION_TIMINGS=<file>: where each run's time went (`npm run bench:mutation -- <file>`).
+    ...(stryker && process.env.MUTATION_TIMINGS ? { reporters: ["default", "./test/mutation-timings.ts"] } : {}),
   },
 });

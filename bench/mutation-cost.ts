@@ -1,0 +1,103 @@
+/**
+ * Where a mutation run's time goes (`npm run bench:mutation -- <timings file>`). Prints numbers; asserts nothing.
+ *
+ * Reads the lines test/mutation-timings.ts wrote during `MUTATION_TIMINGS=<file> npm run mutate …` and prints, per
+ * room: the runner time of its mutants (two runners share the wall clock), split by what each mutant's run did —
+ * killed by the first test file it ran, killed after other files ran first, survived (every file that reaches it
+ * ran), static (every test of the room, modules reloaded) — then, per test file, what a run of it cost on average:
+ * module imports, setup files, and its tests (hooks included).
+ */
+import { readFileSync } from "node:fs";
+
+interface FileRun {
+  file: string;
+  state: string;
+  import: number;
+  setup: number;
+  tests: number;
+}
+interface Run {
+  room?: string;
+  mode: string;
+  activation?: string;
+  ms: number;
+  files: FileRun[];
+}
+
+const path = process.argv[2];
+if (!path) {
+  console.error("usage: npm run bench:mutation -- <file written by MUTATION_TIMINGS=<file> npm run mutate>");
+  process.exit(2);
+}
+const runs: Run[] = readFileSync(path, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((line) => JSON.parse(line) as Run);
+
+function kind(run: Run): string {
+  if (run.activation === "static") return "static (all tests)";
+  const first = run.files.findIndex((f) => f.state === "failed");
+  if (first === -1) return "survived (all files)";
+  return first === 0 ? "killed by the first file" : "killed after other files";
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(0);
+const rooms = [...new Set(runs.map((r) => r.room ?? "all"))];
+for (const room of rooms) {
+  const mine = runs.filter((r) => (r.room ?? "all") === room);
+  const mutants = mine.filter((r) => r.mode === "mutant");
+  const total = mutants.reduce((sum, r) => sum + r.ms, 0);
+  const dry = mine.filter((r) => r.mode === "dry-run").reduce((sum, r) => sum + r.ms, 0);
+  console.log(
+    `\n${room}: ${mutants.length} mutant runs, ${seconds(total)} s of runner time (≈ ${(total / 2 / 60_000).toFixed(1)} min on 2 runners), dry run ${seconds(dry)} s`,
+  );
+  const kinds = new Map<string, { n: number; ms: number; files: number; before: number }>();
+  for (const run of mutants) {
+    const k = kinds.get(kind(run)) ?? { n: 0, ms: 0, files: 0, before: 0 };
+    const killer = run.files.findIndex((f) => f.state === "failed");
+    k.n++;
+    k.ms += run.ms;
+    k.files += run.files.length;
+    if (killer > 0) k.before += run.files.slice(0, killer).reduce((s, f) => s + f.import + f.setup + f.tests, 0);
+    kinds.set(kind(run), k);
+  }
+  console.table(
+    [...kinds].map(([name, k]) => ({
+      run: name,
+      mutants: k.n,
+      "runner s": Number(seconds(k.ms)),
+      share: `${((100 * k.ms) / total).toFixed(1)} %`,
+      "s per mutant": Number((k.ms / k.n / 1000).toFixed(2)),
+      "files per mutant": Number((k.files / k.n).toFixed(1)),
+      "s in files before the killer": Number(seconds(k.before)),
+    })),
+  );
+  const perFile = new Map<string, FileRun[]>();
+  for (const run of mutants) for (const f of run.files) perFile.set(f.file, [...(perFile.get(f.file) ?? []), f]);
+  const mean = (xs: FileRun[], key: "import" | "setup" | "tests") =>
+    Math.round(xs.reduce((s, x) => s + x[key], 0) / xs.length);
+  console.table(
+    [...perFile]
+      .sort((a, b) => b[1].length - a[1].length)
+      .map(([file, xs]) => ({
+        file,
+        runs: xs.length,
+        "import ms": mean(xs, "import"),
+        "setup ms": mean(xs, "setup"),
+        "tests ms": mean(xs, "tests"),
+      })),
+  );
+  const single = mutants.filter((r) => r.files.length === 1 && r.activation !== "static");
+  if (single.length > 0) {
+    const avg = (pick: (r: Run) => number) => Math.round(single.reduce((s, r) => s + pick(r), 0) / single.length);
+    const [imp, setup, tests] = [
+      avg((r) => r.files[0]!.import),
+      avg((r) => r.files[0]!.setup),
+      avg((r) => r.files[0]!.tests),
+    ];
+    const wall = avg((r) => r.ms);
+    console.log(
+      `a run of one file: ${wall} ms = imports ${imp} + setup files ${setup} + tests ${tests} + worker start and the run's bookkeeping ${wall - imp - setup - tests}`,
+    );
+  }
+}
