@@ -35,9 +35,10 @@ export default defineConfig({
     // Under Stryker, a mutant that leaves a test waiting (a deadline that never fires, a retry that never ends) fails the
     // test here, in 5 s, as a kill. Left to Stryker's own timeout it would cost 20 s plus the room's dry-run overhead
     // and a restart of the runner's process (docs/testing.md, "A mutant that makes a test wait"). The slowest room test
-    // takes 2.1 s with two workers busy.
+    // takes 2.1 s with two workers busy. Hooks keep 10 s: a file's setup (its database copy, a loopback server) was not
+    // measured under load, and a slow one would be a false kill.
     testTimeout: stryker ? 5_000 : 30_000,
-    hookTimeout: stryker ? 5_000 : 60_000,
+    hookTimeout: stryker ? 10_000 : 60_000,
     // Under Stryker: a mutant's files in the order that reaches a kill soonest (test/mutation-sequencer.ts).
     ...(stryker ? { sequence: { sequencer: MutationSequencer } } : {}),
     // Under Stryker with MUTATION_TIMINGS=<file>: where each run's time went (`npm run bench:mutation -- <file>`).

@@ -5,13 +5,16 @@
  * room: the runner time of its mutants (two runners share the wall clock), split by what each mutant's run did —
  * killed by the first test file it ran, killed after other files ran first, survived (every file that reaches it
  * ran), static (every test of the room, modules reloaded) — then, per test file, what a run of it cost on average:
- * module imports, setup files, and its tests (hooks included).
+ * module imports, setup files, and its tests (hooks included). Runs that Stryker itself ended (its timeout, a crashed
+ * runner) write no line, and Stryker's own time around each run is not in it: the room's minutes are a little more.
+ * "In files before the killer" counts their imports, setup and tests, not the start of their workers (a lower bound).
  */
 import { readFileSync } from "node:fs";
 
 interface FileRun {
   file: string;
   state: string;
+  prepare?: number;
   import: number;
   setup: number;
   tests: number;
@@ -97,7 +100,7 @@ for (const room of rooms) {
     ];
     const wall = avg((r) => r.ms);
     console.log(
-      `a run of one file: ${wall} ms = imports ${imp} + setup files ${setup} + tests ${tests} + worker start and the run's bookkeeping ${wall - imp - setup - tests}`,
+      `a run of one file: ${wall} ms = worker start and the run's bookkeeping ${wall - imp - setup - tests} + imports ${imp} + setup files ${setup} + tests ${tests}`,
     );
   }
 }

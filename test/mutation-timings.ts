@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import type { Reporter, TestModule, Vitest } from "vitest/node";
 
 /**
@@ -39,12 +39,15 @@ export default class MutationTimings implements Reporter {
         return {
           file: relative(this.vitest.config.root, m.moduleId),
           state: m.state(),
+          prepare: Math.round(d.prepareDuration + d.environmentSetupDuration),
           import: Math.round(d.collectDuration),
           setup: Math.round(d.setupDuration),
           tests: Math.round(d.duration),
         };
       }),
     };
-    appendFileSync(process.env.MUTATION_TIMINGS!, `${JSON.stringify(line)}\n`);
+    // Stryker's workers run in its sandbox: a relative path means the one `npm run mutate` was started from.
+    const file = resolve(process.env.INIT_CWD ?? process.cwd(), process.env.MUTATION_TIMINGS!);
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
   }
 }
