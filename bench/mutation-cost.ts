@@ -37,14 +37,16 @@ const runs: Run[] = readFileSync(path, "utf8")
   .filter(Boolean)
   .map((line) => JSON.parse(line) as Run);
 
-function kind(run: Run): string {
-  if (run.activation === "static") return "static (all tests)";
-  const first = run.files.findIndex((f) => f.state === "failed");
-  if (first === -1) return "survived (all files)";
-  return first === 0 ? "killed by the first file" : "killed after other files";
+/** What a mutant's run did, and the position of the file that killed it (-1: none did). */
+function kind(run: Run): { name: string; killer: number } {
+  const killer = run.files.findIndex((f) => f.state === "failed");
+  if (run.activation === "static") return { name: "static (all tests)", killer };
+  if (killer === -1) return { name: "survived (all files)", killer };
+  return { name: killer === 0 ? "killed by the first file" : "killed after other files", killer };
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(0);
+const average = <T>(xs: T[], pick: (x: T) => number) => Math.round(xs.reduce((s, x) => s + pick(x), 0) / xs.length);
 const rooms = [...new Set(runs.map((r) => r.room ?? "all"))];
 for (const room of rooms) {
   const mine = runs.filter((r) => (r.room ?? "all") === room);
@@ -56,13 +58,13 @@ for (const room of rooms) {
   );
   const kinds = new Map<string, { n: number; ms: number; files: number; before: number }>();
   for (const run of mutants) {
-    const k = kinds.get(kind(run)) ?? { n: 0, ms: 0, files: 0, before: 0 };
-    const killer = run.files.findIndex((f) => f.state === "failed");
+    const { name, killer } = kind(run);
+    const k = kinds.get(name) ?? { n: 0, ms: 0, files: 0, before: 0 };
     k.n++;
     k.ms += run.ms;
     k.files += run.files.length;
     if (killer > 0) k.before += run.files.slice(0, killer).reduce((s, f) => s + f.import + f.setup + f.tests, 0);
-    kinds.set(kind(run), k);
+    kinds.set(name, k);
   }
   console.table(
     [...kinds].map(([name, k]) => ({
@@ -76,29 +78,32 @@ for (const room of rooms) {
     })),
   );
   const perFile = new Map<string, FileRun[]>();
-  for (const run of mutants) for (const f of run.files) perFile.set(f.file, [...(perFile.get(f.file) ?? []), f]);
-  const mean = (xs: FileRun[], key: "import" | "setup" | "tests") =>
-    Math.round(xs.reduce((s, x) => s + x[key], 0) / xs.length);
+  for (const run of mutants) {
+    for (const f of run.files) {
+      const xs = perFile.get(f.file) ?? [];
+      xs.push(f);
+      perFile.set(f.file, xs);
+    }
+  }
   console.table(
     [...perFile]
       .sort((a, b) => b[1].length - a[1].length)
       .map(([file, xs]) => ({
         file,
         runs: xs.length,
-        "import ms": mean(xs, "import"),
-        "setup ms": mean(xs, "setup"),
-        "tests ms": mean(xs, "tests"),
+        "import ms": average(xs, (x) => x.import),
+        "setup ms": average(xs, (x) => x.setup),
+        "tests ms": average(xs, (x) => x.tests),
       })),
   );
   const single = mutants.filter((r) => r.files.length === 1 && r.activation !== "static");
   if (single.length > 0) {
-    const avg = (pick: (r: Run) => number) => Math.round(single.reduce((s, r) => s + pick(r), 0) / single.length);
     const [imp, setup, tests] = [
-      avg((r) => r.files[0]!.import),
-      avg((r) => r.files[0]!.setup),
-      avg((r) => r.files[0]!.tests),
+      average(single, (r) => r.files[0]!.import),
+      average(single, (r) => r.files[0]!.setup),
+      average(single, (r) => r.files[0]!.tests),
     ];
-    const wall = avg((r) => r.ms);
+    const wall = average(single, (r) => r.ms);
     console.log(
       `a run of one file: ${wall} ms = worker start and the run's bookkeeping ${wall - imp - setup - tests} + imports ${imp} + setup files ${setup} + tests ${tests}`,
     );
