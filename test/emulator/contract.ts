@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { load as parseYaml } from "js-yaml";
@@ -46,7 +46,7 @@ interface SpecOperation {
   responses: Map<string, string | null>;
 }
 
-export interface ContractRequest {
+interface ContractRequest {
   method: string;
   /** The path below the carrier's prefix, without its query string. */
   path: string;
@@ -58,10 +58,11 @@ export interface ContractRequest {
 }
 
 /**
- * A place where a carrier's file contradicts its own words, and what the emulator takes instead. Each is a fact about
- * the carrier's publication, with the reason written down, never a way to let our own request through.
+ * A place where a carrier's file contradicts its own words, and what we read instead (specs/<carrier>/errata.json,
+ * applied by the contract and by the type generator alike). Each is a fact about the carrier's publication, with its
+ * reason written down, never a way to let our own request through.
  */
-export interface Erratum {
+interface Erratum {
   file: string;
   /** JSON pointer of the value replaced, within the file. */
   at: string;
@@ -249,6 +250,19 @@ export function specValue(file: string, at: string): unknown {
   return walk(loadSpec(file), pointerKeys(at));
 }
 
+/** The errata of a carrier's files (`ups/errata.json` for `ups/Rating.yaml`). */
+export function errataOf(file: string): Erratum[] {
+  const all = JSON.parse(readFileSync(join(SPECS_DIR, dirname(file), "errata.json"), "utf8")) as Erratum[];
+  return all.filter((e) => e.file === file);
+}
+
+/** A spec file as we read it: as published, with its errata applied. */
+export function readSpec(file: string): Json {
+  const spec = loadSpec(file);
+  for (const e of errataOf(file)) applyErratum(spec, e);
+  return spec;
+}
+
 function applyErratum(spec: Json, e: Erratum): void {
   const keys = pointerKeys(e.at);
   const last = keys.pop()!;
@@ -257,13 +271,12 @@ function applyErratum(spec: Json, e: Erratum): void {
   (parent as Json)[last] = e.value;
 }
 
-export function loadContract(files: string[], errata: Erratum[] = []): Contract {
+export function loadContract(files: string[]): Contract {
   const bodies = newAjv(false);
   const params = newAjv(true);
   const operations: SpecOperation[] = [];
   for (const file of files) {
-    const spec = loadSpec(file);
-    for (const e of errata) if (e.file === file) applyErratum(spec, e);
+    const spec = readSpec(file);
     bodies.addSchema(spec, file);
     params.addSchema(spec, file);
     operations.push(...operationsOf(file, spec));

@@ -1111,17 +1111,9 @@ function track(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   });
 }
 
-/** FedEx's files (it publishes none for its token endpoint), and where they say something else than they mean. */
+/** FedEx's files (it publishes none for its token endpoint; where they say what they do not mean: specs/fedex/errata.json). */
 const FEDEX_CONTRACT: CarrierContract = {
   files: ["fedex/rate-api.json", "fedex/ship-api.json", "fedex/track.json"],
-  errata: [
-    {
-      file: "fedex/rate-api.json",
-      at: "/components/schemas/body",
-      value: { $ref: "#/components/schemas/Full_Schema_Quote_Rate" },
-      why: "the rate request is a oneOf of FedEx's sample payloads, which overlap; Full_Schema_Quote_Rate is the schema",
-    },
-  ],
   refuse: (problems) =>
     refuse(
       400,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadContract, problemText, type Contract, type ContractProblem, type Erratum } from "./contract";
+import { loadContract, problemText, type Contract, type ContractProblem } from "./contract";
 
 /**
  * The carrier emulator: one loopback HTTP server that speaks each networked carrier's wire format (the carrier
@@ -69,7 +69,6 @@ export interface CarrierState {
 export interface CarrierContract {
   /** Files under test/emulator/specs/. */
   files: string[];
-  errata?: Erratum[];
   /** The carrier's own answer to a request its schema refuses; the problems name each field. */
   refuse(problems: ContractProblem[]): EmulatorResponse;
 }
@@ -171,7 +170,7 @@ function contractOf(carrier: EmulatedCarrier): Contract | null {
   if (!carrier.contract) return null;
   let contract = contracts.get(carrier.name);
   if (!contract) {
-    contract = loadContract(carrier.contract.files, carrier.contract.errata);
+    contract = loadContract(carrier.contract.files);
     contracts.set(carrier.name, contract);
   }
   return contract;

@@ -99,6 +99,23 @@ describe("FedEx requests", () => {
     expect(other.data).toEqual([]);
   });
 
+  it("a label without any phone number for a party is refused before any call (ship-api.json requires one)", async () => {
+    const request = fedexDomesticShip();
+    const http = recordedFedex(() => ok(shipSuccess));
+    const error = await refusal(
+      fedexAdapter.ship(fedexContext(http), {
+        ...request,
+        shipper: { ...request.shipper, phone_number: null },
+        recipient: { ...request.recipient, phone_number: null },
+      }),
+    );
+    expect(error.messages[0]).toMatchObject({
+      code: "FEDEX_FIELD_REQUIRED",
+      details: { field: "shipper.phone_number" },
+    });
+    expect(calls(http.requests)).toHaveLength(0);
+  });
+
   it("sends the domestic ship request: label spec, references, payment by the shipper's account", async () => {
     const http = recordedFedex(() => ok(shipSuccess));
     await fedexAdapter.ship(fedexContext(http), fedexDomesticShip());

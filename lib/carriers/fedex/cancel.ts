@@ -1,3 +1,4 @@
+import type { components as Ship } from "@/lib/carriers/fedex/generated/ship";
 import { carrierCode, CarrierError, type AdapterMessage, type VoidRequest } from "@/lib/carriers/types";
 import type { FedexAnswer } from "@/lib/carriers/fedex/api";
 import { alertMessages, badResponse, fedexProblems, FEDEX, refusal } from "@/lib/carriers/fedex/errors";
@@ -9,7 +10,10 @@ import { isRecord, records, str } from "@/lib/carriers/fedex/wire";
  * success with an info message, never a refusal (docs/carriers.md).
  */
 
-export function buildCancelRequest(req: VoidRequest, accountNumber: string) {
+export function buildCancelRequest(
+  req: VoidRequest,
+  accountNumber: string,
+): Ship["schemas"]["Full_Schema_Cancel_Shipment"] {
   return {
     accountNumber: { value: accountNumber },
     trackingNumber: req.shipment_identifier ?? req.tracking_number,

@@ -31,7 +31,7 @@ export const fedexCredentialsSchema = z
 export type FedexCredentials = z.infer<typeof fedexCredentialsSchema>;
 
 const PICKUP_TYPES = ["DROPOFF_AT_FEDEX_LOCATION", "USE_SCHEDULED_PICKUP", "CONTACT_FEDEX_TO_SCHEDULE"] as const;
-type PickupType = (typeof PICKUP_TYPES)[number];
+export type PickupType = (typeof PICKUP_TYPES)[number];
 
 const shape = {
   /** Stock PDF and PNG labels are printed on: a 4×6 in label or a letter sheet (ZPL is always 4×6 thermal). */

@@ -1,3 +1,4 @@
+import type { components as Ship } from "@/lib/carriers/fedex/generated/ship";
 import type { Customs, CustomsContentType, Parcel, ShipRequest } from "@/lib/carriers/types";
 import { money, paymentType, unitSystemOf, weightIn, weightUnitOf } from "@/lib/carriers/fedex/wire";
 
@@ -8,7 +9,12 @@ import { money, paymentType, unitSystemOf, weightIn, weightUnitOf } from "@/lib/
  */
 
 // Only the purposes FedEx's commercial invoice has; "other" states none rather than a wrong one.
-const PURPOSES: ReadonlyMap<CustomsContentType, string> = new Map([
+type RequestedShipment = Ship["schemas"]["Full_Schema_Ship"]["requestedShipment"];
+type ShipmentPurpose = NonNullable<
+  NonNullable<RequestedShipment["customsClearanceDetail"]>["commercialInvoice"]
+>["shipmentPurpose"];
+
+const PURPOSES: ReadonlyMap<CustomsContentType, ShipmentPurpose> = new Map<CustomsContentType, ShipmentPurpose>([
   ["merchandise", "SOLD"],
   ["gift", "GIFT"],
   ["sample", "SAMPLE"],
@@ -79,7 +85,11 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
       ...(purpose ? { shipmentPurpose: purpose } : {}),
       ...(customs.signer ? { originatorName: customs.signer.slice(0, 35) } : {}),
       ...(customs.invoice
-        ? { customerReferences: [{ customerReferenceType: "INVOICE_NUMBER", value: customs.invoice.slice(0, 30) }] }
+        ? {
+            customerReferences: [
+              { customerReferenceType: "INVOICE_NUMBER" as const, value: customs.invoice.slice(0, 30) },
+            ],
+          }
         : {}),
     },
     commodities,
@@ -89,7 +99,9 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
 }
 
 /** Electronic Trade Documents: FedEx generates the commercial invoice and transmits it; asked for together. */
-export function electronicTradeDocuments() {
+export function electronicTradeDocuments(): Required<
+  Pick<RequestedShipment, "shipmentSpecialServices" | "shippingDocumentSpecification">
+> {
   return {
     shipmentSpecialServices: {
       specialServiceTypes: ["ELECTRONIC_TRADE_DOCUMENTS"],

@@ -1,3 +1,5 @@
+import type { components as Rate } from "@/lib/carriers/fedex/generated/rate";
+import type { PickupType } from "@/lib/carriers/fedex/config";
 import { currencyOf } from "@/lib/carriers/currencies";
 import type { AdapterMessage, ExtraCharge, RateQuote, RateRequest } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
@@ -27,7 +29,7 @@ import {
 
 export interface RateSettings {
   accountNumber: string;
-  pickupType: string;
+  pickupType: PickupType;
   /** `YYYY-MM-DD` */
   shipDate: string;
 }
@@ -48,7 +50,8 @@ function ratingCommodities(req: RateRequest) {
     req.parcels.map((p) => p.content ?? p.description).find((d): d is string => !!d && d.trim() !== "") ??
     (req.parcels.every((p) => p.is_document) ? "Documents" : "Merchandise");
   return {
-    dutiesPayment: { paymentType: "SENDER" },
+    // Rate-api.json takes SENDER only here: who really pays the duties is the ship request's business.
+    dutiesPayment: { paymentType: "SENDER" as const },
     commodities: [
       {
         description: description.trim().slice(0, 450),
@@ -65,7 +68,7 @@ function ratingCommodities(req: RateRequest) {
   };
 }
 
-export function buildRateRequest(req: RateRequest, s: RateSettings) {
+export function buildRateRequest(req: RateRequest, s: RateSettings): Rate["schemas"]["Full_Schema_Quote_Rate"] {
   const system = unitSystemOf(req.parcels);
   const international = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code);
   return {

@@ -1,5 +1,7 @@
+import type { components as Ship } from "@/lib/carriers/fedex/generated/ship";
 import type { PDFDocument } from "pdf-lib";
 import type { AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } from "@/lib/carriers/types";
+import type { PickupType } from "@/lib/carriers/fedex/config";
 import { carrierCode } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { customsClearanceDetail, electronicTradeDocuments } from "@/lib/carriers/fedex/customs";
@@ -29,20 +31,18 @@ import {
 
 export interface ShipSettings {
   accountNumber: string;
-  pickupType: string;
+  pickupType: PickupType;
   labelStock: "4x6" | "letter";
   /** `YYYY-MM-DD` */
   shipDate: string;
 }
 
-const IMAGE_TYPES: ReadonlyMap<LabelType, string> = new Map([
-  ["PDF", "PDF"],
-  ["PNG", "PNG"],
-  ["ZPL", "ZPLII"],
-]);
+type LabelSpecification = Ship["schemas"]["Full_Schema_Ship"]["requestedShipment"]["labelSpecification"];
+
+const IMAGE_TYPES: Record<LabelType, LabelSpecification["imageType"]> = { PDF: "PDF", PNG: "PNG", ZPL: "ZPLII" };
 
 /** Thermal printers take STOCK_4X6; PDF and PNG print on paper, a 4×6 label or a letter sheet. */
-function labelStockType(type: LabelType, stock: ShipSettings["labelStock"]): string {
+function labelStockType(type: LabelType, stock: ShipSettings["labelStock"]): LabelSpecification["labelStockType"] {
   if (type === "ZPL") return "STOCK_4X6";
   return stock === "letter" ? "PAPER_LETTER" : "PAPER_4X6";
 }
@@ -56,14 +56,18 @@ export function shipmentKeyReference(key: string): string {
   return hex ? `shp_${Buffer.from(hex, "hex").toString("base64url")}` : key.slice(0, 30);
 }
 
-function customerReferences(req: ShipRequest) {
+function customerReferences(
+  req: ShipRequest,
+): { customerReferenceType: "CUSTOMER_REFERENCE" | "P_O_NUMBER"; value: string }[] {
   return [
-    ...(req.reference ? [{ customerReferenceType: "CUSTOMER_REFERENCE", value: req.reference.slice(0, 30) }] : []),
-    { customerReferenceType: "P_O_NUMBER", value: shipmentKeyReference(req.shipment_key) },
+    ...(req.reference
+      ? [{ customerReferenceType: "CUSTOMER_REFERENCE" as const, value: req.reference.slice(0, 30) }]
+      : []),
+    { customerReferenceType: "P_O_NUMBER" as const, value: shipmentKeyReference(req.shipment_key) },
   ];
 }
 
-export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
+export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schemas"]["Full_Schema_Ship"] {
   const system = unitSystemOf(req.parcels);
   const international = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code);
   const customs = international ? req.customs : null;
@@ -76,9 +80,9 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
     accountNumber: { value: s.accountNumber },
     requestedShipment: {
       shipDatestamp: s.shipDate,
-      shipper: partyOf(req.shipper),
+      shipper: partyOf(req.shipper, "shipper"),
       // FedEx needs a phone number for the recipient; the shipper's stands in when the client gave none.
-      recipients: [partyOf(req.recipient, req.shipper.phone_number)],
+      recipients: [partyOf(req.recipient, "recipient", req.shipper.phone_number)],
       pickupType: s.pickupType,
       serviceType: req.service,
       packagingType: "YOUR_PACKAGING",
@@ -92,7 +96,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
       labelSpecification: {
         labelFormatType: "COMMON2D",
         labelStockType: labelStockType(req.label_type, s.labelStock),
-        imageType: IMAGE_TYPES.get(req.label_type),
+        imageType: IMAGE_TYPES[req.label_type],
       },
       ...(etd ? { shippingDocumentSpecification: etd.shippingDocumentSpecification } : {}),
       rateRequestType: ["LIST", "ACCOUNT"],

@@ -1,3 +1,4 @@
+import type { components as Track } from "@/lib/carriers/fedex/generated/track";
 import { CarrierError, type AdapterMessage, type TrackingEvent, type TrackingResult } from "@/lib/carriers/types";
 import { alertMessages, FEDEX, fedexProblems } from "@/lib/carriers/fedex/errors";
 import { fedexStatus } from "@/lib/carriers/fedex/status";
@@ -15,7 +16,7 @@ export const TRACK_BATCH_SIZE = 30;
 /** What FedEx is sent: digits and letters only (people paste numbers with spaces, as printed on labels). */
 const normalizeNumber = (n: string) => n.replace(/[\s-]/g, "").toUpperCase();
 
-export function buildTrackRequest(numbers: readonly string[]) {
+export function buildTrackRequest(numbers: readonly string[]): Track["schemas"]["Full_Schema_Tracking_Numbers"] {
   return {
     includeDetailedScans: true,
     trackingInfo: numbers.map((n) => ({ trackingNumberInfo: { trackingNumber: normalizeNumber(n) } })),

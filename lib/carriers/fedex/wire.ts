@@ -1,4 +1,4 @@
-import type { Address, Parcel, WeightUnit } from "@/lib/carriers/types";
+import { CarrierError, carrierCode, type Address, type Parcel, type WeightUnit } from "@/lib/carriers/types";
 
 /**
  * The pieces of FedEx's request format that rating and shipping share: units, parties, package line items, money.
@@ -34,7 +34,7 @@ export function unitSystemOf(parcels: readonly Parcel[]): UnitSystem {
   return unit === "LB" || unit === "OZ" ? "imperial" : "metric";
 }
 
-export const weightUnitOf = (system: UnitSystem) => (system === "imperial" ? "LB" : "KG");
+export const weightUnitOf = (system: UnitSystem): "LB" | "KG" => (system === "imperial" ? "LB" : "KG");
 
 /** A weight in the system's unit, to FedEx's precision (two decimals, never below 0.1). */
 export function weightIn(system: UnitSystem, weight: number, unit: WeightUnit): number {
@@ -99,35 +99,43 @@ export function rateAddressOf(a: Address) {
   };
 }
 
+/** A party's address: FedEx's ship request requires street lines and a city (ship-api.json); ours always have them. */
 function addressOf(a: Address) {
   const streetLines = [a.address_line1, a.address_line2].filter(present).map((l) => l.trim().slice(0, 35));
-  return { ...(streetLines.length > 0 ? { streetLines } : {}), ...rateAddressOf(a) };
+  return { streetLines, ...rateAddressOf(a), city: a.city.trim().slice(0, 35) };
 }
 
-/** A shipper or recipient: contact and address, with the tax id when there is one. */
-export function partyOf(a: Address, fallbackPhone: string | null = null) {
+/** A shipper or recipient: contact (FedEx requires a phone number) and address, with the tax id when there is one. */
+export function partyOf(a: Address, field: string, fallbackPhone: string | null = null) {
   const phoneNumber = phoneDigits(a.phone_number) ?? phoneDigits(fallbackPhone);
+  if (!phoneNumber) {
+    throw new CarrierError(carrierCode("FEDEX_FIELD_REQUIRED"), `FedEx needs a phone number for the ${field}.`, {
+      field: `${field}.phone_number`,
+    });
+  }
   const contact = {
     ...(present(a.person_name) ? { personName: a.person_name.trim().slice(0, 70) } : {}),
     ...(present(a.company_name) ? { companyName: a.company_name.trim().slice(0, 35) } : {}),
-    ...(phoneNumber ? { phoneNumber } : {}),
+    phoneNumber,
     ...(present(a.email) ? { emailAddress: a.email.trim() } : {}),
   };
   return {
     contact,
     address: addressOf(a),
-    ...(present(a.federal_tax_id) ? { tins: [{ number: a.federal_tax_id.trim(), tinType: "FEDERAL" }] } : {}),
+    ...(present(a.federal_tax_id) ? { tins: [{ number: a.federal_tax_id.trim(), tinType: "FEDERAL" as const }] } : {}),
   };
 }
 
-const PAYMENT_TYPES: ReadonlyMap<string, string> = new Map([
+type PaymentType = "SENDER" | "RECIPIENT" | "THIRD_PARTY";
+
+const PAYMENT_TYPES: ReadonlyMap<string, PaymentType> = new Map<string, PaymentType>([
   ["sender", "SENDER"],
   ["recipient", "RECIPIENT"],
   ["third_party", "THIRD_PARTY"],
 ]);
 
 /** Who pays (shipping charges, duties) in FedEx's words; the sender unless the client named another payer. */
-export function paymentType(paidBy: string | null | undefined): string {
+export function paymentType(paidBy: string | null | undefined): PaymentType {
   return PAYMENT_TYPES.get(paidBy ?? "sender") ?? "SENDER";
 }
 

@@ -3,7 +3,7 @@ import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
 import type { CarrierHttp, CarrierRequest, CarrierResponse } from "@/lib/carriers/http/client";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
-import { CarrierError, type AdapterContext, type RateQuote } from "@/lib/carriers/types";
+import { CarrierError, type AdapterContext, type RateQuote, type ShipRequest } from "@/lib/carriers/types";
 import { upsAdapter } from "@/lib/carriers/ups/adapter";
 import {
   UPS_CREDENTIALS,
@@ -303,6 +303,39 @@ describe("UPS customs, payers and limits", () => {
     expect(error.messages[0]).toMatchObject({
       code: "UPS_FIELD_REQUIRED",
       details: { field: "payment.account_number" },
+    });
+    expect(http.requests).toHaveLength(0);
+  });
+
+  it("what Shipping.yaml requires of each party (a name, a city) is refused before any call when missing", async () => {
+    const request = upsShipRequest();
+    const cases: [ShipRequest, string][] = [
+      [
+        { ...request, recipient: { ...request.recipient, person_name: null, company_name: null } },
+        "recipient.person_name",
+      ],
+      [{ ...request, shipper: { ...request.shipper, person_name: " ", company_name: null } }, "shipper.person_name"],
+      [{ ...request, recipient: { ...request.recipient, city: "" } }, "recipient.city"],
+    ];
+    for (const [req, field] of cases) {
+      const http = fakeHttp();
+      const error = await failure(upsAdapter.ship(context(http), req));
+      expect(error.messages[0]).toMatchObject({ code: "UPS_FIELD_REQUIRED", details: { field } });
+      expect(http.requests).toHaveLength(0);
+    }
+  });
+
+  it("duties billed to a third party need its UPS account number: refused, never sent without one", async () => {
+    const http = fakeHttp();
+    const request = upsInternationalShipRequest();
+    const customs = {
+      ...request.customs!,
+      duty: { ...request.customs!.duty, paid_by: "third_party" as const, account_number: null },
+    };
+    const error = await failure(upsAdapter.ship(context(http), { ...request, customs }));
+    expect(error.messages[0]).toMatchObject({
+      code: "UPS_FIELD_REQUIRED",
+      details: { field: "customs.duty.account_number" },
     });
     expect(http.requests).toHaveLength(0);
   });

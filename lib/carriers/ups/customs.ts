@@ -183,6 +183,7 @@ export function chargeLine(
         BillReceiver: { AccountNumber: account, Address: { PostalCode: ctx.recipientPostal } },
       };
     case "third_party": {
+      if (!account) return null;
       const postal = optionText(ctx.options, "ups_billing_postal_code");
       return {
         Type: type,

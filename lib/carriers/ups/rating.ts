@@ -1,3 +1,4 @@
+import type { components as Rating } from "@/lib/carriers/ups/generated/rating";
 import { currencyOf } from "@/lib/carriers/currencies";
 import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type RateRequest } from "@/lib/carriers/types";
 import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
@@ -46,7 +47,7 @@ export function buildRateRequest(req: RateRequest, s: RateSettings) {
   const international = crossesCustomsBorder(origin, req.recipient.country_code);
   const documentsOnly = req.parcels.length > 0 && req.parcels.every((p) => p.is_document);
   const value = declaredValue(req.options);
-  const body = {
+  const body: Rating["schemas"]["RATERequestWrapper"] = {
     RateRequest: {
       Request: { RequestOption: option, SubVersion: "2409" },
       Shipment: {

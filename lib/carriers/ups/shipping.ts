@@ -1,3 +1,4 @@
+import type { components as Shipping } from "@/lib/carriers/ups/generated/shipping";
 import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type ShipRequest } from "@/lib/carriers/types";
 import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
 import { chargeLine, customsValue, internationalFields } from "@/lib/carriers/ups/customs";
@@ -36,6 +37,15 @@ function keyReference(shipmentKey: string): string {
   return (shipmentKey.startsWith("shp_") ? shipmentKey.slice(4) : shipmentKey).slice(0, 35);
 }
 
+type Shippable<P> = P & { Name: string; Address: { City: string } };
+
+/** Shipping.yaml requires a Name (a company or a person) and a City on the shipper, ship-to and ship-from. */
+function named<P extends { Name?: string; Address: { City?: string } }>(party: P, field: string): Shippable<P> {
+  if (!party.Name) throw required(`${field}.person_name`, `UPS needs a company or person name for the ${field}.`);
+  if (!party.Address.City) throw required(`${field}.city`, `UPS needs the ${field}'s city.`);
+  return party as Shippable<P>;
+}
+
 export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
   const f = new Fitter();
   const origin = req.shipper.country_code.toUpperCase();
@@ -59,6 +69,9 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
   }
   const customs = international ? req.customs : null;
   const duties = customs ? chargeLine("02", customs.duty, { ...context, options: customs.options }) : null;
+  if (customs?.duty.paid_by === "third_party" && !duties) {
+    throw required("customs.duty.account_number", "UPS bills duties to a third party only to its UPS account number.");
+  }
 
   const references = [f.fit(req.reference, 35, "reference"), keyReference(req.shipment_key)]
     .filter((v): v is string => v !== undefined)
@@ -75,9 +88,9 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
         },
       }
     : {};
-  const shipper = upsParty(req.shipper, f, "shipper");
+  const shipper = named(upsParty(req.shipper, f, "shipper"), "shipper");
 
-  const body = {
+  const body: Shipping["schemas"]["SHIPRequestWrapper"] = {
     ShipmentRequest: {
       Request: {
         RequestOption: "validate",
@@ -87,7 +100,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
       Shipment: {
         ...(customs ? internationalFields(req, customs, f, s.now) : {}),
         Shipper: { ...shipper, ShipperNumber: s.accountNumber },
-        ShipTo: upsParty(req.recipient, f, "recipient", req.recipient.residential),
+        ShipTo: named(upsParty(req.recipient, f, "recipient", req.recipient.residential), "recipient"),
         ShipFrom: shipper,
         PaymentInformation: { ShipmentCharge: duties ? [transport, duties] : [transport] },
         ...(perPackage ? {} : { ReferenceNumber: references }),
