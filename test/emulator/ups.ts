@@ -10,11 +10,14 @@ import { isValidUpsTrackingNumber, makeUpsTrackingNumber, trackedPackage, type P
  * an adapter that sends a wrong request fails here as it would at UPS.
  *
  * - Token: any client id and secret, except a client id starting with "invalid" (401 10401 "ClientId is Invalid").
+ *   A client id starting with "blocked" gets a token, and every call with it answers 403 Blocked Merchant.
  * - Rates: a tariff by service, zone and billable weight, with fuel and residential surcharges, negotiated rates
  *   (20 % off) when asked for with a shipper number, GST on Canadian origins, time in transit.
  * - Ship: 1Z numbers with their check digit, one per package; GIF or ZPL labels drawn from the request; a printable
  *   invoice (Form) when the request overrides paperless.
- * - Void: until the package is picked up (3 h after the sale); "already voided" afterwards is 190117.
+ * - Void: until the package is picked up (3 h after the sale); "already voided" afterwards is 190117. Labels sold
+ *   on account NOVOID are answered 200 with every package "0 Not Voided"; on account PARTVD the first void of a
+ *   shipment voids its first package only (a partial void) and a second void the rest.
  * - Track: sold numbers move with time since the sale; any other valid 1Z number is "not found" (TW0001); anything
  *   that is not a valid 1Z number is "invalid inquiry number" (TV1002).
  *
@@ -660,6 +663,12 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
 // ---------------------------------------------------------------------------------------------------------------
 // Void and track
 
+// Accounts whose voids misbehave, as a shipper meets it at UPS when a package has been scanned already: the
+// answer is a 200 whose packages say "0 = Not Voided" (Shipping.yaml, PackageLevelResults.Status.Code).
+const NOT_VOIDED_ACCOUNT = "NOVOID";
+// The first void of a shipment voids its first package only; a second void voids the rest.
+const PARTIAL_VOID_ACCOUNT = "PARTVD";
+
 function voidShipment(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   const id = decodeURIComponent(req.path.split("/").pop()!);
   const sale = state.data.get(`ups:shipment:${id}`) as Sale | undefined;
@@ -669,17 +678,29 @@ function voidShipment(req: EmulatorRequest, state: CarrierState): EmulatorRespon
   if (now - sale.soldAt >= PICKUP_AFTER_MS) {
     throw new Refusal(400, "190101", "The shipment cannot be voided: UPS has already received the package.");
   }
-  sale.voidedAt = now;
+  // A 1Z number carries the shipper's account in its characters 3 to 8.
+  const account = sale.shipmentId.slice(2, 8);
+  const attempts = ((state.data.get(`ups:void-attempts:${id}`) as number | undefined) ?? 0) + 1;
+  state.data.set(`ups:void-attempts:${id}`, attempts);
+  const results = sale.trackingNumbers.map((n, i) => {
+    const refused = account === NOT_VOIDED_ACCOUNT || (account === PARTIAL_VOID_ACCOUNT && attempts === 1 && i > 0);
+    return {
+      TrackingNumber: n,
+      Status: refused ? { Code: "0", Description: "Not Voided" } : { Code: "1", Description: "Voided" },
+    };
+  });
+  const all = results.every((r) => r.Status.Code === "1");
+  if (all) sale.voidedAt = now;
   return {
     status: 200,
     body: {
       VoidShipmentResponse: {
         Response: { ResponseStatus: { Code: "1", Description: "Success" } },
-        SummaryResult: { Status: { Code: "1", Description: "Voided" } },
-        PackageLevelResult: sale.trackingNumbers.map((n) => ({
-          TrackingNumber: n,
-          Status: { Code: "1", Description: "Voided" },
-        })),
+        // Shipping.yaml lists no summary codes: the emulator's says "1" only when every package is voided.
+        SummaryResult: {
+          Status: all ? { Code: "1", Description: "Voided" } : { Code: "0", Description: "Not Voided" },
+        },
+        PackageLevelResults: results,
       },
     },
   };

@@ -25,6 +25,8 @@ import shipSuccess from "./fixtures/ship-response-success.json";
 import shipError from "./fixtures/ship-response-error.json";
 import voidSuccess from "./fixtures/void-response-success.json";
 import voidAlreadyVoided from "./fixtures/void-response-already-voided.json";
+import voidNotVoided from "./fixtures/void-response-not-voided.json";
+import voidPartial from "./fixtures/void-response-partial.json";
 import trackInTransit from "./fixtures/track-response-in-transit.json";
 import trackDelivered from "./fixtures/track-response-delivered.json";
 import trackNotFound from "./fixtures/track-response-not-found.json";
@@ -545,6 +547,49 @@ describe("UPS answers as normalized results", () => {
       ),
     );
     expect(expired.code).toBe("190102");
+  });
+
+  it("a void answered 200 with the package still not voided is a refusal, never a success", async () => {
+    const req = { tracking_number: "1ZA1B2C30392249850", shipment_identifier: "1ZA1B2C30392249850" };
+    const error = await failure(upsAdapter.void(context(fakeHttp(ok(voidNotVoided))), req));
+    expect(error.messages).toEqual([
+      {
+        code: "UPS_NOT_VOIDED",
+        level: "error",
+        message: "UPS did not void shipment 1ZA1B2C30392249850 (package 1ZA1B2C30392249850: Not Voided).",
+        details: { shipment_identifier: "1ZA1B2C30392249850", voided: [], not_voided: ["1ZA1B2C30392249850"] },
+      },
+    ]);
+  });
+
+  it("a partial void (one package voided, one not) is reported as such, whatever the summary says", async () => {
+    const req = { tracking_number: "1ZA1B2C30392249850", shipment_identifier: "1ZA1B2C30392249850" };
+    const error = await failure(upsAdapter.void(context(fakeHttp(ok(voidPartial))), req));
+    expect(error.messages).toEqual([
+      {
+        code: "UPS_PARTIALLY_VOIDED",
+        level: "error",
+        message:
+          "UPS voided 1 of the 2 packages of shipment 1ZA1B2C30392249850; not voided: 1ZA1B2C30392249869 (Not Voided). Cancel again to void the rest, or void it in the UPS account.",
+        details: {
+          shipment_identifier: "1ZA1B2C30392249850",
+          voided: ["1ZA1B2C30392249850"],
+          not_voided: ["1ZA1B2C30392249869"],
+        },
+      },
+    ]);
+  });
+
+  it("a void whose summary says not voided, without package results, is a refusal", async () => {
+    const req = { tracking_number: "1ZA1B2C30392249850", shipment_identifier: "1ZA1B2C30392249850" };
+    const body = {
+      VoidShipmentResponse: {
+        Response: { ResponseStatus: { Code: "1", Description: "Success" } },
+        SummaryResult: { Status: { Code: "0", Description: "Not Voided" } },
+      },
+    };
+    const error = await failure(upsAdapter.void(context(fakeHttp(ok(body))), req));
+    expect(error.code).toBe("UPS_NOT_VOIDED");
   });
 
   it("track in transit: events newest first, GMT times padded, dates as local dates, the scheduled date", async () => {

@@ -194,6 +194,37 @@ describe("UPS against the emulator", () => {
     expect(tracked.data.status).toBe("cancelled");
   });
 
+  it("a void UPS answers 200 with the package not voided is a refusal; the label stays live", async () => {
+    const credentials = { client_id: "test-client", client_secret: "test-secret", account_number: "NOVOID" };
+    const sold = await run((ctx) => upsAdapter.ship(ctx, upsShipRequest()), { credentials });
+    const req = { tracking_number: sold.data.tracking_number, shipment_identifier: sold.data.shipment_identifier };
+    const error = await failure(run((ctx) => upsAdapter.void(ctx, req), { credentials }));
+    expect(error.messages[0]).toMatchObject({
+      code: "UPS_NOT_VOIDED",
+      details: { voided: [], not_voided: [sold.data.tracking_number] },
+    });
+    const tracked = await run((ctx) => upsAdapter.track(ctx, sold.data.tracking_number), { credentials });
+    expect(tracked.data.status).not.toBe("cancelled");
+  });
+
+  it("a partial void names the packages left; cancelling again voids the rest", async () => {
+    const credentials = { client_id: "test-client", client_secret: "test-secret", account_number: "PARTVD" };
+    const two = upsShipRequest({ parcels: [...upsShipRequest().parcels, ...upsShipRequest().parcels] });
+    const sold = await run((ctx) => upsAdapter.ship(ctx, { ...two, label_type: "ZPL" }), { credentials });
+    const [first, second] = sold.data.meta.tracking_numbers as string[];
+    const req = { tracking_number: sold.data.tracking_number, shipment_identifier: sold.data.shipment_identifier };
+    const error = await failure(run((ctx) => upsAdapter.void(ctx, req), { credentials }));
+    expect(error.messages[0]).toMatchObject({
+      code: "UPS_PARTIALLY_VOIDED",
+      details: { voided: [first], not_voided: [second] },
+    });
+    expect(error.message).toContain(second);
+    expect(await run((ctx) => upsAdapter.void(ctx, req), { credentials })).toEqual({
+      data: { voided: true },
+      messages: [],
+    });
+  });
+
   it("a label UPS has already received cannot be voided", async () => {
     const sold = await run((ctx) => upsAdapter.ship(ctx, upsShipRequest()));
     skewMs = 4 * 3_600_000;
