@@ -274,6 +274,7 @@ function token(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   }
   if (clientId.startsWith("invalid")) return { status: 401, body: errorBody("10401", "ClientId is Invalid") };
   const issued = state.issueToken();
+  state.data.set(`ups:client:${issued.token}`, clientId);
   return {
     status: 200,
     body: {
@@ -745,6 +746,12 @@ function track(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** A call whose token was issued to a client id starting with "blocked": UPS's 403 Blocked Merchant. */
+function blocked(req: EmulatorRequest, state: CarrierState): boolean {
+  const bearer = /^Bearer (.+)$/i.exec(str(req.headers.authorization))?.[1];
+  return bearer !== undefined && str(state.data.get(`ups:client:${bearer}`)).startsWith("blocked");
+}
+
 const ROUTES: [string, RegExp, Operation][] = [
   ["POST", /^\/security\/v1\/oauth\/token$/, "token"],
   ["POST", /^\/api\/rating\/v\d+\/(rate|shop|ratetimeintransit|shoptimeintransit)$/i, "rate"],
@@ -762,7 +769,13 @@ export const upsEmulator: EmulatedCarrier = {
   },
   async handle(req, state) {
     try {
-      switch (this.operationOf(req.method, req.path)) {
+      const operation = this.operationOf(req.method, req.path);
+      if (operation !== "token" && blocked(req, state)) {
+        // Every UPS API answers 403 "Blocked Merchant" (its `responses.403.description`); the body's code and text
+        // are the emulator's own, as UPS publishes none.
+        return { status: 403, body: errorBody("403", "Blocked Merchant: this account may not use this API.") };
+      }
+      switch (operation) {
         case "token":
           return token(req, state);
         case "rate":

@@ -712,6 +712,26 @@ describe("UPS failures as our codes", () => {
     expect(error.messages[0]).toMatchObject({ code: "carrier_auth_failed", details: { carrier_code: "250003" } });
   });
 
+  it("a 403 (Blocked Merchant) on a business call is an account problem with UPS's text, not retried", async () => {
+    const http = fakeHttp({ status: 403, body: upsBody("9999", "The merchant is blocked for this API.") });
+    const error = await failure(upsAdapter.ship(context(http), upsShipRequest()));
+    expect(error.messages).toEqual([
+      {
+        code: "carrier_auth_failed",
+        level: "error",
+        message:
+          "UPS refused this account (HTTP 403, Blocked Merchant): The merchant is blocked for this API. Ask UPS to unblock the account or the app; trying again will not help.",
+        details: { status: 403, carrier_code: "9999" },
+      },
+    ]);
+    expect(http.business).toHaveLength(1);
+    const bare = await failure(
+      upsAdapter.rate(context(fakeHttp({ status: 403, body: "<html>Forbidden</html>" })), upsRateRequest()),
+    );
+    expect(bare.messages[0]).toMatchObject({ code: "carrier_auth_failed", details: { status: 403 } });
+    expect(bare.message).toMatch(/^UPS refused this account \(HTTP 403, Blocked Merchant\)\. Ask UPS/);
+  });
+
   it("a 401 is retried once with a new token; a second 401 is carrier_auth_failed", async () => {
     const unauthorized = { status: 401, body: upsBody("250002", "Invalid Authentication Information.") };
     const http = fakeHttp(unauthorized, ok(rateSuccess));

@@ -311,6 +311,16 @@ describe("UPS tokens against the emulator", () => {
   });
 });
 
+describe("UPS refusing the account", () => {
+  it("a blocked merchant (403 on every call) is carrier_auth_failed with UPS's text, asked once", async () => {
+    const credentials = { client_id: "blocked-client", client_secret: "test-secret", account_number: "A1B2C3" };
+    const error = await failure(run((ctx) => upsAdapter.rate(ctx, upsRateRequest()), { credentials }));
+    expect(error.messages[0]).toMatchObject({ code: "carrier_auth_failed", details: { status: 403 } });
+    expect(error.message).toContain("Blocked Merchant: this account may not use this API.");
+    expect(calls("rate").map((c) => c.status)).toEqual([403]);
+  });
+});
+
 describe("UPS fault switches: each gives the contract's code", () => {
   it("503: carrier_unavailable after the retries a rate may have", async () => {
     emulator.set("ups", { fault: { kind: "status", status: 503 } });
