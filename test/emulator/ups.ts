@@ -442,6 +442,10 @@ function references(v: unknown, field: string): string[] {
   return refs.map((r, i) => text(obj(r)?.Value, 35, `${field} reference number ${i + 1}`));
 }
 
+// Shipping.yaml, components.schemas.ShipmentServiceOptions_InternationalForms.properties.TermsOfShipment
+// .description: its "Valid values" (a prose list, so no schema check finds a code outside it).
+const TERMS_OF_SHIPMENT = new Set("CFR CIF CIP CPT DAF DDP DAP DEQ DES EXW FAS FCA FOB".split(" "));
+
 function internationalForms(shipment: Record<string, unknown>) {
   const options = obj(shipment.ShipmentServiceOptions);
   const forms = obj(options?.InternationalForms);
@@ -473,7 +477,8 @@ function internationalForms(shipment: Record<string, unknown>) {
   text(forms.InvoiceNumber, 35, "invoice number", false);
   text(forms.ReasonForExport, 20, "reason for export");
   need(/^[A-Z]{3}$/.test(str(forms.CurrencyCode)), "Missing or invalid invoice CurrencyCode.");
-  text(forms.TermsOfShipment, 3, "terms of shipment", false);
+  const terms = text(forms.TermsOfShipment, 3, "terms of shipment", false);
+  need(!terms || TERMS_OF_SHIPMENT.has(terms), `Invalid TermsOfShipment ${terms}.`);
   text(forms.DeclarationStatement, 550, "declaration statement", false);
   return forms;
 }

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import type { CarrierRequest } from "@/lib/carriers/http/client";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
-import { CarrierError, type TrackingResult } from "@/lib/carriers/types";
+import { CarrierError, INCOTERMS, type TrackingResult } from "@/lib/carriers/types";
 import { fedexAdapter } from "@/lib/carriers/fedex/adapter";
+import { FEDEX_TERMS_OF_SALE } from "@/lib/carriers/fedex/customs";
+import { CustomsInput } from "@/lib/schemas/customs";
 import { shipmentKeyReference } from "@/lib/carriers/fedex/ship";
 import {
   FEDEX_CREDENTIALS,
@@ -116,6 +118,35 @@ describe("FedEx requests", () => {
     const http = recordedFedex(() => ok(shipSuccess));
     await fedexAdapter.ship(fedexContext(http), fedexInternationalShip());
     expect(sent(calls(http.requests)[0]!)).toEqual(shipRequestInternational);
+  });
+
+  it("incoterms: every code sent is in FedEx's terms of sale; DPU and FAS are refused before buying", async () => {
+    const refused: string[] = [];
+    for (const incoterm of INCOTERMS) {
+      const http = recordedFedex(() => ok(shipSuccess));
+      type Sent = { requestedShipment: { customsClearanceDetail: { commercialInvoice: { termsOfSale: string } } } };
+      const outcome: Sent | CarrierError = await fedexAdapter
+        .ship(fedexContext(http), fedexInternationalShip({ customs: fedexCustoms({ incoterm }) }))
+        .then(
+          () => sent(calls(http.requests)[0]!) as Sent,
+          (e: unknown) => e as CarrierError,
+        );
+      if (outcome instanceof CarrierError) {
+        refused.push(incoterm);
+        expect(calls(http.requests)).toHaveLength(0);
+        expect(outcome.messages[0]).toMatchObject({
+          code: "not_supported",
+          details: { field: "customs.incoterm", accepted: [...FEDEX_TERMS_OF_SALE] },
+        });
+      } else {
+        const terms = outcome.requestedShipment.customsClearanceDetail.commercialInvoice.termsOfSale;
+        expect(FEDEX_TERMS_OF_SALE.has(terms)).toBe(true);
+        expect(terms).toBe(incoterm);
+      }
+    }
+    expect(refused).toEqual(["DPU", "FAS"]);
+    const { incoterm } = CustomsInput.parse({ commodities: [], content_type: "documents" });
+    expect(FEDEX_TERMS_OF_SALE.has(incoterm)).toBe(true);
   });
 
   it("maps duty payers, documents, AES and customs without ETD", async () => {

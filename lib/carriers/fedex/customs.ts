@@ -1,4 +1,10 @@
-import type { Customs, CustomsContentType, Parcel, ShipRequest } from "@/lib/carriers/types";
+import {
+  CarrierError,
+  type Customs,
+  type CustomsContentType,
+  type Parcel,
+  type ShipRequest,
+} from "@/lib/carriers/types";
 import { money, paymentType, unitSystemOf, weightIn, weightUnitOf } from "@/lib/carriers/fedex/wire";
 
 /**
@@ -15,6 +21,37 @@ const PURPOSES: ReadonlyMap<CustomsContentType, string> = new Map([
   ["return_merchandise", "REPAIR_AND_RETURN"],
   ["documents", "NOT_SOLD"],
 ]);
+
+/**
+ * The terms of sale FedEx's commercial invoice takes. ship-api.json lists none (components.schemas.CommercialInvoice
+ * .properties.termsOfSale: "Max length is 3<br>Example: FCA"), so the list is FedEx's own earlier one, the Ship
+ * Service WSDL's TermsOfSaleType (v12 on: CFR_OR_CPT, CIF_OR_CIP, DAP, DAT, DDP, DDU, EXW, FOB_OR_FCA), with each
+ * pair as its two three-letter codes, as the REST field's three characters allow. It has no DPU (Incoterms 2020's
+ * new name for DAT) nor FAS: refused before buying, the message naming DAT for DPU, rather than sent to a field
+ * whose values FedEx does not publish.
+ */
+export const FEDEX_TERMS_OF_SALE: ReadonlySet<string> = new Set([
+  "CFR",
+  "CPT",
+  "CIF",
+  "CIP",
+  "DAP",
+  "DAT",
+  "DDP",
+  "DDU",
+  "EXW",
+  "FOB",
+  "FCA",
+]);
+
+function termsOfSale(incoterm: string): string {
+  if (FEDEX_TERMS_OF_SALE.has(incoterm)) return incoterm;
+  throw new CarrierError(
+    "not_supported",
+    `FedEx's commercial invoice does not take customs.incoterm ${incoterm}${incoterm === "DPU" ? "; DAT is its pre-2020 name, which FedEx takes" : ""}. FedEx takes ${[...FEDEX_TERMS_OF_SALE].join(", ")}.`,
+    { field: "customs.incoterm", accepted: [...FEDEX_TERMS_OF_SALE] },
+  );
+}
 
 /**
  * The export filing: an AES ITN as FedEx prints it ("AESX20220714987654"), or an FTR exemption, which FedEx takes
@@ -75,7 +112,7 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
     },
     isDocumentOnly: customs.content_type === "documents",
     commercialInvoice: {
-      termsOfSale: customs.incoterm,
+      termsOfSale: termsOfSale(customs.incoterm),
       ...(purpose ? { shipmentPurpose: purpose } : {}),
       ...(customs.signer ? { originatorName: customs.signer.slice(0, 35) } : {}),
       ...(customs.invoice

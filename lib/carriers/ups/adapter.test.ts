@@ -3,8 +3,10 @@ import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
 import type { CarrierHttp, CarrierRequest, CarrierResponse } from "@/lib/carriers/http/client";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
-import { CarrierError, type AdapterContext, type RateQuote } from "@/lib/carriers/types";
+import { CarrierError, INCOTERMS, type AdapterContext, type RateQuote } from "@/lib/carriers/types";
 import { upsAdapter } from "@/lib/carriers/ups/adapter";
+import { UPS_TERMS_OF_SHIPMENT } from "@/lib/carriers/ups/customs";
+import { CustomsInput } from "@/lib/schemas/customs";
 import {
   UPS_CREDENTIALS,
   upsCustoms,
@@ -231,6 +233,36 @@ describe("UPS customs, payers and limits", () => {
     expect(without.shipment.PaymentInformation.ShipmentCharge).toEqual([
       { Type: "01", BillShipper: { AccountNumber: "A1B2C3" } },
     ]);
+  });
+
+  it("incoterms: every code sent is in UPS's TermsOfShipment list; DDU, DPU and DAT are refused before buying", async () => {
+    const refused: string[] = [];
+    for (const incoterm of INCOTERMS) {
+      const http = fakeHttp(ok(shipSuccess));
+      const req = withCustoms({ incoterm });
+      const sent = await upsAdapter.ship(context(http), req).then(
+        () => bodyOf(http.business[0]!).ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms,
+        (e: unknown) => e,
+      );
+      if (sent instanceof CarrierError) {
+        refused.push(incoterm);
+        expect(http.business).toHaveLength(0);
+        expect(sent.messages[0]).toMatchObject({
+          code: "not_supported",
+          details: { field: "customs.incoterm", accepted: [...UPS_TERMS_OF_SHIPMENT] },
+        });
+        expect(sent.message).toContain(`customs.incoterm ${incoterm}`);
+      } else {
+        expect(UPS_TERMS_OF_SHIPMENT.has(sent.TermsOfShipment)).toBe(true);
+        expect(sent.TermsOfShipment).toBe(incoterm);
+      }
+    }
+    expect(refused).toEqual(["DDU", "DPU", "DAT"]);
+  });
+
+  it("the incoterm a client who names none gets is one UPS accepts", () => {
+    const { incoterm } = CustomsInput.parse({ commodities: [], content_type: "documents" });
+    expect(UPS_TERMS_OF_SHIPMENT.has(incoterm)).toBe(true);
   });
 
   it("a third party pays duties with its account, its country from customs options", async () => {
