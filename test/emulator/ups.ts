@@ -12,7 +12,8 @@ import { isValidUpsTrackingNumber, makeUpsTrackingNumber, trackedPackage, type P
  * - Token: any client id and secret, except a client id starting with "invalid" (401 10401 "ClientId is Invalid").
  *   A client id starting with "blocked" gets a token, and every call with it answers 403 Blocked Merchant.
  * - Rates: a tariff by service, zone and billable weight, with fuel and residential surcharges, negotiated rates
- *   (20 % off) when asked for with a shipper number, GST on Canadian origins, time in transit.
+ *   (20 % off) when asked for with a shipper number, GST on Canadian origins, time in transit. On account NOITEM the
+ *   negotiated rates come as a bare total, without their base or itemized charges.
  * - Ship: 1Z numbers with their check digit, one per package; GIF or ZPL labels drawn from the request; a printable
  *   invoice (Form) when the request overrides paperless.
  * - Void: until the package is picked up (3 h after the sale); "already voided" afterwards is 190117. Labels sold
@@ -167,6 +168,9 @@ function zoneOf(from: Record<string, unknown>, to: Record<string, unknown>): num
   return Math.min(8, 2 + Math.abs(digit(from) - digit(to)));
 }
 
+/** The account whose negotiated rates come without itemized charges (a TotalCharge, with taxes where due). */
+const NOT_ITEMIZED_ACCOUNT = "NOITEM";
+
 interface Priced {
   charges: Record<string, unknown>;
   negotiated: Record<string, unknown> | null;
@@ -178,7 +182,7 @@ function price(
   parcels: Parcel[],
   zone: number,
   origin: string,
-  opts: { residential: boolean; negotiated: boolean; taxes: boolean },
+  opts: { residential: boolean; negotiated: boolean; taxes: boolean; account?: string },
 ): Priced {
   const currency = currencyOf(origin);
   const international = zone === 8;
@@ -212,12 +216,13 @@ function price(
   };
   if (!opts.negotiated) return { charges, negotiated: null, currency };
   const net = build(round2(base * 0.8));
+  // Negotiated rates as a bare total, as UPS answers them for some accounts and older versions.
+  const itemize = opts.account !== NOT_ITEMIZED_ACCOUNT;
   return {
     charges,
     currency,
     negotiated: {
-      BaseServiceCharge: [money(net.b, currency)],
-      ItemizedCharges: net.items,
+      ...(itemize ? { BaseServiceCharge: [money(net.b, currency)], ItemizedCharges: net.items } : {}),
       TotalCharge: money(net.total, currency),
       ...(net.tax
         ? {
@@ -345,7 +350,12 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   const residential = to.ResidentialAddressIndicator !== undefined;
   const taxes = shipment.TaxInformationIndicator !== undefined;
   const rated = services.map((code) => {
-    const priced = price(code, parcels, zone, origin, { residential, negotiated, taxes });
+    const priced = price(code, parcels, zone, origin, {
+      residential,
+      negotiated,
+      taxes,
+      account: str(shipper.ShipperNumber),
+    });
     const days = transitDays(code, zone, international);
     const arrival = addBusinessDays(now, days);
     const pounds = parcels.reduce((s, p) => s + Math.ceil(p.pounds), 0);
@@ -586,6 +596,7 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
     residential: shipTo.address.ResidentialAddressIndicator !== undefined,
     negotiated,
     taxes: false,
+    account: shipperNumber,
   });
   const serviceName = SERVICE_NAMES.get(service) ?? `UPS ${service}`;
   const sale: Sale = {

@@ -22,6 +22,7 @@ import shipRequestInternational from "./fixtures/ship-request-international.json
 import rateSuccess from "./fixtures/rate-response-success.json";
 import rateCanada from "./fixtures/rate-response-canada.json";
 import rateAlerts from "./fixtures/rate-response-alerts.json";
+import rateNegotiatedNotItemized from "./fixtures/rate-response-negotiated-not-itemized.json";
 import rateError from "./fixtures/rate-response-error.json";
 import shipSuccess from "./fixtures/ship-response-success.json";
 import shipError from "./fixtures/ship-response-error.json";
@@ -360,8 +361,9 @@ describe("UPS answers as normalized results", () => {
         service: "03",
         service_name: "UPS Ground",
         currency: "USD",
-        base_charge: 15.59,
-        discount: 3.12,
+        // The negotiated set, as UPS itemized it: its total less its itemized charges (never the list base).
+        base_charge: 12.47,
+        discount: 0,
         duties_and_taxes: 0,
         total_charge: 20.38,
         extra_charges: [
@@ -398,6 +400,47 @@ describe("UPS answers as normalized results", () => {
         details: { service: "03" },
       },
     ]);
+  });
+
+  it("negotiated rates without itemized charges: the published set throughout, the saving as the discount", async () => {
+    const { data } = await upsAdapter.rate(context(fakeHttp(ok(rateNegotiatedNotItemized))), upsRateRequest());
+    expect(
+      data.map(({ service, base_charge, discount, total_charge, extra_charges }) => ({
+        service,
+        base_charge,
+        discount,
+        total_charge,
+        extra_charges,
+      })),
+    ).toEqual([
+      {
+        service: "03",
+        base_charge: 15.59,
+        discount: 3.7,
+        total_charge: 19.8,
+        extra_charges: [
+          { name: "Fuel surcharge", amount: 2.26, currency: "USD" },
+          { name: "Residential surcharge", amount: 5.65, currency: "USD" },
+        ],
+      },
+      {
+        // A negotiated base without negotiated surcharges: mixing it with the list surcharges would invent a
+        // discount of 0.35; the list set and UPS's two totals give the real saving.
+        service: "02",
+        base_charge: 42.18,
+        discount: 11.29,
+        total_charge: 45.16,
+        extra_charges: [
+          { name: "Fuel surcharge", amount: 6.12, currency: "USD" },
+          { name: "Residential surcharge", amount: 5.65, currency: "USD" },
+          { name: "Service options", amount: 2.5, currency: "USD" },
+        ],
+      },
+    ]);
+    for (const q of data) {
+      const parts = q.base_charge + q.extra_charges.reduce((s, e) => s + e.amount, 0) - q.discount;
+      expect(Math.round((parts + q.duties_and_taxes) * 100) / 100).toBe(q.total_charge);
+    }
   });
 
   it("rate success without negotiated rates: the published price", async () => {

@@ -76,6 +76,30 @@ describe("UPS against the emulator", () => {
     expect(body.RateRequest.Shipment.DeliveryTimeInformation.Pickup.Date).toMatch(/^\d{8}$/);
   });
 
+  it("negotiated rates with or without itemized charges: the same total, each broken down from one set", async () => {
+    const itemized = (await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["03"] })))).data[0]!;
+    const credentials = { client_id: "test-client", client_secret: "test-secret", account_number: "NOITEM" };
+    const bare = (await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["03"] })), { credentials }))
+      .data[0]!;
+    const list = (
+      await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["03"] })), {
+        config: { negotiated_rates: false },
+      })
+    ).data[0]!;
+    expect(bare.total_charge).toBe(itemized.total_charge);
+    // Itemized: the account's own base and surcharges, nothing to discount.
+    expect(itemized.discount).toBe(0);
+    expect(itemized.base_charge).toBeLessThan(list.base_charge);
+    // A bare total: the list's parts, and UPS's two totals' difference as the saving.
+    expect(bare.base_charge).toBe(list.base_charge);
+    expect(bare.extra_charges).toEqual(list.extra_charges);
+    expect(bare.discount).toBe(Math.round((list.total_charge - bare.total_charge) * 100) / 100);
+    for (const q of [itemized, bare, list]) {
+      const parts = q.base_charge + q.extra_charges.reduce((s, e) => s + e.amount, 0) - q.discount;
+      expect(Math.round((parts + q.duties_and_taxes) * 100) / 100).toBe(q.total_charge);
+    }
+  });
+
   it("rates one service with Ratetimeintransit, and list prices when negotiated rates are off", async () => {
     const { data, messages } = await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["02"] })), {
       config: { negotiated_rates: false },
