@@ -58,6 +58,7 @@ export const fedexAdapter = defineAdapter({
       accountNumber: fedexCredentials(ctx).account_number,
       pickupType: config.pickupType,
       shipDate,
+      smartPostHubId: config.smartPostHubId,
     });
     const answer = await fedexCall(ctx, {
       operation: "rate",
@@ -66,7 +67,12 @@ export const fedexAdapter = defineAdapter({
       body,
       idempotent: true,
     });
-    const { quotes, messages } = parseRateOutput(outputOf(answer), shipDate, req.services);
+    const { quotes, messages } = parseRateOutput(
+      outputOf(answer),
+      shipDate,
+      req.services,
+      config.smartPostHubId !== null,
+    );
     return { data: quotes, messages };
   },
 
@@ -77,6 +83,7 @@ export const fedexAdapter = defineAdapter({
       pickupType: config.pickupType,
       labelStock: config.labelStock,
       shipDate: isoDate(ctx.now()),
+      smartPostHubId: config.smartPostHubId,
     });
     // Not idempotent: a ship call repeated after a lost answer can buy a second label.
     const answer = await fedexCall(ctx, {

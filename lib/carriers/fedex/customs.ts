@@ -5,6 +5,7 @@ import {
   type Parcel,
   type ShipRequest,
 } from "@/lib/carriers/types";
+import { b13aFilingOption } from "@/lib/carriers/fedex/conditional";
 import { money, paymentType, unitSystemOf, weightIn, weightUnitOf } from "@/lib/carriers/fedex/wire";
 
 /**
@@ -67,6 +68,9 @@ function exportComplianceStatement(customs: Customs): string | null {
 function commoditiesOf(customs: Customs, parcels: readonly Parcel[], origin: string, currency: string) {
   const system = unitSystemOf(parcels);
   const units = weightUnitOf(system);
+  // Commodity.numberOfPieces: "the number of pieces associated with the commodity", a piece being a package in
+  // FedEx's words. We do not know which parcel holds which line, so each line names every parcel it may be in.
+  const numberOfPieces = parcels.length;
   if (customs.commodities.length === 0) {
     // Documents need no commodity lines from the client, but FedEx needs one line describing them.
     const weight = parcels.reduce((s, p) => s + weightIn(system, p.weight, p.weight_unit), 0);
@@ -74,6 +78,7 @@ function commoditiesOf(customs: Customs, parcels: readonly Parcel[], origin: str
       {
         description: (customs.content_description ?? "Documents").slice(0, 450),
         countryOfManufacture: origin,
+        numberOfPieces,
         quantity: 1,
         quantityUnits: "PCS",
         customsValue: { amount: money(customs.duty.declared_value ?? 0), currency },
@@ -84,6 +89,7 @@ function commoditiesOf(customs: Customs, parcels: readonly Parcel[], origin: str
   return customs.commodities.map((c) => ({
     description: c.description.slice(0, 450),
     countryOfManufacture: c.origin_country,
+    numberOfPieces,
     quantity: c.quantity,
     quantityUnits: "PCS",
     unitPrice: { amount: money(c.value_amount), currency: c.value_currency },
@@ -105,6 +111,11 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
   const dutyAccount = payer === "SENDER" ? accountNumber : customs.duty.account_number;
   const purpose = PURPOSES.get(customs.content_type);
   const statement = exportComplianceStatement(customs);
+  const b13a = b13aFilingOption(origin, req.recipient.country_code.toUpperCase(), customs);
+  const exportDetail = {
+    ...(b13a ? { b13AFilingOption: b13a } : {}),
+    ...(statement ? { exportComplianceStatement: statement } : {}),
+  };
   return {
     dutiesPayment: {
       paymentType: payer,
@@ -121,7 +132,7 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
     },
     commodities,
     totalCustomsValue: { amount: money(customs.duty.declared_value ?? total), currency },
-    ...(statement ? { exportDetail: { exportComplianceStatement: statement } } : {}),
+    ...(Object.keys(exportDetail).length > 0 ? { exportDetail } : {}),
   };
 }
 
