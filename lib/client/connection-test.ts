@@ -7,7 +7,7 @@ import type { Message } from "@/lib/schemas/message";
  * carrier refused the credentials or the account (UPS 401/403 Blocked Merchant, FedEx 401/403), and the wire's
  * failures (`carrier_unavailable`, `carrier_timeout`, `carrier_rate_limited`) before the credentials were judged.
  */
-export type ConnectionTestVerdict =
+type ConnectionTestVerdict =
   | { kind: "ok"; text: string }
   | { kind: "credentials"; text: string }
   | { kind: "unreachable"; text: string }
