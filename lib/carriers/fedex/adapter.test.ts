@@ -717,6 +717,22 @@ describe("FedEx's conditional fields (ship-api.json's prose rules)", () => {
       smartPostInfoDetail: { hubId: "5015", indicia: "PARCEL_SELECT" },
     });
     expect(fedexAdapter.configSchema.safeParse({ smart_post_hub_id: "50155" }).success).toBe(false);
+
+    // Asked for by name without a hub: refused alone (no call), a warning beside other services.
+    const alone = recordedFedex(() => ok(withGroundEconomy));
+    const refused = await refusal(
+      fedexAdapter.rate(fedexContext(alone), fedexDomesticRate({ services: ["SMART_POST"] })),
+    );
+    expect(refused.messages[0]).toMatchObject({ code: "not_supported", details: { field: "service" } });
+    expect(calls(alone.requests)).toHaveLength(0);
+    const beside = await fedexAdapter.rate(
+      fedexContext(recordedFedex(() => ok(withGroundEconomy))),
+      fedexDomesticRate({ services: ["SMART_POST", "FEDEX_2_DAY"] }),
+    );
+    expect(beside.data.map((q) => q.service)).toEqual(["FEDEX_2_DAY"]);
+    expect(beside.messages).toContainEqual(
+      expect.objectContaining({ code: "not_supported", level: "warning", details: { field: "service" } }),
+    );
   });
 
   it("subPackagingType on every package to Canada, and into the US from Canada or Mexico; not elsewhere", async () => {

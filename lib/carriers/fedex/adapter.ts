@@ -13,6 +13,7 @@ import type {
 import { CarrierError, defineAdapter } from "@/lib/carriers/types";
 import { fedexCall, fedexCredentials, outputOf } from "@/lib/carriers/fedex/api";
 import { buildCancelRequest, parseCancelAnswer } from "@/lib/carriers/fedex/cancel";
+import { GROUND_ECONOMY, groundEconomyNeedsHub } from "@/lib/carriers/fedex/conditional";
 import { fedexConfigSchema, fedexCredentialsSchema, readFedexConfig } from "@/lib/carriers/fedex/config";
 import { buildRateRequest, parseRateOutput } from "@/lib/carriers/fedex/rating";
 import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
@@ -54,6 +55,9 @@ export const fedexAdapter = defineAdapter({
   rate: async (ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>> => {
     const shipDate = isoDate(ctx.now());
     const config = readFedexConfig(ctx.connection.config);
+    // Ground Economy asked for by name without the hub to sell it: said, rather than an unexplained empty answer.
+    const noHub = config.smartPostHubId === null && req.services.includes(GROUND_ECONOMY);
+    if (noHub && req.services.every((s) => s === GROUND_ECONOMY)) throw groundEconomyNeedsHub();
     const body = buildRateRequest(req, {
       accountNumber: fedexCredentials(ctx).account_number,
       pickupType: config.pickupType,
@@ -73,7 +77,8 @@ export const fedexAdapter = defineAdapter({
       req.services,
       config.smartPostHubId !== null,
     );
-    return { data: quotes, messages };
+    const unsold = noHub ? [{ ...groundEconomyNeedsHub().messages[0]!, level: "warning" as const }] : [];
+    return { data: quotes, messages: [...messages, ...unsold] };
   },
 
   ship: async (ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>> => {
