@@ -6,7 +6,14 @@ import type { AdapterContext, AdapterMessage } from "@/lib/carriers/types";
 import { fedexEmulatorNumber, fedexExpressCheckDigit } from "@/test/emulator/fedex";
 import { atDeadline, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "@/test/clock";
 import { useCarrierEmulator } from "@/test/emulator-helpers";
-import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
+import { buildShipRequest } from "@/lib/carriers/fedex/ship";
+import {
+  FEDEX_CREDENTIALS,
+  fedexCustoms,
+  fedexDomesticRate,
+  fedexDomesticShip,
+  fedexInternationalShip,
+} from "@/test/fedex-context";
 
 /**
  * The FedEx adapter against the emulator's FedEx, through invokeCarrier as the service runs it: the token cached
@@ -275,5 +282,75 @@ describe("the emulator's FedEx checks what FedEx checks", () => {
     expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe(
       "TRACKING.TRACKINGNUMBER.LIMITEXCEEDED",
     );
+  });
+});
+
+describe("FedEx's prose rules, the adapter's requests and the emulator's checks", () => {
+  const toronto = {
+    ...fedexInternationalShip().recipient,
+    city: "Toronto",
+    state_code: "ON",
+    postal_code: "M5V 2T6",
+    country_code: "CA",
+  };
+  const settings = {
+    accountNumber: "740561073",
+    pickupType: "DROPOFF_AT_FEDEX_LOCATION",
+    labelStock: "4x6",
+    shipDate: "2024-03-04",
+    smartPostHubId: "5015",
+  } as const;
+  const post = async (body: unknown) => {
+    const tokenRes = await fetch(`${emulator.current.url}/fedex/oauth/token`, {
+      method: "POST",
+      body: "grant_type=client_credentials&client_id=a&client_secret=b",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const res = await fetch(`${emulator.current.url}/fedex/ship/v1/shipments`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+    });
+    return {
+      status: res.status,
+      codes: ((await res.json()) as { errors?: { code: string }[] }).errors?.map((e) => e.code),
+    };
+  };
+
+  it("Ground Economy: quoted and bought with the connection's hub, not offered without one", async () => {
+    const withHub = connection({ smart_post_hub_id: "5015" });
+    const quotes = await rate(withHub);
+    expect(quotes.ok && quotes.data.map((q) => q.service)).toContain("SMART_POST");
+    const bought = await invoke(withHub, "ship", (a, ctx) => a.ship(ctx, fedexDomesticShip({ service: "SMART_POST" })));
+    expect(bought.ok).toBe(true);
+    const without = await rate();
+    expect(without.ok && without.data.map((q) => q.service)).not.toContain("SMART_POST");
+
+    const body = buildShipRequest(fedexDomesticShip({ service: "SMART_POST" }), settings);
+    delete (body.requestedShipment as Record<string, unknown>).smartPostInfoDetail;
+    expect(await post(body)).toEqual({ status: 400, codes: ["SMARTPOSTDETAIL.REQUIRED"] });
+  });
+
+  it("to Canada with subPackagingType, from Canada with the B13A option: bought; without them refused", async () => {
+    const conn = connection();
+    const toCanada = fedexInternationalShip({ recipient: toronto });
+    expect((await invoke(conn, "ship", (a, ctx) => a.ship(ctx, toCanada))).ok).toBe(true);
+    const fromCanada = fedexInternationalShip({
+      shipper: { ...toronto, person_name: "Ada Shipper", phone_number: "+1 416 555 0100" },
+      customs: fedexCustoms({
+        eel_pfc: null,
+        commodities: [{ ...fedexCustoms().commodities[1]!, value_currency: "CAD" }],
+      }),
+    });
+    expect((await invoke(conn, "ship", (a, ctx) => a.ship(ctx, fromCanada))).ok).toBe(true);
+
+    const noSub = buildShipRequest(toCanada, settings);
+    for (const p of noSub.requestedShipment.requestedPackageLineItems)
+      delete (p as Record<string, unknown>).subPackagingType;
+    expect(await post(noSub)).toEqual({ status: 400, codes: ["SUBPACKAGINGTYPE.REQUIRED"] });
+    const noB13a = buildShipRequest(fromCanada, settings);
+    delete (noB13a.requestedShipment.customsClearanceDetail as { exportDetail?: unknown }).exportDetail;
+    expect(await post(noB13a)).toEqual({ status: 400, codes: ["B13AFILINGOPTION.REQUIRED"] });
   });
 });

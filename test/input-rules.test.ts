@@ -225,7 +225,7 @@ describe("proxy shipping: customs and the rates echo", () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body.customs).toMatchObject({ ...customs, incoterm: "DDU", duty: { paid_by: "recipient" } });
+    expect(res.body.customs).toMatchObject({ ...customs, incoterm: "DAP", duty: { paid_by: "recipient" } });
     expect(res.body.options).toEqual({ signature: true });
     expect(ship.mock.calls[0]![1].options).toEqual({ signature: true });
     expect(ship.mock.calls[0]![1].customs).toEqual(res.body.customs);

@@ -8,6 +8,7 @@ import { POST as shipping } from "@/app/v1/proxy/shipping/route";
 import { GET as track } from "@/app/v1/proxy/tracking/[carrier_name]/[tracking_number]/route";
 import { POST as createShipment } from "@/app/v1/shipments/route";
 import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
+import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
 import { GET as label } from "@/app/v1/shipments/[id]/label/route";
 import { POST as cancel } from "@/app/v1/shipments/[id]/cancel/route";
 import { GET as getTracker } from "@/app/v1/trackers/[id]/route";
@@ -116,12 +117,12 @@ const domestic = (extra: Record<string, unknown> = {}) => ({
 });
 const international = (extra: Record<string, unknown> = {}) => domestic({ recipient: london, ...extra });
 
-async function upsOrg() {
+async function upsOrg(credentials: Record<string, unknown> = UPS_CREDENTIALS) {
   const org = await makeOrg();
   const conn = await addConnection(org.key, {
     carrier_name: "ups",
     carrier_id: "ups-main",
-    credentials: UPS_CREDENTIALS,
+    credentials,
     test_mode: true,
   });
   return { ...org, connectionId: conn.id };
@@ -339,6 +340,27 @@ describe("UPS through the managed endpoints", () => {
       params: { id: shipment.tracker_id },
     });
     expect(tracker.body.status).toBe("cancelled");
+  });
+
+  it("a cancellation UPS answers with the package not voided fails, and the shipment stays purchased", async () => {
+    const { key } = await upsOrg({ ...UPS_CREDENTIALS, account_number: "NOVOID" });
+    const created = await call(createShipment, "POST", "/v1/shipments", { key, body: domestic() });
+    const ground = created.body.rates.find((r: { service: string }) => r.service === "03");
+    const bought = await call(purchase, "POST", `/v1/shipments/${created.body.id}/purchase`, {
+      key,
+      params: { id: created.body.id },
+      body: { selected_rate_id: ground.id },
+    });
+    const shipment = bought.body.shipment;
+    const res = await call(cancel, "POST", `/v1/shipments/${shipment.id}/cancel`, { key, params: { id: shipment.id } });
+    expect(res.status).toBe(424);
+    expect(res.body.messages[0]).toMatchObject({
+      carrier_name: "ups",
+      code: "UPS_NOT_VOIDED",
+      details: { not_voided: [shipment.tracking_number] },
+    });
+    const after = await call(getShipment, "GET", `/v1/shipments/${shipment.id}`, { key, params: { id: shipment.id } });
+    expect(after.body.status).toBe("purchased");
   });
 
   it("the background refresh follows a due UPS tracker to delivered", async () => {

@@ -159,7 +159,11 @@ export const CUSTOMS_CONTENT_TYPES = [
 ] as const;
 export type CustomsContentType = (typeof CUSTOMS_CONTENT_TYPES)[number];
 
-/** Incoterms the carriers accept (DDU and DAT are the pre-2020 names UPS and FedEx still take). */
+/**
+ * Every incoterm a client may name (DDU and DAT are the pre-2020 names some carriers still take). Each carrier takes
+ * only part of it: an adapter refuses, before buying, a code outside its carrier's own list (UPS_TERMS_OF_SHIPMENT,
+ * FEDEX_TERMS_OF_SALE).
+ */
 export const INCOTERMS = [
   "DAP",
   "DDP",

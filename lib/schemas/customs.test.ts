@@ -19,7 +19,7 @@ describe("CustomsInput", () => {
     expect(parsed).toEqual({
       content_type: "merchandise",
       content_description: null,
-      incoterm: "DDU",
+      incoterm: "DAP",
       duty: { paid_by: "recipient", currency: "USD", account_number: null, declared_value: null },
       invoice: null,
       invoice_date: null,

@@ -57,7 +57,9 @@ export const CustomsInput = z
   .strictObject({
     content_type: blankIsNull(z.enum(CUSTOMS_CONTENT_TYPES)).transform((v) => v ?? "merchandise"),
     content_description: optionalText(200),
-    incoterm: blankIsNull(upper(z.enum(INCOTERMS))).transform((v) => v ?? "DDU"),
+    // purplship's default was DDU, which UPS's invoice does not take; DAP (its Incoterms 2010 successor, the buyer
+    // paying duties) is in every carrier's list (UPS_TERMS_OF_SHIPMENT, FEDEX_TERMS_OF_SALE).
+    incoterm: blankIsNull(upper(z.enum(INCOTERMS))).transform((v) => v ?? "DAP"),
     duty: DutyInput.nullish(),
     invoice: optionalText(35),
     invoice_date: blankIsNull(z.iso.date("must be a date as YYYY-MM-DD")).transform((v) => v ?? null),

@@ -151,6 +151,16 @@ interface Service {
 
 const SERVICES: Service[] = [
   { code: "FEDEX_GROUND", name: "FedEx Ground", days: 5, flat: 9.5, perLb: 0.55, international: false, ground: true },
+  // Quoted only to a request that names its SmartPost hub (smartPostInfoDetail), as FedEx does for such accounts.
+  {
+    code: "SMART_POST",
+    name: "FedEx Ground Economy",
+    days: 7,
+    flat: 7.9,
+    perLb: 0.45,
+    international: false,
+    ground: true,
+  },
   {
     code: "GROUND_HOME_DELIVERY",
     name: "FedEx Home Delivery",
@@ -209,14 +219,76 @@ const SERVICES: Service[] = [
 ];
 const SERVICE_BY_CODE = new Map(SERVICES.map((s) => [s.code, s]));
 
-/** The services FedEx offers on a route: Home Delivery to homes and Ground to businesses, inside one country. */
-function servicesOn(international: boolean, residential: boolean): Service[] {
+/**
+ * The services FedEx offers on a route: Home Delivery to homes and Ground to businesses, inside one country, and
+ * Ground Economy where the request names a SmartPost hub.
+ */
+function servicesOn(international: boolean, residential: boolean, smartPost = false): Service[] {
   return SERVICES.filter(
     (s) =>
       s.international === international &&
       !(residential && s.code === "FEDEX_GROUND") &&
-      !(!residential && s.code === "GROUND_HOME_DELIVERY"),
+      !(!residential && s.code === "GROUND_HOME_DELIVERY") &&
+      (smartPost || s.code !== "SMART_POST"),
   );
+}
+
+const SMART_POST_INDICIA = new Set([
+  "MEDIA_MAIL",
+  "PARCEL_RETURN",
+  "PARCEL_SELECT",
+  "PRESORTED_BOUND_PRINTED_MATTER",
+  "PRESORTED_STANDARD",
+]);
+const B13A_OPTIONS = new Set(["NOT_REQUIRED", "MANUALLY_ATTACHED", "FILED_ELECTRONICALLY", "SUMMARY_REPORTING", "FEDEX_TO_STAMP"]); // prettier-ignore
+
+/** SmartPostInfoDetail's `hubId` (four digits) and `indicia` are required whenever the detail is sent (ship-api.json). */
+function checkSmartPost(c: Checks, detail: unknown, at: string): boolean {
+  if (detail === undefined) return false;
+  const d = obj(detail);
+  c.require(/^\d{4}$/.test(String(d.hubId ?? "")), `${at}.hubId`);
+  c.require(SMART_POST_INDICIA.has(String(d.indicia)), `${at}.indicia`);
+  return true;
+}
+
+/**
+ * What ship-api.json requires in prose only, checked as FedEx would. The codes are the emulator's own (FedEx
+ * publishes none for these), in FedEx's error shape.
+ */
+function checkConditional(c: Checks, shipment: Json, route: Route, packages: Json[]): void {
+  const from = String(route.origin.countryCode);
+  const to = String(route.destination.countryCode);
+  // SmartPostInfoDetail.description: "Required for SMARTPOST service."
+  if (shipment.serviceType === "SMART_POST") {
+    c.require(
+      shipment.smartPostInfoDetail !== undefined,
+      "requestedShipment.smartPostInfoDetail",
+      "SMARTPOSTDETAIL.REQUIRED",
+      "SmartPost detail (hubId and indicia) is required for FedEx Ground Economy.",
+    );
+  }
+  // RequestedPackageLineItem.subPackagingType: "subPackagingType is mandatory for shipments to Canada."
+  if (to === "CA") {
+    packages.forEach((p, i) =>
+      c.require(
+        !!text(p.subPackagingType),
+        `requestedShipment.requestedPackageLineItems[${i}].subPackagingType`,
+        "SUBPACKAGINGTYPE.REQUIRED",
+        "subPackagingType is mandatory for shipments to Canada.",
+      ),
+    );
+  }
+  // ExportDetail.b13AFilingOption: "Required for non-document shipments originating in Canada destinated for any
+  // country other than Canada, the United States, Puerto Rico, or the U.S. Virgin Islands."
+  const customs = obj(shipment.customsClearanceDetail);
+  if (from === "CA" && !["CA", "US", "PR", "VI"].includes(to) && customs.isDocumentOnly !== true) {
+    c.require(
+      B13A_OPTIONS.has(String(obj(customs.exportDetail).b13AFilingOption)),
+      "requestedShipment.customsClearanceDetail.exportDetail.b13AFilingOption",
+      "B13AFILINGOPTION.REQUIRED",
+      "The B13A filing option is required for shipments from Canada to this destination.",
+    );
+  }
 }
 
 const WORDS = ["ONE_DAY", "TWO_DAYS", "THREE_DAYS", "FOUR_DAYS", "FIVE_DAYS", "SIX_DAYS", "SEVEN_DAYS"];
@@ -659,11 +731,14 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
     const commodities = list(obj(shipment.customsClearanceDetail).commodities);
     c.require(commodities.length > 0, "requestedShipment.customsClearanceDetail.commodities");
   }
+  const smartPost = checkSmartPost(c, shipment.smartPostInfoDetail, "requestedShipment.smartPostInfoDetail");
   const refused = c.answer();
   if (refused) return refused;
 
   const wanted = text(shipment.serviceType);
-  const offered = servicesOn(route.international, route.residential).filter((s) => !wanted || s.code === wanted);
+  const offered = servicesOn(route.international, route.residential, smartPost).filter(
+    (s) => !wanted || s.code === wanted,
+  );
   if (offered.length === 0) {
     return refuse(400, [
       {
@@ -751,6 +826,8 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
       );
     }
   }
+  checkSmartPost(c, shipment.smartPostInfoDetail, "requestedShipment.smartPostInfoDetail");
+  checkConditional(c, shipment, route, packages);
   if (service && service.international !== route.international) {
     c.require(
       false,

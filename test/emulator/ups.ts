@@ -18,11 +18,15 @@ import { isValidUpsTrackingNumber, makeUpsTrackingNumber, trackedPackage, type P
  * an adapter that sends a wrong request fails here as it would at UPS.
  *
  * - Token: any client id and secret, except a client id starting with "invalid" (401 10401 "ClientId is Invalid").
+ *   A client id starting with "blocked" gets a token, and every call with it answers 403 Blocked Merchant.
  * - Rates: a tariff by service, zone and billable weight, with fuel and residential surcharges, negotiated rates
- *   (20 % off) when asked for with a shipper number, GST on Canadian origins, time in transit.
+ *   (20 % off) when asked for with a shipper number, GST on Canadian origins, time in transit. On account NOITEM the
+ *   negotiated rates come as a bare total, without their base or itemized charges.
  * - Ship: 1Z numbers with their check digit, one per package; GIF or ZPL labels drawn from the request; a printable
  *   invoice (Form) when the request overrides paperless.
- * - Void: until the package is picked up (3 h after the sale); "already voided" afterwards is 190117.
+ * - Void: until the package is picked up (3 h after the sale); "already voided" afterwards is 190117. Labels sold
+ *   on account NOVOID are answered 200 with every package "0 Not Voided"; on account PARTVD the first void of a
+ *   shipment voids its first package only (a partial void) and a second void the rest.
  * - Track: sold numbers move with time since the sale; any other valid 1Z number is "not found" (TW0001); anything
  *   that is not a valid 1Z number is "invalid inquiry number" (TV1002).
  *
@@ -172,6 +176,9 @@ function zoneOf(from: Record<string, unknown>, to: Record<string, unknown>): num
   return Math.min(8, 2 + Math.abs(digit(from) - digit(to)));
 }
 
+/** The account whose negotiated rates come without itemized charges (a TotalCharge, with taxes where due). */
+const NOT_ITEMIZED_ACCOUNT = "NOITEM";
+
 interface Priced {
   charges: Record<string, unknown>;
   negotiated: Record<string, unknown> | null;
@@ -183,7 +190,7 @@ function price(
   parcels: Parcel[],
   zone: number,
   origin: string,
-  opts: { residential: boolean; negotiated: boolean; taxes: boolean },
+  opts: { residential: boolean; negotiated: boolean; taxes: boolean; account?: string },
 ): Priced {
   const currency = currencyOf(origin);
   const international = zone === 8;
@@ -217,12 +224,13 @@ function price(
   };
   if (!opts.negotiated) return { charges, negotiated: null, currency };
   const net = build(round2(base * 0.8));
+  // Negotiated rates as a bare total, as UPS answers them for some accounts and older versions.
+  const itemize = opts.account !== NOT_ITEMIZED_ACCOUNT;
   return {
     charges,
     currency,
     negotiated: {
-      BaseServiceCharge: [money(net.b, currency)],
-      ItemizedCharges: net.items,
+      ...(itemize ? { BaseServiceCharge: [money(net.b, currency)], ItemizedCharges: net.items } : {}),
       TotalCharge: money(net.total, currency),
       ...(net.tax
         ? {
@@ -279,6 +287,7 @@ function token(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   }
   if (clientId.startsWith("invalid")) return { status: 401, body: errorBody("10401", "ClientId is Invalid") };
   const issued = state.issueToken();
+  state.data.set(`ups:client:${issued.token}`, clientId);
   return {
     status: 200,
     body: {
@@ -349,7 +358,12 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   const residential = to.ResidentialAddressIndicator !== undefined;
   const taxes = shipment.TaxInformationIndicator !== undefined;
   const rated = services.map((code) => {
-    const priced = price(code, parcels, zone, origin, { residential, negotiated, taxes });
+    const priced = price(code, parcels, zone, origin, {
+      residential,
+      negotiated,
+      taxes,
+      account: str(shipper.ShipperNumber),
+    });
     const days = transitDays(code, zone, international);
     const arrival = addBusinessDays(now, days);
     const pounds = parcels.reduce((s, p) => s + Math.ceil(p.pounds), 0);
@@ -446,6 +460,10 @@ function references(v: unknown, field: string): string[] {
   return refs.map((r, i) => text(obj(r)?.Value, 35, `${field} reference number ${i + 1}`));
 }
 
+// Shipping.yaml, components.schemas.ShipmentServiceOptions_InternationalForms.properties.TermsOfShipment
+// .description: its "Valid values" (a prose list, so no schema check finds a code outside it).
+const TERMS_OF_SHIPMENT = new Set("CFR CIF CIP CPT DAF DDP DAP DEQ DES EXW FAS FCA FOB".split(" "));
+
 function internationalForms(shipment: Record<string, unknown>) {
   const options = obj(shipment.ShipmentServiceOptions);
   const forms = obj(options?.InternationalForms);
@@ -477,7 +495,8 @@ function internationalForms(shipment: Record<string, unknown>) {
   text(forms.InvoiceNumber, 35, "invoice number", false);
   text(forms.ReasonForExport, 20, "reason for export");
   need(/^[A-Z]{3}$/.test(str(forms.CurrencyCode)), "Missing or invalid invoice CurrencyCode.");
-  text(forms.TermsOfShipment, 3, "terms of shipment", false);
+  const terms = text(forms.TermsOfShipment, 3, "terms of shipment", false);
+  need(!terms || TERMS_OF_SHIPMENT.has(terms), `Invalid TermsOfShipment ${terms}.`);
   text(forms.DeclarationStatement, 550, "declaration statement", false);
   return forms;
 }
@@ -585,6 +604,7 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
     residential: shipTo.address.ResidentialAddressIndicator !== undefined,
     negotiated,
     taxes: false,
+    account: shipperNumber,
   });
   const serviceName = SERVICE_NAMES.get(service) ?? `UPS ${service}`;
   const sale: Sale = {
@@ -668,6 +688,12 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
 // ---------------------------------------------------------------------------------------------------------------
 // Void and track
 
+// Accounts whose voids misbehave, as a shipper meets it at UPS when a package has been scanned already: the
+// answer is a 200 whose packages say "0 = Not Voided" (Shipping.yaml, PackageLevelResults.Status.Code).
+const NOT_VOIDED_ACCOUNT = "NOVOID";
+// The first void of a shipment voids its first package only; a second void voids the rest.
+const PARTIAL_VOID_ACCOUNT = "PARTVD";
+
 function voidShipment(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   const id = decodeURIComponent(req.path.split("/").pop()!);
   const sale = state.data.get(`ups:shipment:${id}`) as Sale | undefined;
@@ -677,17 +703,29 @@ function voidShipment(req: EmulatorRequest, state: CarrierState): EmulatorRespon
   if (now - sale.soldAt >= PICKUP_AFTER_MS) {
     throw new Refusal(400, "190101", "The shipment cannot be voided: UPS has already received the package.");
   }
-  sale.voidedAt = now;
+  // A 1Z number carries the shipper's account in its characters 3 to 8.
+  const account = sale.shipmentId.slice(2, 8);
+  const attempts = ((state.data.get(`ups:void-attempts:${id}`) as number | undefined) ?? 0) + 1;
+  state.data.set(`ups:void-attempts:${id}`, attempts);
+  const results = sale.trackingNumbers.map((n, i) => {
+    const refused = account === NOT_VOIDED_ACCOUNT || (account === PARTIAL_VOID_ACCOUNT && attempts === 1 && i > 0);
+    return {
+      TrackingNumber: n,
+      Status: refused ? { Code: "0", Description: "Not Voided" } : { Code: "1", Description: "Voided" },
+    };
+  });
+  const all = results.every((r) => r.Status.Code === "1");
+  if (all) sale.voidedAt = now;
   return {
     status: 200,
     body: {
       VoidShipmentResponse: {
         Response: { ResponseStatus: { Code: "1", Description: "Success" } },
-        SummaryResult: { Status: { Code: "1", Description: "Voided" } },
-        PackageLevelResult: sale.trackingNumbers.map((n) => ({
-          TrackingNumber: n,
-          Status: { Code: "1", Description: "Voided" },
-        })),
+        // Shipping.yaml lists no summary codes: the emulator's says "1" only when every package is voided.
+        SummaryResult: {
+          Status: all ? { Code: "1", Description: "Voided" } : { Code: "0", Description: "Not Voided" },
+        },
+        PackageLevelResults: results,
       },
     },
   };
@@ -732,6 +770,12 @@ function track(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** A call whose token was issued to a client id starting with "blocked": UPS's 403 Blocked Merchant. */
+function blocked(req: EmulatorRequest, state: CarrierState): boolean {
+  const bearer = /^Bearer (.+)$/i.exec(str(req.headers.authorization))?.[1];
+  return bearer !== undefined && str(state.data.get(`ups:client:${bearer}`)).startsWith("blocked");
+}
+
 const ROUTES: [string, RegExp, Operation][] = [
   ["POST", /^\/security\/v1\/oauth\/token$/, "token"],
   ["POST", /^\/api\/rating\/v\d+\/(rate|shop|ratetimeintransit|shoptimeintransit)$/i, "rate"],
@@ -762,7 +806,13 @@ export const upsEmulator: EmulatedCarrier = {
   },
   async handle(req, state) {
     try {
-      switch (this.operationOf(req.method, req.path)) {
+      const operation = this.operationOf(req.method, req.path);
+      if (operation !== "token" && blocked(req, state)) {
+        // Every UPS API answers 403 "Blocked Merchant" (its `responses.403.description`); the body's code and text
+        // are the emulator's own, as UPS publishes none.
+        return { status: 403, body: errorBody("403", "Blocked Merchant: this account may not use this API.") };
+      }
+      switch (operation) {
         case "token":
           return token(req, state);
         case "rate":

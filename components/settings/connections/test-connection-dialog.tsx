@@ -15,6 +15,7 @@ import {
 import { formatMoney } from "@/components/ui/money";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
 import { TEST_RATE_ROUTE } from "@/lib/client/connection-settings";
+import { connectionTestVerdict } from "@/lib/client/connection-test";
 import type { Connection } from "@/lib/schemas/connection";
 import type { Message } from "@/lib/schemas/message";
 import type { Rate } from "@/lib/schemas/rate";
@@ -26,7 +27,8 @@ interface Answer {
 
 /**
  * Test connection: a harmless rate quote (nothing stored, nothing bought) through this connection alone, and the
- * carrier's answer as it came: its rates, or its messages.
+ * carrier's answer as it came: its rates, or its messages, under a verdict that tells refused credentials from a
+ * carrier that cannot be reached (lib/client/connection-test.ts).
  */
 export function TestConnectionDialog({ connection }: { connection: Connection }) {
   const test = useMutation({
@@ -44,6 +46,7 @@ export function TestConnectionDialog({ connection }: { connection: Connection })
   });
   const answer = test.data;
   const cheapest = answer?.rates.slice().sort((a, b) => a.total_charge - b.total_charge)[0];
+  const verdict = answer && connectionTestVerdict(answer);
   return (
     <Dialog
       onOpenChange={(open) => {
@@ -77,9 +80,9 @@ export function TestConnectionDialog({ connection }: { connection: Connection })
               {cheapest && `, from ${formatMoney(cheapest.total_charge, cheapest.currency)} (${cheapest.service})`}.
             </p>
           )}
-          {answer && answer.rates.length === 0 && (
+          {verdict && verdict.kind !== "ok" && (
             <p className="flex items-center gap-2 font-medium text-destructive">
-              <CircleX aria-hidden className="size-4" /> The carrier returned no rates.
+              <CircleX aria-hidden className="size-4" /> {verdict.text}
             </p>
           )}
           {answer && answer.messages.length > 0 && (

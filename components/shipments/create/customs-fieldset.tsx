@@ -96,7 +96,7 @@ export function CustomsFieldset({ from, to }: CustomsFieldsetProps) {
             required
             options={INCOTERMS}
             onChange={incotermChanged}
-            hint="DDU or DAP: the recipient pays duties and taxes. DDP: you pay them."
+            hint="DAP (or DDU, which UPS does not take): the recipient pays duties and taxes. DDP: you pay them."
             className="@md:col-start-1"
           />
           <SelectField name="customs.duty.paid_by" label="Duties paid by" required options={DUTY_PAYERS} />

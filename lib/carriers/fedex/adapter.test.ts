@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import type { CarrierRequest } from "@/lib/carriers/http/client";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
-import { CarrierError, type TrackingResult } from "@/lib/carriers/types";
+import { CarrierError, INCOTERMS, type TrackingResult } from "@/lib/carriers/types";
 import { fedexAdapter } from "@/lib/carriers/fedex/adapter";
+import { FEDEX_TERMS_OF_SALE } from "@/lib/carriers/fedex/customs";
+import { CustomsInput } from "@/lib/schemas/customs";
 import { shipmentKeyReference } from "@/lib/carriers/fedex/ship";
 import {
   FEDEX_CREDENTIALS,
@@ -135,6 +137,35 @@ describe("FedEx requests", () => {
     expect(sent(calls(http.requests)[0]!)).toEqual(shipRequestInternational);
   });
 
+  it("incoterms: every code sent is in FedEx's terms of sale; DPU and FAS are refused before buying", async () => {
+    const refused: string[] = [];
+    for (const incoterm of INCOTERMS) {
+      const http = recordedFedex(() => ok(shipSuccess));
+      type Sent = { requestedShipment: { customsClearanceDetail: { commercialInvoice: { termsOfSale: string } } } };
+      const outcome: Sent | CarrierError = await fedexAdapter
+        .ship(fedexContext(http), fedexInternationalShip({ customs: fedexCustoms({ incoterm }) }))
+        .then(
+          () => sent(calls(http.requests)[0]!) as Sent,
+          (e: unknown) => e as CarrierError,
+        );
+      if (outcome instanceof CarrierError) {
+        refused.push(incoterm);
+        expect(calls(http.requests)).toHaveLength(0);
+        expect(outcome.messages[0]).toMatchObject({
+          code: "not_supported",
+          details: { field: "customs.incoterm", accepted: [...FEDEX_TERMS_OF_SALE] },
+        });
+      } else {
+        const terms = outcome.requestedShipment.customsClearanceDetail.commercialInvoice.termsOfSale;
+        expect(FEDEX_TERMS_OF_SALE.has(terms)).toBe(true);
+        expect(terms).toBe(incoterm);
+      }
+    }
+    expect(refused).toEqual(["DPU", "FAS"]);
+    const { incoterm } = CustomsInput.parse({ commodities: [], content_type: "documents" });
+    expect(FEDEX_TERMS_OF_SALE.has(incoterm)).toBe(true);
+  });
+
   it("maps duty payers, documents, AES and customs without ETD", async () => {
     const http = recordedFedex(() => ok(shipSuccess));
     await fedexAdapter.ship(
@@ -169,6 +200,7 @@ describe("FedEx requests", () => {
         {
           description: "Contracts",
           countryOfManufacture: "US",
+          numberOfPieces: 1,
           quantity: 1,
           quantityUnits: "PCS",
           customsValue: { amount: 0, currency: "USD" },
@@ -628,5 +660,146 @@ describe("FedEx connection settings", () => {
     ).toBe(true);
     expect(fedexAdapter.configSchema.safeParse({ label_stock: "A4" }).success).toBe(false);
     expect(fedexAdapter.configSchema.safeParse({ labelstock: "4x6" }).success).toBe(false);
+  });
+});
+
+describe("FedEx's conditional fields (ship-api.json's prose rules)", () => {
+  type Shipment = Record<string, unknown> & {
+    requestedPackageLineItems: Record<string, unknown>[];
+    customsClearanceDetail?: { commodities: Record<string, unknown>[]; exportDetail?: Record<string, unknown> };
+  };
+  async function shipped(req: Parameters<typeof fedexAdapter.ship>[1], config: Record<string, unknown> = {}) {
+    const http = recordedFedex(() => ok(shipSuccess));
+    await fedexAdapter.ship(fedexContext(http, { config }), req);
+    return (sent(calls(http.requests)[0]!) as { requestedShipment: Shipment }).requestedShipment;
+  }
+  const place = (city: string, state_code: string, postal_code: string, country_code: string) => ({
+    ...fedexDomesticRate().recipient,
+    phone_number: "+1 514 555 0100",
+    city,
+    state_code,
+    postal_code,
+    country_code,
+  });
+  const toronto = place("Toronto", "ON", "M5V 2T6", "CA");
+  const montreal = place("Montreal", "QC", "H2Y 1C6", "CA");
+  const monterrey = place("Monterrey", "NL", "64000", "MX");
+  const london = fedexInternationalRate().recipient;
+  const cad = (value: number) =>
+    fedexCustoms({
+      eel_pfc: null,
+      commodities: [{ ...fedexCustoms().commodities[1]!, value_amount: value, value_currency: "CAD" }],
+    });
+
+  it("Ground Economy (SMART_POST) is bought with smartPostInfoDetail: the connection's hub, indicia by weight", async () => {
+    const light = fedexDomesticShip({
+      service: "SMART_POST",
+      parcels: [{ ...fedexDomesticShip().parcels[0]!, weight: 12, weight_unit: "OZ" }],
+    });
+    expect((await shipped(light, { smart_post_hub_id: "5015" })).smartPostInfoDetail).toEqual({
+      hubId: "5015",
+      indicia: "PRESORTED_STANDARD",
+    });
+    const heavier = fedexDomesticShip({ service: "SMART_POST" });
+    expect((await shipped(heavier, { smart_post_hub_id: "5015" })).smartPostInfoDetail).toEqual({
+      hubId: "5015",
+      indicia: "PARCEL_SELECT",
+    });
+    expect((await shipped(fedexDomesticShip(), { smart_post_hub_id: "5015" })).smartPostInfoDetail).toBeUndefined();
+  });
+
+  it("without a hub id, Ground Economy is refused before buying and left out of rates", async () => {
+    const http = recordedFedex(() => ok(shipSuccess));
+    const error = await refusal(fedexAdapter.ship(fedexContext(http), fedexDomesticShip({ service: "SMART_POST" })));
+    expect(error.messages[0]).toMatchObject({ code: "not_supported", details: { field: "service" } });
+    expect(error.message).toMatch(/smart_post_hub_id/);
+    expect(calls(http.requests)).toHaveLength(0);
+
+    const withGroundEconomy = structuredClone(rateSuccess);
+    const replies = withGroundEconomy.output.rateReplyDetails as Record<string, unknown>[];
+    replies.push({ ...replies[0]!, serviceType: "SMART_POST", serviceName: "FedEx Ground Economy" });
+    const noHub = recordedFedex(() => ok(withGroundEconomy));
+    const quotes = await fedexAdapter.rate(fedexContext(noHub), fedexDomesticRate());
+    expect(quotes.data.map((q) => q.service)).not.toContain("SMART_POST");
+    expect((sent(calls(noHub.requests)[0]!) as { requestedShipment: Shipment }).requestedShipment).not.toHaveProperty(
+      "smartPostInfoDetail",
+    );
+
+    const hub = recordedFedex(() => ok(withGroundEconomy));
+    const offered = await fedexAdapter.rate(
+      fedexContext(hub, { config: { smart_post_hub_id: "5015" } }),
+      fedexDomesticRate(),
+    );
+    expect(offered.data.map((q) => q.service)).toContain("SMART_POST");
+    expect((sent(calls(hub.requests)[0]!) as { requestedShipment: Shipment }).requestedShipment).toMatchObject({
+      smartPostInfoDetail: { hubId: "5015", indicia: "PARCEL_SELECT" },
+    });
+    expect(fedexAdapter.configSchema.safeParse({ smart_post_hub_id: "50155" }).success).toBe(false);
+
+    // Asked for by name without a hub: refused alone (no call), a warning beside other services.
+    const alone = recordedFedex(() => ok(withGroundEconomy));
+    const refused = await refusal(
+      fedexAdapter.rate(fedexContext(alone), fedexDomesticRate({ services: ["SMART_POST"] })),
+    );
+    expect(refused.messages[0]).toMatchObject({ code: "not_supported", details: { field: "service" } });
+    expect(calls(alone.requests)).toHaveLength(0);
+    const beside = await fedexAdapter.rate(
+      fedexContext(recordedFedex(() => ok(withGroundEconomy))),
+      fedexDomesticRate({ services: ["SMART_POST", "FEDEX_2_DAY"] }),
+    );
+    expect(beside.data.map((q) => q.service)).toEqual(["FEDEX_2_DAY"]);
+    expect(beside.messages).toContainEqual(
+      expect.objectContaining({ code: "not_supported", level: "warning", details: { field: "service" } }),
+    );
+  });
+
+  it("subPackagingType on every package to Canada, and into the US from Canada or Mexico; not elsewhere", async () => {
+    const tube = { ...fedexDomesticShip().parcels[0]!, packaging_type: "tube" };
+    const toCanada = await shipped(
+      fedexInternationalShip({ recipient: toronto, parcels: [fedexDomesticShip().parcels[0]!, tube] }),
+    );
+    expect(toCanada.requestedPackageLineItems.map((p) => p.subPackagingType)).toEqual(["CARTON", "TUBE"]);
+    const withinCanada = await shipped(fedexDomesticShip({ shipper: montreal, recipient: toronto }));
+    expect(withinCanada.requestedPackageLineItems[0]!.subPackagingType).toBe("CARTON");
+    const fromMexico = await shipped(
+      fedexInternationalShip({ shipper: monterrey, recipient: fedexDomesticRate().recipient }),
+    );
+    expect(fromMexico.requestedPackageLineItems[0]!.subPackagingType).toBe("CARTON");
+    expect((await shipped(fedexDomesticShip())).requestedPackageLineItems[0]).not.toHaveProperty("subPackagingType");
+    expect((await shipped(fedexInternationalShip())).requestedPackageLineItems[0]).not.toHaveProperty(
+      "subPackagingType",
+    );
+  });
+
+  it("b13AFilingOption for goods exported from Canada beyond the US: NOT_REQUIRED under CAD 2,000, else filed", async () => {
+    const fromCanada = (customs: ReturnType<typeof fedexCustoms>, recipient = london) =>
+      fedexInternationalShip({ shipper: toronto, recipient, customs });
+    expect((await shipped(fromCanada(cad(500)))).customsClearanceDetail!.exportDetail).toEqual({
+      b13AFilingOption: "NOT_REQUIRED",
+    });
+    const filed = await shipped(fromCanada({ ...cad(5000), aes: "PR 20241234567890" }));
+    expect(filed.customsClearanceDetail!.exportDetail).toEqual({
+      b13AFilingOption: "FILED_ELECTRONICALLY",
+      exportComplianceStatement: "PR20241234567890",
+    });
+    const http = recordedFedex(() => ok(shipSuccess));
+    const error = await refusal(fedexAdapter.ship(fedexContext(http), fromCanada(cad(5000))));
+    expect(error.messages[0]).toMatchObject({ code: "not_supported", details: { field: "customs.aes" } });
+    expect(calls(http.requests)).toHaveLength(0);
+    // To the US (and PR, VI) no B13A option; documents need none.
+    const toUs = await shipped(fromCanada(cad(5000), fedexDomesticRate().recipient));
+    expect(toUs.customsClearanceDetail!.exportDetail).toBeUndefined();
+    const documents = await shipped(
+      fromCanada(fedexCustoms({ content_type: "documents", commodities: [], eel_pfc: null })),
+    );
+    expect(documents.customsClearanceDetail!.exportDetail).toBeUndefined();
+  });
+
+  it("numberOfPieces on every commodity: the parcels the shipment travels in", async () => {
+    const one = await shipped(fedexInternationalShip());
+    expect(one.customsClearanceDetail!.commodities.map((c) => c.numberOfPieces)).toEqual([1, 1]);
+    const parcel = fedexInternationalShip().parcels[0]!;
+    const two = await shipped(fedexInternationalShip({ parcels: [parcel, parcel] }));
+    expect(two.customsClearanceDetail!.commodities.map((c) => c.numberOfPieces)).toEqual([2, 2]);
   });
 });

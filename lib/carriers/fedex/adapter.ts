@@ -13,6 +13,7 @@ import type {
 import { CarrierError, defineAdapter } from "@/lib/carriers/types";
 import { fedexCall, fedexCredentials, outputOf } from "@/lib/carriers/fedex/api";
 import { buildCancelRequest, parseCancelAnswer } from "@/lib/carriers/fedex/cancel";
+import { GROUND_ECONOMY, groundEconomyNeedsHub } from "@/lib/carriers/fedex/conditional";
 import { fedexConfigSchema, fedexCredentialsSchema, readFedexConfig } from "@/lib/carriers/fedex/config";
 import { buildRateRequest, parseRateOutput } from "@/lib/carriers/fedex/rating";
 import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
@@ -54,10 +55,14 @@ export const fedexAdapter = defineAdapter({
   rate: async (ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>> => {
     const shipDate = isoDate(ctx.now());
     const config = readFedexConfig(ctx.connection.config);
+    // Ground Economy asked for by name without the hub to sell it: said, rather than an unexplained empty answer.
+    const noHub = config.smartPostHubId === null && req.services.includes(GROUND_ECONOMY);
+    if (noHub && req.services.every((s) => s === GROUND_ECONOMY)) throw groundEconomyNeedsHub();
     const body = buildRateRequest(req, {
       accountNumber: fedexCredentials(ctx).account_number,
       pickupType: config.pickupType,
       shipDate,
+      smartPostHubId: config.smartPostHubId,
     });
     const answer = await fedexCall(ctx, {
       operation: "rate",
@@ -66,8 +71,14 @@ export const fedexAdapter = defineAdapter({
       body,
       idempotent: true,
     });
-    const { quotes, messages } = parseRateOutput(outputOf(answer), shipDate, req.services);
-    return { data: quotes, messages };
+    const { quotes, messages } = parseRateOutput(
+      outputOf(answer),
+      shipDate,
+      req.services,
+      config.smartPostHubId !== null,
+    );
+    const unsold = noHub ? [{ ...groundEconomyNeedsHub().messages[0]!, level: "warning" as const }] : [];
+    return { data: quotes, messages: [...messages, ...unsold] };
   },
 
   ship: async (ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>> => {
@@ -77,6 +88,7 @@ export const fedexAdapter = defineAdapter({
       pickupType: config.pickupType,
       labelStock: config.labelStock,
       shipDate: isoDate(ctx.now()),
+      smartPostHubId: config.smartPostHubId,
     });
     // Not idempotent: a ship call repeated after a lost answer can buy a second label.
     const answer = await fedexCall(ctx, {

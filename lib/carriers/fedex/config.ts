@@ -38,6 +38,12 @@ const shape = {
   label_stock: z.enum(["4x6", "letter"]).optional(),
   /** How parcels reach FedEx; it changes the rates FedEx quotes. */
   pickup_type: z.enum(PICKUP_TYPES).optional(),
+  /** The account's FedEx Ground Economy (SmartPost) hub: four digits from FedEx. Without it, no Ground Economy. */
+  smart_post_hub_id: z
+    .string()
+    .trim()
+    .regex(/^\d{4}$/, "must be the four-digit SmartPost hub id FedEx gave the account")
+    .optional(),
 };
 
 /** Unknown keys are refused, so a misspelt key is caught when the connection is saved. */
@@ -49,11 +55,16 @@ const runtimeSchema = z.object(shape);
 export interface FedexConfig {
   labelStock: "4x6" | "letter";
   pickupType: PickupType;
+  smartPostHubId: string | null;
 }
 
 export function readFedexConfig(raw: Record<string, unknown>): FedexConfig {
   // Validated when the connection was saved; a value edited behind the API's back falls back to the default.
   const parsed = runtimeSchema.safeParse(raw);
   const c = parsed.success ? parsed.data : {};
-  return { labelStock: c.label_stock ?? "4x6", pickupType: c.pickup_type ?? "DROPOFF_AT_FEDEX_LOCATION" };
+  return {
+    labelStock: c.label_stock ?? "4x6",
+    pickupType: c.pickup_type ?? "DROPOFF_AT_FEDEX_LOCATION",
+    smartPostHubId: c.smart_post_hub_id ?? null,
+  };
 }

@@ -1,5 +1,12 @@
 import type { components as Ship } from "@/lib/carriers/fedex/generated/ship";
-import type { Customs, CustomsContentType, Parcel, ShipRequest } from "@/lib/carriers/types";
+import {
+  CarrierError,
+  type Customs,
+  type CustomsContentType,
+  type Parcel,
+  type ShipRequest,
+} from "@/lib/carriers/types";
+import { b13aFilingOption } from "@/lib/carriers/fedex/conditional";
 import { money, paymentType, unitSystemOf, weightIn, weightUnitOf } from "@/lib/carriers/fedex/wire";
 
 /**
@@ -23,6 +30,37 @@ const PURPOSES: ReadonlyMap<CustomsContentType, ShipmentPurpose> = new Map<Custo
 ]);
 
 /**
+ * The terms of sale FedEx's commercial invoice takes. ship-api.json lists none (components.schemas.CommercialInvoice
+ * .properties.termsOfSale: "Max length is 3<br>Example: FCA"), so the list is FedEx's own earlier one, the Ship
+ * Service WSDL's TermsOfSaleType (v12 on: CFR_OR_CPT, CIF_OR_CIP, DAP, DAT, DDP, DDU, EXW, FOB_OR_FCA), with each
+ * pair as its two three-letter codes, as the REST field's three characters allow. It has no DPU (Incoterms 2020's
+ * new name for DAT) nor FAS: refused before buying, the message naming DAT for DPU, rather than sent to a field
+ * whose values FedEx does not publish.
+ */
+export const FEDEX_TERMS_OF_SALE: ReadonlySet<string> = new Set([
+  "CFR",
+  "CPT",
+  "CIF",
+  "CIP",
+  "DAP",
+  "DAT",
+  "DDP",
+  "DDU",
+  "EXW",
+  "FOB",
+  "FCA",
+]);
+
+function termsOfSale(incoterm: string): string {
+  if (FEDEX_TERMS_OF_SALE.has(incoterm)) return incoterm;
+  throw new CarrierError(
+    "not_supported",
+    `FedEx's commercial invoice does not take customs.incoterm ${incoterm}${incoterm === "DPU" ? "; DAT is its pre-2020 name, which FedEx takes" : ""}. FedEx takes ${[...FEDEX_TERMS_OF_SALE].join(", ")}.`,
+    { field: "customs.incoterm", accepted: [...FEDEX_TERMS_OF_SALE] },
+  );
+}
+
+/**
  * The export filing: an AES ITN as FedEx prints it ("AESX20220714987654"), or an FTR exemption, which FedEx takes
  * as a predefined value (`NO_EEI_30_37_A` for "NOEEI 30.37(a)").
  */
@@ -36,6 +74,9 @@ function exportComplianceStatement(customs: Customs): string | null {
 function commoditiesOf(customs: Customs, parcels: readonly Parcel[], origin: string, currency: string) {
   const system = unitSystemOf(parcels);
   const units = weightUnitOf(system);
+  // Commodity.numberOfPieces: "the number of pieces associated with the commodity", a piece being a package in
+  // FedEx's words. We do not know which parcel holds which line, so each line names every parcel it may be in.
+  const numberOfPieces = parcels.length;
   if (customs.commodities.length === 0) {
     // Documents need no commodity lines from the client, but FedEx needs one line describing them.
     const weight = parcels.reduce((s, p) => s + weightIn(system, p.weight, p.weight_unit), 0);
@@ -43,6 +84,7 @@ function commoditiesOf(customs: Customs, parcels: readonly Parcel[], origin: str
       {
         description: (customs.content_description ?? "Documents").slice(0, 450),
         countryOfManufacture: origin,
+        numberOfPieces,
         quantity: 1,
         quantityUnits: "PCS",
         customsValue: { amount: money(customs.duty.declared_value ?? 0), currency },
@@ -53,6 +95,7 @@ function commoditiesOf(customs: Customs, parcels: readonly Parcel[], origin: str
   return customs.commodities.map((c) => ({
     description: c.description.slice(0, 450),
     countryOfManufacture: c.origin_country,
+    numberOfPieces,
     quantity: c.quantity,
     quantityUnits: "PCS",
     unitPrice: { amount: money(c.value_amount), currency: c.value_currency },
@@ -74,6 +117,11 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
   const dutyAccount = payer === "SENDER" ? accountNumber : customs.duty.account_number;
   const purpose = PURPOSES.get(customs.content_type);
   const statement = exportComplianceStatement(customs);
+  const b13a = b13aFilingOption(origin, req.recipient.country_code.toUpperCase(), customs);
+  const exportDetail = {
+    ...(b13a ? { b13AFilingOption: b13a } : {}),
+    ...(statement ? { exportComplianceStatement: statement } : {}),
+  };
   return {
     dutiesPayment: {
       paymentType: payer,
@@ -81,7 +129,7 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
     },
     isDocumentOnly: customs.content_type === "documents",
     commercialInvoice: {
-      termsOfSale: customs.incoterm,
+      termsOfSale: termsOfSale(customs.incoterm),
       ...(purpose ? { shipmentPurpose: purpose } : {}),
       ...(customs.signer ? { originatorName: customs.signer.slice(0, 35) } : {}),
       ...(customs.invoice
@@ -94,7 +142,7 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
     },
     commodities,
     totalCustomsValue: { amount: money(customs.duty.declared_value ?? total), currency },
-    ...(statement ? { exportDetail: { exportComplianceStatement: statement } } : {}),
+    ...(Object.keys(exportDetail).length > 0 ? { exportDetail } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { PickupType } from "@/lib/carriers/fedex/config";
 import { currencyOf } from "@/lib/carriers/currencies";
 import type { AdapterMessage, ExtraCharge, RateQuote, RateRequest } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { GROUND_ECONOMY, smartPostInfoDetail, subPackagingType } from "@/lib/carriers/fedex/conditional";
 import { alertMessages } from "@/lib/carriers/fedex/errors";
 import { fedexService } from "@/lib/carriers/fedex/services";
 import {
@@ -32,6 +33,8 @@ export interface RateSettings {
   pickupType: PickupType;
   /** `YYYY-MM-DD` */
   shipDate: string;
+  /** The account's SmartPost hub; without it Ground Economy is neither asked for nor offered. */
+  smartPostHubId: string | null;
 }
 
 /**
@@ -69,6 +72,8 @@ function ratingCommodities(req: RateRequest) {
 }
 
 export function buildRateRequest(req: RateRequest, s: RateSettings): Rate["schemas"]["Full_Schema_Quote_Rate"] {
+  const origin = req.shipper.country_code.toUpperCase();
+  const destination = req.recipient.country_code.toUpperCase();
   const system = unitSystemOf(req.parcels);
   const international = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code);
   return {
@@ -82,6 +87,7 @@ export function buildRateRequest(req: RateRequest, s: RateSettings): Rate["schem
       shipDateStamp: s.shipDate,
       pickupType: s.pickupType,
       packagingType: "YOUR_PACKAGING",
+      ...(s.smartPostHubId ? { smartPostInfoDetail: smartPostInfoDetail(req.parcels, s.smartPostHubId) } : {}),
       rateRequestType: ["LIST", "ACCOUNT"],
       totalPackageCount: req.parcels.length,
       totalWeight: totalWeightLb(req.parcels),
@@ -91,7 +97,10 @@ export function buildRateRequest(req: RateRequest, s: RateSettings): Rate["schem
             customsClearanceDetail: ratingCommodities(req),
           }
         : {}),
-      requestedPackageLineItems: req.parcels.map((p) => packageLineItem(system, p)),
+      requestedPackageLineItems: req.parcels.map((p) => {
+        const sub = subPackagingType(origin, destination, p);
+        return { ...packageLineItem(system, p), ...(sub ? { subPackagingType: sub } : {}) };
+      }),
     },
   };
 }
@@ -170,10 +179,13 @@ export function parseRateOutput(
   output: Record<string, unknown>,
   shipDate: string,
   services: readonly string[],
+  groundEconomy = true,
 ): { quotes: RateQuote[]; messages: AdapterMessage[] } {
   const wanted = new Set(services);
   const quotes = records(output.rateReplyDetails)
     .map((r) => quoteOf(r, shipDate))
-    .filter((q): q is RateQuote => q !== null && (wanted.size === 0 || wanted.has(q.service)));
+    .filter((q): q is RateQuote => q !== null && (wanted.size === 0 || wanted.has(q.service)))
+    // A Ground Economy quote without the hub to buy it with would be refused at purchase.
+    .filter((q) => groundEconomy || q.service !== GROUND_ECONOMY);
   return { quotes, messages: alertMessages(output.alerts) };
 }

@@ -12,6 +12,7 @@ interface FedexService extends ServiceDeclaration {
 export const FEDEX_SERVICES: readonly FedexService[] = [
   { code: "FEDEX_GROUND", name: "FedEx Ground", scope: "both", typicalDays: 5 },
   { code: "GROUND_HOME_DELIVERY", name: "FedEx Home Delivery", scope: "domestic", typicalDays: 5 },
+  // Quoted and sold only with the connection's `smart_post_hub_id` (conditional.ts).
   { code: "SMART_POST", name: "FedEx Ground Economy", scope: "domestic", typicalDays: 7 },
   { code: "FEDEX_EXPRESS_SAVER", name: "FedEx Express Saver", scope: "domestic", typicalDays: 3 },
   { code: "FEDEX_2_DAY", name: "FedEx 2Day", scope: "domestic", typicalDays: 2 },

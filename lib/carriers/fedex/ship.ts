@@ -4,6 +4,12 @@ import type { AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } fr
 import type { PickupType } from "@/lib/carriers/fedex/config";
 import { carrierCode } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import {
+  GROUND_ECONOMY,
+  groundEconomyNeedsHub,
+  smartPostInfoDetail,
+  subPackagingType,
+} from "@/lib/carriers/fedex/conditional";
 import { customsClearanceDetail, electronicTradeDocuments } from "@/lib/carriers/fedex/customs";
 import { alertMessages, badResponse } from "@/lib/carriers/fedex/errors";
 import { chargesOf } from "@/lib/carriers/fedex/rating";
@@ -35,6 +41,8 @@ export interface ShipSettings {
   labelStock: "4x6" | "letter";
   /** `YYYY-MM-DD` */
   shipDate: string;
+  /** The account's SmartPost hub (config `smart_post_hub_id`); Ground Economy needs it. */
+  smartPostHubId: string | null;
 }
 
 type LabelSpecification = Ship["schemas"]["Full_Schema_Ship"]["requestedShipment"]["labelSpecification"];
@@ -68,6 +76,10 @@ function customerReferences(
 }
 
 export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schemas"]["Full_Schema_Ship"] {
+  const groundEconomy = req.service === GROUND_ECONOMY;
+  if (groundEconomy && !s.smartPostHubId) throw groundEconomyNeedsHub();
+  const origin = req.shipper.country_code.toUpperCase();
+  const destination = req.recipient.country_code.toUpperCase();
   const system = unitSystemOf(req.parcels);
   const international = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code);
   const customs = international ? req.customs : null;
@@ -91,6 +103,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
         paymentType: payer,
         ...(payerAccount ? { payor: { responsibleParty: { accountNumber: { value: payerAccount } } } } : {}),
       },
+      ...(groundEconomy ? { smartPostInfoDetail: smartPostInfoDetail(req.parcels, s.smartPostHubId!) } : {}),
       ...(etd ? { shipmentSpecialServices: etd.shipmentSpecialServices } : {}),
       ...(customs ? { customsClearanceDetail: customsClearanceDetail(req, customs, s.accountNumber) } : {}),
       labelSpecification: {
@@ -101,11 +114,15 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
       ...(etd ? { shippingDocumentSpecification: etd.shippingDocumentSpecification } : {}),
       rateRequestType: ["LIST", "ACCOUNT"],
       totalPackageCount: req.parcels.length,
-      requestedPackageLineItems: req.parcels.map((p) => ({
-        ...packageLineItem(system, p),
-        customerReferences: references,
-        ...(p.description ? { itemDescription: p.description.slice(0, 50) } : {}),
-      })),
+      requestedPackageLineItems: req.parcels.map((p) => {
+        const sub = subPackagingType(origin, destination, p);
+        return {
+          ...packageLineItem(system, p),
+          ...(sub ? { subPackagingType: sub } : {}),
+          customerReferences: references,
+          ...(p.description ? { itemDescription: p.description.slice(0, 50) } : {}),
+        };
+      }),
     },
   };
 }

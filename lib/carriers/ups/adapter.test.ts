@@ -3,8 +3,10 @@ import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
 import type { CarrierHttp, CarrierRequest, CarrierResponse } from "@/lib/carriers/http/client";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
-import { CarrierError, type AdapterContext, type RateQuote, type ShipRequest } from "@/lib/carriers/types";
+import { CarrierError, INCOTERMS, type AdapterContext, type RateQuote, type ShipRequest } from "@/lib/carriers/types";
 import { upsAdapter } from "@/lib/carriers/ups/adapter";
+import { UPS_TERMS_OF_SHIPMENT } from "@/lib/carriers/ups/customs";
+import { CustomsInput } from "@/lib/schemas/customs";
 import {
   UPS_CREDENTIALS,
   upsCustoms,
@@ -20,11 +22,14 @@ import shipRequestInternational from "./fixtures/ship-request-international.json
 import rateSuccess from "./fixtures/rate-response-success.json";
 import rateCanada from "./fixtures/rate-response-canada.json";
 import rateAlerts from "./fixtures/rate-response-alerts.json";
+import rateNegotiatedNotItemized from "./fixtures/rate-response-negotiated-not-itemized.json";
 import rateError from "./fixtures/rate-response-error.json";
 import shipSuccess from "./fixtures/ship-response-success.json";
 import shipError from "./fixtures/ship-response-error.json";
 import voidSuccess from "./fixtures/void-response-success.json";
 import voidAlreadyVoided from "./fixtures/void-response-already-voided.json";
+import voidNotVoided from "./fixtures/void-response-not-voided.json";
+import voidPartial from "./fixtures/void-response-partial.json";
 import trackInTransit from "./fixtures/track-response-in-transit.json";
 import trackDelivered from "./fixtures/track-response-delivered.json";
 import trackNotFound from "./fixtures/track-response-not-found.json";
@@ -231,6 +236,36 @@ describe("UPS customs, payers and limits", () => {
     ]);
   });
 
+  it("incoterms: every code sent is in UPS's TermsOfShipment list; DDU, DPU and DAT are refused before buying", async () => {
+    const refused: string[] = [];
+    for (const incoterm of INCOTERMS) {
+      const http = fakeHttp(ok(shipSuccess));
+      const req = withCustoms({ incoterm });
+      const sent = await upsAdapter.ship(context(http), req).then(
+        () => bodyOf(http.business[0]!).ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms,
+        (e: unknown) => e,
+      );
+      if (sent instanceof CarrierError) {
+        refused.push(incoterm);
+        expect(http.business).toHaveLength(0);
+        expect(sent.messages[0]).toMatchObject({
+          code: "not_supported",
+          details: { field: "customs.incoterm", accepted: [...UPS_TERMS_OF_SHIPMENT] },
+        });
+        expect(sent.message).toContain(`customs.incoterm ${incoterm}`);
+      } else {
+        expect(UPS_TERMS_OF_SHIPMENT.has(sent.TermsOfShipment)).toBe(true);
+        expect(sent.TermsOfShipment).toBe(incoterm);
+      }
+    }
+    expect(refused).toEqual(["DDU", "DPU", "DAT"]);
+  });
+
+  it("the incoterm a client who names none gets is one UPS accepts", () => {
+    const { incoterm } = CustomsInput.parse({ commodities: [], content_type: "documents" });
+    expect(UPS_TERMS_OF_SHIPMENT.has(incoterm)).toBe(true);
+  });
+
   it("a third party pays duties with its account, its country from customs options", async () => {
     const { shipment } = await shipBody(
       withCustoms({
@@ -359,8 +394,9 @@ describe("UPS answers as normalized results", () => {
         service: "03",
         service_name: "UPS Ground",
         currency: "USD",
-        base_charge: 15.59,
-        discount: 3.12,
+        // The negotiated set, as UPS itemized it: its total less its itemized charges (never the list base).
+        base_charge: 12.47,
+        discount: 0,
         duties_and_taxes: 0,
         total_charge: 20.38,
         extra_charges: [
@@ -397,6 +433,47 @@ describe("UPS answers as normalized results", () => {
         details: { service: "03" },
       },
     ]);
+  });
+
+  it("negotiated rates without itemized charges: the published set throughout, the saving as the discount", async () => {
+    const { data } = await upsAdapter.rate(context(fakeHttp(ok(rateNegotiatedNotItemized))), upsRateRequest());
+    expect(
+      data.map(({ service, base_charge, discount, total_charge, extra_charges }) => ({
+        service,
+        base_charge,
+        discount,
+        total_charge,
+        extra_charges,
+      })),
+    ).toEqual([
+      {
+        service: "03",
+        base_charge: 15.59,
+        discount: 3.7,
+        total_charge: 19.8,
+        extra_charges: [
+          { name: "Fuel surcharge", amount: 2.26, currency: "USD" },
+          { name: "Residential surcharge", amount: 5.65, currency: "USD" },
+        ],
+      },
+      {
+        // A negotiated base without negotiated surcharges: mixing it with the list surcharges would invent a
+        // discount of 0.35; the list set and UPS's two totals give the real saving.
+        service: "02",
+        base_charge: 42.18,
+        discount: 11.29,
+        total_charge: 45.16,
+        extra_charges: [
+          { name: "Fuel surcharge", amount: 6.12, currency: "USD" },
+          { name: "Residential surcharge", amount: 5.65, currency: "USD" },
+          { name: "Service options", amount: 2.5, currency: "USD" },
+        ],
+      },
+    ]);
+    for (const q of data) {
+      const parts = q.base_charge + q.extra_charges.reduce((s, e) => s + e.amount, 0) - q.discount;
+      expect(Math.round((parts + q.duties_and_taxes) * 100) / 100).toBe(q.total_charge);
+    }
   });
 
   it("rate success without negotiated rates: the published price", async () => {
@@ -580,6 +657,49 @@ describe("UPS answers as normalized results", () => {
     expect(expired.code).toBe("190102");
   });
 
+  it("a void answered 200 with the package still not voided is a refusal, never a success", async () => {
+    const req = { tracking_number: "1ZA1B2C30392249850", shipment_identifier: "1ZA1B2C30392249850" };
+    const error = await failure(upsAdapter.void(context(fakeHttp(ok(voidNotVoided))), req));
+    expect(error.messages).toEqual([
+      {
+        code: "UPS_NOT_VOIDED",
+        level: "error",
+        message: "UPS did not void shipment 1ZA1B2C30392249850 (package 1ZA1B2C30392249850: Not Voided).",
+        details: { shipment_identifier: "1ZA1B2C30392249850", voided: [], not_voided: ["1ZA1B2C30392249850"] },
+      },
+    ]);
+  });
+
+  it("a partial void (one package voided, one not) is reported as such, whatever the summary says", async () => {
+    const req = { tracking_number: "1ZA1B2C30392249850", shipment_identifier: "1ZA1B2C30392249850" };
+    const error = await failure(upsAdapter.void(context(fakeHttp(ok(voidPartial))), req));
+    expect(error.messages).toEqual([
+      {
+        code: "UPS_PARTIALLY_VOIDED",
+        level: "error",
+        message:
+          "UPS voided 1 of the 2 packages of shipment 1ZA1B2C30392249850; not voided: 1ZA1B2C30392249869 (Not Voided). Cancel again to void the rest, or void it in the UPS account.",
+        details: {
+          shipment_identifier: "1ZA1B2C30392249850",
+          voided: ["1ZA1B2C30392249850"],
+          not_voided: ["1ZA1B2C30392249869"],
+        },
+      },
+    ]);
+  });
+
+  it("a void whose summary says not voided, without package results, is a refusal", async () => {
+    const req = { tracking_number: "1ZA1B2C30392249850", shipment_identifier: "1ZA1B2C30392249850" };
+    const body = {
+      VoidShipmentResponse: {
+        Response: { ResponseStatus: { Code: "1", Description: "Success" } },
+        SummaryResult: { Status: { Code: "0", Description: "Not Voided" } },
+      },
+    };
+    const error = await failure(upsAdapter.void(context(fakeHttp(ok(body))), req));
+    expect(error.code).toBe("UPS_NOT_VOIDED");
+  });
+
   it("track in transit: events newest first, GMT times padded, dates as local dates, the scheduled date", async () => {
     const { data, messages } = await upsAdapter.track(context(fakeHttp(ok(trackInTransit))), "1ZA1B2C30392249850");
     expect(messages).toEqual([]);
@@ -698,6 +818,26 @@ describe("UPS failures as our codes", () => {
       ),
     );
     expect(error.messages[0]).toMatchObject({ code: "carrier_auth_failed", details: { carrier_code: "250003" } });
+  });
+
+  it("a 403 (Blocked Merchant) on a business call is an account problem with UPS's text, not retried", async () => {
+    const http = fakeHttp({ status: 403, body: upsBody("9999", "The merchant is blocked for this API.") });
+    const error = await failure(upsAdapter.ship(context(http), upsShipRequest()));
+    expect(error.messages).toEqual([
+      {
+        code: "carrier_auth_failed",
+        level: "error",
+        message:
+          "UPS refused this account (HTTP 403, Blocked Merchant): The merchant is blocked for this API. Ask UPS to unblock the account or the app; trying again will not help.",
+        details: { status: 403, carrier_code: "9999" },
+      },
+    ]);
+    expect(http.business).toHaveLength(1);
+    const bare = await failure(
+      upsAdapter.rate(context(fakeHttp({ status: 403, body: "<html>Forbidden</html>" })), upsRateRequest()),
+    );
+    expect(bare.messages[0]).toMatchObject({ code: "carrier_auth_failed", details: { status: 403 } });
+    expect(bare.message).toMatch(/^UPS refused this account \(HTTP 403, Blocked Merchant\)\. Ask UPS/);
   });
 
   it("a 401 is retried once with a new token; a second 401 is carrier_auth_failed", async () => {

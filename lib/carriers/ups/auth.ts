@@ -60,9 +60,8 @@ async function fetchToken(
     // Asking for a token changes nothing at UPS, so a lost answer may be asked again.
     idempotent: true,
   });
-  if (res.status === 400 || res.status === 401 || res.status === 403) {
-    throw authFailed(res.status, upsErrors(jsonOrNull(res)));
-  }
+  if (res.status === 400 || res.status === 401) throw authFailed(res.status, upsErrors(jsonOrNull(res)));
+  // 403 is "Blocked Merchant" (OAuthClientCredentials.yaml): an account failure too, said in its own words.
   if (res.status !== 200) throw errorFromResponse(res);
   const body = res.json<{ access_token?: unknown; expires_in?: unknown }>();
   if (typeof body?.access_token !== "string" || body.access_token.length === 0) {

@@ -3,7 +3,8 @@ import { asArray } from "@/lib/carriers/ups/errors";
 
 /**
  * UPS charges (a rated shipment, or a sold one's ShipmentCharges) as a RateQuote. The account's negotiated rates
- * (NegotiatedRateCharges) win when UPS returns them and the connection wants them; itemized charges become
+ * (NegotiatedRateCharges) win when UPS returns them and the connection wants them (the breakdown from one set:
+ * `chargesOf`); itemized charges become
  * `extra_charges` named from UPS's surcharge table (Rating appendix; karrio's SurchargeType), taxes become
  * `duties_and_taxes`, and the parts add up: `base_charge + Σ extra_charges − discount + duties_and_taxes =
  * total_charge`, the total being what UPS says.
@@ -133,6 +134,15 @@ export interface UpsNegotiatedCharges {
 /**
  * The quote's money; null when UPS gave no total. `preferNegotiated`: use NegotiatedRateCharges when present.
  * Answers which rates were used, for the quote's meta.
+ *
+ * The parts come from one set of UPS's charges, never both: mixing a negotiated base with list surcharges (or the
+ * list base with negotiated surcharges) makes a "discount" UPS never gave. So:
+ *
+ * - negotiated rates that UPS itemizes (NegotiatedRateCharges.ItemizedCharges): the negotiated set, its base UPS's
+ *   or its total less its itemized charges; no discount unless UPS's total is below its own parts;
+ * - negotiated rates UPS does not itemize (a bare TotalCharge, or a base with it): the published set throughout,
+ *   and the discount is the difference of UPS's two totals (the account's saving);
+ * - published rates: the published set.
  */
 export function chargesOf(
   published: UpsCharges | undefined,
@@ -156,22 +166,24 @@ export function chargesOf(
   const total = cents(withTaxes ? withTaxes.amount : beforeTaxes.amount + duties);
 
   const negotiatedItems = negotiated ? itemized(negotiated.ItemizedCharges, currency) : [];
-  const extras = negotiatedItems.length > 0 ? negotiatedItems : itemized(published?.ItemizedCharges, currency);
+  const fromNegotiated = negotiatedItems.length > 0;
+  const extras = fromNegotiated ? negotiatedItems : itemized(published?.ItemizedCharges, currency);
   const extrasSum = extras.reduce((s, e) => s + e.amount, 0);
 
-  // Base: UPS's own base when it gives one (the list base when only the negotiated total came back, so the account's
-  // saving shows as the discount); else transportation less its itemized surcharges (UPS: transportation = base +
-  // fuel); else whatever the total leaves.
-  const publishedItems = itemized(published?.ItemizedCharges, currency).reduce((s, e) => s + e.amount, 0);
+  // The set's own total before taxes, and the account's saving when the list set explains a negotiated total.
+  const listTotal = money(published?.TotalCharges);
+  const saving = negotiated && !fromNegotiated && listTotal ? cents(listTotal.amount - beforeTaxes.amount) : 0;
+
+  // Base: UPS's own base in the chosen set; else (list set) transportation less its itemized surcharges (UPS:
+  // transportation = base + fuel); else whatever the total leaves.
   const transport = money(published?.TransportationCharges);
-  const base =
-    money(negotiated?.BaseServiceCharge) ??
-    money(published?.BaseServiceCharge) ??
-    (transport ? { currency, amount: transport.amount - publishedItems } : null);
-  let baseCharge = cents(base ? base.amount : total - extrasSum - duties);
-  let discount = 0;
-  const gap = cents(total - (baseCharge + extrasSum + duties));
-  if (gap < 0) discount = -gap;
+  const base = fromNegotiated
+    ? money(negotiated!.BaseServiceCharge)
+    : (money(published?.BaseServiceCharge) ?? (transport ? { currency, amount: transport.amount - extrasSum } : null));
+  let baseCharge = cents(base ? base.amount : total + saving - extrasSum - duties);
+  let discount = saving;
+  const gap = cents(total - (baseCharge + extrasSum - saving + duties));
+  if (gap < 0) discount = cents(discount - gap);
   else if (gap > 0) {
     // What UPS charged beyond the parts it itemized: accessorials (ServiceOptionsCharges) or charges it lumps in.
     const options = money(published?.ServiceOptionsCharges);

@@ -1,4 +1,4 @@
-import type { Customs, CustomsContentType, ShipRequest } from "@/lib/carriers/types";
+import { CarrierError, type Customs, type CustomsContentType, type ShipRequest } from "@/lib/carriers/types";
 import { type Fitter, upsDate } from "@/lib/carriers/ups/wire";
 
 /**
@@ -27,6 +27,46 @@ const REASONS = new Map<CustomsContentType, string>([
   ["documents", "DOCUMENTS"],
   ["other", "OTHER"],
 ]);
+
+/**
+ * The terms of shipment UPS's invoice takes: Shipping.yaml, components.schemas.ShipmentServiceOptions_InternationalForms
+ * .properties.TermsOfShipment.description ("Valid values: CFR, CIF, CIP, CPT, DAF, DDP, DAP, DEQ, DES, EXW, FAS, FCA,
+ * FOB"). It has no DDU, DPU or DAT. UPS documents no equivalent for them, so they are refused before buying rather
+ * than renamed: an incoterm decides who pays duties, and the shipper must choose it (DAP replaced DDU in Incoterms
+ * 2010, DPU replaced DAT in 2020; the message names DAP as the closest).
+ */
+export const UPS_TERMS_OF_SHIPMENT: ReadonlySet<string> = new Set([
+  "CFR",
+  "CIF",
+  "CIP",
+  "CPT",
+  "DAF",
+  "DDP",
+  "DAP",
+  "DEQ",
+  "DES",
+  "EXW",
+  "FAS",
+  "FCA",
+  "FOB",
+]);
+
+// What a shipper who wrote one of the missing terms most likely means (the buyer pays duties at destination).
+const CLOSEST = new Map([
+  ["DDU", "DAP"],
+  ["DAT", "DAP"],
+  ["DPU", "DAP"],
+]);
+
+function termsOfShipment(incoterm: string): string {
+  if (UPS_TERMS_OF_SHIPMENT.has(incoterm)) return incoterm;
+  const instead = CLOSEST.get(incoterm);
+  throw new CarrierError(
+    "not_supported",
+    `UPS's commercial invoice does not take customs.incoterm ${incoterm}${instead ? `; the closest it takes is ${instead}` : ""}. UPS takes ${[...UPS_TERMS_OF_SHIPMENT].join(", ")}.`,
+    { field: "customs.incoterm", accepted: [...UPS_TERMS_OF_SHIPMENT] },
+  );
+}
 
 /** UPS's own wording for the invoice's declaration, used when the shipper certifies. */
 const DECLARATION =
@@ -148,7 +188,7 @@ export function internationalFields(req: ShipRequest, customs: Customs, f: Fitte
         InvoiceDate: invoiceDate,
         ReasonForExport: REASONS.get(customs.content_type) ?? "SALE",
         ...(currency ? { CurrencyCode: currency } : {}),
-        TermsOfShipment: customs.incoterm,
+        TermsOfShipment: termsOfShipment(customs.incoterm),
         ...(customs.certify ? { DeclarationStatement: DECLARATION } : {}),
         ...(customs.commercial_invoice ? {} : { OverridePaperlessIndicator: "Y" }),
       };

@@ -77,6 +77,30 @@ describe("UPS against the emulator", () => {
     expect(body.RateRequest.Shipment.DeliveryTimeInformation.Pickup.Date).toMatch(/^\d{8}$/);
   });
 
+  it("negotiated rates with or without itemized charges: the same total, each broken down from one set", async () => {
+    const itemized = (await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["03"] })))).data[0]!;
+    const credentials = { client_id: "test-client", client_secret: "test-secret", account_number: "NOITEM" };
+    const bare = (await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["03"] })), { credentials }))
+      .data[0]!;
+    const list = (
+      await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["03"] })), {
+        config: { negotiated_rates: false },
+      })
+    ).data[0]!;
+    expect(bare.total_charge).toBe(itemized.total_charge);
+    // Itemized: the account's own base and surcharges, nothing to discount.
+    expect(itemized.discount).toBe(0);
+    expect(itemized.base_charge).toBeLessThan(list.base_charge);
+    // A bare total: the list's parts, and UPS's two totals' difference as the saving.
+    expect(bare.base_charge).toBe(list.base_charge);
+    expect(bare.extra_charges).toEqual(list.extra_charges);
+    expect(bare.discount).toBe(Math.round((list.total_charge - bare.total_charge) * 100) / 100);
+    for (const q of [itemized, bare, list]) {
+      const parts = q.base_charge + q.extra_charges.reduce((s, e) => s + e.amount, 0) - q.discount;
+      expect(Math.round((parts + q.duties_and_taxes) * 100) / 100).toBe(q.total_charge);
+    }
+  });
+
   it("rates one service with Ratetimeintransit, and list prices when negotiated rates are off", async () => {
     const { data, messages } = await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["02"] })), {
       config: { negotiated_rates: false },
@@ -195,6 +219,37 @@ describe("UPS against the emulator", () => {
     expect(tracked.data.status).toBe("cancelled");
   });
 
+  it("a void UPS answers 200 with the package not voided is a refusal; the label stays live", async () => {
+    const credentials = { client_id: "test-client", client_secret: "test-secret", account_number: "NOVOID" };
+    const sold = await run((ctx) => upsAdapter.ship(ctx, upsShipRequest()), { credentials });
+    const req = { tracking_number: sold.data.tracking_number, shipment_identifier: sold.data.shipment_identifier };
+    const error = await failure(run((ctx) => upsAdapter.void(ctx, req), { credentials }));
+    expect(error.messages[0]).toMatchObject({
+      code: "UPS_NOT_VOIDED",
+      details: { voided: [], not_voided: [sold.data.tracking_number] },
+    });
+    const tracked = await run((ctx) => upsAdapter.track(ctx, sold.data.tracking_number), { credentials });
+    expect(tracked.data.status).not.toBe("cancelled");
+  });
+
+  it("a partial void names the packages left; cancelling again voids the rest", async () => {
+    const credentials = { client_id: "test-client", client_secret: "test-secret", account_number: "PARTVD" };
+    const two = upsShipRequest({ parcels: [...upsShipRequest().parcels, ...upsShipRequest().parcels] });
+    const sold = await run((ctx) => upsAdapter.ship(ctx, { ...two, label_type: "ZPL" }), { credentials });
+    const [first, second] = sold.data.meta.tracking_numbers as string[];
+    const req = { tracking_number: sold.data.tracking_number, shipment_identifier: sold.data.shipment_identifier };
+    const error = await failure(run((ctx) => upsAdapter.void(ctx, req), { credentials }));
+    expect(error.messages[0]).toMatchObject({
+      code: "UPS_PARTIALLY_VOIDED",
+      details: { voided: [first], not_voided: [second] },
+    });
+    expect(error.message).toContain(second);
+    expect(await run((ctx) => upsAdapter.void(ctx, req), { credentials })).toEqual({
+      data: { voided: true },
+      messages: [],
+    });
+  });
+
   it("a label UPS has already received cannot be voided", async () => {
     const sold = await run((ctx) => upsAdapter.ship(ctx, upsShipRequest()));
     skewMs = 4 * 3_600_000;
@@ -278,6 +333,16 @@ describe("UPS tokens against the emulator", () => {
     );
     expect(error.messages[0]).toMatchObject({ code: "carrier_auth_failed", details: { carrier_code: "10401" } });
     expect(calls("rate")).toHaveLength(0);
+  });
+});
+
+describe("UPS refusing the account", () => {
+  it("a blocked merchant (403 on every call) is carrier_auth_failed with UPS's text, asked once", async () => {
+    const credentials = { client_id: "blocked-client", client_secret: "test-secret", account_number: "A1B2C3" };
+    const error = await failure(run((ctx) => upsAdapter.rate(ctx, upsRateRequest()), { credentials }));
+    expect(error.messages[0]).toMatchObject({ code: "carrier_auth_failed", details: { status: 403 } });
+    expect(error.message).toContain("Blocked Merchant: this account may not use this API.");
+    expect(calls("rate").map((c) => c.status)).toEqual([403]);
   });
 });
 

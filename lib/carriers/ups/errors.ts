@@ -6,7 +6,8 @@ import { excerpt } from "@/lib/validation";
  * UPS's error answers (carriers.md §1.6) as our messages. Every UPS API answers a refusal as
  * `{"response": {"errors": [{"code", "message"}]}}`; older ones used `Fault.detail.Errors.ErrorDetail`. Codes pass
  * through as UPS wrote them, except those that mean our side must act: 250002/250003 (credentials UPS does not
- * accept) are `carrier_auth_failed`, and a 5xx is `carrier_unavailable` whatever code it carries.
+ * accept) and a 403 (Blocked Merchant) are `carrier_auth_failed`, and a 5xx is `carrier_unavailable` whatever code
+ * it carries.
  *
  * The adapter's own codes, for what it refuses or changes before UPS sees the request, are `UPS_…` (UPS's own are
  * numeric or like TW0001, so they cannot be mistaken for one).
@@ -67,6 +68,20 @@ export function authFailed(status: number, errors: UpsError[] = []): CarrierErro
   );
 }
 
+/**
+ * Every UPS API documents 403 as "Blocked Merchant" (Rating.yaml, Shipping.yaml, Tracking.yaml,
+ * OAuthClientCredentials.yaml: `responses.403.description`): UPS will not serve this account or app, whatever the
+ * request. It is the connection's problem to fix with UPS, so it is an account failure with UPS's own words, never
+ * "unavailable" (which says try again later).
+ */
+function blockedMerchant(first: UpsError | undefined): CarrierError {
+  return new CarrierError(
+    "carrier_auth_failed",
+    `UPS refused this account (HTTP 403, Blocked Merchant)${first ? `: ${excerpt(first.message, 300)}` : "."} Ask UPS to unblock the account or the app; trying again will not help.`,
+    { status: 403, ...(first ? { carrier_code: first.code } : {}) },
+  );
+}
+
 /** The CarrierError for a UPS answer that is not a success (a 429 never gets here: the HTTP client handles it). */
 export function errorFromResponse(res: CarrierResponse): CarrierError {
   const errors = upsErrors(jsonOrNull(res));
@@ -80,6 +95,7 @@ export function errorFromResponse(res: CarrierResponse): CarrierError {
     );
   }
   if (status === 401 || (first && AUTH_CODES.has(first.code))) return authFailed(status, errors);
+  if (status === 403) return blockedMerchant(first);
   if (first)
     return new CarrierError(carrierCode(first.code), excerpt(first.message, 500), { status }, rest.map(message));
   return new CarrierError("carrier_bad_response", `UPS answered HTTP ${status} without an error it documents.`, {

@@ -1,5 +1,11 @@
 import type { CarrierResponse } from "@/lib/carriers/http/client";
-import { carrierCode, type AdapterMessage, type AdapterResult, type VoidResult } from "@/lib/carriers/types";
+import {
+  CarrierError,
+  carrierCode,
+  type AdapterMessage,
+  type AdapterResult,
+  type VoidResult,
+} from "@/lib/carriers/types";
 import { asArray, badResponse, errorFromResponse, jsonOrNull, upsErrors } from "@/lib/carriers/ups/errors";
 import { excerpt } from "@/lib/validation";
 
@@ -25,6 +31,51 @@ function alreadyVoided(shipmentId: string, code: string, message: string): Adapt
   };
 }
 
+interface PackageResult {
+  trackingNumber: string;
+  code: string;
+  description: string;
+}
+
+function packageResults(response: { PackageLevelResults?: unknown; PackageLevelResult?: unknown }): PackageResult[] {
+  return [...asArray(response.PackageLevelResults), ...asArray(response.PackageLevelResult)].map((p) => {
+    const item = p as { TrackingNumber?: unknown; Status?: { Code?: unknown; Description?: unknown } };
+    return {
+      trackingNumber: str(item?.TrackingNumber),
+      code: str(item?.Status?.Code),
+      description: str(item?.Status?.Description),
+    };
+  });
+}
+
+/**
+ * A 200 whose packages are not all voided. Shipping.yaml's `PackageLevelResults[].Status.Code` is "1 = Voided or
+ * Already Voided; 0 = Not Voided": the packages decide, not `ResponseStatus` (which says the call worked) nor the
+ * summary. A partial void leaves a live label the account pays for, so it is a refusal that names both lists; a
+ * second cancellation voids the rest (UPS answers the voided ones as already voided).
+ */
+function notVoided(shipmentId: string, packages: PackageResult[], summary: { code: string; description: string }) {
+  const voided = packages.filter((p) => p.code === "1").map((p) => p.trackingNumber);
+  const left = packages.filter((p) => p.code !== "1");
+  const details = { shipment_identifier: shipmentId, voided, not_voided: left.map((p) => p.trackingNumber) };
+  if (voided.length > 0) {
+    const named = left.map((p) => `${p.trackingNumber} (${p.description || `status ${p.code || "missing"}`})`);
+    return new CarrierError(
+      carrierCode("UPS_PARTIALLY_VOIDED"),
+      `UPS voided ${voided.length} of the ${packages.length} packages of shipment ${shipmentId}; not voided: ${named.join(", ")}. Cancel again to void the rest, or void it in the UPS account.`,
+      details,
+    );
+  }
+  const why = left.length
+    ? left.map((p) => `package ${p.trackingNumber}: ${p.description || `status ${p.code || "missing"}`}`).join("; ")
+    : summary.description || `status ${summary.code}`;
+  return new CarrierError(
+    carrierCode("UPS_NOT_VOIDED"),
+    excerpt(`UPS did not void shipment ${shipmentId} (${why}).`, 500),
+    details,
+  );
+}
+
 export function parseVoidResponse(res: CarrierResponse, shipmentId: string): AdapterResult<VoidResult> {
   if (res.status !== 200) {
     const errors = upsErrors(jsonOrNull(res));
@@ -36,19 +87,22 @@ export function parseVoidResponse(res: CarrierResponse, shipmentId: string): Ada
   const response = res.json<{
     VoidShipmentResponse?: {
       Response?: { ResponseStatus?: { Code?: unknown } };
-      SummaryResult?: { Status?: { Description?: unknown } };
+      SummaryResult?: { Status?: { Code?: unknown; Description?: unknown } };
       PackageLevelResult?: unknown;
       PackageLevelResults?: unknown;
     };
   }>()?.VoidShipmentResponse;
-  if (str(response?.Response?.ResponseStatus?.Code) !== "1") throw badResponse("a successful void status");
-  const statuses = [
-    str(response?.SummaryResult?.Status?.Description),
-    ...[...asArray(response?.PackageLevelResults), ...asArray(response?.PackageLevelResult)].map((p) =>
-      str((p as { Status?: { Description?: unknown } })?.Status?.Description),
-    ),
-  ];
-  const already = statuses.find((d) => ALREADY_VOIDED_TEXT.test(d));
+  if (!response || str(response.Response?.ResponseStatus?.Code) !== "1") throw badResponse("a successful void status");
+  const summary = {
+    code: str(response.SummaryResult?.Status?.Code),
+    description: str(response.SummaryResult?.Status?.Description),
+  };
+  const packages = packageResults(response);
+  // Without package results the summary is all UPS said; its code is "1" on a void (Shipping.yaml gives no list).
+  if (packages.some((p) => p.code !== "1") || (packages.length === 0 && summary.code !== "1")) {
+    throw notVoided(shipmentId, packages, summary);
+  }
+  const already = [summary.description, ...packages.map((p) => p.description)].find((d) => ALREADY_VOIDED_TEXT.test(d));
   return {
     data: { voided: true },
     messages: already

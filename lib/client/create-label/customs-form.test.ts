@@ -202,7 +202,7 @@ describe("the customs section", () => {
   it("starts with the API's defaults and the signed-in person as signer", () => {
     expect(defaultValues({ shipFrom: null, signer: "Olivia Owner" }).customs).toMatchObject({
       content_type: "merchandise",
-      incoterm: "DDU",
+      incoterm: "DAP",
       duty: { paid_by: "recipient", account_number: "" },
       certify: false,
       signer: "Olivia Owner",

@@ -64,13 +64,13 @@ export function emptyCommodity(like?: Pick<CommodityValues, "value_currency" | "
   };
 }
 
-/** The section's starting values: the API's defaults (merchandise, DDU, the recipient pays) and one blank row. */
+/** The section's starting values: the API's defaults (merchandise, DAP, the recipient pays) and one blank row. */
 export function defaultCustoms(signer: string | null | undefined): CustomsValues {
   return {
     content_type: "merchandise",
     content_description: "",
-    incoterm: "DDU",
-    duty: { paid_by: dutyPayerFor("DDU"), account_number: "" },
+    incoterm: "DAP",
+    duty: { paid_by: dutyPayerFor("DAP"), account_number: "" },
     invoice: "",
     invoice_date: "",
     commercial_invoice: false,
