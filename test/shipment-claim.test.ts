@@ -302,6 +302,7 @@ describe("recordPurchase", () => {
       tracking_number,
       shipment_identifier: `SID-${tracking_number}`,
       label: { type: "PNG", bytes: new Uint8Array([137, 80, 78, 71]) },
+      documents: [],
       charge: null,
       meta: {},
     });

@@ -1,11 +1,24 @@
 import type { PDFDocument } from "pdf-lib";
-import type { AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } from "@/lib/carriers/types";
+import type {
+  AdapterMessage,
+  DocumentType,
+  LabelType,
+  RateQuote,
+  ShipDocument,
+  ShipRequest,
+  ShipResult,
+} from "@/lib/carriers/types";
 import { carrierCode } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
-import { customsClearanceDetail, electronicTradeDocuments } from "@/lib/carriers/fedex/customs";
+import {
+  commercialInvoiceSpecification,
+  customsClearanceDetail,
+  electronicTradeDocuments,
+} from "@/lib/carriers/fedex/customs";
 import { alertMessages, badResponse } from "@/lib/carriers/fedex/errors";
 import { chargesOf } from "@/lib/carriers/fedex/rating";
 import { fedexService } from "@/lib/carriers/fedex/services";
+import { detectLabelType } from "@/lib/labels/check";
 import { pdfLib } from "@/lib/labels/pdf-lib";
 import {
   amount,
@@ -68,6 +81,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
   const international = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code);
   const customs = international ? req.customs : null;
   const etd = customs?.commercial_invoice ? electronicTradeDocuments() : null;
+  const invoice = customs ? commercialInvoiceSpecification(customs) : null;
   const payer = paymentType(req.payment?.paid_by);
   const payerAccount = payer === "SENDER" ? s.accountNumber : req.payment?.account_number;
   const references = customerReferences(req);
@@ -87,14 +101,14 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
         paymentType: payer,
         ...(payerAccount ? { payor: { responsibleParty: { accountNumber: { value: payerAccount } } } } : {}),
       },
-      ...(etd ? { shipmentSpecialServices: etd.shipmentSpecialServices } : {}),
+      ...(etd ? { shipmentSpecialServices: etd } : {}),
       ...(customs ? { customsClearanceDetail: customsClearanceDetail(req, customs, s.accountNumber) } : {}),
       labelSpecification: {
         labelFormatType: "COMMON2D",
         labelStockType: labelStockType(req.label_type, s.labelStock),
         imageType: IMAGE_TYPES.get(req.label_type),
       },
-      ...(etd ? { shippingDocumentSpecification: etd.shippingDocumentSpecification } : {}),
+      ...(invoice ? { shippingDocumentSpecification: invoice } : {}),
       rateRequestType: ["LIST", "ACCOUNT"],
       totalPackageCount: req.parcels.length,
       requestedPackageLineItems: req.parcels.map((p) => ({
@@ -189,6 +203,49 @@ async function oneLabel(
   return { bytes: await merged.save(), messages: [] };
 }
 
+/**
+ * What each of FedEx's document kinds is (ship-api.json `LabelResponseVO.contentType`), for the ones that are not a
+ * label; the reports and instructions FedEx may add are "other", under FedEx's own name.
+ */
+const DOCUMENT_TYPES: ReadonlyMap<string, DocumentType> = new Map([
+  ["COMMERCIAL_INVOICE", "commercial_invoice"],
+  ["USMCA_COMMERCIAL_INVOICE_CERTIFICATION_OF_ORIGIN", "commercial_invoice"],
+  ["PROFORMA_INVOICE", "pro_forma_invoice"],
+  ["CERTIFICATE_OF_ORIGIN", "certificate_of_origin"],
+  ["USMCA_CERTIFICATION_OF_ORIGIN", "certificate_of_origin"],
+]);
+
+/**
+ * The documents that are not labels, from the shipment and from each piece (a piece may carry its own customs
+ * papers). We ask for them inline (`labelResponseOptions: "LABEL"`); one that comes only as a URL (FedEx keeps it 24
+ * hours) or not as the file it claims is reported, not kept: the label is sold by now, and a warning lets the shipper
+ * fetch the paper in time.
+ */
+function documentsOf(docs: Record<string, unknown>[]): { documents: ShipDocument[]; messages: AdapterMessage[] } {
+  const documents: ShipDocument[] = [];
+  const messages: AdapterMessage[] = [];
+  for (const d of docs) {
+    const kind = (str(d.contentType) ?? "").toUpperCase();
+    const encoded = str(d.encodedLabel);
+    const bytes = encoded ? new Uint8Array(Buffer.from(encoded, "base64")) : null;
+    const format = bytes && bytes.length > 0 ? detectLabelType(bytes) : null;
+    if (bytes && format) {
+      documents.push({ type: DOCUMENT_TYPES.get(kind) ?? "other", format, bytes, name: kind || null });
+      continue;
+    }
+    const url = str(d.url);
+    messages.push({
+      code: carrierCode("FEDEX_DOCUMENT_NOT_KEPT"),
+      level: "warning",
+      message: url
+        ? `FedEx answered the ${kind || "shipping document"} as a link only; download it within 24 hours.`
+        : `FedEx sent the ${kind || "shipping document"} in a file that could not be read; print it from FedEx Ship Manager.`,
+      details: { content_type: kind || null, ...(url ? { url } : {}) },
+    });
+  }
+  return { documents, messages };
+}
+
 function decodeLabel(encoded: string): Uint8Array {
   const bytes = Buffer.from(encoded, "base64");
   if (bytes.length === 0) throw badResponse("an empty label");
@@ -219,21 +276,25 @@ export async function parseShipOutput(
     pieceNumbers,
   );
   const completed = isRecord(shipment.completedShipmentDetail) ? shipment.completedShipmentDetail : {};
-  const documents = shipmentDocs.map((d) => str(d.contentType)).filter((t): t is string => t !== null && t !== "LABEL");
+  const papers = documentsOf([...shipmentDocs, ...pieceDocs].filter((d) => !isLabel(d)));
   return {
     result: {
       tracking_number: trackingNumber,
       // FedEx cancels by the master tracking number: it is the shipment's identifier.
       shipment_identifier: trackingNumber,
       label: { type: req.label_type, bytes: label.bytes },
+      documents: papers.documents,
       charge: chargeOf(shipment, req.service),
       meta: {
         service_name: fedexService(req.service)?.name ?? str(shipment.serviceName) ?? req.service,
         ...(str(completed.carrierCode) ? { fedex_carrier_code: str(completed.carrierCode) } : {}),
         ...(pieceNumbers.length > 1 ? { piece_tracking_numbers: pieceNumbers } : {}),
-        ...(documents.length > 0 ? { documents } : {}),
       },
     },
-    messages: [...alertMessages(output.alerts, shipment.alerts, ...pieceDocs.map((d) => d.alerts)), ...label.messages],
+    messages: [
+      ...alertMessages(output.alerts, shipment.alerts, ...pieceDocs.map((d) => d.alerts)),
+      ...label.messages,
+      ...papers.messages,
+    ],
   };
 }
