@@ -8,7 +8,8 @@ import { call } from "./helpers";
 
 /**
  * For a test file that drives networked carriers against the emulator: starts it once, points the service at it
- * (CARRIER_EMULATOR_URL), and forgets switches, calls, sold labels and cached tokens after each test.
+ * (CARRIER_EMULATOR_URL), forgets switches, calls, sold labels and cached tokens after each test, and fails a test
+ * that sent a request (or got an answer) the carrier's published contract does not allow.
  */
 export function useCarrierEmulator(): { readonly current: Emulator } {
   const holder = {} as { current: Emulator };
@@ -21,6 +22,7 @@ export function useCarrierEmulator(): { readonly current: Emulator } {
   });
   afterEach(() => {
     holder.current.reset();
+    holder.current.assertContractKept();
     sharedTokenCache.clear();
   });
   afterAll(async () => {

@@ -256,8 +256,19 @@ describe("the emulator's FedEx checks what FedEx checks", () => {
     expect(await res.json()).toMatchObject({ errors: [{ code: expect.any(String), message: expect.any(String) }] });
   });
 
-  it("refuses an incomplete ship request naming every field, and sells nothing", async () => {
-    const res = await post("/ship/v1/shipments", JSON.stringify({ accountNumber: { value: "740561073" } }), {
+  it("refuses an incomplete ship request by FedEx's schema, naming every field, and sells nothing", async () => {
+    const incomplete = {
+      accountNumber: { value: "740561073" },
+      labelResponseOptions: "LABEL",
+      requestedShipment: {
+        shipper: { contact: {}, address: {} },
+        recipients: [{ contact: { phoneNumber: "5125550100" }, address: {} }],
+        pickupType: "USE_SCHEDULED_PICKUP",
+        shippingChargesPayment: {},
+        labelSpecification: {},
+      },
+    };
+    const res = await post("/ship/v1/shipments", JSON.stringify(incomplete), {
       authorization: `Bearer ${await token()}`,
       "content-type": "application/json",
     });
@@ -266,16 +277,21 @@ describe("the emulator's FedEx checks what FedEx checks", () => {
     const fields = body.errors.map((e) => e.parameterList[0]!.value);
     expect(fields).toEqual(
       expect.arrayContaining([
-        "labelResponseOptions",
-        "requestedShipment.shipper.contact.phoneNumber",
-        "requestedShipment.recipients[0].address.streetLines",
+        "requestedShipment.shipper.address.streetLines",
+        "requestedShipment.recipients[0].address.countryCode",
         "requestedShipment.serviceType",
+        "requestedShipment.packagingType",
         "requestedShipment.shippingChargesPayment.paymentType",
         "requestedShipment.labelSpecification.imageType",
         "requestedShipment.requestedPackageLineItems",
       ]),
     );
-    expect(body.errors.every((e) => /^[A-Z.]+$/.test(e.code))).toBe(true);
+    expect(body.errors.every((e) => e.code === "INVALID.INPUT.EXCEPTION")).toBe(true);
+    // The refusal is the carrier's schema's: the emulator records it as the contract broken, and sold nothing.
+    const [violation, ...more] = emulator.current.takeViolations();
+    expect(more).toEqual([]);
+    expect(violation).toMatchObject({ carrier: "fedex", operation: "ship", kind: "request" });
+    expect(emulator.current.calls.filter((c) => c.operation === "ship" && c.status === 200)).toEqual([]);
   });
 
   it("refuses more than 30 numbers in one tracking call", async () => {

@@ -44,6 +44,7 @@ beforeAll(async () => {
 afterEach(() => {
   vi.useRealTimers();
   emulator.reset();
+  emulator.assertContractKept();
   sharedTokenCache.clear();
   skewMs = 0;
 });

@@ -4,7 +4,15 @@ import type { LabelContent } from "@/lib/labels/content";
 import { renderPdfLabel } from "@/lib/labels/pdf";
 import { renderPngLabel } from "@/lib/labels/png";
 import { renderZplLabel } from "@/lib/labels/zpl";
-import type { CarrierState, EmulatedCarrier, EmulatorRequest, EmulatorResponse, Operation } from "./server";
+import { problemText } from "./contract";
+import type {
+  CarrierContract,
+  CarrierState,
+  EmulatedCarrier,
+  EmulatorRequest,
+  EmulatorResponse,
+  Operation,
+} from "./server";
 
 /**
  * FedEx as its REST APIs answer (developer.fedex.com; shapes checked against the vendored rate-api.json,
@@ -976,7 +984,8 @@ function trackResult(number: string, state: CarrierState): Json {
     trackingNumber: number,
     trackResults: [
       {
-        trackingNumberInfo: { trackingNumber: number, trackingNumberUniqueId: "", carrierCode: "" },
+        // No carrierCode: track.json's enum has no empty value for a number FedEx does not know.
+        trackingNumberInfo: { trackingNumber: number, trackingNumberUniqueId: "" },
         error: {
           code: "TRACKING.TRACKINGNUMBER.NOTFOUND",
           message: "Tracking number cannot be found. Please correct the tracking number and try again.",
@@ -1094,13 +1103,39 @@ function track(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
     transactionId: randomUUID(),
     output: {
       completeTrackResults: results,
-      ...(anyMissing ? { alerts: "TRACKING.DATA.NOTFOUND -  Tracking data unavailable" } : {}),
+      // track.json's example writes this alert as one string; its schema, which the emulator follows, as Alert items.
+      ...(anyMissing
+        ? { alerts: [{ code: "TRACKING.DATA.NOTFOUND", alertType: "NOTE", message: "Tracking data unavailable" }] }
+        : {}),
     },
   });
 }
 
+/** FedEx's files (it publishes none for its token endpoint), and where they say something else than they mean. */
+const FEDEX_CONTRACT: CarrierContract = {
+  files: ["fedex/rate-api.json", "fedex/ship-api.json", "fedex/track.json"],
+  errata: [
+    {
+      file: "fedex/rate-api.json",
+      at: "/components/schemas/body",
+      value: { $ref: "#/components/schemas/Full_Schema_Quote_Rate" },
+      why: "the rate request is a oneOf of FedEx's sample payloads, which overlap; Full_Schema_Quote_Rate is the schema",
+    },
+  ],
+  refuse: (problems) =>
+    refuse(
+      400,
+      problems.map((p) => ({
+        code: "INVALID.INPUT.EXCEPTION",
+        message: `Invalid field value in the input: ${problemText(p)}`,
+        field: p.field || undefined,
+      })),
+    ),
+};
+
 export const fedexEmulator: EmulatedCarrier = {
   name: "fedex",
+  contract: FEDEX_CONTRACT,
   tokenTtlSeconds: 3599,
   operationOf(method: string, path: string): Operation | null {
     if (method === "POST" && path === "/oauth/token") return "token";

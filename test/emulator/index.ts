@@ -1,11 +1,13 @@
 import { fedexEmulator } from "./fedex";
-import { startEmulator, type EmulatedCarrier, type Emulator } from "./server";
+import { startEmulator, type ContractViolation, type EmulatedCarrier, type Emulator } from "./server";
 import { upsEmulator } from "./ups";
 
 /** Every carrier the emulator speaks; a new networked carrier adds its module here. */
 const EMULATED_CARRIERS: EmulatedCarrier[] = [upsEmulator, fedexEmulator];
 
 /** The emulator with every carrier, on a free loopback port unless one is given. */
-export function startCarrierEmulator(opts: { port?: number; now?: () => Date } = {}): Promise<Emulator> {
+export function startCarrierEmulator(
+  opts: { port?: number; now?: () => Date; onViolation?: (v: ContractViolation) => void } = {},
+): Promise<Emulator> {
   return startEmulator(EMULATED_CARRIERS, opts);
 }

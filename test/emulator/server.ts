@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { loadContract, problemText, type Contract, type ContractProblem, type Erratum } from "./contract";
 
 /**
  * The carrier emulator: one loopback HTTP server that speaks each networked carrier's wire format (the carrier
@@ -11,6 +12,11 @@ import type { AddressInfo } from "node:net";
  * Retry-After, 5xx, a body that is not JSON, a request that never gets an answer. Set them from the same process
  * (`emulator.set("ups", {...})`) or over HTTP from another one (`POST /__emulator/ups/switches`), as the browser
  * tests and benches do.
+ *
+ * Every request is checked against the carrier's published contract (test/emulator/contract.ts, the carrier's
+ * OpenAPI files in specs/): one the carrier's schema refuses is answered with the carrier's own 400 and recorded as a
+ * violation, and so is an answer of the emulator's that the schema does not allow. Tests fail on any violation they
+ * did not ask for (`assertContractKept`, called after each test by the tests' helpers).
  */
 
 export type Operation = "token" | "rate" | "ship" | "void" | "track";
@@ -59,8 +65,31 @@ export interface CarrierState {
   issueToken(): { token: string; expiresInSeconds: number };
 }
 
+/** Where a carrier's contract lives and how the carrier refuses a request that breaks it. */
+export interface CarrierContract {
+  /** Files under test/emulator/specs/. */
+  files: string[];
+  errata?: Erratum[];
+  /** The carrier's own answer to a request its schema refuses; the problems name each field. */
+  refuse(problems: ContractProblem[]): EmulatorResponse;
+}
+
+export interface ContractViolation {
+  carrier: string;
+  operation: Operation;
+  /** A request the adapter sent, or an answer the emulator gave. */
+  kind: "request" | "answer";
+  /** The carrier's operation (`<file>#<operationId>`). */
+  spec: string;
+  /** The answer's status, for an answer. */
+  status?: number;
+  problems: ContractProblem[];
+}
+
 export interface EmulatedCarrier {
   name: string;
+  /** The carrier's published contract; a carrier without one is not checked. */
+  contract?: CarrierContract;
   /** Default `expires_in` of its tokens, in seconds. */
   tokenTtlSeconds: number;
   /** Which operation a request is, or null for a path the carrier does not have (404). */
@@ -87,7 +116,13 @@ export interface Emulator {
   set(carrier: string, switches: Switches): void;
   /** Makes every token issued so far expire now, as if its lifetime ran out (the next call answers 401). */
   expireTokens(carrier?: string): void;
-  /** Switches off, tokens, calls and carrier memory forgotten. */
+  /** Requests and answers that broke the carrier's contract, oldest first, until taken. */
+  readonly violations: ContractViolation[];
+  /** The violations so far, forgotten here: for a test that sends a broken request on purpose. */
+  takeViolations(): ContractViolation[];
+  /** Throws, listing them, when anything broke the carrier's contract since the last call; forgets them. */
+  assertContractKept(): void;
+  /** Switches off, tokens, calls and carrier memory forgotten (violations are kept for assertContractKept). */
   reset(): void;
   close(): Promise<void>;
 }
@@ -122,17 +157,51 @@ function send(res: ServerResponse, r: EmulatorResponse): void {
   res.end(text);
 }
 
+/** A violation as one readable block: who, what, and each problem on its own line. */
+export function describeViolation(v: ContractViolation): string {
+  const what = v.kind === "answer" ? `answer ${v.status ?? ""}`.trim() : "request";
+  return `${v.carrier} ${v.operation} ${what} (${v.spec}):\n    ${v.problems.map(problemText).join("\n    ")}`;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Parsed specs and compiled validators cost ~0.1–0.4 s per operation: once per process and carrier, on first use.
+const contracts = new Map<string, Contract>();
+function contractOf(carrier: EmulatedCarrier): Contract | null {
+  if (!carrier.contract) return null;
+  let contract = contracts.get(carrier.name);
+  if (!contract) {
+    contract = loadContract(carrier.contract.files, carrier.contract.errata);
+    contracts.set(carrier.name, contract);
+  }
+  return contract;
+}
+
+function headerText(v: string | string[] | undefined): string {
+  return Array.isArray(v) ? (v[0] ?? "") : (v ?? "");
+}
 
 export async function startEmulator(
   carriers: EmulatedCarrier[],
-  opts: { port?: number; host?: string; now?: () => Date } = {},
+  opts: {
+    port?: number;
+    host?: string;
+    now?: () => Date;
+    /** Called for each violation as it happens (`npm run emulator` prints them). */
+    onViolation?: (v: ContractViolation) => void;
+  } = {},
 ): Promise<Emulator> {
   const now = opts.now ?? (() => new Date());
   const lanes = new Map<string, Lane>(
     carriers.map((c) => [c.name, { carrier: c, switches: {}, faultHits: 0, tokens: new Map(), data: new Map() }]),
   );
   const calls: RecordedCall[] = [];
+  const violations: ContractViolation[] = [];
+  const violate = (v: ContractViolation) => {
+    violations.push(v);
+    opts.onViolation?.(v);
+  };
+  const takeViolations = () => violations.splice(0, violations.length);
   const hanging = new Set<ServerResponse>();
 
   const set = (name: string, switches: Switches): void => {
@@ -160,6 +229,7 @@ export async function startEmulator(
       return send(res, { status: 204, body: "" });
     }
     if (req.method === "GET" && parts[0] === "calls") return send(res, { status: 200, body: calls });
+    if (req.method === "GET" && parts[0] === "violations") return send(res, { status: 200, body: violations });
     if (req.method === "POST" && parts[1] === "switches" && lanes.has(parts[0]!)) {
       set(parts[0]!, JSON.parse((await readBody(req)) || "{}") as Switches);
       return send(res, { status: 204, body: "" });
@@ -193,6 +263,26 @@ export async function startEmulator(
         status,
       });
     const { switches, carrier } = lane;
+    const contract = contractOf(carrier);
+    const specOperation = contract?.operation(req.method!, path) ?? null;
+    // What the carrier itself answers (not an injected fault) is held to the operation's published answers.
+    const answer = (r: EmulatorResponse) => {
+      if (contract && specOperation) {
+        const problems = contract.checkResponse(specOperation, r.status, r.body);
+        if (problems.length) {
+          violate({
+            carrier: carrier.name,
+            operation,
+            kind: "answer",
+            spec: specOperation.id,
+            status: r.status,
+            problems,
+          });
+        }
+      }
+      record(r.status);
+      send(res, r);
+    };
     if (switches.latency_ms) await sleep(switches.latency_ms);
 
     const fault = switches.fault;
@@ -228,8 +318,7 @@ export async function startEmulator(
       const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
       const expiresAt = bearer ? lane.tokens.get(bearer) : undefined;
       if (expiresAt === undefined || expiresAt <= now().getTime()) {
-        record(401);
-        return send(res, { status: 401, body: carrier.errorBody(401, "401", "Invalid or expired access token") });
+        return answer({ status: 401, body: carrier.errorBody(401, "401", "Invalid or expired access token") });
       }
     }
 
@@ -245,6 +334,21 @@ export async function startEmulator(
       }
     } else if (type.includes("x-www-form-urlencoded")) form = new URLSearchParams(body);
 
+    if (contract && carrier.contract && specOperation) {
+      const problems = contract.checkRequest(specOperation, {
+        method: req.method!,
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        contentType: headerText(req.headers["content-type"]),
+        body: form ? Object.fromEntries(form) : body ? json : undefined,
+      });
+      if (problems.length) {
+        violate({ carrier: carrier.name, operation, kind: "request", spec: specOperation.id, problems });
+        return answer(carrier.contract.refuse(problems));
+      }
+    }
+
     const state: CarrierState = {
       data: lane.data,
       now,
@@ -255,12 +359,12 @@ export async function startEmulator(
         return { token, expiresInSeconds: ttl };
       },
     };
-    const answer = await carrier.handle(
-      { method: req.method!, path, query: url.searchParams, headers: req.headers, body, json, form },
-      state,
+    answer(
+      await carrier.handle(
+        { method: req.method!, path, query: url.searchParams, headers: req.headers, body, json, form },
+        state,
+      ),
     );
-    record(answer.status);
-    send(res, answer);
   }
 
   const server: Server = createServer((req, res) => {
@@ -274,6 +378,14 @@ export async function startEmulator(
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    violations,
+    takeViolations,
+    assertContractKept() {
+      const broken = takeViolations();
+      if (broken.length === 0) return;
+      const lines = broken.map(describeViolation);
+      throw new Error(`the carrier's published contract was broken:\n  ${lines.join("\n  ")}`);
+    },
     set,
     expireTokens,
     reset,

@@ -1,5 +1,13 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import type { CarrierState, EmulatedCarrier, EmulatorRequest, EmulatorResponse, Operation } from "./server";
+import type {
+  CarrierContract,
+  CarrierState,
+  EmulatedCarrier,
+  EmulatorRequest,
+  EmulatorResponse,
+  Operation,
+} from "./server";
+import { problemText } from "./contract";
 import { gifLabel, zplLabel } from "./ups-label";
 import { isValidUpsTrackingNumber, makeUpsTrackingNumber, trackedPackage, type Place, type Sale } from "./ups-tracking";
 
@@ -346,7 +354,7 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
     const arrival = addBusinessDays(now, days);
     const pounds = parcels.reduce((s, p) => s + Math.ceil(p.pounds), 0);
     return {
-      Service: { Code: code, Description: "" },
+      Service: { Code: code, Description: SERVICE_NAMES.get(code)! },
       Zone: String(zone).padStart(3, "0"),
       BillingWeight: { UnitOfMeasurement: { Code: "LBS", Description: "Pounds" }, Weight: String(pounds) },
       ...priced.charges,
@@ -732,8 +740,51 @@ const ROUTES: [string, RegExp, Operation][] = [
   ["GET", /^\/api\/track\/v1\/details\/[^/]+$/, "track"],
 ];
 
+/** UPS's files, and where they contradict themselves. */
+const UPS_CONTRACT: CarrierContract = {
+  files: ["ups/OAuthClientCredentials.yaml", "ups/Rating.yaml", "ups/Shipping.yaml", "ups/Tracking.yaml"],
+  errata: [
+    {
+      file: "ups/Rating.yaml",
+      at: "/paths/~1rating~1{version}~1{requestoption}/post/parameters/4/schema",
+      value: { type: "string", enum: ["Rate", "Shop", "Ratetimeintransit", "Shoptimeintransit"] },
+      why: "requestoption's schema says maxLength 10, its description lists Ratetimeintransit and Shoptimeintransit as valid values",
+    },
+    {
+      file: "ups/Rating.yaml",
+      at: "/components/schemas/Shipment_Service/properties/Code/minLength",
+      value: 2,
+      why: "Service.Code's schema says exactly 3 characters, its description lists the two-digit codes (01, 03, 65…)",
+    },
+    {
+      // UPS's files give many text fields minLength = maxLength: the widths of its XML fields, maxima in practice.
+      file: "ups/Shipping.yaml",
+      at: "/components/schemas/ShipmentResults_BillingWeight/properties/Weight/minLength",
+      value: 1,
+      why: "BillingWeight.Weight is given exactly 8 characters; UPS writes weights as its own examples do ('1', '0.1')",
+    },
+    {
+      file: "ups/Tracking.yaml",
+      at: "/paths/~1track~1v1~1details~1{inquiryNumber}/get/responses/401",
+      value: {
+        description: "Unauthorized",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Response" } } },
+      },
+      why: "Tracking.yaml omits the 401 every UPS API answers a refused bearer token with (Rating.yaml, Shipping.yaml list it)",
+    },
+  ],
+  // UPS's code for a request its schema refuses is not published; 120001 is the emulator's, as for missing fields.
+  refuse: (problems) => ({
+    status: 400,
+    body: {
+      response: { errors: problems.map((p) => ({ code: "120001", message: `Invalid request: ${problemText(p)}` })) },
+    },
+  }),
+};
+
 export const upsEmulator: EmulatedCarrier = {
   name: "ups",
+  contract: UPS_CONTRACT,
   // UPS's tokens live about four hours ("expires_in": "14399").
   tokenTtlSeconds: 14_399,
   operationOf(method, path) {

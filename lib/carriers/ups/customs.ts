@@ -86,7 +86,8 @@ function product(c: Commodity, i: number, f: Fitter) {
     Description: descriptionLines(c.description, f, `${field}.description`),
     Unit: {
       Number: String(c.quantity),
-      UnitOfMeasurement: { Code: "PCS", Description: "Pieces" },
+      // Description is for the OTH code only, and 3 characters at most (Shipping.yaml, Unit_UnitOfMeasurement).
+      UnitOfMeasurement: { Code: "PCS" },
       Value: unitValue(c.value_amount),
     },
     ...(c.hs_code ? { CommodityCode: c.hs_code } : {}),

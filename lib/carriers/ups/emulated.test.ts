@@ -34,6 +34,7 @@ beforeAll(async () => {
 afterEach(() => {
   vi.useRealTimers();
   emulator.reset();
+  emulator.assertContractKept();
   skewMs = 0;
   tokens = new TokenCache();
 });
