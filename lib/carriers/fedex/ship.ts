@@ -1,13 +1,5 @@
 import type { PDFDocument } from "pdf-lib";
-import type {
-  AdapterMessage,
-  DocumentType,
-  LabelType,
-  RateQuote,
-  ShipDocument,
-  ShipRequest,
-  ShipResult,
-} from "@/lib/carriers/types";
+import type { AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } from "@/lib/carriers/types";
 import { carrierCode } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import {
@@ -15,10 +7,10 @@ import {
   customsClearanceDetail,
   electronicTradeDocuments,
 } from "@/lib/carriers/fedex/customs";
+import { documentsOf, isLabel } from "@/lib/carriers/fedex/documents";
 import { alertMessages, badResponse } from "@/lib/carriers/fedex/errors";
 import { chargesOf } from "@/lib/carriers/fedex/rating";
 import { fedexService } from "@/lib/carriers/fedex/services";
-import { detectLabelType } from "@/lib/labels/check";
 import { pdfLib } from "@/lib/labels/pdf-lib";
 import {
   amount,
@@ -160,8 +152,6 @@ function chargeOf(shipment: Record<string, unknown>, service: string): RateQuote
   };
 }
 
-const isLabel = (d: Record<string, unknown>) => (str(d.contentType) ?? "LABEL").toUpperCase().includes("LABEL");
-
 /**
  * One file for the shipment: a multi-piece PDF becomes one document with a page per label and ZPL one job per
  * label; PNG files cannot be joined, so the first label is answered with a warning naming the others.
@@ -201,49 +191,6 @@ async function oneLabel(
     for (const page of await merged.copyPages(doc, doc.getPageIndices())) merged.addPage(page);
   }
   return { bytes: await merged.save(), messages: [] };
-}
-
-/**
- * What each of FedEx's document kinds is (ship-api.json `LabelResponseVO.contentType`), for the ones that are not a
- * label; the reports and instructions FedEx may add are "other", under FedEx's own name.
- */
-const DOCUMENT_TYPES: ReadonlyMap<string, DocumentType> = new Map([
-  ["COMMERCIAL_INVOICE", "commercial_invoice"],
-  ["USMCA_COMMERCIAL_INVOICE_CERTIFICATION_OF_ORIGIN", "commercial_invoice"],
-  ["PROFORMA_INVOICE", "pro_forma_invoice"],
-  ["CERTIFICATE_OF_ORIGIN", "certificate_of_origin"],
-  ["USMCA_CERTIFICATION_OF_ORIGIN", "certificate_of_origin"],
-]);
-
-/**
- * The documents that are not labels, from the shipment and from each piece (a piece may carry its own customs
- * papers). We ask for them inline (`labelResponseOptions: "LABEL"`); one that comes only as a URL (FedEx keeps it 24
- * hours) or not as the file it claims is reported, not kept: the label is sold by now, and a warning lets the shipper
- * fetch the paper in time.
- */
-function documentsOf(docs: Record<string, unknown>[]): { documents: ShipDocument[]; messages: AdapterMessage[] } {
-  const documents: ShipDocument[] = [];
-  const messages: AdapterMessage[] = [];
-  for (const d of docs) {
-    const kind = (str(d.contentType) ?? "").toUpperCase();
-    const encoded = str(d.encodedLabel);
-    const bytes = encoded ? new Uint8Array(Buffer.from(encoded, "base64")) : null;
-    const format = bytes && bytes.length > 0 ? detectLabelType(bytes) : null;
-    if (bytes && format) {
-      documents.push({ type: DOCUMENT_TYPES.get(kind) ?? "other", format, bytes, name: kind || null });
-      continue;
-    }
-    const url = str(d.url);
-    messages.push({
-      code: carrierCode("FEDEX_DOCUMENT_NOT_KEPT"),
-      level: "warning",
-      message: url
-        ? `FedEx answered the ${kind || "shipping document"} as a link only; download it within 24 hours.`
-        : `FedEx sent the ${kind || "shipping document"} in a file that could not be read; print it from FedEx Ship Manager.`,
-      details: { content_type: kind || null, ...(url ? { url } : {}) },
-    });
-  }
-  return { documents, messages };
 }
 
 function decodeLabel(encoded: string): Uint8Array {
