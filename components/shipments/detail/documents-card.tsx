@@ -23,10 +23,23 @@ function sizeText(bytes: number): string {
  * sent electronically, so customs do not hold it. Each downloads through the API with the session (a plain link: the
  * answer is the file itself). Shown only when the carrier sent any.
  */
-export function DocumentsCard({ shipmentId, documents }: { shipmentId: string; documents: ShipmentDocument[] }) {
+export function DocumentsCard({
+  shipmentId,
+  documents,
+  electronicInvoice,
+}: {
+  shipmentId: string;
+  documents: ShipmentDocument[];
+  /** The declaration asked for the invoice to go to customs electronically (UPS Paperless, FedEx ETD). */
+  electronicInvoice: boolean;
+}) {
   return (
     <DetailCard title="Documents">
-      <p className="mb-3 text-sm text-muted-foreground">Print these and attach them to the parcel with the label.</p>
+      <p className="mb-3 text-sm text-muted-foreground">
+        {electronicInvoice
+          ? "The invoice went to customs electronically; a copy is here for your records. Print any other paper and attach it to the parcel."
+          : "Print these and attach them to the parcel with the label."}
+      </p>
       <ul className="grid gap-2">
         {documents.map((d) => {
           const words = d.type === "other" && d.name ? d.name : DOCUMENT_WORDS[d.type];

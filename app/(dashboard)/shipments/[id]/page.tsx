@@ -56,7 +56,13 @@ export default async function ShipmentPage({ params }: { params: Promise<{ id: s
             bought={label !== null}
             zpl={zpl}
           />
-          {shipment.documents.length > 0 && <DocumentsCard shipmentId={id} documents={shipment.documents} />}
+          {shipment.documents.length > 0 && (
+            <DocumentsCard
+              shipmentId={id}
+              documents={shipment.documents}
+              electronicInvoice={shipment.customs?.commercial_invoice === true}
+            />
+          )}
         </div>
         <div className="grid gap-6">
           <div className="grid gap-6 md:grid-cols-2">
