@@ -236,16 +236,23 @@ function newAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
-function applyErratum(spec: Json, e: Erratum): void {
-  const keys = e.at
+const pointerKeys = (at: string) =>
+  at
     .replace(/^#?\//, "")
     .split("/")
     .map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+const walk = (from: unknown, keys: string[]) =>
+  keys.reduce<unknown>((at, k) => (isObject(at) || Array.isArray(at) ? (at as Json)[k] : undefined), from);
+
+/** The value at a JSON pointer of a spec file as published (no errata). */
+export function specValue(file: string, at: string): unknown {
+  return walk(loadSpec(file), pointerKeys(at));
+}
+
+function applyErratum(spec: Json, e: Erratum): void {
+  const keys = pointerKeys(e.at);
   const last = keys.pop()!;
-  const parent = keys.reduce<unknown>(
-    (at, k) => (isObject(at) || Array.isArray(at) ? (at as Json)[k] : undefined),
-    spec,
-  );
+  const parent = walk(spec, keys);
   if (!isObject(parent) && !Array.isArray(parent)) throw new Error(`erratum ${e.file}${e.at}: no such place`);
   (parent as Json)[last] = e.value;
 }

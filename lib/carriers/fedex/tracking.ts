@@ -130,5 +130,7 @@ export function parseTrackOutput(
     if (good) results[number] = resultOf(number, good);
     else results[number] = notFound(number, found.map((r) => fedexProblems(r)[0]).find(Boolean));
   }
-  return { results, messages: alertMessages(output.alerts) };
+  // TRACKING.DATA.NOTFOUND only repeats that some numbers were not found: each of them says so as tracking_not_found.
+  const alerts = records(output.alerts).filter((a) => a.code !== "TRACKING.DATA.NOTFOUND");
+  return { results, messages: alertMessages(alerts) };
 }

@@ -1,0 +1,233 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadContract, specValue } from "./contract";
+import { fedexEmulator } from "./fedex";
+import { startEmulator, type EmulatedCarrier, type Emulator } from "./server";
+import { upsEmulator } from "./ups";
+
+/**
+ * The carriers' published contracts as the judge: every recorded fixture (the payloads the adapters' unit tests send
+ * and parse) is what the carrier's schema allows, and the emulator refuses what the schema refuses, in the carrier's
+ * own error shape. The emulated journeys (test/*-emulated.test.ts, lib/carriers/ups/emulated.test.ts) check every
+ * request an adapter sends and every answer the emulator gives the same way, through the tests' emulator helpers.
+ */
+
+const contractOf = (carrier: EmulatedCarrier) => loadContract(carrier.contract!.files, carrier.contract!.errata);
+
+/** Each fixture: the operation it belongs to, and whether it is the request or the answer with its status. */
+const FIXTURES: Record<string, [EmulatedCarrier, string, string, "request" | number]> = {
+  "ups/rate-request-domestic.json": [upsEmulator, "POST", "/api/rating/v2409/Shoptimeintransit", "request"],
+  "ups/rate-request-international.json": [upsEmulator, "POST", "/api/rating/v2409/Shoptimeintransit", "request"],
+  "ups/rate-response-alerts.json": [upsEmulator, "POST", "/api/rating/v2409/Shop", 200],
+  "ups/rate-response-canada.json": [upsEmulator, "POST", "/api/rating/v2409/Shop", 200],
+  "ups/rate-response-error.json": [upsEmulator, "POST", "/api/rating/v2409/Shop", 400],
+  "ups/rate-response-success.json": [upsEmulator, "POST", "/api/rating/v2409/Shop", 200],
+  "ups/ship-request-domestic.json": [upsEmulator, "POST", "/api/shipments/v2409/ship", "request"],
+  "ups/ship-request-international.json": [upsEmulator, "POST", "/api/shipments/v2409/ship", "request"],
+  "ups/ship-response-error.json": [upsEmulator, "POST", "/api/shipments/v2409/ship", 400],
+  "ups/ship-response-success.json": [upsEmulator, "POST", "/api/shipments/v2409/ship", 200],
+  "ups/track-response-delivered.json": [upsEmulator, "GET", "/api/track/v1/details/1Z", 200],
+  "ups/track-response-in-transit.json": [upsEmulator, "GET", "/api/track/v1/details/1Z", 200],
+  "ups/track-response-invalid.json": [upsEmulator, "GET", "/api/track/v1/details/1Z", 400],
+  "ups/track-response-not-found.json": [upsEmulator, "GET", "/api/track/v1/details/1Z", 200],
+  "ups/void-response-already-voided.json": [upsEmulator, "DELETE", "/api/shipments/v2409/void/cancel/1Z", 400],
+  "ups/void-response-success.json": [upsEmulator, "DELETE", "/api/shipments/v2409/void/cancel/1Z", 200],
+  "fedex/cancel-already-cancelled.json": [fedexEmulator, "PUT", "/ship/v1/shipments/cancel", 400],
+  "fedex/cancel-success.json": [fedexEmulator, "PUT", "/ship/v1/shipments/cancel", 200],
+  "fedex/rate-alerts-only.json": [fedexEmulator, "POST", "/rate/v1/rates/quotes", 200],
+  "fedex/rate-error.json": [fedexEmulator, "POST", "/rate/v1/rates/quotes", 400],
+  "fedex/rate-request-domestic.json": [fedexEmulator, "POST", "/rate/v1/rates/quotes", "request"],
+  "fedex/rate-request-international.json": [fedexEmulator, "POST", "/rate/v1/rates/quotes", "request"],
+  "fedex/rate-success.json": [fedexEmulator, "POST", "/rate/v1/rates/quotes", 200],
+  "fedex/ship-error.json": [fedexEmulator, "POST", "/ship/v1/shipments", 400],
+  "fedex/ship-request-domestic.json": [fedexEmulator, "POST", "/ship/v1/shipments", "request"],
+  "fedex/ship-request-international.json": [fedexEmulator, "POST", "/ship/v1/shipments", "request"],
+  "fedex/ship-success.json": [fedexEmulator, "POST", "/ship/v1/shipments", 200],
+  "fedex/track-batch.json": [fedexEmulator, "POST", "/track/v1/trackingnumbers", 200],
+  "fedex/track-delivered.json": [fedexEmulator, "POST", "/track/v1/trackingnumbers", 200],
+  "fedex/track-request.json": [fedexEmulator, "POST", "/track/v1/trackingnumbers", "request"],
+};
+
+const FIXTURE_DIRS = { ups: "lib/carriers/ups/fixtures", fedex: "lib/carriers/fedex/fixtures" };
+
+describe("recorded fixtures against the carriers' published schemas", () => {
+  it("every fixture of a networked carrier is listed here", () => {
+    const found = Object.entries(FIXTURE_DIRS).flatMap(([carrier, dir]) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => `${carrier}/${f}`),
+    );
+    expect(found.sort()).toEqual(Object.keys(FIXTURES).sort());
+  });
+
+  it.each(Object.entries(FIXTURES))("%s", (name, [carrier, method, path, what]) => {
+    const [dir, file] = name.split("/") as [keyof typeof FIXTURE_DIRS, string];
+    const body = JSON.parse(readFileSync(join(FIXTURE_DIRS[dir], file), "utf8")) as unknown;
+    const contract = contractOf(carrier);
+    const op = contract.operation(method, path)!;
+    expect(op).not.toBeNull();
+    const problems =
+      what === "request"
+        ? contract.checkRequest(op, {
+            method,
+            path,
+            query: new URLSearchParams(),
+            // What the adapters send with every call (the headers are checked in the emulated journeys).
+            headers: {
+              "content-type": "application/json",
+              authorization: "Bearer t",
+              transid: "t",
+              transactionsrc: "t",
+            },
+            contentType: "application/json",
+            body,
+          })
+        : contract.checkResponse(op, what, body);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("the emulator refuses what the carrier's schema refuses", () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startEmulator([upsEmulator, fedexEmulator]);
+  });
+  afterAll(() => emulator.close());
+
+  async function token(carrier: "ups" | "fedex"): Promise<string> {
+    const res =
+      carrier === "ups"
+        ? await fetch(`${emulator.url}/ups/security/v1/oauth/token`, {
+            method: "POST",
+            headers: {
+              authorization: `Basic ${Buffer.from("id:secret").toString("base64")}`,
+              "content-type": "application/x-www-form-urlencoded",
+            },
+            body: "grant_type=client_credentials",
+          })
+        : await fetch(`${emulator.url}/fedex/oauth/token`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: "grant_type=client_credentials&client_id=id&client_secret=secret",
+          });
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  const upsRate = (shipment: Record<string, unknown>) => ({
+    RateRequest: {
+      Request: { RequestOption: "Rate" },
+      Shipment: {
+        Shipper: { Name: "A", ShipperNumber: "A1B2C3", Address: { AddressLine: ["1 Way"], CountryCode: "US" } },
+        ShipTo: { Name: "B", Address: { AddressLine: ["2 Way"], CountryCode: "US" } },
+        Package: [
+          {
+            PackagingType: { Code: "02" },
+            PackageWeight: { UnitOfMeasurement: { Code: "LBS", Description: "Pounds" }, Weight: "1" },
+          },
+        ],
+        ...shipment,
+      },
+    },
+  });
+
+  async function upsCall(body: unknown, headers: Record<string, string> = { transId: "t1", transactionSrc: "test" }) {
+    const res = await fetch(`${emulator.url}/ups/api/rating/v2409/Rate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await token("ups")}`, "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { response: { errors: { code: string; message: string }[] } },
+    };
+  }
+
+  it("UPS: a missing required field is UPS's 400, naming the field, and a violation", async () => {
+    const { Request: _, ...withoutRequest } = upsRate({ Service: { Code: "03" } }).RateRequest;
+    const res = await upsCall({ RateRequest: withoutRequest });
+    expect(res.status).toBe(400);
+    expect(res.body.response.errors).toEqual([
+      { code: "120001", message: "Invalid request: RateRequest.Request: is required" },
+    ]);
+    const [violation, ...more] = emulator.takeViolations();
+    expect(more).toEqual([]);
+    expect(violation).toMatchObject({
+      carrier: "ups",
+      operation: "rate",
+      kind: "request",
+      spec: "ups/Rating.yaml#Rate",
+    });
+  });
+
+  it("UPS: a value longer than the schema allows is refused", async () => {
+    const res = await upsCall(upsRate({ Service: { Code: "03" }, ShipTo: { Name: "x".repeat(36), Address: {} } }));
+    expect(res.status).toBe(400);
+    const messages = res.body.response.errors.map((e) => e.message);
+    expect(messages).toContain(
+      "Invalid request: RateRequest.Shipment.ShipTo.Name: must NOT have more than 35 characters",
+    );
+    expect(messages).toContain("Invalid request: RateRequest.Shipment.ShipTo.Address.AddressLine: is required");
+    expect(emulator.takeViolations()).toHaveLength(1);
+  });
+
+  it("UPS: a tracking call without the headers Tracking.yaml requires is refused", async () => {
+    const res = await fetch(`${emulator.url}/ups/api/track/v1/details/1Z12345E0205271688`, {
+      headers: { authorization: `Bearer ${await token("ups")}` },
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { response: { errors: { message: string }[] } };
+    expect(body.response.errors.map((e) => e.message)).toEqual([
+      "Invalid request: header transId: is required",
+      "Invalid request: header transactionSrc: is required",
+    ]);
+    expect(emulator.takeViolations()).toMatchObject([{ carrier: "ups", operation: "track", kind: "request" }]);
+  });
+
+  it("UPS: the same request, whole, passes", async () => {
+    const res = await upsCall(upsRate({ Service: { Code: "03" } }));
+    expect(res.status).toBe(200);
+    expect(emulator.takeViolations()).toEqual([]);
+  });
+
+  it("FedEx: an unknown enum value is FedEx's INVALID.INPUT.EXCEPTION naming the field", async () => {
+    const fixture = JSON.parse(readFileSync("lib/carriers/fedex/fixtures/rate-request-domestic.json", "utf8")) as {
+      requestedShipment: Record<string, unknown>;
+    };
+    fixture.requestedShipment.pickupType = "WHENEVER";
+    const res = await fetch(`${emulator.url}/fedex/rate/v1/rates/quotes`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await token("fedex")}`, "content-type": "application/json" },
+      body: JSON.stringify(fixture),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { code: string; parameterList: { value: string }[] }[] };
+    expect(body.errors).toContainEqual(
+      expect.objectContaining({
+        code: "INVALID.INPUT.EXCEPTION",
+        parameterList: [{ key: "field", value: "requestedShipment.pickupType" }],
+      }),
+    );
+    expect(emulator.takeViolations()).toMatchObject([{ carrier: "fedex", operation: "rate", kind: "request" }]);
+  });
+
+  it("an answer outside the schema is a violation too (the emulator is held to the carrier's answers)", () => {
+    const contract = contractOf(upsEmulator);
+    const op = contract.operation("POST", "/api/rating/v2409/Shop")!;
+    expect(contract.checkResponse(op, 200, { RateResponse: { Response: {} } })).toEqual(
+      expect.arrayContaining([{ field: "RateResponse.Response.ResponseStatus", message: "is required" }]),
+    );
+    expect(contract.checkResponse(op, 418, {})).toEqual([
+      { field: "", message: "status 418 is not an answer the carrier defines" },
+    ]);
+  });
+});
+
+describe("errata", () => {
+  it.each([upsEmulator, fedexEmulator].flatMap((c) => c.contract!.errata!.map((e) => [c.name, e.at, e] as const)))(
+    "%s %s still differs from what the carrier's file says (else it is no longer needed)",
+    (_, __, erratum) => {
+      expect(specValue(erratum.file, erratum.at)).not.toEqual(erratum.value);
+    },
+  );
+});
