@@ -77,6 +77,11 @@ test.describe("customs on the create-label page", () => {
     await expect(card.getByText("DDP (delivered duty paid)")).toBeVisible();
     await expect(card.getByRole("row", { name: /Cotton T-shirt/ })).toContainText("610910");
     await expect(card.getByRole("row", { name: /Cotton T-shirt/ })).toContainText("SKU TS-BLK-M");
+    // The sandbox's commercial invoice, to print and attach beside the label.
+    const documents = page.locator("[data-slot=card]", { has: page.getByRole("heading", { name: "Documents" }) });
+    const download = page.waitForEvent("download");
+    await documents.getByRole("link", { name: "Download Commercial invoice" }).click();
+    expect((await download).suggestedFilename()).toMatch(/^SBX\d{21}-commercial-invoice\.pdf$/);
     await checkPage(page, "shipment-detail-customs");
 
     const list = await (await api.get(`/v1/shipments?reference=${reference}`)).json();

@@ -93,11 +93,42 @@ describe("FedEx adapter against the emulator", () => {
     expect(shipped.ok).toBe(true);
     if (!shipped.ok) return;
     expect(new TextDecoder().decode(shipped.data.label.bytes).startsWith("^XA")).toBe(true);
-    expect(shipped.data.meta).toMatchObject({ documents: ["COMMERCIAL_INVOICE"] });
+    // The copy of the invoice FedEx transmitted, as a PDF beside the ZPL label.
+    expect(shipped.data.documents).toMatchObject([
+      { type: "commercial_invoice", format: "PDF", name: "COMMERCIAL_INVOICE" },
+    ]);
+    expect((await PDFDocument.load(shipped.data.documents[0]!.bytes)).getPageCount()).toBe(1);
 
     const refused = await invoke(conn, "ship", (a, ctx) => a.ship(ctx, fedexInternationalShip({ customs: null })));
     expect(refused.ok).toBe(false);
     expect(refused.messages[0]).toMatchObject({ code: "CUSTOMSCLEARANCEDETAIL.REQUIRED", level: "error" });
+  });
+
+  it("without ETD, asks FedEx for a printable commercial invoice and hands it to the shipper", async () => {
+    const conn = connection();
+    const request = fedexInternationalShip();
+    const shipped = await invoke(conn, "ship", (a, ctx) =>
+      a.ship(ctx, { ...request, customs: { ...request.customs!, commercial_invoice: false } }),
+    );
+    expect(shipped.ok).toBe(true);
+    if (!shipped.ok) return;
+    expect(shipped.data.documents).toMatchObject([{ type: "commercial_invoice", format: "PDF" }]);
+    expect((await PDFDocument.load(shipped.data.documents[0]!.bytes)).getPageCount()).toBe(1);
+  });
+
+  it("documents alone cross the border without an invoice", async () => {
+    const conn = connection();
+    const request = fedexInternationalShip();
+    const customs = {
+      ...request.customs!,
+      commercial_invoice: false,
+      content_type: "documents" as const,
+      commodities: [],
+    };
+    const shipped = await invoke(conn, "ship", (a, ctx) => a.ship(ctx, { ...request, customs }));
+    expect(shipped.ok).toBe(true);
+    if (!shipped.ok) return;
+    expect(shipped.data.documents).toEqual([]);
   });
 
   it("tracks journeys from the number: delivered after a day and a half, and a not-found number", async () => {

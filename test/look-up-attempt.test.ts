@@ -42,6 +42,7 @@ const sale = (tracking_number: string, shipment_key: string | null): FoundShipme
   tracking_number,
   shipment_identifier: `SID-${tracking_number}`,
   label: { type: "PDF", bytes: new Uint8Array([1]) },
+  documents: [],
   charge: null,
   meta: {},
   reference: "ORDER-5",

@@ -4,6 +4,8 @@ import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
 import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import { POST as cancel } from "@/app/v1/shipments/[id]/cancel/route";
 import { GET as label } from "@/app/v1/shipments/[id]/label/route";
+import { GET as listDocuments } from "@/app/v1/shipments/[id]/documents/route";
+import { GET as getDocument } from "@/app/v1/shipments/[id]/documents/[document_id]/route";
 import { GET as listTrackers } from "@/app/v1/trackers/route";
 import { GET as getTracker, DELETE as deleteTracker } from "@/app/v1/trackers/[id]/route";
 import { POST as refresh } from "@/app/v1/trackers/[id]/refresh/route";
@@ -74,5 +76,67 @@ describe("tenancy: another organization's ids are not found", () => {
     expect(own.status).toBe(201);
     expect(own.body.id).not.toBe(tid);
     expect(own.body.shipment_id).toBeNull();
+  });
+
+  it("answers 404 for another organization's shipment documents, listed or downloaded", async () => {
+    const a = await makeOrg("A");
+    const b = await makeOrg("B");
+    const abroad = await createShipmentFor(a.key, {
+      recipient: {
+        person_name: "Chloé Tremblay",
+        address_line1: "290 Bremner Blvd",
+        city: "Toronto",
+        state_code: "ON",
+        postal_code: "M5V 3L9",
+        country_code: "CA",
+        phone_number: "+1 416 555 0199",
+      },
+      customs: {
+        content_type: "merchandise",
+        incoterm: "DAP",
+        commodities: [
+          {
+            description: "Cotton T-shirt",
+            quantity: 2,
+            value_amount: 15,
+            value_currency: "USD",
+            weight: 0.25,
+            weight_unit: "KG",
+            origin_country: "US",
+          },
+        ],
+      },
+    });
+    const shipment = (await purchaseFor(a.key, abroad)).body.shipment;
+    const sid = shipment.id as string;
+    const did = shipment.documents[0].id as string;
+    expect(did).toMatch(/^doc_/);
+    // B's own shipment, to try A's document id under an id B may read.
+    const own = (await purchaseFor(b.key, await createShipmentFor(b.key))).body.shipment.id as string;
+
+    const answers = {
+      list: await call(listDocuments, "GET", `/v1/shipments/${sid}/documents`, { key: b.key, params: { id: sid } }),
+      download: await call(getDocument, "GET", `/v1/shipments/${sid}/documents/${did}`, {
+        key: b.key,
+        params: { id: sid, document_id: did },
+      }),
+      underOwn: await call(getDocument, "GET", `/v1/shipments/${own}/documents/${did}`, {
+        key: b.key,
+        params: { id: own, document_id: did },
+      }),
+    };
+    for (const [name, res] of Object.entries(answers)) {
+      expect({ name, status: res.status, code: res.body.errors?.[0]?.code }).toEqual({
+        name,
+        status: 404,
+        code: "not_found",
+      });
+    }
+    // A still has it.
+    const mine = await call(getDocument, "GET", `/v1/shipments/${sid}/documents/${did}`, {
+      key: a.key,
+      params: { id: sid, document_id: did },
+    });
+    expect(mine.status).toBe(200);
   });
 });

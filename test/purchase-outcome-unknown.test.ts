@@ -534,6 +534,11 @@ describe("a purchase whose answer was lost", () => {
     expect(codes(retry.body.messages)).toEqual([["purchase_recovered", "info"]]);
     expect(retry.body.shipment.customs).toMatchObject({ commodities: [{ description: "Cotton T-shirt" }] });
     expect((await show(key, s.id)).customs).toMatchObject({ commodities: [{ description: "Cotton T-shirt" }] });
+    // The invoice the carrier sold with that label comes from its books and is stored with it.
+    expect(retry.body.shipment.documents).toEqual([
+      expect.objectContaining({ id: expect.stringMatching(/^doc_/), type: "commercial_invoice", format: "PDF" }),
+    ]);
+    expect((await show(key, s.id)).documents).toEqual(retry.body.shipment.documents);
   });
 
   it("the label found cannot be recorded: taken over meanwhile is a 409, the database away a 503; the attempt stays", async () => {

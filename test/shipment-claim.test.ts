@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { withTransaction } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
-import { labels, rates, shipments, trackers } from "@/lib/db/schema";
+import { labels, rates, shipmentDocuments, shipments, trackers } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { StateConflictError } from "@/lib/errors";
 import type { ShipResult } from "@/lib/carriers/types";
@@ -302,6 +302,7 @@ describe("recordPurchase", () => {
       tracking_number,
       shipment_identifier: `SID-${tracking_number}`,
       label: { type: "PNG", bytes: new Uint8Array([137, 80, 78, 71]) },
+      documents: [{ type: "commercial_invoice", format: "PDF", bytes: new Uint8Array([37, 80, 68, 70]), name: null }],
       charge: null,
       meta: {},
     });
@@ -317,7 +318,7 @@ describe("recordPurchase", () => {
       meta: { recorded_by: "test" },
       recipient: parts!.recipient,
     });
-    const count = async (table: typeof labels | typeof trackers) =>
+    const count = async (table: typeof labels | typeof trackers | typeof shipmentDocuments) =>
       (await t.ctx.db.select().from(table).where(eq(table.orgId, t.orgId))).length;
     return { ...t, claim, record, count };
   }
@@ -339,6 +340,9 @@ describe("recordPurchase", () => {
     const [label] = await ctx.db.select().from(labels).where(eq(labels.shipmentId, s.id));
     expect(label).toMatchObject({ type: "PNG" });
     expect(Array.from(label!.content)).toEqual([137, 80, 78, 71]);
+    const [invoice] = await ctx.db.select().from(shipmentDocuments).where(eq(shipmentDocuments.shipmentId, s.id));
+    expect(invoice).toMatchObject({ orgId: ctx.org.id, type: "commercial_invoice", format: "PDF", position: 0 });
+    expect(Array.from(invoice!.content)).toEqual([37, 80, 68, 70]);
     expect(await count(trackers)).toBe(1);
   });
 
@@ -348,6 +352,7 @@ describe("recordPurchase", () => {
     const again = await recordPurchase(ctx, record());
     expect(again).toEqual(first);
     expect(await count(labels)).toBe(1);
+    expect(await count(shipmentDocuments)).toBe(1);
     expect(await count(trackers)).toBe(1);
   });
 
@@ -368,12 +373,13 @@ describe("recordPurchase", () => {
     expect(await count(labels)).toBe(1);
   });
 
-  it("a claim taken over meanwhile: ClaimLostError, and the label and tracker roll back", async () => {
+  it("a claim taken over meanwhile: ClaimLostError, and the label, documents and tracker roll back", async () => {
     const { ctx, s, row, record, count, claim } = await bought();
     // The claim expired and another purchase took the shipment.
     await claimShipment(ctx.db, await row(), "purchase", ["created"], 60_000, {}, new Date(claim.until.getTime() + 1));
     await expect(recordPurchase(ctx, record())).rejects.toBeInstanceOf(ClaimLostError);
     expect(await count(labels)).toBe(0);
+    expect(await count(shipmentDocuments)).toBe(0);
     expect(await count(trackers)).toBe(0);
     expect(await row()).toMatchObject({ id: s.id, status: "created", trackingNumber: null });
   });

@@ -28,6 +28,7 @@ const shipped: ShipResult = {
   tracking_number: "1ZORPHAN01",
   shipment_identifier: "SID-ORPHAN",
   label: { type: "PDF", bytes: new Uint8Array([1]) },
+  documents: [],
   charge: null,
   meta: {},
 };

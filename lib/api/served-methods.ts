@@ -38,6 +38,8 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/shipments/{id}": ["GET", "DELETE"],
   "/v1/shipments/{id}/cancel": ["POST"],
   "/v1/shipments/{id}/label": ["GET"],
+  "/v1/shipments/{id}/documents": ["GET"],
+  "/v1/shipments/{id}/documents/{document_id}": ["GET"],
   "/v1/shipments/{id}/purchase": ["POST"],
   "/v1/trackers": ["GET"],
   "/v1/trackers/{id}": ["GET", "DELETE"],

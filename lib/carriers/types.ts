@@ -275,10 +275,38 @@ interface LabelFile {
   bytes: Uint8Array;
 }
 
+/**
+ * The papers a carrier hands out beside the label, by what they are for customs or the driver: the commercial invoice
+ * (UPS `Form` 01, FedEx COMMERCIAL_INVOICE, DHL `invoice`), a pro forma invoice (FedEx PROFORMA_INVOICE), a
+ * certificate of origin (FedEx's and USMCA's), the postal customs declarations CN22 and CN23 (USPS, Canada Post), a
+ * waybill copy (DHL `waybillDoc`), and anything else a carrier sends that must travel with the parcel.
+ */
+export const DOCUMENT_TYPES = [
+  "commercial_invoice",
+  "pro_forma_invoice",
+  "certificate_of_origin",
+  "cn22",
+  "cn23",
+  "waybill",
+  "other",
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+/** A document as the carrier drew it: files of the same kinds as labels (carriers draw forms as PDF, some as PNG or ZPL). */
+export interface ShipDocument {
+  type: DocumentType;
+  format: LabelType;
+  bytes: Uint8Array;
+  /** The carrier's own name for it ("All Requested International Forms"), when it gives one. */
+  name: string | null;
+}
+
 export interface ShipResult {
   tracking_number: string;
   shipment_identifier: string;
   label: LabelFile;
+  /** What to print besides the label (a commercial invoice to attach when it is not sent electronically); often none. */
+  documents: ShipDocument[];
   /** The carrier's charge for the label when it reports one; null when it does not. */
   charge: RateQuote | null;
   meta: Record<string, unknown>;

@@ -66,6 +66,12 @@ function books(db: DbOrTx, connection: { orgId: string; id: string }): CarrierLe
           shipmentKey: sale.shipment_key,
           labelType: sale.label.type,
           label: sale.label.bytes,
+          documents: sale.documents.map((d) => ({
+            type: d.type,
+            format: d.format,
+            name: d.name,
+            content: Buffer.from(d.bytes).toString("base64"),
+          })),
           charge: sale.charge,
           meta: sale.meta,
           soldAt: sale.sold_at,
@@ -103,6 +109,10 @@ function books(db: DbOrTx, connection: { orgId: string; id: string }): CarrierLe
         tracking_number: r.trackingNumber,
         shipment_identifier: r.shipmentIdentifier,
         label: { type: r.labelType as LabelType, bytes: r.label },
+        documents: r.documents.map(({ content, ...d }) => ({
+          ...d,
+          bytes: new Uint8Array(Buffer.from(content, "base64")),
+        })),
         charge: r.charge,
         meta: r.meta,
         reference: r.reference,

@@ -9,6 +9,7 @@ const ID_PREFIXES = {
   rate: "rat_",
   address: "adr_",
   parcel: "pcl_",
+  document: "doc_",
   tracker: "trk_",
   event: "evt_",
   webhook: "whk_",

@@ -18,7 +18,7 @@ const BASELINE = 0.8;
  * The standard 14 fonts only cover WinAnsi; anything else would make pdf-lib throw. Characters the font lacks are
  * folded (é stays, ő → o, Ł → L) or replaced by "?", so an address in any script still produces a valid label.
  */
-function encodable(font: PDFFont, text: string): string {
+export function encodable(font: PDFFont, text: string): string {
   const supported = new Set(font.getCharacterSet());
   let out = "";
   for (const ch of text) {

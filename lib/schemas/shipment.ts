@@ -5,6 +5,7 @@ import { Rate } from "./rate";
 import { Payment } from "./payment";
 import { Message } from "./message";
 import { Customs, CustomsInput } from "./customs";
+import { ShipmentDocument } from "./shipment-document";
 import {
   CarrierIds,
   ServiceCodes,
@@ -46,6 +47,8 @@ export const Shipment = z
     carrier_name: z.string().nullable(),
     carrier_id: z.string().nullable(),
     label: z.string().nullable(),
+    /** The carrier's papers to print beside the label (a commercial invoice); each downloadable by id. */
+    documents: z.array(ShipmentDocument),
     tracking_number: z.string().nullable(),
     shipment_identifier: z.string().nullable(),
     selected_rate: Rate.nullable(),

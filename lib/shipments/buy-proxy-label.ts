@@ -9,6 +9,7 @@ import { CarrierFailureError, ValidationError } from "@/lib/errors";
 import { presentRate, quotedRate, rateFromInput } from "@/lib/rates/present-rate";
 import type { ProxyShippingRequest } from "@/lib/schemas/proxy";
 import type { Shipment } from "@/lib/schemas/shipment";
+import { unstoredDocument } from "./present-document";
 import { presentShipment } from "./present-shipment";
 import { customsForLabel, readCustoms } from "./customs-for-label";
 import { paymentFor, purchaseMeta } from "./purchase-fields";
@@ -75,6 +76,7 @@ export async function buyProxyLabel({
   // What the carrier says it charged beats what the client sent back; the rate keeps its id.
   const selected = shipped.charge ? quotedRate(shipped.charge, row, chosen.id) : rateFromInput(chosen, row);
   const presented = presentRate(selected);
+  const now = new Date();
   return presentShipment({
     row: {
       id,
@@ -94,7 +96,7 @@ export async function buyProxyLabel({
       labelType: shipped.label.type,
       carrierIds: [row.carrierId],
       meta: purchaseMeta(row, presented),
-      createdAt: new Date(),
+      createdAt: now,
       testMode: row.testMode,
       messages: outcome.messages,
       trackerId: null,
@@ -104,5 +106,7 @@ export async function buyProxyLabel({
     parcels: input.parcels.map((p) => parcelFields(p)),
     rates: input.rates.map((r, i) => (i === index ? selected : rateFromInput(r))),
     label: { content: shipped.label.bytes },
+    // Nothing is stored, so the papers travel inline, as the label does.
+    documents: shipped.documents.map((d) => unstoredDocument(d, now)),
   });
 }

@@ -75,6 +75,7 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
       parcels: byPosition(parcelRows),
       rates: byPosition(rateRows),
       label: null,
+      documents: [],
     };
     const presented = presentShipment(created);
     await recordEvents(tx, [

@@ -1,8 +1,10 @@
 import "server-only";
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { addresses, labels, parcels, rates, shipments } from "@/lib/db/schema";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { DocumentType, LabelType } from "@/lib/carriers/types";
+import { addresses, labels, parcels, rates, shipmentDocuments, shipments } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
+import type { DocumentFields } from "./present-document";
 import type { ShipmentView } from "./present-shipment";
 import type { AddressRow, ParcelRow, ShipmentRow } from "./rows";
 
@@ -24,8 +26,31 @@ export async function findShipmentRow(db: DbOrTx, orgId: string, id: string): Pr
   return row;
 }
 
+/** The documents of these shipments, without their bytes (their size is counted by the database), in order. */
+export async function documentFacts(
+  db: DbOrTx,
+  orgId: string,
+  shipmentIds: string[],
+): Promise<(DocumentFields & { shipmentId: string })[]> {
+  if (shipmentIds.length === 0) return [];
+  const rows = await db
+    .select({
+      id: shipmentDocuments.id,
+      shipmentId: shipmentDocuments.shipmentId,
+      type: shipmentDocuments.type,
+      format: shipmentDocuments.format,
+      name: shipmentDocuments.name,
+      size: sql<number>`octet_length(${shipmentDocuments.content})`.mapWith(Number),
+      createdAt: shipmentDocuments.createdAt,
+    })
+    .from(shipmentDocuments)
+    .where(and(eq(shipmentDocuments.orgId, orgId), inArray(shipmentDocuments.shipmentId, shipmentIds)))
+    .orderBy(asc(shipmentDocuments.shipmentId), asc(shipmentDocuments.position));
+  return rows.map((r) => ({ ...r, type: r.type as DocumentType, format: r.format as LabelType, content: null }));
+}
+
 /**
- * The parts of many shipments in four queries, whatever their number (lists, not N+1); parcels and rates in order.
+ * The parts of many shipments in five queries, whatever their number (lists, not N+1); parcels and rates in order.
  * `labels: false` skips the label files (then `label` is null): a list a person looks at never needs their bytes.
  */
 export async function loadShipmentParts(
@@ -37,7 +62,7 @@ export async function loadShipmentParts(
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const addressIds = rows.flatMap((r) => [r.shipperId, r.recipientId]);
-  const [addressRows, parcelRows, rateRows, labelRows] = await Promise.all([
+  const [addressRows, parcelRows, rateRows, labelRows, documentRows] = await Promise.all([
     db
       .select()
       .from(addresses)
@@ -58,6 +83,7 @@ export async function loadShipmentParts(
           .from(labels)
           .where(and(eq(labels.orgId, orgId), inArray(labels.shipmentId, ids)))
       : [],
+    documentFacts(db, orgId, ids),
   ]);
   const addressById = new Map(addressRows.map((a) => [a.id, a]));
   const labelById = new Map(labelRows.map((l) => [l.shipmentId, l]));
@@ -68,6 +94,7 @@ export async function loadShipmentParts(
     parcels: parcelRows.filter((p) => p.shipmentId === row.id),
     rates: rateRows.filter((r) => r.shipmentId === row.id),
     label: labelById.get(row.id) ?? null,
+    documents: documentRows.filter((d) => d.shipmentId === row.id),
   }));
 }
 

@@ -7,6 +7,7 @@ import type { Shipment } from "@/lib/schemas/shipment";
 import { proxyTrackingUrl } from "@/lib/trackers/tracking-url";
 import type { CarrierMessage } from "@/lib/carriers/types";
 import { attemptMessages, labelOnOffer } from "./outcome-unknown";
+import { presentDocument, type DocumentFields } from "./present-document";
 import type { AddressRow, ParcelRow, ShipmentRow } from "./rows";
 
 /**
@@ -51,15 +52,18 @@ export interface ShipmentView {
   parcels: ParcelFields[];
   rates: RateFields[];
   label: { content: Uint8Array } | null;
+  /** The carrier's papers beside the label, in its order: facts only when stored, with their bytes in proxy mode. */
+  documents: DocumentFields[];
 }
 
-export function presentShipment({ row, shipper, recipient, parcels, rates, label }: ShipmentView): Shipment {
+export function presentShipment({ row, shipper, recipient, parcels, rates, label, documents }: ShipmentView): Shipment {
   return {
     id: row.id,
     status: row.status,
     carrier_name: row.carrierName,
     carrier_id: row.carrierId,
     label: label && labelOnOffer(row) ? wrapBase64(label.content) : null,
+    documents: documents.map(presentDocument),
     tracking_number: row.trackingNumber,
     shipment_identifier: row.shipmentIdentifier,
     selected_rate: row.selectedRate,

@@ -18,7 +18,7 @@ import {
   renewClaim,
   type Claim,
 } from "./claim";
-import { loadShipmentParts, findShipmentRow } from "./load-shipments";
+import { documentFacts, loadShipmentParts, findShipmentRow } from "./load-shipments";
 import {
   answerLost,
   attemptWindow,
@@ -190,7 +190,12 @@ export async function purchaseShipment({
   }
   return {
     messages,
-    shipment: presentShipment({ ...parts!, row: recorded, label: { content: shipped.label.bytes } }),
+    shipment: presentShipment({
+      ...parts!,
+      row: recorded,
+      label: { content: shipped.label.bytes },
+      documents: await documentFacts(ctx.db, orgId, [id]),
+    }),
   };
 }
 

@@ -1,7 +1,8 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { withTransaction, type DomainContext } from "@/lib/context";
-import { labels, shipments } from "@/lib/db/schema";
+import { labels, shipmentDocuments, shipments } from "@/lib/db/schema";
+import { newId } from "@/lib/db/ids";
 import type { CarrierMessage, Customs, ShipResult } from "@/lib/carriers/types";
 import type { ConnectionRow } from "@/lib/connections/present";
 import type { Payment } from "@/lib/schemas/payment";
@@ -27,7 +28,7 @@ export interface PurchaseRecord {
 }
 
 /**
- * Step 3 of a purchase, in one transaction: the label file, the tracker (created, or an existing tracker of the
+ * Step 3 of a purchase, in one transaction: the label file and the carrier's documents, the tracker (created, or an existing tracker of the
  * same number linked), and the shipment turned `purchased` — only while our claim still holds. Safe to run again
  * after an attempt whose commit may have landed: it recognises its own tracking number and returns that row.
  */
@@ -47,6 +48,20 @@ export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Pro
       type: shipped.label.type,
       content: shipped.label.bytes,
     });
+    if (shipped.documents.length > 0) {
+      await tx.insert(shipmentDocuments).values(
+        shipped.documents.map((d, position) => ({
+          id: newId("document"),
+          orgId: claim.orgId,
+          shipmentId: claim.shipmentId,
+          position,
+          type: d.type,
+          format: d.format,
+          name: d.name,
+          content: d.bytes,
+        })),
+      );
+    }
     const trackerId = await trackNewLabel(
       tx,
       { orgId: claim.orgId, shipmentId: claim.shipmentId, trackingNumber: shipped.tracking_number, connection },

@@ -9,7 +9,7 @@ import { PurchaseOutcomeUnknownError, StateConflictError } from "@/lib/errors";
 import { presentRate, quotedRate } from "@/lib/rates/present-rate";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { ClaimLostError, claimShipment, releaseClaim, type Claim } from "./claim";
-import type { ShipmentParts } from "./load-shipments";
+import { documentFacts, type ShipmentParts } from "./load-shipments";
 import { lookUpAttempt } from "./look-up-attempt";
 import { carrierReference, purchaseAttemptOf, purchaseOutcomeText, type PurchaseAttempt } from "./outcome-unknown";
 import { purchaseMeta } from "./purchase-fields";
@@ -136,7 +136,11 @@ async function recover(
     }
     throw err;
   }
-  return { messages, shipment: presentShipment({ ...parts, row: recorded, label: { content: found.label.bytes } }) };
+  const documents = await documentFacts(ctx.db, claim.orgId, [claim.shipmentId]);
+  return {
+    messages,
+    shipment: presentShipment({ ...parts, row: recorded, label: { content: found.label.bytes }, documents }),
+  };
 }
 
 function rebuyWarning(attempt: PurchaseAttempt | null, row: ShipmentRow, reason: string): CarrierMessage[] {

@@ -811,6 +811,9 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
   const special = obj(shipment.shipmentSpecialServices);
   const etd =
     Array.isArray(special.specialServiceTypes) && special.specialServiceTypes.includes("ELECTRONIC_TRADE_DOCUMENTS");
+  // FedEx draws the documents `shippingDocumentSpecification` asks for and answers them in `shipmentDocuments`.
+  const documentTypes = obj(shipment.shippingDocumentSpecification).shippingDocumentTypes;
+  const invoiceAsked = Array.isArray(documentTypes) && documentTypes.includes("COMMERCIAL_INVOICE");
   if (route.international) {
     checkCustoms(c, shipment.customsClearanceDetail, "requestedShipment.customsClearanceDetail");
     if (etd) {
@@ -819,11 +822,7 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
         Array.isArray(requested) && requested.includes("COMMERCIAL_INVOICE"),
         "requestedShipment.shipmentSpecialServices.etdDetail.requestedDocumentTypes",
       );
-      const docs = obj(shipment.shippingDocumentSpecification).shippingDocumentTypes;
-      c.require(
-        Array.isArray(docs) && docs.includes("COMMERCIAL_INVOICE"),
-        "requestedShipment.shippingDocumentSpecification.shippingDocumentTypes",
-      );
+      c.require(invoiceAsked, "requestedShipment.shippingDocumentSpecification.shippingDocumentTypes");
     }
   }
   checkSmartPost(c, shipment.smartPostInfoDetail, "requestedShipment.smartPostInfoDetail");
@@ -921,31 +920,32 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
       };
     }),
   );
-  const invoice = etd
-    ? [
-        {
-          contentType: "COMMERCIAL_INVOICE",
-          copiesToPrint: 1,
-          docType: "PDF",
-          trackingNumber: master,
-          encodedLabel: await render(
-            {
-              carrierName: "FedEx",
-              serviceName: "COMMERCIAL INVOICE (ETD)",
-              trackingNumber: master,
-              shipper: addressOf(shipper),
-              recipient: addressOf(recipient),
-              weightText: `${round2(route.weightLb)} LB`,
-              reference: null,
-              shipDate,
-              barcodeValue: master,
-              footerText: "EMULATOR TEST DOCUMENT",
-            },
-            "PDF",
-          ),
-        },
-      ]
-    : [];
+  const invoice =
+    invoiceAsked && route.international
+      ? [
+          {
+            contentType: "COMMERCIAL_INVOICE",
+            copiesToPrint: 1,
+            docType: "PDF",
+            trackingNumber: master,
+            encodedLabel: await render(
+              {
+                carrierName: "FedEx",
+                serviceName: etd ? "COMMERCIAL INVOICE (ETD)" : "COMMERCIAL INVOICE",
+                trackingNumber: master,
+                shipper: addressOf(shipper),
+                recipient: addressOf(recipient),
+                weightText: `${round2(route.weightLb)} LB`,
+                reference: null,
+                shipDate,
+                barcodeValue: master,
+                footerText: "EMULATOR TEST DOCUMENT",
+              },
+              "PDF",
+            ),
+          },
+        ]
+      : [];
   return json(200, {
     transactionId: randomUUID(),
     output: {

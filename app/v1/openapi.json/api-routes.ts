@@ -10,6 +10,8 @@ import * as proxyRates from "@/app/v1/proxy/rates/route";
 import * as proxyShipping from "@/app/v1/proxy/shipping/route";
 import * as proxyTracking from "@/app/v1/proxy/tracking/[carrier_name]/[tracking_number]/route";
 import * as shipmentCancel from "@/app/v1/shipments/[id]/cancel/route";
+import * as shipmentDocument from "@/app/v1/shipments/[id]/documents/[document_id]/route";
+import * as shipmentDocuments from "@/app/v1/shipments/[id]/documents/route";
 import * as shipmentLabel from "@/app/v1/shipments/[id]/label/route";
 import * as shipmentPurchase from "@/app/v1/shipments/[id]/purchase/route";
 import * as shipment from "@/app/v1/shipments/[id]/route";
@@ -43,6 +45,8 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   shipmentPurchase,
   shipmentCancel,
   shipmentLabel,
+  shipmentDocuments,
+  shipmentDocument,
   trackers,
   trackerByNumber,
   tracker,

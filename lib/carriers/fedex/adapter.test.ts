@@ -212,6 +212,21 @@ describe("FedEx requests", () => {
     });
   });
 
+  it("without ETD, goods across a border still get a printable commercial invoice asked for", async () => {
+    const http = recordedFedex(() => ok(shipSuccess));
+    await fedexAdapter.ship(
+      fedexContext(http),
+      fedexInternationalShip({ customs: fedexCustoms({ commercial_invoice: false }) }),
+    );
+    const shipment = (sent(calls(http.requests)[0]!) as { requestedShipment: Record<string, unknown> })
+      .requestedShipment;
+    expect(shipment).not.toHaveProperty("shipmentSpecialServices");
+    expect(shipment.shippingDocumentSpecification).toEqual({
+      shippingDocumentTypes: ["COMMERCIAL_INVOICE"],
+      commercialInvoiceDetail: { documentFormat: { docType: "PDF", stockType: "PAPER_LETTER" } },
+    });
+  });
+
   it("picks the label stock from the label type and the connection's config", async () => {
     const http = recordedFedex(() => ok(shipSuccess));
     const spec = async (label_type: "PDF" | "PNG" | "ZPL", config: Record<string, unknown> = {}) => {
@@ -404,6 +419,43 @@ describe("FedEx answers", () => {
     const { data } = await fedexAdapter.ship(fedexContext(http), fedexDomesticShip({ parcels }));
     expect((await PDFDocument.load(data.label.bytes)).getPageCount()).toBe(2);
     expect(data.meta.piece_tracking_numbers).toEqual(["794953535000", "794953535011"]);
+  });
+
+  it("ships: the shipment's and the pieces' customs papers become documents; a link-only one is a warning", async () => {
+    const answer = structuredClone(shipSuccess) as unknown as {
+      output: { transactionShipments: Record<string, unknown>[] };
+    };
+    const shipment = answer.output.transactionShipments[0]!;
+    const piece = (shipment.pieceResponses as { packageDocuments: Record<string, unknown>[] }[])[0]!;
+    const pdf = piece.packageDocuments[0]!.encodedLabel;
+    const url = "https://wwwtest.fedex.com/document/v2/document/retrieve/SH,794953535000_CO/isLabel=true";
+    shipment.shipmentDocuments = [
+      { contentType: "COMMERCIAL_INVOICE", copiesToPrint: 1, docType: "PDF", encodedLabel: pdf },
+      { contentType: "CERTIFICATE_OF_ORIGIN", copiesToPrint: 1, docType: "PDF", url },
+    ];
+    piece.packageDocuments.push({
+      contentType: "PROFORMA_INVOICE",
+      copiesToPrint: 1,
+      docType: "PDF",
+      encodedLabel: pdf,
+    });
+    const http = recordedFedex(() => ok(answer));
+    const { data, messages } = await fedexAdapter.ship(fedexContext(http), fedexInternationalShip());
+    expect(data.documents.map(({ bytes: _bytes, ...d }) => d)).toEqual([
+      { type: "commercial_invoice", format: "PDF", name: "COMMERCIAL_INVOICE" },
+      { type: "pro_forma_invoice", format: "PDF", name: "PROFORMA_INVOICE" },
+    ]);
+    expect(new TextDecoder().decode(data.documents[0]!.bytes.slice(0, 5))).toBe("%PDF-");
+    // The label is still the piece's own, not the pro forma invoice beside it.
+    expect((await PDFDocument.load(data.label.bytes)).getPageCount()).toBe(1);
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        code: "FEDEX_DOCUMENT_NOT_KEPT",
+        level: "warning",
+        details: { content_type: "CERTIFICATE_OF_ORIGIN", url },
+      }),
+    );
+    expect(data.meta).not.toHaveProperty("documents");
   });
 
   it("ships: a refusal is FedEx's code; an answer without a label is a bad response", async () => {

@@ -146,18 +146,30 @@ export function customsClearanceDetail(req: ShipRequest, customs: Customs, accou
   };
 }
 
-/** Electronic Trade Documents: FedEx generates the commercial invoice and transmits it; asked for together. */
-export function electronicTradeDocuments(): Required<
-  Pick<RequestedShipment, "shipmentSpecialServices" | "shippingDocumentSpecification">
-> {
+/**
+ * The commercial invoice FedEx draws from `customsClearanceDetail` and answers in `shipmentDocuments` (Ship API
+ * `ShippingDocumentSpecification`; `documentFormat` takes only PDF on PAPER_LETTER). Asked for on every shipment
+ * across a customs border that carries goods: with Electronic Trade Documents it is the copy FedEx transmits, without
+ * them it is the invoice the shipper prints and attaches to the parcel. Documents alone need no invoice.
+ */
+export function commercialInvoiceSpecification(
+  customs: Customs,
+): RequestedShipment["shippingDocumentSpecification"] | null {
+  if (!customs.commercial_invoice && documentsOnly(customs)) return null;
   return {
-    shipmentSpecialServices: {
-      specialServiceTypes: ["ELECTRONIC_TRADE_DOCUMENTS"],
-      etdDetail: { requestedDocumentTypes: ["COMMERCIAL_INVOICE"] },
-    },
-    shippingDocumentSpecification: {
-      shippingDocumentTypes: ["COMMERCIAL_INVOICE"],
-      commercialInvoiceDetail: { documentFormat: { docType: "PDF", stockType: "PAPER_LETTER" } },
-    },
+    shippingDocumentTypes: ["COMMERCIAL_INVOICE"],
+    commercialInvoiceDetail: { documentFormat: { docType: "PDF", stockType: "PAPER_LETTER" } },
+  };
+}
+
+function documentsOnly(customs: Customs): boolean {
+  return customs.content_type === "documents" && customs.commodities.length === 0;
+}
+
+/** Electronic Trade Documents: FedEx sends the commercial invoice to customs itself (nothing to print). */
+export function electronicTradeDocuments(): NonNullable<RequestedShipment["shipmentSpecialServices"]> {
+  return {
+    specialServiceTypes: ["ELECTRONIC_TRADE_DOCUMENTS"],
+    etdDetail: { requestedDocumentTypes: ["COMMERCIAL_INVOICE"] },
   };
 }

@@ -10,7 +10,12 @@ import {
   smartPostInfoDetail,
   subPackagingType,
 } from "@/lib/carriers/fedex/conditional";
-import { customsClearanceDetail, electronicTradeDocuments } from "@/lib/carriers/fedex/customs";
+import {
+  commercialInvoiceSpecification,
+  customsClearanceDetail,
+  electronicTradeDocuments,
+} from "@/lib/carriers/fedex/customs";
+import { documentsOf, isLabel } from "@/lib/carriers/fedex/documents";
 import { alertMessages, badResponse } from "@/lib/carriers/fedex/errors";
 import { chargesOf } from "@/lib/carriers/fedex/rating";
 import { fedexService } from "@/lib/carriers/fedex/services";
@@ -84,6 +89,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
   const international = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code);
   const customs = international ? req.customs : null;
   const etd = customs?.commercial_invoice ? electronicTradeDocuments() : null;
+  const invoice = customs ? commercialInvoiceSpecification(customs) : null;
   const payer = paymentType(req.payment?.paid_by);
   const payerAccount = payer === "SENDER" ? s.accountNumber : req.payment?.account_number;
   const references = customerReferences(req);
@@ -104,14 +110,14 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
         ...(payerAccount ? { payor: { responsibleParty: { accountNumber: { value: payerAccount } } } } : {}),
       },
       ...(groundEconomy ? { smartPostInfoDetail: smartPostInfoDetail(req.parcels, s.smartPostHubId!) } : {}),
-      ...(etd ? { shipmentSpecialServices: etd.shipmentSpecialServices } : {}),
+      ...(etd ? { shipmentSpecialServices: etd } : {}),
       ...(customs ? { customsClearanceDetail: customsClearanceDetail(req, customs, s.accountNumber) } : {}),
       labelSpecification: {
         labelFormatType: "COMMON2D",
         labelStockType: labelStockType(req.label_type, s.labelStock),
         imageType: IMAGE_TYPES[req.label_type],
       },
-      ...(etd ? { shippingDocumentSpecification: etd.shippingDocumentSpecification } : {}),
+      ...(invoice ? { shippingDocumentSpecification: invoice } : {}),
       rateRequestType: ["LIST", "ACCOUNT"],
       totalPackageCount: req.parcels.length,
       requestedPackageLineItems: req.parcels.map((p) => {
@@ -166,8 +172,6 @@ function chargeOf(shipment: Record<string, unknown>, service: string): RateQuote
     estimated_delivery: datePart(op.deliveryDate),
   };
 }
-
-const isLabel = (d: Record<string, unknown>) => (str(d.contentType) ?? "LABEL").toUpperCase().includes("LABEL");
 
 /**
  * One file for the shipment: a multi-piece PDF becomes one document with a page per label and ZPL one job per
@@ -240,21 +244,25 @@ export async function parseShipOutput(
     pieceNumbers,
   );
   const completed = isRecord(shipment.completedShipmentDetail) ? shipment.completedShipmentDetail : {};
-  const documents = shipmentDocs.map((d) => str(d.contentType)).filter((t): t is string => t !== null && t !== "LABEL");
+  const papers = documentsOf([...shipmentDocs, ...pieceDocs].filter((d) => !isLabel(d)));
   return {
     result: {
       tracking_number: trackingNumber,
       // FedEx cancels by the master tracking number: it is the shipment's identifier.
       shipment_identifier: trackingNumber,
       label: { type: req.label_type, bytes: label.bytes },
+      documents: papers.documents,
       charge: chargeOf(shipment, req.service),
       meta: {
         service_name: fedexService(req.service)?.name ?? str(shipment.serviceName) ?? req.service,
         ...(str(completed.carrierCode) ? { fedex_carrier_code: str(completed.carrierCode) } : {}),
         ...(pieceNumbers.length > 1 ? { piece_tracking_numbers: pieceNumbers } : {}),
-        ...(documents.length > 0 ? { documents } : {}),
       },
     },
-    messages: [...alertMessages(output.alerts, shipment.alerts, ...pieceDocs.map((d) => d.alerts)), ...label.messages],
+    messages: [
+      ...alertMessages(output.alerts, shipment.alerts, ...pieceDocs.map((d) => d.alerts)),
+      ...label.messages,
+      ...papers.messages,
+    ],
   };
 }

@@ -3,7 +3,7 @@ import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
-import { CarrierError, type LabelType, type TrackingResult } from "@/lib/carriers/types";
+import { CarrierError, type LabelType, type ShipRequest, type TrackingResult } from "@/lib/carriers/types";
 import { createSandboxAdapter, sandboxAdapter, shipmentIdentifierFor } from "@/lib/carriers/sandbox/adapter";
 import { makeTrackingNumber, parseTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
 import {
@@ -15,6 +15,7 @@ import {
   testShipRequest,
 } from "@/test/sandbox-context";
 import { isZpl } from "@/lib/labels/check";
+import { fedexCustoms } from "@/test/fedex-context";
 
 const now = new Date("2024-03-04T15:00:00Z");
 const later = (minutes: number): Date => new Date(now.getTime() + minutes * 60_000);
@@ -236,6 +237,48 @@ describe("ship", () => {
     const tracked = await sandboxAdapter.track(ctxAt(later(83)), data.tracking_number);
     expect(tracked.data.status).toBe("delivered");
     expect(tracked.data.events[0]!.location).toBe("Vancouver, BC, CA");
+  });
+});
+
+describe("documents", () => {
+  const toCanada = (customs: ShipRequest["customs"]) =>
+    testShipRequest({
+      service: "SBX_INTL",
+      recipient: testAddress({ country_code: "CA", city: "Vancouver", postal_code: "V6B 1A1", state_code: "BC" }),
+      customs,
+    });
+
+  it("hands a commercial invoice PDF beside an international label, paperless or not, and none at home", async () => {
+    for (const commercial_invoice of [true, false]) {
+      const { data } = await sandboxAdapter.ship(ctxAt(now), toCanada(fedexCustoms({ commercial_invoice })));
+      expect(data.documents).toHaveLength(1);
+      expect(data.documents[0]).toMatchObject({
+        type: "commercial_invoice",
+        format: "PDF",
+        name: "Commercial invoice",
+      });
+      const invoice = await PDFDocument.load(data.documents[0]!.bytes);
+      expect(invoice.getPage(0).getSize()).toEqual({ width: 612, height: 792 });
+      expect(invoice.getTitle()).toBe(`Commercial invoice ${data.tracking_number}`);
+    }
+    const domestic = await sandboxAdapter.ship(ctxAt(now), testShipRequest());
+    expect(domestic.data.documents).toEqual([]);
+  });
+
+  it("documents alone travel without an invoice", async () => {
+    const customs = fedexCustoms({ content_type: "documents", commodities: [], commercial_invoice: false });
+    const { data } = await sandboxAdapter.ship(ctxAt(now), toCanada(customs));
+    expect(data.documents).toEqual([]);
+  });
+
+  it("keeps the invoice on its books: a lookup answers it with the label", async () => {
+    const ledger = memoryLedger();
+    const sold = await sandboxAdapter.ship(ctxAt(now, { ledger }), toCanada(fedexCustoms()));
+    const found = await sandboxAdapter.findShipments(ctxAt(later(1), { ledger }), {
+      reference: "ORDER-1",
+      sold_since: now,
+    });
+    expect(found.data[0]!.documents).toEqual(sold.data.documents);
   });
 });
 

@@ -34,6 +34,7 @@ import {
 } from "@/lib/carriers/sandbox/errors";
 import { statusAt, trackingAt } from "@/lib/carriers/sandbox/events";
 import { FaultInjector, loseAnswer, simulatedLatency } from "@/lib/carriers/sandbox/faults";
+import { sandboxDocuments } from "@/lib/carriers/sandbox/documents";
 import { sandboxLabelContent } from "@/lib/carriers/sandbox/label";
 import { cityIndex, countryIndex } from "@/lib/carriers/sandbox/locations";
 import { isInternational, priceService, validateShipment, zoneFor } from "@/lib/carriers/sandbox/pricing";
@@ -216,6 +217,7 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
           tracking_number: trackingNumber,
           shipment_identifier: shipmentIdentifierFor(trackingNumber),
           label: { type: req.label_type, bytes: await renderLabel(content, req.label_type) },
+          documents: await sandboxDocuments(req, service, trackingNumber, now),
           charge,
           meta: { service_name: service.name, scenario: scenarioName(scenario) },
           reference: req.reference,

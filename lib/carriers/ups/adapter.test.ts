@@ -585,6 +585,40 @@ describe("UPS answers as normalized results", () => {
     ]);
   });
 
+  it("ship success with UPS's printed forms: the commercial invoice as a document; an unreadable one a warning", async () => {
+    const invoice = await PDFDocument.create();
+    invoice.addPage([612, 792]);
+    const pdf = Buffer.from(await invoice.save()).toString("base64");
+    const withForm = (graphic: string) => {
+      const answer = structuredClone(shipSuccess) as { ShipmentResponse: { ShipmentResults: Record<string, unknown> } };
+      answer.ShipmentResponse.ShipmentResults.Form = {
+        Code: "01",
+        Description: "All Requested International Forms",
+        Image: { ImageFormat: { Code: "PDF", Description: "PDF" }, GraphicImage: graphic },
+        FormGroupId: "ABCDEF0123456789",
+      };
+      return answer;
+    };
+    const { data, messages } = await upsAdapter.ship(context(fakeHttp(ok(withForm(pdf)))), upsShipRequest());
+    expect(data.documents).toHaveLength(1);
+    expect(data.documents[0]).toMatchObject({
+      type: "commercial_invoice",
+      format: "PDF",
+      name: "All Requested International Forms",
+    });
+    expect((await PDFDocument.load(data.documents[0]!.bytes)).getPageCount()).toBe(1);
+    expect(data.meta).toEqual({});
+    expect(messages.map((m) => m.code)).toEqual(["120900"]);
+
+    // A GIF where UPS promised a PDF: the label is sold and fine, so the purchase stands and the shipper is told.
+    const gif = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
+    const unreadable = await upsAdapter.ship(context(fakeHttp(ok(withForm(gif)))), upsShipRequest());
+    expect(unreadable.data.documents).toEqual([]);
+    expect(unreadable.messages).toContainEqual(
+      expect.objectContaining({ code: "UPS_FORM_UNREADABLE", level: "warning", details: { format: "PDF" } }),
+    );
+  });
+
   it("ship success as PNG: the label upright, 812×1218 dots at 203 dpi (the GIF was 1418×812 with its blank strip)", async () => {
     const { data } = await upsAdapter.ship(context(fakeHttp(ok(shipSuccess))), upsShipRequest({ label_type: "PNG" }));
     const png = PNG.sync.read(Buffer.from(data.label.bytes));

@@ -97,11 +97,9 @@ async function ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResul
       tracking_number: parsed.trackingNumber,
       shipment_identifier: parsed.shipmentId,
       label: { type: req.label_type, bytes },
+      documents: parsed.documents,
       charge: parsed.charge,
-      meta: {
-        ...(parsed.trackingNumbers.length > 1 ? { tracking_numbers: parsed.trackingNumbers } : {}),
-        ...(parsed.invoiceImage ? { commercial_invoice_printed: true } : {}),
-      },
+      meta: parsed.trackingNumbers.length > 1 ? { tracking_numbers: parsed.trackingNumbers } : {},
     },
     messages: [...built.messages, ...parsed.messages],
   };

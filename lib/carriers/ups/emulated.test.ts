@@ -171,7 +171,7 @@ describe("UPS against the emulator", () => {
 
   it("ships internationally with the commercial invoice; a printed copy when paperless is not wanted", async () => {
     const paperless = await run((ctx) => upsAdapter.ship(ctx, upsInternationalShipRequest()));
-    expect(paperless.data.meta).toEqual({});
+    expect(paperless.data.documents).toEqual([]);
     const forms = JSON.parse(calls("ship")[0]!.body).ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms;
     expect(forms.Product).toHaveLength(2);
 
@@ -179,7 +179,17 @@ describe("UPS against the emulator", () => {
     const printed = await run((ctx) =>
       upsAdapter.ship(ctx, { ...request, customs: { ...request.customs!, commercial_invoice: false } }),
     );
-    expect(printed.data.meta).toEqual({ commercial_invoice_printed: true });
+    expect(
+      JSON.parse(calls("ship")[1]!.body).ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms,
+    ).toMatchObject({
+      OverridePaperlessIndicator: "Y",
+    });
+    // The printed invoice reaches the shipper as a document beside the label, the PDF UPS drew.
+    expect(printed.data.documents).toMatchObject([
+      { type: "commercial_invoice", format: "PDF", name: "All Requested International Forms" },
+    ]);
+    const invoice = await PDFDocument.load(printed.data.documents[0]!.bytes);
+    expect(invoice.getPageCount()).toBe(1);
   });
 
   it("from the US to Canada, the shipment's value goes along as UPS's InvoiceLineTotal", async () => {

@@ -1,11 +1,19 @@
 import type { components as Shipping } from "@/lib/carriers/ups/generated/shipping";
-import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type ShipRequest } from "@/lib/carriers/types";
+import {
+  CarrierError,
+  carrierCode,
+  type AdapterMessage,
+  type RateQuote,
+  type ShipDocument,
+  type ShipRequest,
+} from "@/lib/carriers/types";
 import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
 import { chargeLine, customsValue, internationalFields } from "@/lib/carriers/ups/customs";
 import { alertMessages, asArray, badResponse } from "@/lib/carriers/ups/errors";
 import { upsImageFormat, type UpsLabelImage } from "@/lib/carriers/ups/label";
 import { serviceName } from "@/lib/carriers/ups/services";
 import { Fitter, packageMeasures, packagingCode, unitsFor, upsParty } from "@/lib/carriers/ups/wire";
+import { detectLabelType } from "@/lib/labels/check";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 
 /**
@@ -129,7 +137,11 @@ interface ShipmentResults {
   PackageResults?: unknown;
   ShipmentCharges?: UpsCharges;
   NegotiatedRateCharges?: UpsNegotiatedCharges;
-  Form?: { Image?: { GraphicImage?: unknown } };
+  Form?: {
+    Code?: unknown;
+    Description?: unknown;
+    Image?: { ImageFormat?: { Code?: unknown }; GraphicImage?: unknown };
+  };
 }
 
 export interface ParsedShipment {
@@ -139,8 +151,8 @@ export interface ParsedShipment {
   trackingNumbers: string[];
   labels: UpsLabelImage[];
   charge: RateQuote | null;
-  /** UPS sent a printable commercial invoice (Form.Image). */
-  invoiceImage: boolean;
+  /** The printable international forms UPS sent (Form.Image): the commercial invoice. */
+  documents: ShipDocument[];
   messages: AdapterMessage[];
 }
 
@@ -192,13 +204,44 @@ export function parseShipResponse(
         estimated_delivery: null,
       }
     : null;
+  const forms = formsOf(results.Form);
   return {
     trackingNumber: trackingNumbers[0]!,
     shipmentId,
     trackingNumbers,
     labels,
     charge,
-    invoiceImage: typeof results.Form?.Image?.GraphicImage === "string",
-    messages: alertMessages(response?.Response?.Alert),
+    documents: forms.documents,
+    messages: [...alertMessages(response?.Response?.Alert), ...forms.messages],
   };
+}
+
+/**
+ * `ShipmentResults.Form` (Shipping.yaml `ShipmentResults_Form`): "01 - All Requested International Forms" in one
+ * image, whose `ImageFormat.Code` is PDF (the only value the schema lists). The only form we request is the
+ * commercial invoice (InternationalForms `FormType` "01", customs.ts), so that is what it holds. The label is sold by
+ * now: a form that is not the file it claims to be is dropped with a warning rather than failing the purchase.
+ */
+function formsOf(form: ShipmentResults["Form"]): { documents: ShipDocument[]; messages: AdapterMessage[] } {
+  const image = form?.Image;
+  if (!image || image.GraphicImage === undefined) return { documents: [], messages: [] };
+  const bytes = base64Bytes(image.GraphicImage);
+  const claimed = String(image.ImageFormat?.Code ?? "").toUpperCase();
+  const format = bytes ? detectLabelType(bytes) : null;
+  if (!bytes || !format || (claimed && claimed !== format)) {
+    return {
+      documents: [],
+      messages: [
+        {
+          code: carrierCode("UPS_FORM_UNREADABLE"),
+          level: "warning",
+          message:
+            "UPS sent the shipment's international forms in a file that could not be read; print the commercial invoice from UPS's site.",
+          details: { format: claimed || null },
+        },
+      ],
+    };
+  }
+  const name = typeof form?.Description === "string" && form.Description.trim() ? form.Description.trim() : null;
+  return { documents: [{ type: "commercial_invoice", format, bytes, name }], messages: [] };
 }

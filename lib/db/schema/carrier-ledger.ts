@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import type { RateQuote } from "@/lib/carriers/types";
+import type { DocumentType, LabelType, RateQuote } from "@/lib/carriers/types";
 import { organizations } from "./organizations";
 import { bytea, timestamptz } from "./columns";
 
@@ -24,6 +24,11 @@ export const carrierLedger = pgTable(
     shipmentKey: text("shipment_key"),
     labelType: text("label_type").notNull(),
     label: bytea("label").notNull(),
+    // The papers sold with the label (a commercial invoice), base64: a few kilobytes, read back only by a lookup.
+    documents: jsonb("documents")
+      .$type<{ type: DocumentType; format: LabelType; name: string | null; content: string }[]>()
+      .notNull()
+      .default([]),
     charge: jsonb("charge").$type<RateQuote>(),
     meta: jsonb("meta").$type<Record<string, unknown>>().notNull(),
     soldAt: timestamptz("sold_at").notNull(),

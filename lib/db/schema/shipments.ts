@@ -11,6 +11,7 @@ import {
   text,
 } from "drizzle-orm/pg-core";
 import type { CarrierMessage, ExtraCharge } from "@/lib/carriers/types";
+import { DOCUMENT_TYPES } from "../../carriers/types";
 import { SHIPMENT_STATUSES } from "../../schemas/shipment";
 import type { Payment } from "@/lib/schemas/payment";
 import type { Rate } from "@/lib/schemas/rate";
@@ -138,4 +139,27 @@ export const labels = pgTable(
     createdAt: timestamptz("created_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.shipmentId] })],
+);
+
+/**
+ * The papers the carrier sold with the label (a commercial invoice to print and attach): their own rows, like label
+ * files, so the shipment row and its lists never carry the bytes. Written in the purchase's recording transaction.
+ */
+export const shipmentDocuments = pgTable(
+  "shipment_documents",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    shipmentId: text("shipment_id")
+      .notNull()
+      .references(() => shipments.id, { onDelete: "cascade" }),
+    // The carrier's order.
+    position: integer("position").notNull(),
+    type: text("type", { enum: DOCUMENT_TYPES }).notNull(),
+    format: text("format").notNull(),
+    name: text("name"),
+    content: bytea("content").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("shipment_documents_shipment").on(t.orgId, t.shipmentId, t.position)],
 );

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { AddressCard } from "@/components/shipments/detail/address-card";
 import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";
 import { CustomsCard } from "@/components/shipments/detail/customs-card";
+import { DocumentsCard } from "@/components/shipments/detail/documents-card";
 import { LabelCard } from "@/components/shipments/detail/label-card";
 import { loadShipmentDetail } from "@/components/shipments/detail/load-detail";
 import { ParcelsCard } from "@/components/shipments/detail/parcels-card";
@@ -46,14 +47,23 @@ export default async function ShipmentPage({ params }: { params: Promise<{ id: s
         </section>
       )}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
-        <LabelCard
-          shipmentId={id}
-          status={shipment.status}
-          trackingNumber={shipment.tracking_number}
-          printable={printable}
-          bought={label !== null}
-          zpl={zpl}
-        />
+        <div className="grid gap-6">
+          <LabelCard
+            shipmentId={id}
+            status={shipment.status}
+            trackingNumber={shipment.tracking_number}
+            printable={printable}
+            bought={label !== null}
+            zpl={zpl}
+          />
+          {shipment.documents.length > 0 && (
+            <DocumentsCard
+              shipmentId={id}
+              documents={shipment.documents}
+              electronicInvoice={shipment.customs?.commercial_invoice === true}
+            />
+          )}
+        </div>
         <div className="grid gap-6">
           <div className="grid gap-6 md:grid-cols-2">
             <AddressCard title="Ship from" address={shipment.shipper} />

@@ -1,0 +1,92 @@
+import { PDFDocument, PDFRawStream, decodePDFRawStream } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import type { Customs } from "@/lib/carriers/types";
+import { renderCommercialInvoice, type InvoiceContent } from "@/lib/labels/invoice";
+import { printsAtActualSize } from "@/lib/labels/print-ready";
+import { fedexCustoms } from "@/test/fedex-context";
+import { sampleAddress } from "@/test/label-samples";
+
+/** Each page's drawing operators as text (pdf-lib writes text as hex strings in Tj operators). */
+async function pagesText(bytes: Uint8Array): Promise<string[]> {
+  const doc = await PDFDocument.load(bytes);
+  return doc.getPages().map((page) => {
+    const contents = page.node.Contents();
+    const streams = contents && "asArray" in contents ? contents.asArray() : [contents];
+    let out = "";
+    for (const ref of streams) {
+      const stream = doc.context.lookup(ref as never);
+      if (stream instanceof PDFRawStream) out += new TextDecoder("latin1").decode(decodePDFRawStream(stream).decode());
+    }
+    return out;
+  });
+}
+
+const drawn = (s: string): string => `<${Buffer.from(s, "latin1").toString("hex").toUpperCase()}> Tj`;
+
+function invoice(overrides: Partial<Customs> = {}, content: Partial<InvoiceContent> = {}): InvoiceContent {
+  return {
+    carrierName: "Sandbox",
+    serviceName: "Sandbox International",
+    trackingNumber: "SBX126230400000900001705",
+    shipper: sampleAddress(),
+    recipient: sampleAddress({
+      person_name: "Hans Meier",
+      city: "Berlin",
+      postal_code: "10115",
+      state_code: "",
+      country_code: "DE",
+    }),
+    customs: fedexCustoms(overrides),
+    date: "2024-03-04",
+    reference: "ORDER-7",
+    footerText: "SANDBOX TEST DOCUMENT",
+    ...content,
+  };
+}
+
+describe("renderCommercialInvoice", () => {
+  it("a Letter page that prints at actual size, with what customs read on an invoice", async () => {
+    const bytes = await renderCommercialInvoice(invoice());
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getPageCount()).toBe(1);
+    expect(doc.getPage(0).getSize()).toEqual({ width: 612, height: 792 });
+    expect(await printsAtActualSize(doc)).toBe(true);
+    const [page] = await pagesText(bytes);
+    for (const text of [
+      "COMMERCIAL INVOICE",
+      "INV-2024-0042",
+      "SBX126230400000900001705",
+      "Hans Meier",
+      "Loose leaf green tea",
+      "090210",
+      "12.50 USD",
+      // 4 × 12.50 + 1 × 70
+      "50.00 USD",
+      "120.00 USD",
+      "DDP",
+      "Sale",
+      "Shipper",
+      "NOEEI 30.37(a)",
+      "Signed: Ada Shipper",
+      "SANDBOX TEST DOCUMENT",
+    ]) {
+      expect(page).toContain(drawn(text));
+    }
+  });
+
+  it("without an invoice number, the client's reference; without certification, no declaration", async () => {
+    const [page] = await pagesText(await renderCommercialInvoice(invoice({ invoice: null, certify: false })));
+    expect(page).toContain(drawn("ORDER-7"));
+    expect(page).not.toContain(drawn("Signed: Ada Shipper"));
+  });
+
+  it("many lines run onto further pages, each with the table's header; any script still draws", async () => {
+    const line = fedexCustoms().commodities[0]!;
+    const commodities = Array.from({ length: 60 }, (_, i) => ({ ...line, description: `Item ${i + 1} 東京 Łódź` }));
+    const pages = await pagesText(await renderCommercialInvoice(invoice({ commodities })));
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.every((p) => p.includes(drawn("HS code")))).toBe(true);
+    expect(pages.at(-1)).toContain(drawn("Item 60 ?? Lódz"));
+    expect(pages.join("")).toContain(drawn(`${(60 * 4 * 12.5).toFixed(2)} USD`));
+  });
+});

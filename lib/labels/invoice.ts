@@ -1,0 +1,254 @@
+import type { PDFFont, PDFPage } from "pdf-lib";
+import type { Address, Customs } from "@/lib/carriers/types";
+import { addressLines, singleLine } from "@/lib/labels/content";
+import { encodable } from "@/lib/labels/pdf";
+import { pdfLib } from "@/lib/labels/pdf-lib";
+import { printAtActualSize } from "@/lib/labels/print-ready";
+
+/**
+ * A commercial invoice on Letter paper, drawn from a customs declaration: what an in-process carrier (the sandbox)
+ * hands out beside the label, and what the emulators answer for UPS's and FedEx's printed invoices. It holds what
+ * customs read on one: exporter and consignee, invoice number and date, the waybill, one line per commodity (HS code,
+ * origin, quantity, unit and line value, weight), the total, terms of sale, reason for export, who pays duties, the
+ * export filing, and the declaration with its signer when the shipper certified.
+ */
+
+export interface InvoiceContent {
+  carrierName: string;
+  serviceName: string;
+  trackingNumber: string;
+  shipper: Address;
+  recipient: Address;
+  customs: Customs;
+  /** `YYYY-MM-DD`: the declaration's invoice date, else the ship date. */
+  date: string;
+  /** The client's reference, printed when the declaration has no invoice number. */
+  reference: string | null;
+  /** e.g. "SANDBOX TEST DOCUMENT - NOT VALID FOR CUSTOMS". */
+  footerText?: string | null;
+}
+
+const PAGE_WIDTH = 612;
+const PAGE_HEIGHT = 792;
+const MARGIN = 48;
+const LINE = 13;
+const SIZE = 9;
+
+const REASONS: Record<Customs["content_type"], string> = {
+  merchandise: "Sale",
+  documents: "Documents",
+  gift: "Gift",
+  sample: "Sample",
+  return_merchandise: "Return",
+  other: "Other",
+};
+
+const PAYERS: Record<Customs["duty"]["paid_by"], string> = {
+  sender: "Shipper",
+  recipient: "Receiver",
+  third_party: "Third party",
+};
+
+/** Columns of the goods table: left edge and width in points, right-aligned for figures. */
+const COLUMNS = [
+  { title: "Description", x: MARGIN, width: 176, right: false },
+  { title: "HS code", x: 228, width: 60, right: false },
+  { title: "Origin", x: 292, width: 36, right: false },
+  { title: "Qty", x: 330, width: 34, right: true },
+  { title: "Unit value", x: 368, width: 66, right: true },
+  { title: "Total", x: 438, width: 66, right: true },
+  { title: "Weight", x: 508, width: 56, right: true },
+] as const;
+
+const amount = (n: number) => n.toFixed(2);
+
+/** Text that fits `width` at `size`, cut with an ellipsis when it does not. */
+function fitted(font: PDFFont, text: string, size: number, width: number): string {
+  let value = encodable(font, singleLine(text));
+  if (font.widthOfTextAtSize(value, size) <= width) return value;
+  while (value.length > 1 && font.widthOfTextAtSize(`${value}...`, size) > width) value = value.slice(0, -1);
+  return `${value}...`;
+}
+
+/** Words broken into lines no wider than `width`. */
+function wrapped(font: PDFFont, text: string, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of encodable(font, singleLine(text)).split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && font.widthOfTextAtSize(next, size) > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export async function renderCommercialInvoice(content: InvoiceContent): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await pdfLib();
+  const { customs } = content;
+  const doc = await PDFDocument.create();
+  doc.setTitle(`Commercial invoice ${content.trackingNumber}`);
+  doc.setProducer("shipwell");
+  doc.setCreator("shipwell");
+  // The date the invoice bears, so the same declaration draws the same file.
+  const date = new Date(`${content.date}T00:00:00Z`);
+  if (!Number.isNaN(date.getTime())) {
+    doc.setCreationDate(date);
+    doc.setModificationDate(date);
+  }
+  await printAtActualSize(doc);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const grey = rgb(0.4, 0.4, 0.4);
+
+  let page: PDFPage = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+  let y = PAGE_HEIGHT - MARGIN;
+  const text = (
+    value: string,
+    x: number,
+    opts: { font?: PDFFont; size?: number; width?: number; right?: boolean } = {},
+  ) => {
+    const font = opts.font ?? regular;
+    const size = opts.size ?? SIZE;
+    const shown = fitted(font, value, size, opts.width ?? PAGE_WIDTH - MARGIN - x);
+    const dx = opts.right && opts.width ? opts.width - font.widthOfTextAtSize(shown, size) : 0;
+    page.drawText(shown, { x: x + dx, y, size, font });
+  };
+  const rule = () => {
+    page.drawLine({
+      start: { x: MARGIN, y: y + LINE - 4 },
+      end: { x: PAGE_WIDTH - MARGIN, y: y + LINE - 4 },
+      thickness: 0.5,
+      color: grey,
+    });
+  };
+  const tableHeader = () => {
+    for (const c of COLUMNS) text(c.title, c.x, { font: bold, width: c.width, right: c.right });
+    y -= LINE;
+    rule();
+  };
+  /** Room for `lines` more lines on this page, else a new page (with the table's header when inside it). */
+  const room = (lines: number, inTable = false) => {
+    if (y - lines * LINE >= MARGIN + LINE) return;
+    page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    y = PAGE_HEIGHT - MARGIN;
+    if (inTable) tableHeader();
+  };
+
+  text("COMMERCIAL INVOICE", MARGIN, { font: bold, size: 16 });
+  y -= LINE * 2;
+  const invoiceNumber = customs.invoice ?? content.reference;
+  const facts: [string, string][] = [
+    ["Invoice number", invoiceNumber ?? "-"],
+    ["Invoice date", customs.invoice_date ?? content.date],
+    ["Waybill", content.trackingNumber],
+    ["Carrier", `${content.carrierName}, ${content.serviceName}`],
+  ];
+  for (const [label, value] of facts) {
+    text(label, MARGIN, { font: bold, width: 100 });
+    text(value, MARGIN + 104);
+    y -= LINE;
+  }
+  y -= LINE;
+
+  const half = (PAGE_WIDTH - 2 * MARGIN) / 2;
+  const parties: [string, Address][] = [
+    ["Shipper / exporter", content.shipper],
+    ["Consignee", content.recipient],
+  ];
+  const blocks = parties.map(([title, a]) => [
+    title,
+    ...addressLines(a),
+    ...(a.phone_number ? [`Phone ${a.phone_number}`] : []),
+    ...(a.federal_tax_id ? [`Tax id ${a.federal_tax_id}`] : []),
+  ]);
+  const rows = Math.max(...blocks.map((b) => b.length));
+  for (let i = 0; i < rows; i++) {
+    blocks.forEach((b, col) => {
+      if (b[i]) text(b[i]!, MARGIN + col * half, { font: i === 0 ? bold : regular, width: half - 8 });
+    });
+    y -= LINE;
+  }
+  y -= LINE;
+
+  tableHeader();
+  const currency = customs.duty.currency ?? customs.commodities[0]?.value_currency ?? "USD";
+  let total = 0;
+  for (const c of customs.commodities) {
+    const description = wrapped(regular, c.description, SIZE, COLUMNS[0].width);
+    room(description.length, true);
+    const lineTotal = c.quantity * c.value_amount;
+    total += lineTotal;
+    const cells = [
+      c.hs_code ?? "",
+      c.origin_country.toUpperCase(),
+      String(c.quantity),
+      `${amount(c.value_amount)} ${c.value_currency}`,
+      `${amount(lineTotal)} ${c.value_currency}`,
+      `${Number((c.weight * c.quantity).toFixed(3))} ${c.weight_unit}`,
+    ];
+    cells.forEach((cell, i) => {
+      const col = COLUMNS[i + 1]!;
+      text(cell, col.x, { width: col.width, right: col.right });
+    });
+    for (const line of description) {
+      text(line, COLUMNS[0].x, { width: COLUMNS[0].width });
+      y -= LINE;
+    }
+  }
+  if (customs.commodities.length === 0) {
+    text(customs.content_description ?? REASONS[customs.content_type], MARGIN);
+    y -= LINE;
+  }
+  rule();
+  const declared = customs.commodities.length > 0 ? total : (customs.duty.declared_value ?? 0);
+  text("Total value", COLUMNS[4].x - 40, { font: bold, width: 106 });
+  text(`${amount(declared)} ${currency}`, COLUMNS[5].x, { font: bold, width: COLUMNS[5].width, right: true });
+  y -= LINE * 2;
+
+  room(6);
+  const terms: [string, string | null][] = [
+    ["Terms of sale", customs.incoterm],
+    ["Reason for export", REASONS[customs.content_type]],
+    ["Duties and taxes", PAYERS[customs.duty.paid_by]],
+    ["Export filing", customs.aes ?? customs.eel_pfc],
+    ["Contents", customs.content_description],
+  ];
+  for (const [label, value] of terms) {
+    if (!value) continue;
+    text(label, MARGIN, { font: bold, width: 100 });
+    text(value, MARGIN + 104);
+    y -= LINE;
+  }
+  if (customs.certify) {
+    const statement = wrapped(
+      regular,
+      "I declare that the information on this invoice is true and correct and that the contents and value of this shipment are as stated above.",
+      SIZE,
+      PAGE_WIDTH - 2 * MARGIN,
+    );
+    room(statement.length + 3);
+    y -= LINE;
+    for (const line of statement) {
+      text(line, MARGIN);
+      y -= LINE;
+    }
+    y -= LINE;
+    text(`Signed: ${customs.signer ?? ""}`, MARGIN, { font: bold });
+    y -= LINE;
+  }
+  if (content.footerText) {
+    for (const p of doc.getPages()) {
+      p.drawText(fitted(bold, content.footerText, SIZE, PAGE_WIDTH - 2 * MARGIN), {
+        x: MARGIN,
+        y: MARGIN / 2,
+        size: SIZE,
+        font: bold,
+        color: grey,
+      });
+    }
+  }
+  return doc.save();
+}
