@@ -106,6 +106,8 @@ interface RecordedCall {
   headers: IncomingMessage["headers"];
   body: string;
   status: number;
+  /** Time spent checking the request and the answer against the carrier's contract (bench:contract reads it). */
+  contractMs: number;
 }
 
 export interface Emulator {
@@ -251,6 +253,15 @@ export async function startEmulator(
       return send(res, { status: 404, body: { error: `no route ${req.method} ${url.pathname}` } });
 
     const body = await readBody(req);
+    let contractMs = 0;
+    const timed = <T>(check: () => T): T => {
+      const started = performance.now();
+      try {
+        return check();
+      } finally {
+        contractMs += performance.now() - started;
+      }
+    };
     const record = (status: number) =>
       calls.push({
         carrier: lane.carrier.name,
@@ -260,6 +271,7 @@ export async function startEmulator(
         headers: req.headers,
         body,
         status,
+        contractMs,
       });
     const { switches, carrier } = lane;
     const contract = contractOf(carrier);
@@ -267,7 +279,7 @@ export async function startEmulator(
     // What the carrier itself answers (not an injected fault) is held to the operation's published answers.
     const answer = (r: EmulatorResponse) => {
       if (contract && specOperation) {
-        const problems = contract.checkResponse(specOperation, r.status, r.body);
+        const problems = timed(() => contract.checkResponse(specOperation, r.status, r.body));
         if (problems.length) {
           violate({
             carrier: carrier.name,
@@ -334,14 +346,16 @@ export async function startEmulator(
     } else if (type.includes("x-www-form-urlencoded")) form = new URLSearchParams(body);
 
     if (contract && carrier.contract && specOperation) {
-      const problems = contract.checkRequest(specOperation, {
-        method: req.method!,
-        path,
-        query: url.searchParams,
-        headers: req.headers,
-        contentType: headerText(req.headers["content-type"]),
-        body: form ? Object.fromEntries(form) : body ? json : undefined,
-      });
+      const problems = timed(() =>
+        contract.checkRequest(specOperation, {
+          method: req.method!,
+          path,
+          query: url.searchParams,
+          headers: req.headers,
+          contentType: headerText(req.headers["content-type"]),
+          body: form ? Object.fromEntries(form) : body ? json : undefined,
+        }),
+      );
       if (problems.length) {
         violate({ carrier: carrier.name, operation, kind: "request", spec: specOperation.id, problems });
         return answer(carrier.contract.refuse(problems));
