@@ -184,6 +184,25 @@ export type Incoterm = (typeof INCOTERMS)[number];
 export const DUTY_PAYERS = ["sender", "recipient", "third_party"] as const;
 export type DutyPayer = (typeof DUTY_PAYERS)[number];
 
+/**
+ * Kinds of tax or customs registration a party declares: a US Employer Identification Number, a VAT number, an EU
+ * EORI, the EU's Import One-Stop Shop number, Brazil's CPF (people) and CNPJ (companies), Australia's ABN, a GST
+ * number, or another kind. Each adapter maps them to its carrier's words (UPS `IDNumberTypeCode`, FedEx `tinType`).
+ */
+export const TAX_REGISTRATION_TYPES = ["ein", "vat", "eori", "ioss", "cpf", "cnpj", "abn", "gst", "other"] as const;
+export type TaxRegistrationType = (typeof TAX_REGISTRATION_TYPES)[number];
+
+export interface TaxRegistration {
+  type: TaxRegistrationType;
+  number: string;
+  /** ISO country that issued it, when the number does not say (an EORI or VAT number starts with it). */
+  issuing_country: string | null;
+}
+
+/** The parties a customs declaration can carry registrations for. */
+export const TAX_PARTIES = ["shipper", "recipient"] as const;
+export type TaxParty = (typeof TAX_PARTIES)[number];
+
 /** One line of the commercial invoice. */
 interface Commodity {
   description: string;
@@ -224,6 +243,11 @@ export type Customs = {
   aes: string | null;
   eel_pfc: string | null;
   commodities: Commodity[];
+  /**
+   * The shipper's and recipient's tax registrations for customs. Optional so customs built before they existed
+   * still type-check; `taxRegistrations` (lib/carriers/tax-registrations.ts) adds the addresses' `federal_tax_id`.
+   */
+  tax_registrations?: Record<TaxParty, TaxRegistration[]>;
   /** Carrier-specific extras, passed through. */
   options: Record<string, unknown>;
 };

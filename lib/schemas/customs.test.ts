@@ -41,8 +41,39 @@ describe("CustomsInput", () => {
           sku: null,
         },
       ],
+      tax_registrations: { shipper: [], recipient: [] },
       options: {},
     });
+  });
+
+  it("types each party's tax registrations: kind in any case, spaces out of the number, issuing country", () => {
+    const parsed = CustomsInput.parse({
+      commodities: [commodity],
+      tax_registrations: {
+        shipper: [{ type: "EORI", number: " DE 123 456 789 012 345 " }],
+        recipient: [{ type: "ioss", number: "IM2760000742", issuing_country: "de" }],
+      },
+    });
+    expect(parsed.tax_registrations).toEqual({
+      shipper: [{ type: "eori", number: "DE123456789012345", issuing_country: null }],
+      recipient: [{ type: "ioss", number: "IM2760000742", issuing_country: "DE" }],
+    });
+    const bad = parseInput(
+      CustomsInput,
+      {
+        commodities: [commodity],
+        tax_registrations: { shipper: [{ type: "ssn", number: "" }], importer: [] },
+      },
+      "customs",
+    );
+    const fields = bad.ok ? [] : bad.problems.map((p) => p.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "customs.tax_registrations.shipper[0].type",
+        "customs.tax_registrations.shipper[0].number",
+        "customs.tax_registrations.importer",
+      ]),
+    );
   });
 
   it("has the sender pay duties under DDP unless told otherwise", () => {

@@ -3,6 +3,7 @@ import {
   CUSTOMS_CONTENT_TYPES,
   DUTY_PAYERS,
   INCOTERMS,
+  TAX_REGISTRATION_TYPES,
   WEIGHT_UNITS,
   type Customs as CarrierCustoms,
 } from "@/lib/carriers/types";
@@ -44,6 +45,20 @@ const CommodityInput = z
   .transform(({ title: _t, parent_id: _p, metadata: _m, ...c }) => c)
   .meta({ id: "CommodityInput" });
 
+const TaxRegistrationInput = z
+  .strictObject({
+    type: z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(TAX_REGISTRATION_TYPES)),
+    // Spaces are how people write numbers, not part of them; carriers take them without.
+    number: requiredText(50).transform((v) => v.replace(/\s+/g, "")),
+    issuing_country: blankIsNull(country).transform((v) => (v ?? null) as string | null),
+  })
+  .meta({ id: "TaxRegistrationInput" });
+
+// UPS takes up to eight numbers per party (Shipping.yaml, AgentTaxIdentificationNumber_TaxIdentificationNumber).
+const registrations = orEmpty(z.array(TaxRegistrationInput).max(8), () => []);
+
+const TaxRegistrationsInput = z.strictObject({ shipper: registrations, recipient: registrations });
+
 const DutyInput = z.strictObject({
   paid_by: blankIsNull(z.enum(DUTY_PAYERS)),
   currency: blankIsNull(currency).transform((v) => (v ?? null) as string | null),
@@ -75,6 +90,7 @@ export const CustomsInput = z
     aes: optionalText(50),
     eel_pfc: optionalText(50),
     commodities: orEmpty(z.array(CommodityInput).max(100), () => []),
+    tax_registrations: orEmpty(TaxRegistrationsInput, () => ({ shipper: [], recipient: [] })),
     options: orEmpty(boundedObject, () => ({})),
   })
   // Runs even when other fields failed, so a client sees every problem in one answer; hence the defensive reads.
