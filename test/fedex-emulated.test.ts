@@ -104,6 +104,56 @@ describe("FedEx adapter against the emulator", () => {
     expect(refused.messages[0]).toMatchObject({ code: "CUSTOMSCLEARANCEDETAIL.REQUIRED", level: "error" });
   });
 
+  it("tax registrations go in each party's tins[] with FedEx's tinType; the old federal_tax_id too", async () => {
+    const request = fedexInternationalShip();
+    const shipped = await invoke(connection(), "ship", (a, ctx) =>
+      a.ship(ctx, {
+        ...request,
+        shipper: { ...request.shipper, federal_tax_id: "12-3456789" },
+        customs: {
+          ...request.customs!,
+          tax_registrations: {
+            shipper: [{ type: "ioss", number: "IM2760000742", issuing_country: null }],
+            recipient: [
+              { type: "cpf", number: "12345678909", issuing_country: "BR" },
+              { type: "eori", number: "GB123456789000", issuing_country: null },
+            ],
+          },
+        },
+      }),
+    );
+    expect(shipped.ok).toBe(true);
+    const sent = JSON.parse(calls("ship")[0]!.body).requestedShipment;
+    expect(sent.shipper.tins).toEqual([
+      { number: "IM2760000742", tinType: "BUSINESS_UNION" },
+      { number: "12-3456789", tinType: "FEDERAL" },
+    ]);
+    expect(sent.recipients[0].tins).toEqual([
+      { number: "12345678909", tinType: "PERSONAL_NATIONAL" },
+      { number: "GB123456789000", tinType: "BUSINESS_UNION" },
+    ]);
+
+    // Longer than FedEx's 18 characters: refused before anything is bought.
+    const long = await invoke(connection(), "ship", (a, ctx) =>
+      a.ship(ctx, {
+        ...request,
+        customs: {
+          ...request.customs!,
+          tax_registrations: {
+            shipper: [],
+            recipient: [{ type: "vat", number: "GB1234567890123456789", issuing_country: null }],
+          },
+        },
+      }),
+    );
+    expect(long.ok).toBe(false);
+    expect(long.messages[0]).toMatchObject({
+      code: "not_supported",
+      details: { field: "customs.tax_registrations.recipient[0].number", limit: 18 },
+    });
+    expect(calls("ship")).toHaveLength(1);
+  });
+
   it("without ETD, asks FedEx for a printable commercial invoice and hands it to the shipper", async () => {
     const conn = connection();
     const request = fedexInternationalShip();

@@ -4,6 +4,7 @@ import type { AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } fr
 import type { PickupType } from "@/lib/carriers/fedex/config";
 import { carrierCode } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { taxRegistrations } from "@/lib/carriers/tax-registrations";
 import {
   GROUND_ECONOMY,
   groundEconomyNeedsHub,
@@ -98,9 +99,9 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
     accountNumber: { value: s.accountNumber },
     requestedShipment: {
       shipDatestamp: s.shipDate,
-      shipper: partyOf(req.shipper, "shipper"),
+      shipper: partyOf(req.shipper, "shipper", taxRegistrations(req, "shipper")),
       // FedEx needs a phone number for the recipient; the shipper's stands in when the client gave none.
-      recipients: [partyOf(req.recipient, "recipient", req.shipper.phone_number)],
+      recipients: [partyOf(req.recipient, "recipient", taxRegistrations(req, "recipient"), req.shipper.phone_number)],
       pickupType: s.pickupType,
       serviceType: req.service,
       packagingType: "YOUR_PACKAGING",
