@@ -118,7 +118,7 @@ describe("UPS code tables against UPS's own lists", () => {
           accountNumber: "A1B2C3",
           negotiatedRates: true,
           now: new Date(),
-        }).body.ShipmentRequest.LabelSpecification.LabelStockSize,
+        }).body.ShipmentRequest.LabelSpecification!.LabelStockSize,
     );
     expectCovered(
       sent.map((s) => s!.Width),
