@@ -154,6 +154,18 @@ describe("FedEx adapter against the emulator", () => {
     expect(calls("ship")).toHaveLength(1);
   });
 
+  it("buys labels on the longer stocks a connection chooses: 4×6.75 thermal, 4×8 paper", async () => {
+    const zpl = await invoke(connection({ label_stock: "4x6.75" }), "ship", (a, ctx) =>
+      a.ship(ctx, fedexDomesticShip({ label_type: "ZPL" })),
+    );
+    const pdf = await invoke(connection({ label_stock: "4x8" }), "ship", (a, ctx) =>
+      a.ship(ctx, fedexDomesticShip({ label_type: "PDF" })),
+    );
+    expect(zpl.ok && pdf.ok).toBe(true);
+    const stocks = calls("ship").map((c) => JSON.parse(c.body).requestedShipment.labelSpecification.labelStockType);
+    expect(stocks).toEqual(["STOCK_4X675", "PAPER_4X8"]);
+  });
+
   it("without ETD, asks FedEx for a printable commercial invoice and hands it to the shipper", async () => {
     const conn = connection();
     const request = fedexInternationalShip();

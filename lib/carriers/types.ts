@@ -431,7 +431,12 @@ export interface AdapterContext {
 }
 
 /** A label size a carrier prints: a 4×6 in thermal label, or a letter sheet. */
-type LabelSize = "4x6" | "letter";
+/**
+ * Label stock sizes in inches (width × height) and a letter sheet. Each adapter declares the ones its carrier prints
+ * (`label_sizes`); the sandbox's own renderer draws 4×6 only.
+ */
+export const LABEL_SIZES = ["4x6", "4x6.75", "4x8", "letter"] as const;
+export type LabelSize = (typeof LABEL_SIZES)[number];
 
 /** A service the carrier sells, by its code, with the name people know it by. */
 export interface ServiceDeclaration {

@@ -14,7 +14,12 @@ import { CarrierError, defineAdapter } from "@/lib/carriers/types";
 import { fedexCall, fedexCredentials, outputOf } from "@/lib/carriers/fedex/api";
 import { buildCancelRequest, parseCancelAnswer } from "@/lib/carriers/fedex/cancel";
 import { GROUND_ECONOMY, groundEconomyNeedsHub } from "@/lib/carriers/fedex/conditional";
-import { fedexConfigSchema, fedexCredentialsSchema, readFedexConfig } from "@/lib/carriers/fedex/config";
+import {
+  FEDEX_LABEL_SIZES,
+  fedexConfigSchema,
+  fedexCredentialsSchema,
+  readFedexConfig,
+} from "@/lib/carriers/fedex/config";
 import { buildRateRequest, parseRateOutput } from "@/lib/carriers/fedex/rating";
 import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
 import { buildShipRequest, parseShipOutput } from "@/lib/carriers/fedex/ship";
@@ -44,7 +49,7 @@ export const fedexAdapter = defineAdapter({
   display_name: "FedEx",
   capabilities: ["rates", "ship", "void", "track", "multi_track"],
   label_types: ["PDF", "PNG", "ZPL"],
-  label_sizes: ["4x6", "letter"],
+  label_sizes: FEDEX_LABEL_SIZES,
   services: FEDEX_SERVICES.map(({ code, name, scope }) => ({ code, name, scope })),
   endpoints: { test: "https://apis-sandbox.fedex.com", live: "https://apis.fedex.com" },
   credentialsSchema: fedexCredentialsSchema,
