@@ -154,6 +154,17 @@ describe("FedEx adapter against the emulator", () => {
     expect(calls("ship")).toHaveLength(1);
   });
 
+  it("a wish for an undeliverable parcel FedEx cannot take is a warning; the label is bought", async () => {
+    const request = fedexInternationalShip();
+    const shipped = await invoke(connection(), "ship", (a, ctx) =>
+      a.ship(ctx, { ...request, customs: { ...request.customs!, non_delivery: "return" } }),
+    );
+    expect(shipped.ok).toBe(true);
+    expect(shipped.messages).toContainEqual(
+      expect.objectContaining({ code: "not_supported", level: "warning", details: { field: "customs.non_delivery" } }),
+    );
+  });
+
   it("buys labels on the longer stocks a connection chooses: 4×6.75 thermal, 4×8 paper", async () => {
     const zpl = await invoke(connection({ label_stock: "4x6.75" }), "ship", (a, ctx) =>
       a.ship(ctx, fedexDomesticShip({ label_type: "ZPL" })),

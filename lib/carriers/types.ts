@@ -203,6 +203,9 @@ export interface TaxRegistration {
 export const TAX_PARTIES = ["shipper", "recipient"] as const;
 export type TaxParty = (typeof TAX_PARTIES)[number];
 
+export const NON_DELIVERY_OPTIONS = ["return", "abandon"] as const;
+export type NonDelivery = (typeof NON_DELIVERY_OPTIONS)[number];
+
 /** One line of the commercial invoice. */
 interface Commodity {
   description: string;
@@ -213,6 +216,12 @@ interface Commodity {
   /** Weight of one unit. */
   weight: number;
   weight_unit: WeightUnit;
+  /**
+   * The whole line's net weight (the goods alone) and gross weight (with their packing), in `weight_unit`, for
+   * carriers and customs that ask for both; optional so commodities built before them still type-check.
+   */
+  net_weight?: number | null;
+  gross_weight?: number | null;
   /** Harmonized System tariff code (6 to 10 digits), when known. */
   hs_code: string | null;
   /** ISO country where the goods were made. */
@@ -248,6 +257,11 @@ export type Customs = {
    * still type-check; `taxRegistrations` (lib/carriers/tax-registrations.ts) adds the addresses' `federal_tax_id`.
    */
   tax_registrations?: Record<TaxParty, TaxRegistration[]>;
+  /**
+   * What to do with the parcel if it cannot be delivered: send it back to the shipper or abandon it; null leaves it
+   * to the carrier's default. Optional so customs built before it still type-check.
+   */
+  non_delivery?: NonDelivery | null;
   /** Carrier-specific extras, passed through. */
   options: Record<string, unknown>;
 };

@@ -39,11 +39,30 @@ describe("CustomsInput", () => {
           hs_code: "61091000",
           origin_country: "US",
           sku: null,
+          net_weight: null,
+          gross_weight: null,
         },
       ],
       tax_registrations: { shipper: [], recipient: [] },
+      non_delivery: null,
       options: {},
     });
+  });
+
+  it("takes each line's net and gross weight, gross never under net, and what to do if undeliverable", () => {
+    const parsed = CustomsInput.parse({
+      commodities: [{ ...commodity, net_weight: 0.4, gross_weight: 0.5 }],
+      non_delivery: "ABANDON",
+    });
+    expect(parsed.commodities[0]).toMatchObject({ net_weight: 0.4, gross_weight: 0.5, weight_unit: "KG" });
+    expect(parsed.non_delivery).toBe("abandon");
+    const bad = parseInput(
+      CustomsInput,
+      { commodities: [{ ...commodity, net_weight: 0.5, gross_weight: 0.4 }], non_delivery: "burn" },
+      "customs",
+    );
+    const fields = bad.ok ? [] : bad.problems.map((p) => p.field);
+    expect(fields).toEqual(expect.arrayContaining(["customs.commodities[0].gross_weight", "customs.non_delivery"]));
   });
 
   it("types each party's tax registrations: kind in any case, spaces out of the number, issuing country", () => {

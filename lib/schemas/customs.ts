@@ -3,6 +3,7 @@ import {
   CUSTOMS_CONTENT_TYPES,
   DUTY_PAYERS,
   INCOTERMS,
+  NON_DELIVERY_OPTIONS,
   TAX_REGISTRATION_TYPES,
   WEIGHT_UNITS,
   type Customs as CarrierCustoms,
@@ -29,6 +30,18 @@ const CommodityInput = z
     value_currency: currency,
     weight: z.number().positive().max(100_000),
     weight_unit: upper(z.enum(WEIGHT_UNITS)),
+    net_weight: z
+      .number()
+      .positive()
+      .max(10_000_000)
+      .nullish()
+      .transform((v) => v ?? null),
+    gross_weight: z
+      .number()
+      .positive()
+      .max(10_000_000)
+      .nullish()
+      .transform((v) => v ?? null),
     hs_code: blankIsNull(
       z
         .string()
@@ -41,6 +54,10 @@ const CommodityInput = z
     title: optionalText(200).optional(),
     parent_id: optionalText(100).optional(),
     metadata: boundedObject.nullish(),
+  })
+  .refine((c) => c.net_weight === null || c.gross_weight === null || c.gross_weight >= c.net_weight, {
+    path: ["gross_weight"],
+    message: "must be at least net_weight (gross is the goods with their packing)",
   })
   .transform(({ title: _t, parent_id: _p, metadata: _m, ...c }) => c)
   .meta({ id: "CommodityInput" });
@@ -91,6 +108,9 @@ export const CustomsInput = z
     eel_pfc: optionalText(50),
     commodities: orEmpty(z.array(CommodityInput).max(100), () => []),
     tax_registrations: orEmpty(TaxRegistrationsInput, () => ({ shipper: [], recipient: [] })),
+    non_delivery: blankIsNull(
+      z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(NON_DELIVERY_OPTIONS)),
+    ).transform((v) => v ?? null),
     options: orEmpty(boundedObject, () => ({})),
   })
   // Runs even when other fields failed, so a client sees every problem in one answer; hence the defensive reads.

@@ -25,6 +25,7 @@ import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
 import { buildShipRequest, parseShipOutput } from "@/lib/carriers/fedex/ship";
 import { buildTrackRequest, parseTrackOutput, TRACK_BATCH_SIZE } from "@/lib/carriers/fedex/tracking";
 import { isoDate } from "@/lib/carriers/fedex/wire";
+import { crossesCustomsBorder } from "@/lib/schemas/customs";
 
 /**
  * FedEx through its REST APIs (developer.fedex.com): OAuth client credentials, Rate quotes, Ship, Cancel and Track
@@ -42,6 +43,22 @@ async function track(ctx: AdapterContext, numbers: string[]) {
     keys: "track",
   });
   return parseTrackOutput(outputOf(answer), numbers);
+}
+
+/** ship-api.json has no field for what to do with an undeliverable parcel: the client's wish is said to be unsent. */
+function unsentNonDelivery(req: ShipRequest): AdapterMessage[] {
+  const wish = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code)
+    ? req.customs?.non_delivery
+    : null;
+  if (!wish) return [];
+  return [
+    {
+      code: "not_supported",
+      level: "warning",
+      message: `FedEx's ship request takes no instruction for an undeliverable parcel; customs.non_delivery "${wish}" was not sent, and FedEx handles it by its own terms.`,
+      details: { field: "customs.non_delivery" },
+    },
+  ];
 }
 
 export const fedexAdapter = defineAdapter({
@@ -104,7 +121,7 @@ export const fedexAdapter = defineAdapter({
       idempotent: false,
     });
     const { result, messages } = await parseShipOutput(outputOf(answer), req);
-    return { data: result, messages };
+    return { data: result, messages: [...messages, ...unsentNonDelivery(req)] };
   },
 
   void: async (ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>> => {

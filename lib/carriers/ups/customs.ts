@@ -201,6 +201,15 @@ export function internationalFields(req: ShipRequest, customs: Customs, f: Fitte
         ...(customs.certify ? { DeclarationStatement: DECLARATION } : {}),
         ...(customs.commercial_invoice ? {} : { OverridePaperlessIndicator: "Y" }),
       };
+  if (customs.non_delivery) {
+    // Shipping.yaml has no field for it (its only word on undeliverable parcels is the return address, ShipFrom's).
+    f.messages.push({
+      code: "not_supported",
+      level: "warning",
+      message: `UPS's ship request takes no instruction for an undeliverable parcel; customs.non_delivery "${customs.non_delivery}" was not sent, and UPS handles it by its own terms.`,
+      details: { field: "customs.non_delivery" },
+    });
+  }
   return {
     ...(description ? { Description: description } : {}),
     ...(documentsOnly ? { DocumentsOnlyIndicator: "Y" } : {}),

@@ -296,6 +296,17 @@ describe("UPS against the emulator", () => {
     expect(JSON.parse(calls("ship")[1]!.body).ShipmentRequest.Shipment.GlobalTaxInformation).toBeUndefined();
   });
 
+  it("a wish for an undeliverable parcel UPS cannot take is a warning; the label is bought", async () => {
+    const request = upsInternationalShipRequest();
+    const { data, messages } = await run((ctx) =>
+      upsAdapter.ship(ctx, { ...request, customs: { ...request.customs!, non_delivery: "abandon" } }),
+    );
+    expect(isValidUpsTrackingNumber(data.tracking_number)).toBe(true);
+    expect(messages).toMatchObject([
+      { code: "not_supported", level: "warning", details: { field: "customs.non_delivery" } },
+    ]);
+  });
+
   it("the emulator holds UPS's prose rule: a consignee's IDNumberTypeCode is 1002, 1005 or 0005", async () => {
     const { buildShipRequest } = await import("@/lib/carriers/ups/shipping");
     const { body } = buildShipRequest(upsInternationalShipRequest(), {
