@@ -200,8 +200,7 @@ export interface TaxRegistration {
 }
 
 /** The parties a customs declaration can carry registrations for. */
-export const TAX_PARTIES = ["shipper", "recipient"] as const;
-export type TaxParty = (typeof TAX_PARTIES)[number];
+export type TaxParty = "shipper" | "recipient";
 
 export const NON_DELIVERY_OPTIONS = ["return", "abandon"] as const;
 export type NonDelivery = (typeof NON_DELIVERY_OPTIONS)[number];
@@ -449,8 +448,7 @@ export interface AdapterContext {
  * Label stock sizes in inches (width × height) and a letter sheet. Each adapter declares the ones its carrier prints
  * (`label_sizes`); the sandbox's own renderer draws 4×6 only.
  */
-export const LABEL_SIZES = ["4x6", "4x6.75", "4x8", "letter"] as const;
-export type LabelSize = (typeof LABEL_SIZES)[number];
+export type LabelSize = "4x6" | "4x6.75" | "4x8" | "letter";
 
 /** A service the carrier sells, by its code, with the name people know it by. */
 export interface ServiceDeclaration {
