@@ -94,6 +94,17 @@ describe("a fedex connection", () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
       ["config.label_stock", "credentials.account_number", "credentials.meter_number", "credentials.secret_key"].sort(),
     );
+
+    // A label size is one FedEx prints (GET /v1/carriers' label_sizes), else refused before any label is bought.
+    const sized = (carrier_id: string, label_stock: string) =>
+      call(createConnection, "POST", "/v1/connections", {
+        key,
+        body: { carrier_name: "fedex", carrier_id, credentials: FEDEX_CREDENTIALS, config: { label_stock } },
+      });
+    expect((await sized("fedex-4x8", "4x8")).status).toBe(201);
+    const tooLong = await sized("fedex-4x9", "4x9");
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors.map((e: { field: string }) => e.field)).toEqual(["config.label_stock"]);
   });
 });
 

@@ -104,6 +104,79 @@ describe("FedEx adapter against the emulator", () => {
     expect(refused.messages[0]).toMatchObject({ code: "CUSTOMSCLEARANCEDETAIL.REQUIRED", level: "error" });
   });
 
+  it("tax registrations go in each party's tins[] with FedEx's tinType; the old federal_tax_id too", async () => {
+    const request = fedexInternationalShip();
+    const shipped = await invoke(connection(), "ship", (a, ctx) =>
+      a.ship(ctx, {
+        ...request,
+        shipper: { ...request.shipper, federal_tax_id: "12-3456789" },
+        customs: {
+          ...request.customs!,
+          tax_registrations: {
+            shipper: [{ type: "ioss", number: "IM2760000742", issuing_country: null }],
+            recipient: [
+              { type: "cpf", number: "12345678909", issuing_country: "BR" },
+              { type: "eori", number: "GB123456789000", issuing_country: null },
+            ],
+          },
+        },
+      }),
+    );
+    expect(shipped.ok).toBe(true);
+    const sent = JSON.parse(calls("ship")[0]!.body).requestedShipment;
+    expect(sent.shipper.tins).toEqual([
+      { number: "IM2760000742", tinType: "BUSINESS_UNION" },
+      { number: "12-3456789", tinType: "FEDERAL" },
+    ]);
+    expect(sent.recipients[0].tins).toEqual([
+      { number: "12345678909", tinType: "PERSONAL_NATIONAL" },
+      { number: "GB123456789000", tinType: "BUSINESS_UNION" },
+    ]);
+
+    // Longer than FedEx's 18 characters: refused before anything is bought.
+    const long = await invoke(connection(), "ship", (a, ctx) =>
+      a.ship(ctx, {
+        ...request,
+        customs: {
+          ...request.customs!,
+          tax_registrations: {
+            shipper: [],
+            recipient: [{ type: "vat", number: "GB1234567890123456789", issuing_country: null }],
+          },
+        },
+      }),
+    );
+    expect(long.ok).toBe(false);
+    expect(long.messages[0]).toMatchObject({
+      code: "not_supported",
+      details: { field: "customs.tax_registrations.recipient[0].number", limit: 18 },
+    });
+    expect(calls("ship")).toHaveLength(1);
+  });
+
+  it("a wish for an undeliverable parcel FedEx cannot take is a warning; the label is bought", async () => {
+    const request = fedexInternationalShip();
+    const shipped = await invoke(connection(), "ship", (a, ctx) =>
+      a.ship(ctx, { ...request, customs: { ...request.customs!, non_delivery: "return" } }),
+    );
+    expect(shipped.ok).toBe(true);
+    expect(shipped.messages).toContainEqual(
+      expect.objectContaining({ code: "not_supported", level: "warning", details: { field: "customs.non_delivery" } }),
+    );
+  });
+
+  it("buys labels on the longer stocks a connection chooses: 4×6.75 thermal, 4×8 paper", async () => {
+    const zpl = await invoke(connection({ label_stock: "4x6.75" }), "ship", (a, ctx) =>
+      a.ship(ctx, fedexDomesticShip({ label_type: "ZPL" })),
+    );
+    const pdf = await invoke(connection({ label_stock: "4x8" }), "ship", (a, ctx) =>
+      a.ship(ctx, fedexDomesticShip({ label_type: "PDF" })),
+    );
+    expect(zpl.ok && pdf.ok).toBe(true);
+    const stocks = calls("ship").map((c) => JSON.parse(c.body).requestedShipment.labelSpecification.labelStockType);
+    expect(stocks).toEqual(["STOCK_4X675", "PAPER_4X8"]);
+  });
+
   it("without ETD, asks FedEx for a printable commercial invoice and hands it to the shipper", async () => {
     const conn = connection();
     const request = fedexInternationalShip();

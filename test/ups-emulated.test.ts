@@ -221,9 +221,13 @@ describe("UPS through the proxy endpoints", () => {
     const { key } = await upsOrg();
     const offered = await quote(key, international({ options: { declared_value: 60 } }));
     const saver = offered.find((r) => r.service === "65")!;
+    const registered = {
+      ...customs,
+      tax_registrations: { recipient: [{ type: "eori", number: "GB 123456789000" }] },
+    };
     const res = await call(shipping, "POST", "/v1/proxy/shipping", {
       key,
-      body: { ...international(), customs, rates: offered, selected_rate_id: saver.id, label_type: "ZPL" },
+      body: { ...international(), customs: registered, rates: offered, selected_rate_id: saver.id, label_type: "ZPL" },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ carrier_name: "ups", service: "65", label_type: "ZPL" });
@@ -235,6 +239,15 @@ describe("UPS through the proxy endpoints", () => {
       Product: [{ Description: ["Cotton T-shirts"], CommodityCode: "610910", PartNumber: "TS-1" }],
     });
     expect(shipment.PaymentInformation.ShipmentCharge.map((c: { Type: string }) => c.Type)).toEqual(["01", "02"]);
+    // The recipient's EORI, typed in the API, reaches UPS as the consignee's.
+    expect(shipment.GlobalTaxInformation.AgentTaxIdentificationNumber).toMatchObject([
+      {
+        AgentRole: "30",
+        TaxIdentificationNumber: [
+          { IdentificationNumber: "GB123456789000", IDNumberTypeCode: "1002", IDNumberPurposeCode: "02" },
+        ],
+      },
+    ]);
   });
 
   it("refuses an international label without customs (422 naming customs) and buys nothing", async () => {

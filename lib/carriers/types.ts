@@ -184,6 +184,27 @@ export type Incoterm = (typeof INCOTERMS)[number];
 export const DUTY_PAYERS = ["sender", "recipient", "third_party"] as const;
 export type DutyPayer = (typeof DUTY_PAYERS)[number];
 
+/**
+ * Kinds of tax or customs registration a party declares: a US Employer Identification Number, a VAT number, an EU
+ * EORI, the EU's Import One-Stop Shop number, Brazil's CPF (people) and CNPJ (companies), Australia's ABN, a GST
+ * number, or another kind. Each adapter maps them to its carrier's words (UPS `IDNumberTypeCode`, FedEx `tinType`).
+ */
+export const TAX_REGISTRATION_TYPES = ["ein", "vat", "eori", "ioss", "cpf", "cnpj", "abn", "gst", "other"] as const;
+export type TaxRegistrationType = (typeof TAX_REGISTRATION_TYPES)[number];
+
+export interface TaxRegistration {
+  type: TaxRegistrationType;
+  number: string;
+  /** ISO country that issued it, when the number does not say (an EORI or VAT number starts with it). */
+  issuing_country: string | null;
+}
+
+/** The parties a customs declaration can carry registrations for. */
+export type TaxParty = "shipper" | "recipient";
+
+export const NON_DELIVERY_OPTIONS = ["return", "abandon"] as const;
+export type NonDelivery = (typeof NON_DELIVERY_OPTIONS)[number];
+
 /** One line of the commercial invoice. */
 interface Commodity {
   description: string;
@@ -194,6 +215,12 @@ interface Commodity {
   /** Weight of one unit. */
   weight: number;
   weight_unit: WeightUnit;
+  /**
+   * The whole line's net weight (the goods alone) and gross weight (with their packing), in `weight_unit`, for
+   * carriers and customs that ask for both; optional so commodities built before them still type-check.
+   */
+  net_weight?: number | null;
+  gross_weight?: number | null;
   /** Harmonized System tariff code (6 to 10 digits), when known. */
   hs_code: string | null;
   /** ISO country where the goods were made. */
@@ -224,6 +251,16 @@ export type Customs = {
   aes: string | null;
   eel_pfc: string | null;
   commodities: Commodity[];
+  /**
+   * The shipper's and recipient's tax registrations for customs. Optional so customs built before they existed
+   * still type-check; `taxRegistrations` (lib/carriers/tax-registrations.ts) adds the addresses' `federal_tax_id`.
+   */
+  tax_registrations?: Record<TaxParty, TaxRegistration[]>;
+  /**
+   * What to do with the parcel if it cannot be delivered: send it back to the shipper or abandon it; null leaves it
+   * to the carrier's default. Optional so customs built before it still type-check.
+   */
+  non_delivery?: NonDelivery | null;
   /** Carrier-specific extras, passed through. */
   options: Record<string, unknown>;
 };
@@ -407,7 +444,11 @@ export interface AdapterContext {
 }
 
 /** A label size a carrier prints: a 4×6 in thermal label, or a letter sheet. */
-type LabelSize = "4x6" | "letter";
+/**
+ * Label stock sizes in inches (width × height) and a letter sheet. Each adapter declares the ones its carrier prints
+ * (`label_sizes`); the sandbox's own renderer draws 4×6 only.
+ */
+export type LabelSize = "4x6" | "4x6.75" | "4x8" | "letter";
 
 /** A service the carrier sells, by its code, with the name people know it by. */
 export interface ServiceDeclaration {

@@ -74,6 +74,22 @@ describe("renderCommercialInvoice", () => {
     }
   });
 
+  it("each party's tax registrations by name, the old federal_tax_id too, and what to do if undeliverable", async () => {
+    const content = invoice({
+      non_delivery: "abandon",
+      tax_registrations: {
+        shipper: [{ type: "ioss", number: "IM2760000742", issuing_country: null }],
+        recipient: [{ type: "eori", number: "DE123456789012345", issuing_country: null }],
+      },
+    });
+    const [page] = await pagesText(
+      await renderCommercialInvoice({ ...content, shipper: { ...content.shipper, federal_tax_id: "12-3456789" } }),
+    );
+    for (const text of ["IOSS IM2760000742", "EIN 12-3456789", "EORI DE123456789012345", "Abandon"]) {
+      expect(page).toContain(drawn(text));
+    }
+  });
+
   it("without an invoice number, the client's reference; without certification, no declaration", async () => {
     const [page] = await pagesText(await renderCommercialInvoice(invoice({ invoice: null, certify: false })));
     expect(page).toContain(drawn("ORDER-7"));

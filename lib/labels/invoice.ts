@@ -1,5 +1,6 @@
 import type { PDFFont, PDFPage } from "pdf-lib";
-import type { Address, Customs } from "@/lib/carriers/types";
+import { taxRegistrations } from "@/lib/carriers/tax-registrations";
+import type { Address, Customs, NonDelivery, TaxParty, TaxRegistrationType } from "@/lib/carriers/types";
 import { addressLines, singleLine } from "@/lib/labels/content";
 import { encodable } from "@/lib/labels/pdf";
 import { pdfLib } from "@/lib/labels/pdf-lib";
@@ -48,6 +49,24 @@ const PAYERS: Record<Customs["duty"]["paid_by"], string> = {
   recipient: "Receiver",
   third_party: "Third party",
 };
+
+/** How an invoice names each kind of registration. */
+const REGISTRATION_NAMES: ReadonlyMap<TaxRegistrationType, string> = new Map<TaxRegistrationType, string>([
+  ["ein", "EIN"],
+  ["vat", "VAT"],
+  ["eori", "EORI"],
+  ["ioss", "IOSS"],
+  ["cpf", "CPF"],
+  ["cnpj", "CNPJ"],
+  ["abn", "ABN"],
+  ["gst", "GST"],
+  ["other", "Tax id"],
+]);
+
+const NON_DELIVERY: ReadonlyMap<NonDelivery, string> = new Map<NonDelivery, string>([
+  ["return", "Return to shipper"],
+  ["abandon", "Abandon"],
+]);
 
 /** Columns of the goods table: left edge and width in points, right-aligned for figures. */
 const COLUMNS = [
@@ -154,15 +173,15 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
   y -= LINE;
 
   const half = (PAGE_WIDTH - 2 * MARGIN) / 2;
-  const parties: [string, Address][] = [
-    ["Shipper / exporter", content.shipper],
-    ["Consignee", content.recipient],
+  const parties: [string, Address, TaxParty][] = [
+    ["Shipper / exporter", content.shipper, "shipper"],
+    ["Consignee", content.recipient, "recipient"],
   ];
-  const blocks = parties.map(([title, a]) => [
+  const blocks = parties.map(([title, a, party]) => [
     title,
     ...addressLines(a),
     ...(a.phone_number ? [`Phone ${a.phone_number}`] : []),
-    ...(a.federal_tax_id ? [`Tax id ${a.federal_tax_id}`] : []),
+    ...taxRegistrations(content, party).map((r) => `${REGISTRATION_NAMES.get(r.type) ?? "Tax id"} ${r.number}`),
   ]);
   const rows = Math.max(...blocks.map((b) => b.length));
   for (let i = 0; i < rows; i++) {
@@ -214,6 +233,7 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
     ["Reason for export", REASONS[customs.content_type]],
     ["Duties and taxes", PAYERS[customs.duty.paid_by]],
     ["Export filing", customs.aes ?? customs.eel_pfc],
+    ["If undeliverable", customs.non_delivery ? NON_DELIVERY.get(customs.non_delivery)! : null],
     ["Contents", customs.content_description],
   ];
   for (const [label, value] of terms) {

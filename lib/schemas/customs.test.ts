@@ -39,10 +39,60 @@ describe("CustomsInput", () => {
           hs_code: "61091000",
           origin_country: "US",
           sku: null,
+          net_weight: null,
+          gross_weight: null,
         },
       ],
+      tax_registrations: { shipper: [], recipient: [] },
+      non_delivery: null,
       options: {},
     });
+  });
+
+  it("takes each line's net and gross weight, gross never under net, and what to do if undeliverable", () => {
+    const parsed = CustomsInput.parse({
+      commodities: [{ ...commodity, net_weight: 0.4, gross_weight: 0.5 }],
+      non_delivery: "ABANDON",
+    });
+    expect(parsed.commodities[0]).toMatchObject({ net_weight: 0.4, gross_weight: 0.5, weight_unit: "KG" });
+    expect(parsed.non_delivery).toBe("abandon");
+    const bad = parseInput(
+      CustomsInput,
+      { commodities: [{ ...commodity, net_weight: 0.5, gross_weight: 0.4 }], non_delivery: "burn" },
+      "customs",
+    );
+    const fields = bad.ok ? [] : bad.problems.map((p) => p.field);
+    expect(fields).toEqual(expect.arrayContaining(["customs.commodities[0].gross_weight", "customs.non_delivery"]));
+  });
+
+  it("types each party's tax registrations: kind in any case, spaces out of the number, issuing country", () => {
+    const parsed = CustomsInput.parse({
+      commodities: [commodity],
+      tax_registrations: {
+        shipper: [{ type: "EORI", number: " DE 123 456 789 012 345 " }],
+        recipient: [{ type: "ioss", number: "IM2760000742", issuing_country: "de" }],
+      },
+    });
+    expect(parsed.tax_registrations).toEqual({
+      shipper: [{ type: "eori", number: "DE123456789012345", issuing_country: null }],
+      recipient: [{ type: "ioss", number: "IM2760000742", issuing_country: "DE" }],
+    });
+    const bad = parseInput(
+      CustomsInput,
+      {
+        commodities: [commodity],
+        tax_registrations: { shipper: [{ type: "ssn", number: "" }], importer: [] },
+      },
+      "customs",
+    );
+    const fields = bad.ok ? [] : bad.problems.map((p) => p.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "customs.tax_registrations.shipper[0].type",
+        "customs.tax_registrations.shipper[0].number",
+        "customs.tax_registrations.importer",
+      ]),
+    );
   });
 
   it("has the sender pay duties under DDP unless told otherwise", () => {

@@ -3,6 +3,8 @@ import {
   CUSTOMS_CONTENT_TYPES,
   DUTY_PAYERS,
   INCOTERMS,
+  NON_DELIVERY_OPTIONS,
+  TAX_REGISTRATION_TYPES,
   WEIGHT_UNITS,
   type Customs as CarrierCustoms,
 } from "@/lib/carriers/types";
@@ -28,6 +30,18 @@ const CommodityInput = z
     value_currency: currency,
     weight: z.number().positive().max(100_000),
     weight_unit: upper(z.enum(WEIGHT_UNITS)),
+    net_weight: z
+      .number()
+      .positive()
+      .max(10_000_000)
+      .nullish()
+      .transform((v) => v ?? null),
+    gross_weight: z
+      .number()
+      .positive()
+      .max(10_000_000)
+      .nullish()
+      .transform((v) => v ?? null),
     hs_code: blankIsNull(
       z
         .string()
@@ -41,8 +55,26 @@ const CommodityInput = z
     parent_id: optionalText(100).optional(),
     metadata: boundedObject.nullish(),
   })
+  .refine((c) => c.net_weight === null || c.gross_weight === null || c.gross_weight >= c.net_weight, {
+    path: ["gross_weight"],
+    message: "must be at least net_weight (gross is the goods with their packing)",
+  })
   .transform(({ title: _t, parent_id: _p, metadata: _m, ...c }) => c)
   .meta({ id: "CommodityInput" });
+
+const TaxRegistrationInput = z
+  .strictObject({
+    type: z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(TAX_REGISTRATION_TYPES)),
+    // Spaces are how people write numbers, not part of them; carriers take them without.
+    number: requiredText(50).transform((v) => v.replace(/\s+/g, "")),
+    issuing_country: blankIsNull(country).transform((v) => (v ?? null) as string | null),
+  })
+  .meta({ id: "TaxRegistrationInput" });
+
+// UPS takes up to eight numbers per party (Shipping.yaml, AgentTaxIdentificationNumber_TaxIdentificationNumber).
+const registrations = orEmpty(z.array(TaxRegistrationInput).max(8), () => []);
+
+const TaxRegistrationsInput = z.strictObject({ shipper: registrations, recipient: registrations });
 
 const DutyInput = z.strictObject({
   paid_by: blankIsNull(z.enum(DUTY_PAYERS)),
@@ -75,6 +107,10 @@ export const CustomsInput = z
     aes: optionalText(50),
     eel_pfc: optionalText(50),
     commodities: orEmpty(z.array(CommodityInput).max(100), () => []),
+    tax_registrations: orEmpty(TaxRegistrationsInput, () => ({ shipper: [], recipient: [] })),
+    non_delivery: blankIsNull(
+      z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), z.enum(NON_DELIVERY_OPTIONS)),
+    ).transform((v) => v ?? null),
     options: orEmpty(boundedObject, () => ({})),
   })
   // Runs even when other fields failed, so a client sees every problem in one answer; hence the defensive reads.

@@ -433,7 +433,15 @@ const IMAGE_TYPES = new Map<string, LabelType>([
   ["PNG", "PNG"],
   ["ZPLII", "ZPL"],
 ]);
-const STOCK_TYPES = new Set(["PAPER_4X6", "PAPER_LETTER", "STOCK_4X6", "PAPER_4X8", "STOCK_4X8", "STOCK_4X675"]);
+const STOCK_TYPES = new Set([
+  "PAPER_4X6",
+  "PAPER_4X675",
+  "PAPER_LETTER",
+  "STOCK_4X6",
+  "PAPER_4X8",
+  "STOCK_4X8",
+  "STOCK_4X675",
+]);
 const PAYMENT_TYPES = new Set(["SENDER", "RECIPIENT", "THIRD_PARTY", "COLLECT"]);
 
 function checkAddress(c: Checks, a: Json, at: string, full: boolean): void {

@@ -501,6 +501,44 @@ function internationalForms(shipment: Record<string, unknown>) {
   return forms;
 }
 
+// Shipping.yaml, components.schemas.AgentTaxIdentificationNumber_TaxIdentificationNumber: the "Valid Values" of
+// IDNumberTypeCode and IDNumberPurposeCode, and the roles of GlobalTaxInformation_AgentTaxIdentificationNumber
+// .AgentRole ("SHIP_FROM=20, CONSIGNEE=30"): prose lists, so no schema check finds a code outside them.
+const ID_NUMBER_TYPE_CODES = new Set("0000 0001 0002 0005 1001 1002 1003 1004 1005 1006".split(" "));
+const ID_NUMBER_PURPOSE_CODES = new Set(["00", "01", "02", "99"]);
+const AGENT_ROLES = new Set(["20", "30"]);
+// AgentRole's description: "When the value passed to the AgentRole parameter is 30, the value passed to the
+// IDNumberTypeCode parameter must be 1002, 1005 or 0005."
+const CONSIGNEE_TYPE_CODES = new Set(["1002", "1005", "0005"]);
+
+function globalTaxInformation(shipment: Record<string, unknown>) {
+  const info = obj(shipment.GlobalTaxInformation);
+  if (!info) return;
+  const agents = list(info.AgentTaxIdentificationNumber);
+  // Shipment_GlobalTaxInformation: up to 4 agents ("maximum: 4"); each up to eight numbers.
+  need(agents.length <= 4, "Too many AgentTaxIdentificationNumber entries.");
+  for (const raw of agents) {
+    const agent = obj(raw);
+    const role = str(agent?.AgentRole);
+    need(AGENT_ROLES.has(role), `Invalid AgentRole ${role}.`);
+    const numbers = list(agent?.TaxIdentificationNumber);
+    need(numbers.length <= 8, "Too many TaxIdentificationNumber entries for one agent.");
+    for (const n of numbers) {
+      const id = obj(n);
+      const type = str(id?.IDNumberTypeCode);
+      need(ID_NUMBER_TYPE_CODES.has(type), `Invalid IDNumberTypeCode ${type}.`);
+      need(
+        role !== "30" || CONSIGNEE_TYPE_CODES.has(type),
+        `When AgentRole is 30, IDNumberTypeCode must be 1002, 1005 or 0005 (it is ${type}).`,
+      );
+      const purpose = str(id?.IDNumberPurposeCode).trim() || "00";
+      need(ID_NUMBER_PURPOSE_CODES.has(purpose), `Invalid IDNumberPurposeCode ${purpose}.`);
+      need(["0", "1"].includes(str(id?.IDNumberEncryptionIndicator)), "Invalid IDNumberEncryptionIndicator.");
+      need(str(id?.IdentificationNumber).trim(), "Missing IdentificationNumber.");
+    }
+  }
+}
+
 async function invoicePdf(forms: Record<string, unknown>): Promise<string> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([612, 792]);
@@ -576,6 +614,7 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
       "Missing shipment description of goods (required for an international shipment).",
     );
   const forms = international ? internationalForms(shipment) : null;
+  globalTaxInformation(shipment);
   const invoiceLineTotal = obj(shipment.InvoiceLineTotal);
   if (origin === "US" && (destination === "CA" || destination === "PR")) {
     need(/^[A-Z]{3}$/.test(str(invoiceLineTotal?.CurrencyCode)), "Missing InvoiceLineTotal currency code.");

@@ -246,6 +246,11 @@ describe("FedEx requests", () => {
       labelStockType: "STOCK_4X6",
       imageType: "ZPLII",
     });
+    // The longer labels: paper for PDF and PNG, thermal stock for ZPL.
+    expect(await spec("PDF", { label_stock: "4x6.75" })).toMatchObject({ labelStockType: "PAPER_4X675" });
+    expect(await spec("ZPL", { label_stock: "4x6.75" })).toMatchObject({ labelStockType: "STOCK_4X675" });
+    expect(await spec("PNG", { label_stock: "4x8" })).toMatchObject({ labelStockType: "PAPER_4X8" });
+    expect(await spec("ZPL", { label_stock: "4x8" })).toMatchObject({ labelStockType: "STOCK_4X8" });
   });
 
   it("bills the recipient's account when the client says so, and keeps the shipment key in 30 characters", async () => {
@@ -711,6 +716,11 @@ describe("FedEx connection settings", () => {
       fedexAdapter.configSchema.safeParse({ label_stock: "letter", pickup_type: "USE_SCHEDULED_PICKUP" }).success,
     ).toBe(true);
     expect(fedexAdapter.configSchema.safeParse({ label_stock: "A4" }).success).toBe(false);
+    // Sizes FedEx prints and the adapter declares; one it does not declare is refused when the connection is saved.
+    expect(fedexAdapter.label_sizes).toEqual(["4x6", "4x6.75", "4x8", "letter"]);
+    for (const size of fedexAdapter.label_sizes)
+      expect(fedexAdapter.configSchema.safeParse({ label_stock: size }).success).toBe(true);
+    expect(fedexAdapter.configSchema.safeParse({ label_stock: "4x9" }).success).toBe(false);
     expect(fedexAdapter.configSchema.safeParse({ labelstock: "4x6" }).success).toBe(false);
   });
 });

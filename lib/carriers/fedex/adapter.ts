@@ -14,12 +14,18 @@ import { CarrierError, defineAdapter } from "@/lib/carriers/types";
 import { fedexCall, fedexCredentials, outputOf } from "@/lib/carriers/fedex/api";
 import { buildCancelRequest, parseCancelAnswer } from "@/lib/carriers/fedex/cancel";
 import { GROUND_ECONOMY, groundEconomyNeedsHub } from "@/lib/carriers/fedex/conditional";
-import { fedexConfigSchema, fedexCredentialsSchema, readFedexConfig } from "@/lib/carriers/fedex/config";
+import {
+  FEDEX_LABEL_SIZES,
+  fedexConfigSchema,
+  fedexCredentialsSchema,
+  readFedexConfig,
+} from "@/lib/carriers/fedex/config";
 import { buildRateRequest, parseRateOutput } from "@/lib/carriers/fedex/rating";
 import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
 import { buildShipRequest, parseShipOutput } from "@/lib/carriers/fedex/ship";
 import { buildTrackRequest, parseTrackOutput, TRACK_BATCH_SIZE } from "@/lib/carriers/fedex/tracking";
 import { isoDate } from "@/lib/carriers/fedex/wire";
+import { crossesCustomsBorder } from "@/lib/schemas/customs";
 
 /**
  * FedEx through its REST APIs (developer.fedex.com): OAuth client credentials, Rate quotes, Ship, Cancel and Track
@@ -39,12 +45,28 @@ async function track(ctx: AdapterContext, numbers: string[]) {
   return parseTrackOutput(outputOf(answer), numbers);
 }
 
+/** ship-api.json has no field for what to do with an undeliverable parcel: the client's wish is said to be unsent. */
+function unsentNonDelivery(req: ShipRequest): AdapterMessage[] {
+  const wish = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code)
+    ? req.customs?.non_delivery
+    : null;
+  if (!wish) return [];
+  return [
+    {
+      code: "not_supported",
+      level: "warning",
+      message: `FedEx's ship request takes no instruction for an undeliverable parcel; customs.non_delivery "${wish}" was not sent, and FedEx handles it by its own terms.`,
+      details: { field: "customs.non_delivery" },
+    },
+  ];
+}
+
 export const fedexAdapter = defineAdapter({
   carrier_name: "fedex",
   display_name: "FedEx",
   capabilities: ["rates", "ship", "void", "track", "multi_track"],
   label_types: ["PDF", "PNG", "ZPL"],
-  label_sizes: ["4x6", "letter"],
+  label_sizes: FEDEX_LABEL_SIZES,
   services: FEDEX_SERVICES.map(({ code, name, scope }) => ({ code, name, scope })),
   endpoints: { test: "https://apis-sandbox.fedex.com", live: "https://apis.fedex.com" },
   credentialsSchema: fedexCredentialsSchema,
@@ -99,7 +121,7 @@ export const fedexAdapter = defineAdapter({
       idempotent: false,
     });
     const { result, messages } = await parseShipOutput(outputOf(answer), req);
-    return { data: result, messages };
+    return { data: result, messages: [...messages, ...unsentNonDelivery(req)] };
   },
 
   void: async (ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>> => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { LabelSize } from "@/lib/carriers/types";
 
 /**
  * A FedEx connection's write-only credentials and its own `config` keys (docs/fedex.md).
@@ -33,9 +34,16 @@ export type FedexCredentials = z.infer<typeof fedexCredentialsSchema>;
 const PICKUP_TYPES = ["DROPOFF_AT_FEDEX_LOCATION", "USE_SCHEDULED_PICKUP", "CONTACT_FEDEX_TO_SCHEDULE"] as const;
 export type PickupType = (typeof PICKUP_TYPES)[number];
 
+/**
+ * The label sizes FedEx prints (ship-api.json `LabelSpecification.labelStockType`: PAPER_ and STOCK_ 4X6, 4X675,
+ * 4X8, and PAPER_LETTER); the adapter declares them and a connection's `label_stock` is one of them.
+ */
+export const FEDEX_LABEL_SIZES = ["4x6", "4x6.75", "4x8", "letter"] as const satisfies readonly LabelSize[];
+export type FedexLabelSize = (typeof FEDEX_LABEL_SIZES)[number];
+
 const shape = {
-  /** Stock PDF and PNG labels are printed on: a 4×6 in label or a letter sheet (ZPL is always 4×6 thermal). */
-  label_stock: z.enum(["4x6", "letter"]).optional(),
+  /** The stock labels are printed on: a label of 4×6, 4×6.75 or 4×8 in, or a letter sheet (not for ZPL). */
+  label_stock: z.enum(FEDEX_LABEL_SIZES).optional(),
   /** How parcels reach FedEx; it changes the rates FedEx quotes. */
   pickup_type: z.enum(PICKUP_TYPES).optional(),
   /** The account's FedEx Ground Economy (SmartPost) hub: four digits from FedEx. Without it, no Ground Economy. */
@@ -53,7 +61,7 @@ export const fedexConfigSchema = z.strictObject(shape);
 const runtimeSchema = z.object(shape);
 
 export interface FedexConfig {
-  labelStock: "4x6" | "letter";
+  labelStock: FedexLabelSize;
   pickupType: PickupType;
   smartPostHubId: string | null;
 }

@@ -1,9 +1,10 @@
 import type { components as Ship } from "@/lib/carriers/fedex/generated/ship";
 import type { PDFDocument } from "pdf-lib";
 import type { AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } from "@/lib/carriers/types";
-import type { PickupType } from "@/lib/carriers/fedex/config";
+import type { FedexLabelSize, PickupType } from "@/lib/carriers/fedex/config";
 import { carrierCode } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { taxRegistrations } from "@/lib/carriers/tax-registrations";
 import {
   GROUND_ECONOMY,
   groundEconomyNeedsHub,
@@ -43,7 +44,7 @@ import {
 export interface ShipSettings {
   accountNumber: string;
   pickupType: PickupType;
-  labelStock: "4x6" | "letter";
+  labelStock: FedexLabelSize;
   /** `YYYY-MM-DD` */
   shipDate: string;
   /** The account's SmartPost hub (config `smart_post_hub_id`); Ground Economy needs it. */
@@ -54,10 +55,28 @@ type LabelSpecification = Ship["schemas"]["Full_Schema_Ship"]["requestedShipment
 
 const IMAGE_TYPES: Record<LabelType, LabelSpecification["imageType"]> = { PDF: "PDF", PNG: "PNG", ZPL: "ZPLII" };
 
-/** Thermal printers take STOCK_4X6; PDF and PNG print on paper, a 4×6 label or a letter sheet. */
-function labelStockType(type: LabelType, stock: ShipSettings["labelStock"]): LabelSpecification["labelStockType"] {
-  if (type === "ZPL") return "STOCK_4X6";
-  return stock === "letter" ? "PAPER_LETTER" : "PAPER_4X6";
+type StockType = LabelSpecification["labelStockType"];
+
+// ship-api.json `LabelSpecification.labelStockType`: thermal (STOCK_) and paper (PAPER_) stocks of each size.
+const THERMAL_STOCK: ReadonlyMap<FedexLabelSize, StockType> = new Map<FedexLabelSize, StockType>([
+  ["4x6", "STOCK_4X6"],
+  ["4x6.75", "STOCK_4X675"],
+  ["4x8", "STOCK_4X8"],
+]);
+const PAPER_STOCK: ReadonlyMap<FedexLabelSize, StockType> = new Map<FedexLabelSize, StockType>([
+  ["4x6", "PAPER_4X6"],
+  ["4x6.75", "PAPER_4X675"],
+  ["4x8", "PAPER_4X8"],
+  ["letter", "PAPER_LETTER"],
+]);
+
+/**
+ * ZPL goes to thermal printers (STOCK_), PDF and PNG to paper (PAPER_). A thermal printer has no letter sheets, so a
+ * letter connection's ZPL labels stay 4×6, as they always were.
+ */
+function labelStockType(type: LabelType, stock: FedexLabelSize): StockType {
+  if (type === "ZPL") return THERMAL_STOCK.get(stock) ?? "STOCK_4X6";
+  return PAPER_STOCK.get(stock) ?? "PAPER_4X6";
 }
 
 /**
@@ -98,9 +117,9 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
     accountNumber: { value: s.accountNumber },
     requestedShipment: {
       shipDatestamp: s.shipDate,
-      shipper: partyOf(req.shipper, "shipper"),
+      shipper: partyOf(req.shipper, "shipper", taxRegistrations(req, "shipper")),
       // FedEx needs a phone number for the recipient; the shipper's stands in when the client gave none.
-      recipients: [partyOf(req.recipient, "recipient", req.shipper.phone_number)],
+      recipients: [partyOf(req.recipient, "recipient", taxRegistrations(req, "recipient"), req.shipper.phone_number)],
       pickupType: s.pickupType,
       serviceType: req.service,
       packagingType: "YOUR_PACKAGING",

@@ -1,4 +1,12 @@
-import { CarrierError, carrierCode, type Address, type Parcel, type WeightUnit } from "@/lib/carriers/types";
+import {
+  CarrierError,
+  carrierCode,
+  type Address,
+  type Parcel,
+  type TaxRegistration,
+  type TaxRegistrationType,
+  type WeightUnit,
+} from "@/lib/carriers/types";
 
 /**
  * The pieces of FedEx's request format that rating and shipping share: units, parties, package line items, money.
@@ -105,8 +113,53 @@ function addressOf(a: Address) {
   return { streetLines, ...rateAddressOf(a), city: a.city.trim().slice(0, 35) };
 }
 
-/** A shipper or recipient: contact (FedEx requires a phone number) and address, with the tax id when there is one. */
-export function partyOf(a: Address, field: string, fallbackPhone: string | null = null) {
+type TinType =
+  "PERSONAL_NATIONAL" | "PERSONAL_STATE" | "FEDERAL" | "BUSINESS_NATIONAL" | "BUSINESS_STATE" | "BUSINESS_UNION";
+
+/**
+ * A registration's `tinType` (ship-api.json `TaxpayerIdentification.tinType`): a US EIN is FEDERAL; EU-wide numbers
+ * (EORI, IOSS) are BUSINESS_UNION; a company's national numbers (VAT, CNPJ, ABN, GST) BUSINESS_NATIONAL; Brazil's
+ * CPF, a person's, PERSONAL_NATIONAL. "other" stays FEDERAL, what the address's `federal_tax_id` always went as.
+ */
+const TIN_TYPES: ReadonlyMap<TaxRegistrationType, TinType> = new Map<TaxRegistrationType, TinType>([
+  ["ein", "FEDERAL"],
+  ["vat", "BUSINESS_NATIONAL"],
+  ["eori", "BUSINESS_UNION"],
+  ["ioss", "BUSINESS_UNION"],
+  ["cpf", "PERSONAL_NATIONAL"],
+  ["cnpj", "BUSINESS_NATIONAL"],
+  ["abn", "BUSINESS_NATIONAL"],
+  ["gst", "BUSINESS_NATIONAL"],
+  ["other", "FEDERAL"],
+]);
+
+// TaxpayerIdentification.number: "Maximum length is 18".
+const TIN_LENGTH = 18;
+
+/** Registrations as FedEx's `tins[]`; a number longer than FedEx takes is refused before buying, never cut. */
+function tinsOf(registrations: readonly TaxRegistration[], field: string) {
+  return registrations.map((r, i) => {
+    if (r.number.length > TIN_LENGTH) {
+      throw new CarrierError(
+        "not_supported",
+        `FedEx takes tax numbers of up to ${TIN_LENGTH} characters; the ${field}'s ${r.type} has ${r.number.length}.`,
+        { field: `customs.tax_registrations.${field}[${i}].number`, limit: TIN_LENGTH },
+      );
+    }
+    return { number: r.number, tinType: TIN_TYPES.get(r.type) ?? "FEDERAL" };
+  });
+}
+
+/**
+ * A shipper or recipient: contact (FedEx requires a phone number) and address, with its tax registrations
+ * (lib/carriers/tax-registrations.ts) when it has any.
+ */
+export function partyOf(
+  a: Address,
+  field: "shipper" | "recipient",
+  registrations: readonly TaxRegistration[],
+  fallbackPhone: string | null = null,
+) {
   const phoneNumber = phoneDigits(a.phone_number) ?? phoneDigits(fallbackPhone);
   if (!phoneNumber) {
     throw new CarrierError(carrierCode("FEDEX_FIELD_REQUIRED"), `FedEx needs a phone number for the ${field}.`, {
@@ -122,7 +175,7 @@ export function partyOf(a: Address, field: string, fallbackPhone: string | null 
   return {
     contact,
     address: addressOf(a),
-    ...(present(a.federal_tax_id) ? { tins: [{ number: a.federal_tax_id.trim(), tinType: "FEDERAL" as const }] } : {}),
+    ...(registrations.length ? { tins: tinsOf(registrations, field) } : {}),
   };
 }
 

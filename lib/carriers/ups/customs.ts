@@ -1,4 +1,13 @@
-import { CarrierError, type Customs, type CustomsContentType, type ShipRequest } from "@/lib/carriers/types";
+import type { components as Shipping } from "@/lib/carriers/ups/generated/shipping";
+import { taxRegistrations } from "@/lib/carriers/tax-registrations";
+import {
+  CarrierError,
+  type Customs,
+  type CustomsContentType,
+  type ShipRequest,
+  type TaxParty,
+  type TaxRegistration,
+} from "@/lib/carriers/types";
 import { type Fitter, upsDate } from "@/lib/carriers/ups/wire";
 
 /**
@@ -192,6 +201,15 @@ export function internationalFields(req: ShipRequest, customs: Customs, f: Fitte
         ...(customs.certify ? { DeclarationStatement: DECLARATION } : {}),
         ...(customs.commercial_invoice ? {} : { OverridePaperlessIndicator: "Y" }),
       };
+  if (customs.non_delivery) {
+    // Shipping.yaml has no field for it (its only word on undeliverable parcels is the return address, ShipFrom's).
+    f.messages.push({
+      code: "not_supported",
+      level: "warning",
+      message: `UPS's ship request takes no instruction for an undeliverable parcel; customs.non_delivery "${customs.non_delivery}" was not sent, and UPS handles it by its own terms.`,
+      details: { field: "customs.non_delivery" },
+    });
+  }
   return {
     ...(description ? { Description: description } : {}),
     ...(documentsOnly ? { DocumentsOnlyIndicator: "Y" } : {}),
@@ -239,4 +257,61 @@ export function chargeLine(
     default:
       return { Type: type, BillShipper: { AccountNumber: ctx.accountNumber } };
   }
+}
+
+type AgentTaxId = Shipping["schemas"]["AgentTaxIdentificationNumber_TaxIdentificationNumber"];
+
+/**
+ * Who a registration belongs to in UPS's GlobalTaxInformation (Shipping.yaml
+ * `GlobalTaxInformation_AgentTaxIdentificationNumber.AgentRole`: "SHIP_FROM=20, CONSIGNEE=30"; and
+ * `IDNumberCustomerRole`: "18=DeliverTo/Consignee/Reciever Address, 37= Shipper Address").
+ */
+const AGENT_ROLES: Record<TaxParty, { agentRole: string; customerRole: string }> = {
+  shipper: { agentRole: "20", customerRole: "37" },
+  recipient: { agentRole: "30", customerRole: "18" },
+};
+
+/**
+ * A registration's `IDNumberTypeCode` (Shipping.yaml `AgentTaxIdentificationNumber_TaxIdentificationNumber`): 0002
+ * is "EORI Number – When IdentificationNumberPurposeCode = 02", 0005 a personal tax id (Brazil's CPF), 1002 a
+ * company or business tax id (EIN, VAT, IOSS, CNPJ, ABN, GST), 1001 "Other / Free Form". The consignee (AgentRole
+ * 30) takes only 1002, 1005 or 0005 ("When the value passed to the AgentRole parameter is 30, the value passed to
+ * the IDNumberTypeCode parameter must be 1002, 1005 or 0005"), so its EORI and unnamed numbers go as 1002, the
+ * business tax id they are, the EORI still told apart by its purpose code.
+ */
+function idNumberTypeCode(r: TaxRegistration, party: TaxParty): string {
+  if (r.type === "cpf") return "0005";
+  if (party === "recipient") return "1002";
+  if (r.type === "eori") return "0002";
+  return r.type === "other" ? "1001" : "1002";
+}
+
+/**
+ * The shipper's and recipient's registrations as UPS's `Shipment.GlobalTaxInformation`, the container that replaced
+ * the deprecated per-party `TaxIdentificationNumber`. Purpose 02 marks an EORI, 01 ("Customs/Brokerage (Default)")
+ * every other; numbers are sent unencrypted and printed on the brokerage documents; the requesting country is the
+ * origin for the shipper's (export) and the destination for the recipient's (import), as the field's description
+ * says. Undefined when neither party has one.
+ */
+export function globalTaxInformation(
+  req: ShipRequest,
+): Shipping["schemas"]["Shipment_GlobalTaxInformation"] | undefined {
+  const requesting: Record<TaxParty, string> = {
+    shipper: req.shipper.country_code.toUpperCase(),
+    recipient: req.recipient.country_code.toUpperCase(),
+  };
+  const agents = (["shipper", "recipient"] as const).flatMap((party) => {
+    const numbers = taxRegistrations(req, party).map((r): AgentTaxId => ({
+      IdentificationNumber: r.number,
+      IDNumberTypeCode: idNumberTypeCode(r, party),
+      IDNumberPurposeCode: r.type === "eori" ? "02" : "01",
+      IDNumberCustomerRole: AGENT_ROLES[party].customerRole,
+      IDNumberEncryptionIndicator: "0",
+      IDNumberRequestingCntryCd: requesting[party],
+      ...(r.issuing_country ? { IDNumberIssuingCntryCd: r.issuing_country } : {}),
+      IncludeIDNumberOnShippingBrokerageDocs: "01",
+    }));
+    return numbers.length ? [{ AgentRole: AGENT_ROLES[party].agentRole, TaxIdentificationNumber: numbers }] : [];
+  });
+  return agents.length ? { AgentTaxIdentificationNumber: agents } : undefined;
 }

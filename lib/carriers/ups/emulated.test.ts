@@ -209,6 +209,145 @@ describe("UPS against the emulator", () => {
     expect(shipment.ShipTo.Address.PostalCode).toBe("M5H2N2");
   });
 
+  it("tax registrations reach UPS's GlobalTaxInformation: typed ones and the old federal_tax_id", async () => {
+    const request = upsInternationalShipRequest();
+    const { data } = await run((ctx) =>
+      upsAdapter.ship(ctx, {
+        ...request,
+        shipper: { ...request.shipper, federal_tax_id: "12-3456789" },
+        customs: {
+          ...request.customs!,
+          tax_registrations: {
+            shipper: [{ type: "eori", number: "US123456789000", issuing_country: null }],
+            recipient: [
+              { type: "vat", number: "GB123456789", issuing_country: "GB" },
+              { type: "eori", number: "GB123456789000", issuing_country: null },
+              { type: "other", number: "X-1", issuing_country: null },
+            ],
+          },
+        },
+      }),
+    );
+    expect(isValidUpsTrackingNumber(data.tracking_number)).toBe(true);
+    const shipment = JSON.parse(calls("ship")[0]!.body).ShipmentRequest.Shipment;
+    const common = { IDNumberEncryptionIndicator: "0", IncludeIDNumberOnShippingBrokerageDocs: "01" };
+    expect(shipment.GlobalTaxInformation).toEqual({
+      AgentTaxIdentificationNumber: [
+        {
+          AgentRole: "20",
+          TaxIdentificationNumber: [
+            // An EORI of the shipper is UPS's 0002 with purpose 02; the old field is a US EIN, a business tax id.
+            {
+              IdentificationNumber: "US123456789000",
+              IDNumberTypeCode: "0002",
+              IDNumberPurposeCode: "02",
+              IDNumberCustomerRole: "37",
+              IDNumberRequestingCntryCd: "US",
+              ...common,
+            },
+            {
+              IdentificationNumber: "12-3456789",
+              IDNumberTypeCode: "1002",
+              IDNumberPurposeCode: "01",
+              IDNumberCustomerRole: "37",
+              IDNumberRequestingCntryCd: "US",
+              ...common,
+            },
+          ],
+        },
+        {
+          AgentRole: "30",
+          // The consignee takes only 1002, 1005 or 0005: its EORI is told apart by the purpose code alone.
+          TaxIdentificationNumber: [
+            {
+              IdentificationNumber: "GB123456789",
+              IDNumberTypeCode: "1002",
+              IDNumberPurposeCode: "01",
+              IDNumberCustomerRole: "18",
+              IDNumberRequestingCntryCd: "GB",
+              IDNumberIssuingCntryCd: "GB",
+              ...common,
+            },
+            {
+              IdentificationNumber: "GB123456789000",
+              IDNumberTypeCode: "1002",
+              IDNumberPurposeCode: "02",
+              IDNumberCustomerRole: "18",
+              IDNumberRequestingCntryCd: "GB",
+              ...common,
+            },
+            {
+              IdentificationNumber: "X-1",
+              IDNumberTypeCode: "1002",
+              IDNumberPurposeCode: "01",
+              IDNumberCustomerRole: "18",
+              IDNumberRequestingCntryCd: "GB",
+              ...common,
+            },
+          ],
+        },
+      ],
+    });
+
+    // A domestic label carries none, even with the old field filled in.
+    await run((ctx) =>
+      upsAdapter.ship(ctx, upsShipRequest({ shipper: { ...upsShipRequest().shipper, federal_tax_id: "12-3456789" } })),
+    );
+    expect(JSON.parse(calls("ship")[1]!.body).ShipmentRequest.Shipment.GlobalTaxInformation).toBeUndefined();
+  });
+
+  it("a wish for an undeliverable parcel UPS cannot take is a warning; the label is bought", async () => {
+    const request = upsInternationalShipRequest();
+    const { data, messages } = await run((ctx) =>
+      upsAdapter.ship(ctx, { ...request, customs: { ...request.customs!, non_delivery: "abandon" } }),
+    );
+    expect(isValidUpsTrackingNumber(data.tracking_number)).toBe(true);
+    expect(messages).toMatchObject([
+      { code: "not_supported", level: "warning", details: { field: "customs.non_delivery" } },
+    ]);
+  });
+
+  it("the emulator holds UPS's prose rule: a consignee's IDNumberTypeCode is 1002, 1005 or 0005", async () => {
+    const { buildShipRequest } = await import("@/lib/carriers/ups/shipping");
+    const { body } = buildShipRequest(upsInternationalShipRequest(), {
+      accountNumber: "A1B2C3",
+      negotiatedRates: true,
+      now: new Date(),
+    });
+    body.ShipmentRequest.Shipment.GlobalTaxInformation = {
+      AgentTaxIdentificationNumber: [
+        {
+          AgentRole: "30",
+          TaxIdentificationNumber: [
+            {
+              IdentificationNumber: "GB123456789000",
+              IDNumberTypeCode: "0002",
+              IDNumberPurposeCode: "02",
+              IDNumberCustomerRole: "18",
+              IDNumberEncryptionIndicator: "0",
+            },
+          ],
+        },
+      ],
+    };
+    const token = await fetch(`${emulator.url}/ups/security/v1/oauth/token`, {
+      method: "POST",
+      headers: {
+        Authorization: `Basic ${Buffer.from("test-client:test-secret").toString("base64")}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+        "x-merchant-id": "A1B2C3",
+      },
+      body: "grant_type=client_credentials",
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const answer = await fetch(`${emulator.url}/ups/api/shipments/v2409/ship`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token.access_token}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(await answer.json())).toContain("When AgentRole is 30, IDNumberTypeCode must be 1002");
+  });
+
   it("an international label without a phone number is UPS's refusal, naming the field", async () => {
     const request = upsInternationalShipRequest();
     const error = await failure(

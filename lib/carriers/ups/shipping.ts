@@ -8,7 +8,7 @@ import {
   type ShipRequest,
 } from "@/lib/carriers/types";
 import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
-import { chargeLine, customsValue, internationalFields } from "@/lib/carriers/ups/customs";
+import { chargeLine, customsValue, globalTaxInformation, internationalFields } from "@/lib/carriers/ups/customs";
 import { alertMessages, asArray, badResponse } from "@/lib/carriers/ups/errors";
 import { upsImageFormat, type UpsLabelImage } from "@/lib/carriers/ups/label";
 import { serviceName } from "@/lib/carriers/ups/services";
@@ -97,6 +97,8 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
       }
     : {};
   const shipper = named(upsParty(req.shipper, f, "shipper"), "shipper");
+  // Registrations are for customs: a domestic label carries none.
+  const taxInformation = international ? globalTaxInformation(req) : undefined;
 
   const body: Shipping["schemas"]["SHIPRequestWrapper"] = {
     ShipmentRequest: {
@@ -111,6 +113,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
         ShipTo: named(upsParty(req.recipient, f, "recipient", req.recipient.residential), "recipient"),
         ShipFrom: shipper,
         PaymentInformation: { ShipmentCharge: duties ? [transport, duties] : [transport] },
+        ...(taxInformation ? { GlobalTaxInformation: taxInformation } : {}),
         ...(perPackage ? {} : { ReferenceNumber: references }),
         Service: { Code: req.service },
         ...invoiceLineTotal,

@@ -111,6 +111,9 @@ const PACKAGING = new Map([
   ["ups_large_express_box", "2c"],
 ]);
 
+/** Every packaging code the adapter can send (codes.test.ts holds them to UPS's lists). */
+export const UPS_PACKAGING_CODES: ReadonlySet<string> = new Set(["02", ...PACKAGING.values()]);
+
 export function packagingCode(parcel: Parcel): string {
   return PACKAGING.get((parcel.packaging_type ?? "").trim().toLowerCase()) ?? "02";
 }

@@ -143,6 +143,8 @@ describe("the customs section", () => {
       signer: "Olivia Owner",
       aes: null,
       eel_pfc: null,
+      tax_registrations: { shipper: [], recipient: [] },
+      non_delivery: null,
       options: {},
       commodities: [
         {
@@ -155,6 +157,8 @@ describe("the customs section", () => {
           hs_code: "610910",
           origin_country: "US",
           sku: "TS-BLK-M",
+          net_weight: null,
+          gross_weight: null,
         },
         {
           description: "Mug",
@@ -166,6 +170,8 @@ describe("the customs section", () => {
           hs_code: null,
           origin_country: "US",
           sku: null,
+          net_weight: null,
+          gross_weight: null,
         },
       ],
     });
