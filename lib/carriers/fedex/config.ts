@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cutoffTimeSchema, DEFAULT_CUTOFF } from "@/lib/carriers/ship-date";
 
 /**
  * A FedEx connection's write-only credentials and its own `config` keys (docs/fedex.md).
@@ -44,6 +45,8 @@ const shape = {
     .trim()
     .regex(/^\d{4}$/, "must be the four-digit SmartPost hub id FedEx gave the account")
     .optional(),
+  /** The daily cut-off at the origin (local `HH:MM`): later, or on a weekend, parcels leave the next business day. */
+  cutoff_time: cutoffTimeSchema.optional(),
 };
 
 /** Unknown keys are refused, so a misspelt key is caught when the connection is saved. */
@@ -56,6 +59,7 @@ export interface FedexConfig {
   labelStock: "4x6" | "letter";
   pickupType: PickupType;
   smartPostHubId: string | null;
+  cutoffTime: string;
 }
 
 export function readFedexConfig(raw: Record<string, unknown>): FedexConfig {
@@ -66,5 +70,6 @@ export function readFedexConfig(raw: Record<string, unknown>): FedexConfig {
     labelStock: c.label_stock ?? "4x6",
     pickupType: c.pickup_type ?? "DROPOFF_AT_FEDEX_LOCATION",
     smartPostHubId: c.smart_post_hub_id ?? null,
+    cutoffTime: c.cutoff_time ?? DEFAULT_CUTOFF,
   };
 }

@@ -12,7 +12,6 @@ import {
   totalWeight,
   unitsFor,
   upsAddress,
-  upsDate,
 } from "@/lib/carriers/ups/wire";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { excerpt } from "@/lib/validation";
@@ -20,7 +19,8 @@ import { excerpt } from "@/lib/validation";
 /**
  * Rating (Rating.yaml `/rating/{version}/{requestoption}`; carriers.md §1.2). Every service at once with
  * `Shoptimeintransit`, one service with `Ratetimeintransit`: the *timeintransit* options add transit days and an
- * arrival date, and need the shipment's total weight and a pickup date (today).
+ * arrival date, and need the shipment's total weight and a pickup date: the ship date on the origin's calendar, past
+ * the connection's cut-off and the weekend (lib/carriers/ship-date.ts), which UPS counts transit days from.
  */
 
 const RATING_VERSION = "v2409";
@@ -28,8 +28,8 @@ const RATING_VERSION = "v2409";
 export interface RateSettings {
   accountNumber: string;
   negotiatedRates: boolean;
-  /** The pickup date UPS counts transit days from. */
-  now: Date;
+  /** The pickup date UPS counts transit days from, `YYYY-MM-DD` (carrierShipDate). */
+  shipDate: string;
 }
 
 /** `options.declared_value` as a positive number, when the client gave one. */
@@ -66,7 +66,7 @@ export function buildRateRequest(req: RateRequest, s: RateSettings) {
         TaxInformationIndicator: "Y",
         DeliveryTimeInformation: {
           PackageBillType: documentsOnly ? "02" : "03",
-          Pickup: { Date: upsDate(s.now) },
+          Pickup: { Date: s.shipDate.replace(/-/g, "") },
         },
         Package: req.parcels.map((p) => ({
           PackagingType: { Code: packagingCode(p) },
