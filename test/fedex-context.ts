@@ -3,7 +3,7 @@ import type { CarrierHttp, CarrierRequest, CarrierResponse } from "@/lib/carrier
 import { TokenCache } from "@/lib/carriers/http/token-cache";
 import type { AdapterContext, Customs, RateRequest, ShipRequest } from "@/lib/carriers/types";
 import { sampleAddress } from "@/test/label-samples";
-import { testParcel } from "@/test/sandbox-context";
+import { testParcel, withShipDate } from "@/test/sandbox-context";
 
 /**
  * Builders for FedEx adapter tests: normalized shipments (domestic and international with customs), an adapter
@@ -18,33 +18,36 @@ export const FEDEX_CREDENTIALS = {
 
 /** Chicago, IL → Austin, TX (a home), one 5 lb box of 10 × 8 × 4 in. */
 export function fedexDomesticRate(overrides: Partial<RateRequest> = {}): RateRequest {
-  return {
-    shipper: sampleAddress({
-      person_name: "Ada Shipper",
-      company_name: "Acme Warehouse",
-      address_line1: "500 Industrial Way",
-      address_line2: null,
-      city: "Chicago",
-      state_code: "IL",
-      postal_code: "60607",
-      phone_number: "+1 (312) 555-0100",
-    }),
-    recipient: sampleAddress({
-      person_name: "Bob Receiver",
-      company_name: null,
-      address_line1: "12 Elm Street",
-      address_line2: "Apt 4",
-      city: "Austin",
-      state_code: "TX",
-      postal_code: "78701",
-      residential: true,
-      phone_number: null,
-    }),
-    parcels: [testParcel({ weight: 5, weight_unit: "LB", length: 10, width: 8, height: 4, dimension_unit: "IN" })],
-    options: {},
-    services: [],
-    ...overrides,
-  };
+  return withShipDate(
+    {
+      shipper: sampleAddress({
+        person_name: "Ada Shipper",
+        company_name: "Acme Warehouse",
+        address_line1: "500 Industrial Way",
+        address_line2: null,
+        city: "Chicago",
+        state_code: "IL",
+        postal_code: "60607",
+        phone_number: "+1 (312) 555-0100",
+      }),
+      recipient: sampleAddress({
+        person_name: "Bob Receiver",
+        company_name: null,
+        address_line1: "12 Elm Street",
+        address_line2: "Apt 4",
+        city: "Austin",
+        state_code: "TX",
+        postal_code: "78701",
+        residential: true,
+        phone_number: null,
+      }),
+      parcels: [testParcel({ weight: 5, weight_unit: "LB", length: 10, width: 8, height: 4, dimension_unit: "IN" })],
+      options: {},
+      services: [],
+      ...overrides,
+    },
+    overrides.ship_date,
+  );
 }
 
 /** Chicago, IL → London (a business), one 2.5 kg box of 30 × 20 × 15.5 cm. */
@@ -114,19 +117,22 @@ export function fedexCustoms(overrides: Partial<Customs> = {}): Customs {
 
 export function fedexDomesticShip(overrides: Partial<ShipRequest> = {}): ShipRequest {
   const { shipper, recipient, parcels } = fedexDomesticRate();
-  return {
-    shipper,
-    recipient,
-    parcels,
-    service: "FEDEX_2_DAY",
-    label_type: "PDF",
-    reference: "ORDER-1001",
-    shipment_key: "shp_0123456789abcdef0123456789abcdef",
-    options: {},
-    payment: null,
-    customs: null,
-    ...overrides,
-  };
+  return withShipDate(
+    {
+      shipper,
+      recipient,
+      parcels,
+      service: "FEDEX_2_DAY",
+      label_type: "PDF",
+      reference: "ORDER-1001",
+      shipment_key: "shp_0123456789abcdef0123456789abcdef",
+      options: {},
+      payment: null,
+      customs: null,
+      ...overrides,
+    },
+    overrides.ship_date,
+  );
 }
 
 export function fedexInternationalShip(overrides: Partial<ShipRequest> = {}): ShipRequest {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import { invokeCarrier } from "@/lib/carriers/invoke";
 import { hasCode, type CarrierAdapter, type ConnectionInfo } from "@/lib/carriers/types";
@@ -7,6 +7,7 @@ import { fedexEmulatorNumber, fedexExpressCheckDigit } from "@/test/emulator/fed
 import { atDeadline, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "@/test/clock";
 import { useCarrierEmulator } from "@/test/emulator-helpers";
 import { buildShipRequest } from "@/lib/carriers/fedex/ship";
+import { buildRateRequest } from "@/lib/carriers/fedex/rating";
 import {
   FEDEX_CREDENTIALS,
   fedexCustoms,
@@ -456,5 +457,67 @@ describe("FedEx's prose rules, the adapter's requests and the emulator's checks"
     const noB13a = buildShipRequest(fromCanada, settings);
     delete (noB13a.requestedShipment.customsClearanceDetail as { exportDetail?: unknown }).exportDetail;
     expect(await post(noB13a)).toEqual({ status: 400, codes: ["B13AFILINGOPTION.REQUIRED"] });
+  });
+});
+
+describe("FedEx ship dates on the origin's calendar", () => {
+  const at = (iso: string) => vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(iso) });
+  const sent = (operation: string) => JSON.parse(calls(operation).at(-1)!.body).requestedShipment;
+
+  it("a Friday-afternoon quote in Chicago ships on Friday", async () => {
+    at("2026-11-20T22:00:00Z"); // 16:00 CST
+    const quotes = await invoke(connection(), "rates", (a, ctx) =>
+      a.rate(ctx, fedexDomesticRate({ services: ["FEDEX_2_DAY"] })),
+    );
+    expect(sent("rate").shipDateStamp).toBe("2026-11-20");
+    expect(quotes.ok && quotes.data[0]!.estimated_delivery).toBe("2026-11-24");
+  });
+
+  it("a Friday-evening quote and label in Chicago (Saturday in UTC) ship on Monday, past the cut-off", async () => {
+    at("2026-11-21T01:00:00Z"); // 19:00 CST
+    const quotes = await invoke(connection(), "rates", (a, ctx) =>
+      a.rate(ctx, fedexDomesticRate({ services: ["FEDEX_2_DAY"] })),
+    );
+    expect(sent("rate").shipDateStamp).toBe("2026-11-23");
+    expect(quotes.ok && quotes.data[0]!.estimated_delivery).toBe("2026-11-25");
+    await invoke(connection(), "ship", (a, ctx) => a.ship(ctx, fedexDomesticShip()));
+    expect(sent("ship").shipDatestamp).toBe("2026-11-23");
+    // A connection with a later cut-off still ships on Friday.
+    await invoke(connection({ cutoff_time: "20:00" }), "ship", (a, ctx) => a.ship(ctx, fedexDomesticShip()));
+    expect(sent("ship").shipDatestamp).toBe("2026-11-20");
+  });
+
+  it("a Sunday quote in Sydney (Saturday in UTC) ships on Monday", async () => {
+    at("2026-11-21T14:00:00Z"); // 01:00 AEDT on Sunday
+    const base = fedexDomesticRate();
+    const sydney = { ...base.shipper, city: "Sydney", state_code: "NSW", postal_code: "2000", country_code: "AU" };
+    const melbourne = { ...sydney, city: "Melbourne", state_code: "VIC", postal_code: "3000" };
+    await invoke(connection(), "rates", (a, ctx) =>
+      a.rate(ctx, fedexDomesticRate({ shipper: sydney, recipient: melbourne })),
+    );
+    expect(sent("rate").shipDateStamp).toBe("2026-11-23");
+  });
+
+  it("the emulator refuses a rate request dated before the shipper's today, as rate-api.json says", async () => {
+    at("2026-11-20T22:00:00Z");
+    const body = buildRateRequest(fedexDomesticRate(), {
+      accountNumber: FEDEX_CREDENTIALS.account_number,
+      pickupType: "DROPOFF_AT_FEDEX_LOCATION",
+      shipDate: "2026-11-19",
+      smartPostHubId: null,
+    });
+    const token = await fetch(`${emulator.current.url}/fedex/oauth/token`, {
+      method: "POST",
+      body: "grant_type=client_credentials&client_id=a&client_secret=b",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    const { access_token } = (await token.json()) as { access_token: string };
+    const res = await fetch(`${emulator.current.url}/fedex/rate/v1/rates/quotes`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ errors: [{ code: "SHIPDATESTAMP.INVALID" }] });
   });
 });

@@ -2,13 +2,16 @@ import { sampleNewYorkAddress } from "@/test/label-samples";
 import type { CarrierHttp } from "@/lib/carriers/http/client";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
 import type {
+  Address,
   AdapterContext,
   CarrierLedger,
   FoundShipment,
   Parcel,
   RateRequest,
+  ShipDate,
   ShipRequest,
 } from "@/lib/carriers/types";
+import { originTimeZone } from "@/lib/carriers/ship-date";
 
 /**
  * Builders for sandbox tests (and anyone driving the sandbox by hand, e.g. a script or a docs example).
@@ -104,37 +107,48 @@ export function testParcel(overrides: Partial<Parcel> = {}): Parcel {
   };
 }
 
+/** A request's ship date when a test names none: the first day the parcel can leave, on the shipper's calendar. */
+export function withShipDate<R extends { shipper: Address }>(req: R, given?: ShipDate): R & { ship_date: ShipDate } {
+  return { ...req, ship_date: given ?? { date: null, time_zone: originTimeZone(req.shipper) } };
+}
+
 /** New York, NY 10118 → Los Angeles, CA 90012 (zone 9), one 2 kg parcel. */
 export function testRateRequest(overrides: Partial<RateRequest> = {}): RateRequest {
-  return {
-    shipper: testAddress(),
-    recipient: testAddress({
-      person_name: "John Smith",
-      address_line1: "200 N Spring St",
-      city: "Los Angeles",
-      postal_code: "90012",
-      state_code: "CA",
-    }),
-    parcels: [testParcel()],
-    options: {},
-    services: [],
-    ...overrides,
-  };
+  return withShipDate(
+    {
+      shipper: testAddress(),
+      recipient: testAddress({
+        person_name: "John Smith",
+        address_line1: "200 N Spring St",
+        city: "Los Angeles",
+        postal_code: "90012",
+        state_code: "CA",
+      }),
+      parcels: [testParcel()],
+      options: {},
+      services: [],
+      ...overrides,
+    },
+    overrides.ship_date,
+  );
 }
 
 export function testShipRequest(overrides: Partial<ShipRequest> = {}): ShipRequest {
   const { shipper, recipient, parcels } = testRateRequest();
-  return {
-    shipper,
-    recipient,
-    parcels,
-    service: "SBX_GROUND",
-    label_type: "PDF",
-    reference: "ORDER-1",
-    shipment_key: "shp_" + "0".repeat(32),
-    options: {},
-    payment: null,
-    customs: null,
-    ...overrides,
-  };
+  return withShipDate(
+    {
+      shipper,
+      recipient,
+      parcels,
+      service: "SBX_GROUND",
+      label_type: "PDF",
+      reference: "ORDER-1",
+      shipment_key: "shp_" + "0".repeat(32),
+      options: {},
+      payment: null,
+      customs: null,
+      ...overrides,
+    },
+    overrides.ship_date,
+  );
 }

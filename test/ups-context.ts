@@ -2,7 +2,7 @@ import { createCarrierHttp } from "@/lib/carriers/http/client";
 import { withDeadline } from "@/lib/carriers/http/deadline";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
 import type { AdapterContext, Customs, RateRequest, ShipRequest } from "@/lib/carriers/types";
-import { testAddress, testParcel } from "@/test/sandbox-context";
+import { testAddress, testParcel, withShipDate } from "@/test/sandbox-context";
 
 /**
  * Builders for UPS adapter tests: normalized requests (domestic and international) and an AdapterContext whose
@@ -49,14 +49,17 @@ const london = testAddress({
 
 /** Chicago → Austin (residential), one 2.5 kg parcel of 30×20×15 cm. */
 export function upsRateRequest(overrides: Partial<RateRequest> = {}): RateRequest {
-  return {
-    shipper: chicago,
-    recipient: austin,
-    parcels: [testParcel({ weight: 2.5, length: 30, width: 20, height: 15, dimension_unit: "CM" })],
-    options: {},
-    services: [],
-    ...overrides,
-  };
+  return withShipDate(
+    {
+      shipper: chicago,
+      recipient: austin,
+      parcels: [testParcel({ weight: 2.5, length: 30, width: 20, height: 15, dimension_unit: "CM" })],
+      options: {},
+      services: [],
+      ...overrides,
+    },
+    overrides.ship_date,
+  );
 }
 
 /** Chicago → London, with a declared value. */
@@ -71,19 +74,22 @@ export function upsInternationalRateRequest(overrides: Partial<RateRequest> = {}
 
 export function upsShipRequest(overrides: Partial<ShipRequest> = {}): ShipRequest {
   const { shipper, recipient, parcels } = upsRateRequest();
-  return {
-    shipper,
-    recipient,
-    parcels,
-    service: "03",
-    label_type: "PDF",
-    reference: "ORDER-1001",
-    shipment_key: "shp_0123456789abcdef0123456789abcdef",
-    options: {},
-    payment: null,
-    customs: null,
-    ...overrides,
-  };
+  return withShipDate(
+    {
+      shipper,
+      recipient,
+      parcels,
+      service: "03",
+      label_type: "PDF",
+      reference: "ORDER-1001",
+      shipment_key: "shp_0123456789abcdef0123456789abcdef",
+      options: {},
+      payment: null,
+      customs: null,
+      ...overrides,
+    },
+    overrides.ship_date,
+  );
 }
 
 export function upsCustoms(overrides: Partial<Customs> = {}): Customs {

@@ -279,6 +279,17 @@ export interface RateQuote {
   estimated_delivery: string | null;
 }
 
+/**
+ * The day the parcel is to leave, on the origin's calendar (lib/carriers/ship-date.ts): `date` (`YYYY-MM-DD`) is the
+ * client's `options.shipping_date`, or null for the first day it can leave; `time_zone` (IANA) is the origin's, from
+ * the ship-from address. An adapter settles the day with `carrierShipDate` (today when null or past, then past its
+ * carrier's daily cut-off and the weekend) before sending it.
+ */
+export interface ShipDate {
+  date: string | null;
+  time_zone: string;
+}
+
 export interface RateRequest {
   shipper: Address;
   recipient: Address;
@@ -286,6 +297,7 @@ export interface RateRequest {
   options: Record<string, unknown>;
   /** Restrict to these service codes when non-empty. */
   services: string[];
+  ship_date: ShipDate;
 }
 
 export interface ShipRequest {
@@ -305,6 +317,7 @@ export interface ShipRequest {
   payment: { paid_by: string; currency: string | null; account_number: string | null } | null;
   /** Required (and validated) when the parcel crosses a customs border; null for a domestic parcel. */
   customs: Customs | null;
+  ship_date: ShipDate;
 }
 
 interface LabelFile {

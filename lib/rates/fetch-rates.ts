@@ -5,6 +5,7 @@ import { selectConnections } from "@/lib/connections/select-connections";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError } from "@/lib/errors";
 import { quotedRate, type RateFields } from "./present-rate";
+import { requestedShipDate } from "./ship-date";
 
 export interface RatesInput {
   shipper: Address;
@@ -30,6 +31,7 @@ export interface RatesOutcome {
  * slowest carrier costs its deadline, not the sum of all of them. Every connection failing is a carrier failure.
  */
 export async function fetchRates({ ctx, input }: { ctx: DomainContext; input: RatesInput }): Promise<RatesOutcome> {
+  const shipDate = requestedShipDate(input.shipper, input.options, new Date());
   const connections = await selectConnections({ ctx, carrierIds: input.carrier_ids, capability: "rates" });
   const request = {
     shipper: input.shipper,
@@ -37,6 +39,7 @@ export async function fetchRates({ ctx, input }: { ctx: DomainContext; input: Ra
     parcels: input.parcels,
     services: input.services,
     options: input.options,
+    ship_date: shipDate,
   };
   const outcomes = await Promise.all(
     connections.map(async (row) => ({

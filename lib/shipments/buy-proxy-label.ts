@@ -7,6 +7,7 @@ import { connectionById } from "@/lib/connections/select-connections";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, ValidationError } from "@/lib/errors";
 import { presentRate, quotedRate, rateFromInput } from "@/lib/rates/present-rate";
+import { requestedShipDate } from "@/lib/rates/ship-date";
 import type { ProxyShippingRequest } from "@/lib/schemas/proxy";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { unstoredDocument } from "./present-document";
@@ -37,6 +38,7 @@ export async function buyProxyLabel({
 }): Promise<Shipment> {
   const { index, rate: chosen } = input.selected;
   const customs = customsOf(input);
+  const shipDate = requestedShipDate(input.shipper, input.options, new Date());
   const row = await connectionById({ ctx, id: chosen.carrier_ref, capability: "ship" });
   const adapter = getAdapter(row.carrierName)!;
   if (!adapter.label_types.includes(input.label_type)) {
@@ -67,6 +69,7 @@ export async function buyProxyLabel({
         options: input.options,
         payment: input.payment,
         customs,
+        ship_date: shipDate,
       }),
     ctx.db,
   );

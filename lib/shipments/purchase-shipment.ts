@@ -8,6 +8,7 @@ import { connectionById } from "@/lib/connections/select-connections";
 import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, StateConflictError, ValidationError } from "@/lib/errors";
 import { presentRate, quotedRate } from "@/lib/rates/present-rate";
+import { requestedShipDate } from "@/lib/rates/ship-date";
 import type { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
 import {
   assertNoLiveClaim,
@@ -142,6 +143,8 @@ export async function purchaseShipment({
         options: row.options,
         payment: requested.payment,
         customs,
+        // Validated when the shipment was rated; a day that has passed since is the first day it can leave.
+        ship_date: requestedShipDate(shipper, row.options, new Date(), { pastIsToday: true }),
       }),
     ctx.db,
   );

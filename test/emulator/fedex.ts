@@ -4,6 +4,7 @@ import type { LabelContent } from "@/lib/labels/content";
 import { renderPdfLabel } from "@/lib/labels/pdf";
 import { renderPngLabel } from "@/lib/labels/png";
 import { renderZplLabel } from "@/lib/labels/zpl";
+import { localClock, originTimeZone } from "@/lib/carriers/ship-date";
 import { problemText } from "./contract";
 import type {
   CarrierContract,
@@ -327,6 +328,19 @@ interface Route {
 const EU = new Set(["AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT", "LT", "LU", "LV", "MC", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK"]); // prettier-ignore
 const US_TERRITORY = new Set(["US", "PR"]);
 
+/** The shipper's today, `YYYY-MM-DD`: FedEx reads ship dates "based on the shipper's time zone" (rate-api.json). */
+function originToday(origin: Json, now: Date): string {
+  const zone = originTimeZone({
+    country_code: String(origin.countryCode ?? ""),
+    state_code: String(origin.stateOrProvinceCode ?? ""),
+    postal_code: String(origin.postalCode ?? ""),
+  });
+  return localClock(now, zone).date;
+}
+
+const daysAfter = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
 function routeOf(shipper: Json, recipient: Json, packages: Json[], shipDate: string | null, now: Date): Route {
   const origin = obj(shipper.address);
   const destination = obj(recipient.address);
@@ -338,6 +352,7 @@ function routeOf(shipper: Json, recipient: Json, packages: Json[], shipDate: str
   const digit = (a: Json) => Number(String(a.postalCode ?? "0").replace(/\D/g, "")[0] ?? 0);
   const from = String(origin.countryCode);
   const to = String(destination.countryCode);
+  const today = originToday(origin, now);
   // One customs territory: inside the EU (and US–PR) FedEx ships without a declaration.
   const international =
     from !== to && !(EU.has(from) && EU.has(to)) && !(US_TERRITORY.has(from) && US_TERRITORY.has(to));
@@ -349,7 +364,9 @@ function routeOf(shipper: Json, recipient: Json, packages: Json[], shipDate: str
     weightLb: Math.max(1, weightLb),
     currency: CURRENCIES.get(String(origin.countryCode)) ?? "USD",
     zone: international ? 9 : 2 + Math.abs(digit(origin) - digit(destination)),
-    shipDate: shipDate && /^\d{4}-\d{2}-\d{2}$/.test(shipDate) ? shipDate : now.toISOString().slice(0, 10),
+    // ship-api.json (shipDatestamp): "Default value is current date in case the date is not provided or a past date
+    // is provided."
+    shipDate: shipDate && /^\d{4}-\d{2}-\d{2}$/.test(shipDate) && shipDate >= today ? shipDate : today,
   };
 }
 
@@ -738,6 +755,19 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   if (route.international) {
     const commodities = list(obj(shipment.customsClearanceDetail).commodities);
     c.require(commodities.length > 0, "requestedShipment.customsClearanceDetail.commodities");
+  }
+  // rate-api.json (shipDateStamp): "should not be a past date or a date more than 10 days in the future", on the
+  // shipper's calendar. The code is ours: the spec names none for it.
+  const stamp = text(shipment.shipDateStamp);
+  const ahead = stamp ? daysAfter(originToday(obj(obj(shipment.shipper).address), state.now()), stamp) : 0;
+  if (Number.isNaN(ahead) || ahead < 0 || ahead > 10) {
+    return refuse(400, [
+      {
+        code: "SHIPDATESTAMP.INVALID",
+        message: "The ship date must be today or up to 10 days ahead in the shipper's time zone.",
+        field: "requestedShipment.shipDateStamp",
+      },
+    ]);
   }
   const smartPost = checkSmartPost(c, shipment.smartPostInfoDetail, "requestedShipment.smartPostInfoDetail");
   const refused = c.answer();

@@ -7,6 +7,7 @@ import type {
   EmulatorResponse,
   Operation,
 } from "./server";
+import { localClock, originTimeZone } from "@/lib/carriers/ship-date";
 import { problemText } from "./contract";
 import { gifLabel, zplLabel } from "./ups-label";
 import { isValidUpsTrackingNumber, makeUpsTrackingNumber, trackedPackage, type Place, type Sale } from "./ups-tracking";
@@ -252,6 +253,24 @@ function addBusinessDays(from: Date, days: number): Date {
 }
 
 const ymd = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, "");
+
+/** UPS reads a shipment's dates on the origin's calendar: the shipper's today, as a UTC midnight. */
+function originToday(origin: Record<string, unknown> | undefined, now: Date): Date {
+  const zone = originTimeZone({
+    country_code: str(origin?.CountryCode),
+    state_code: str(origin?.StateProvinceCode),
+    postal_code: str(origin?.PostalCode),
+  });
+  return new Date(`${localClock(now, zone).date}T00:00:00Z`);
+}
+
+/** A `YYYYMMDD` date as a UTC midnight, and how many days it lies after `today` (negative: before). */
+function dayOf(yyyymmdd: string, today: Date): { day: Date; offset: number } | null {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(yyyymmdd);
+  const day = m ? new Date(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`) : null;
+  if (!day || Number.isNaN(day.getTime()) || ymd(day) !== yyyymmdd) return null;
+  return { day, offset: Math.round((day.getTime() - today.getTime()) / 86_400_000) };
+}
 const DAYS = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
 
 function crossesBorder(origin: string, destination: string): boolean {
@@ -353,8 +372,15 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   const negotiated = obj(shipment.ShipmentRatingOptions)?.NegotiatedRatesIndicator !== undefined;
   need(!negotiated || str(shipper.ShipperNumber).length === 6, "Missing or invalid shipper number (negotiated rates).");
   const zone = zoneOf(from, to);
-  const now = state.now();
-  const pickup = ymd(now);
+  // Transit counts from the pickup date, which Rating.yaml (Pickup Date) lets a shipper set "up to 35 days into the
+  // past and 60 days into the future", today when absent. The code of the refusal is ours: the spec names none.
+  const today = originToday(from, state.now());
+  const askedPickup = str(obj(obj(shipment.DeliveryTimeInformation)?.Pickup)?.Date);
+  const pickupDay = askedPickup ? dayOf(askedPickup, today) : { day: today, offset: 0 };
+  if (!pickupDay || pickupDay.offset < -35 || pickupDay.offset > 60) {
+    throw new Refusal(400, "111503", "The pickup date must be within 35 days before and 60 days after today.");
+  }
+  const pickup = ymd(pickupDay.day);
   const residential = to.ResidentialAddressIndicator !== undefined;
   const taxes = shipment.TaxInformationIndicator !== undefined;
   const rated = services.map((code) => {
@@ -365,7 +391,7 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
       account: str(shipper.ShipperNumber),
     });
     const days = transitDays(code, zone, international);
-    const arrival = addBusinessDays(now, days);
+    const arrival = addBusinessDays(pickupDay.day, days);
     const pounds = parcels.reduce((s, p) => s + Math.ceil(p.pounds), 0);
     return {
       Service: { Code: code, Description: SERVICE_NAMES.get(code)! },
@@ -595,6 +621,15 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
     throw new Refusal(400, "111100", "The requested service is unavailable between the selected locations.");
   }
 
+  // Shipping.yaml (ShipmentDate): "up to 7 days in the future with current date as day zero", on the origin's
+  // calendar; a day already past is refused. The code of the refusal is ours: the spec names none.
+  const today = originToday(originAddress, state.now());
+  const shipmentDate = str(shipment.ShipmentDate);
+  const shipDay = shipmentDate ? dayOf(shipmentDate, today) : { day: today, offset: 0 };
+  if (!shipDay || shipDay.offset < 0 || shipDay.offset > 7) {
+    throw new Refusal(400, "120503", "The shipment date must be today or up to 7 days ahead at the origin.");
+  }
+
   const domesticRoute = new Set(["US/US", "PR/PR"]).has(`${origin}/${destination}`);
   const shipmentRefs = references(shipment.ReferenceNumber, "shipment");
   need(
@@ -680,7 +715,7 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
       recipient: partyFacts(shipTo.party, shipTo.address),
       weightText: `${str(weight.Weight)} ${str(obj(weight.UnitOfMeasurement)?.Code)}`,
       reference: (domesticRoute ? packageRefs[i]?.[0] : shipmentRefs[0]) ?? null,
-      shipDate: now.toISOString().slice(0, 10),
+      shipDate: shipDay.day.toISOString().slice(0, 10),
     };
     const image = format === "ZPL" ? zplLabel(facts) : gifLabel(facts);
     return {

@@ -21,10 +21,10 @@ import {
   readFedexConfig,
 } from "@/lib/carriers/fedex/config";
 import { buildRateRequest, parseRateOutput } from "@/lib/carriers/fedex/rating";
+import { carrierShipDate } from "@/lib/carriers/ship-date";
 import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
 import { buildShipRequest, parseShipOutput } from "@/lib/carriers/fedex/ship";
 import { buildTrackRequest, parseTrackOutput, TRACK_BATCH_SIZE } from "@/lib/carriers/fedex/tracking";
-import { isoDate } from "@/lib/carriers/fedex/wire";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 
 /**
@@ -75,8 +75,8 @@ export const fedexAdapter = defineAdapter({
   trackingBudget: { concurrency: 4, requestsPerMinute: 1200, batchSize: TRACK_BATCH_SIZE },
 
   rate: async (ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>> => {
-    const shipDate = isoDate(ctx.now());
     const config = readFedexConfig(ctx.connection.config);
+    const shipDate = carrierShipDate(req.ship_date, ctx.now(), config.cutoffTime);
     // Ground Economy asked for by name without the hub to sell it: said, rather than an unexplained empty answer.
     const noHub = config.smartPostHubId === null && req.services.includes(GROUND_ECONOMY);
     if (noHub && req.services.every((s) => s === GROUND_ECONOMY)) throw groundEconomyNeedsHub();
@@ -109,7 +109,7 @@ export const fedexAdapter = defineAdapter({
       accountNumber: fedexCredentials(ctx).account_number,
       pickupType: config.pickupType,
       labelStock: config.labelStock,
-      shipDate: isoDate(ctx.now()),
+      shipDate: carrierShipDate(req.ship_date, ctx.now(), config.cutoffTime),
       smartPostHubId: config.smartPostHubId,
     });
     // Not idempotent: a ship call repeated after a lost answer can buy a second label.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { LabelSize } from "@/lib/carriers/types";
+import { cutoffTimeSchema, DEFAULT_CUTOFF } from "@/lib/carriers/ship-date";
 
 /**
  * A FedEx connection's write-only credentials and its own `config` keys (docs/fedex.md).
@@ -52,6 +53,8 @@ const shape = {
     .trim()
     .regex(/^\d{4}$/, "must be the four-digit SmartPost hub id FedEx gave the account")
     .optional(),
+  /** The daily cut-off at the origin (local `HH:MM`): later, or on a weekend, parcels leave the next business day. */
+  cutoff_time: cutoffTimeSchema.optional(),
 };
 
 /** Unknown keys are refused, so a misspelt key is caught when the connection is saved. */
@@ -64,6 +67,7 @@ export interface FedexConfig {
   labelStock: FedexLabelSize;
   pickupType: PickupType;
   smartPostHubId: string | null;
+  cutoffTime: string;
 }
 
 export function readFedexConfig(raw: Record<string, unknown>): FedexConfig {
@@ -74,5 +78,6 @@ export function readFedexConfig(raw: Record<string, unknown>): FedexConfig {
     labelStock: c.label_stock ?? "4x6",
     pickupType: c.pickup_type ?? "DROPOFF_AT_FEDEX_LOCATION",
     smartPostHubId: c.smart_post_hub_id ?? null,
+    cutoffTime: c.cutoff_time ?? DEFAULT_CUTOFF,
   };
 }

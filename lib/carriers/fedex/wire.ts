@@ -192,9 +192,6 @@ export function paymentType(paidBy: string | null | undefined): PaymentType {
   return PAYMENT_TYPES.get(paidBy ?? "sender") ?? "SENDER";
 }
 
-/** `YYYY-MM-DD` of the instant in UTC: the ship date FedEx is given. */
-export const isoDate = (d: Date) => d.toISOString().slice(0, 10);
-
 export const money = (n: number) => round(n, 2);
 
 /** A number FedEx sent (numbers, or numeric strings in some fixtures); null when there is none. */

@@ -1,5 +1,5 @@
 import type { Parcel, ShipRequest } from "@/lib/carriers/types";
-import { isoDate } from "@/lib/carriers/sandbox/dates";
+import { carrierShipDate } from "@/lib/carriers/ship-date";
 import type { SandboxService } from "@/lib/carriers/sandbox/services";
 import { toKg } from "@/lib/carriers/sandbox/units";
 import type { LabelContent } from "@/lib/labels/content";
@@ -42,7 +42,7 @@ export function sandboxLabelContent(
     recipient: req.recipient,
     weightText: weightText(req.parcels),
     reference: req.reference,
-    shipDate: isoDate(now),
+    shipDate: carrierShipDate(req.ship_date, now),
     barcodeValue: trackingNumber,
     routingText: `${service.scope === "international" ? "INTL" : `ZONE ${zone}`}  ${place}`,
     footerText: SANDBOX_LABEL_FOOTER,

@@ -1,4 +1,5 @@
-import type { Address, ExtraCharge, Parcel, RateQuote } from "@/lib/carriers/types";
+import type { Address, ExtraCharge, Parcel, RateQuote, ShipDate } from "@/lib/carriers/types";
+import { carrierShipDate } from "@/lib/carriers/ship-date";
 import { addBusinessDays, isoDate } from "@/lib/carriers/sandbox/dates";
 import { invalidOption, invalidPostalCode, weightOverLimit } from "@/lib/carriers/sandbox/errors";
 import type { SandboxService } from "@/lib/carriers/sandbox/services";
@@ -121,10 +122,12 @@ export interface PricingInput {
   recipient: Address;
   parcels: Parcel[];
   options: Record<string, unknown>;
+  ship_date: ShipDate;
 }
 
 export interface PricingSettings {
   fuelSurchargePercent: number;
+  /** With the request's ship date, the day transit counts from (the default 17:00 cut-off, as real carriers'). */
   now: Date;
 }
 
@@ -158,6 +161,8 @@ export function priceService(service: SandboxService, input: PricingInput, setti
     total_charge: (base + fuel + residential - discount + duties) / 100,
     extra_charges: extras,
     transit_days: service.transitDays,
-    estimated_delivery: isoDate(addBusinessDays(settings.now, service.transitDays)),
+    estimated_delivery: isoDate(
+      addBusinessDays(new Date(`${carrierShipDate(input.ship_date, settings.now)}T00:00:00Z`), service.transitDays),
+    ),
   };
 }

@@ -148,6 +148,24 @@ describe("UPS requests built from normalized shipments", () => {
     expect(bodyOf(http.business[0]!)).toEqual(rateRequestInternational);
   });
 
+  it("rating leaves out a state code longer than Rating.yaml's two characters (Australia's NSW)", async () => {
+    const http = fakeHttp(ok(rateSuccess));
+    const base = upsRateRequest();
+    const sydney = { ...base.shipper, city: "Sydney", state_code: "NSW", postal_code: "2000", country_code: "AU" };
+    const melbourne = {
+      ...base.recipient,
+      city: "Melbourne",
+      state_code: "VIC",
+      postal_code: "3000",
+      country_code: "AU",
+    };
+    await upsAdapter.rate(context(http), { ...base, shipper: sydney, recipient: melbourne });
+    const { Shipper, ShipTo } = bodyOf(http.business[0]!).RateRequest.Shipment;
+    expect(Shipper.Address).not.toHaveProperty("StateProvinceCode");
+    expect(ShipTo.Address).not.toHaveProperty("StateProvinceCode");
+    expect(ShipTo.Address).toMatchObject({ City: "Melbourne", PostalCode: "3000", CountryCode: "AU" });
+  });
+
   it("one requested service: Ratetimeintransit with its code", async () => {
     const http = fakeHttp(ok(rateSuccess));
     await upsAdapter.rate(context(http), upsRateRequest({ services: ["03"] }));

@@ -13,6 +13,7 @@ import {
   type VoidResult,
 } from "@/lib/carriers/types";
 import { credentialsOf, sendAuthorized, upsCredentialsSchema } from "@/lib/carriers/ups/auth";
+import { carrierShipDate } from "@/lib/carriers/ship-date";
 import { readUpsConfig, upsConfigSchema } from "@/lib/carriers/ups/config";
 import { errorFromResponse, jsonOrNull } from "@/lib/carriers/ups/errors";
 import { labelFile, upsImageFormat } from "@/lib/carriers/ups/label";
@@ -36,7 +37,7 @@ async function rate(ctx: AdapterContext, req: RateRequest): Promise<AdapterResul
   const built = buildRateRequest(req, {
     accountNumber: account_number,
     negotiatedRates: config.negotiatedRates,
-    now: ctx.now(),
+    shipDate: carrierShipDate(req.ship_date, ctx.now(), config.cutoffTime),
   });
   const res = await sendAuthorized(ctx, () => ({
     method: "POST",
@@ -67,7 +68,7 @@ async function ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResul
   const built = buildShipRequest(req, {
     accountNumber: account_number,
     negotiatedRates: config.negotiatedRates,
-    now: ctx.now(),
+    shipDate: carrierShipDate(req.ship_date, ctx.now(), config.cutoffTime),
   });
   const res = await sendAuthorized(ctx, () => ({
     method: "POST",

@@ -117,7 +117,7 @@ describe("UPS code tables against UPS's own lists", () => {
         buildShipRequest(upsShipRequest({ label_type }), {
           accountNumber: "A1B2C3",
           negotiatedRates: true,
-          now: new Date(),
+          shipDate: "2026-11-27",
         }).body.ShipmentRequest.LabelSpecification!.LabelStockSize,
     );
     expectCovered(

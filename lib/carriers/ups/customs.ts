@@ -8,7 +8,7 @@ import {
   type TaxParty,
   type TaxRegistration,
 } from "@/lib/carriers/types";
-import { type Fitter, upsDate } from "@/lib/carriers/ups/wire";
+import type { Fitter } from "@/lib/carriers/ups/wire";
 
 /**
  * A customs declaration as UPS's international fields (Shipping.yaml `ShipmentServiceOptions.InternationalForms`,
@@ -175,7 +175,7 @@ export function customsValue(customs: Customs): number {
 }
 
 /** The keys Shipment gets from a customs declaration. */
-export function internationalFields(req: ShipRequest, customs: Customs, f: Fitter, now: Date) {
+export function internationalFields(req: ShipRequest, customs: Customs, f: Fitter, shipDate: string) {
   const description = goodsDescription(customs, f);
   const documentsOnly = customs.content_type === "documents" && customs.commodities.length === 0;
   // Without an invoice number, the client's reference (an order number, usually) when it fits; it is cut (with its
@@ -186,7 +186,7 @@ export function internationalFields(req: ShipRequest, customs: Customs, f: Fitte
     : reference && reference.length <= 35
       ? reference
       : undefined;
-  const invoiceDate = customs.invoice_date ? customs.invoice_date.replace(/-/g, "") : upsDate(now);
+  const invoiceDate = (customs.invoice_date ?? shipDate).replace(/-/g, "");
   const currency = customs.duty.currency ?? customs.commodities[0]?.value_currency ?? null;
   const forms = documentsOnly
     ? null

@@ -6,6 +6,7 @@ import { CarrierError, type AdapterContext } from "@/lib/carriers/types";
 import { upsAdapter } from "@/lib/carriers/ups/adapter";
 import { pngPhysicalSize } from "@/lib/labels/png-size";
 import { atDeadline, fakeTimeouts, pastRetryPauses } from "@/test/clock";
+import { carrierShipDate } from "@/lib/carriers/ship-date";
 import { startCarrierEmulator } from "@/test/emulator";
 import type { Emulator, Operation } from "@/test/emulator/server";
 import { isValidUpsTrackingNumber, makeUpsTrackingNumber } from "@/test/emulator/ups-tracking";
@@ -309,10 +310,11 @@ describe("UPS against the emulator", () => {
 
   it("the emulator holds UPS's prose rule: a consignee's IDNumberTypeCode is 1002, 1005 or 0005", async () => {
     const { buildShipRequest } = await import("@/lib/carriers/ups/shipping");
-    const { body } = buildShipRequest(upsInternationalShipRequest(), {
+    const request = upsInternationalShipRequest();
+    const { body } = buildShipRequest(request, {
       accountNumber: "A1B2C3",
       negotiatedRates: true,
-      now: new Date(),
+      shipDate: carrierShipDate(request.ship_date, clock()),
     });
     body.ShipmentRequest.Shipment.GlobalTaxInformation = {
       AgentTaxIdentificationNumber: [
@@ -553,5 +555,57 @@ describe("UPS fault switches: each gives the contract's code", () => {
     const error = await failure(run((ctx) => upsAdapter.rate(ctx, upsRateRequest())));
     expect(error.code).toBe("carrier_auth_failed");
     expect(calls("rate")).toHaveLength(0);
+  });
+});
+
+describe("UPS ship dates on the origin's calendar", () => {
+  /** Sets the emulator's and the adapter's clock to `iso`. */
+  const setClock = (iso: string) => {
+    skewMs = Date.parse(iso) - Date.now();
+  };
+  const sentRate = () => JSON.parse(calls("rate").at(-1)!.body).RateRequest.Shipment;
+  const sentShip = () => JSON.parse(calls("ship").at(-1)!.body).ShipmentRequest.Shipment;
+  const businessDaysAfter = (iso: string, days: number) => {
+    const d = new Date(`${iso}T00:00:00Z`);
+    for (let left = days; left > 0;) {
+      d.setUTCDate(d.getUTCDate() + 1);
+      if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) left--;
+    }
+    return d.toISOString().slice(0, 10);
+  };
+
+  it("a Friday-afternoon quote in Chicago picks up on Friday and counts transit from it", async () => {
+    setClock("2026-11-20T22:00:00Z"); // 16:00 CST
+    const { data } = await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["02"] })));
+    expect(sentRate().DeliveryTimeInformation.Pickup.Date).toBe("20261120");
+    expect(data[0]!.estimated_delivery).toBe(businessDaysAfter("2026-11-20", data[0]!.transit_days));
+  });
+
+  it("a Friday-evening quote in Chicago (Saturday in UTC) picks up on Monday, past the cut-off", async () => {
+    setClock("2026-11-21T01:00:00Z"); // 19:00 CST
+    const { data } = await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["02"] })));
+    expect(sentRate().DeliveryTimeInformation.Pickup.Date).toBe("20261123");
+    expect(data[0]!.transit_days).toBe(2);
+    expect(data[0]!.estimated_delivery).toBe("2026-11-25");
+    // A connection whose cut-off is later still picks up on Friday.
+    await run((ctx) => upsAdapter.rate(ctx, upsRateRequest({ services: ["02"] })), {
+      config: { cutoff_time: "20:00" },
+    });
+    expect(sentRate().DeliveryTimeInformation.Pickup.Date).toBe("20261120");
+  });
+
+  it("a label bought on a Friday evening in Chicago is dated Monday", async () => {
+    setClock("2026-11-21T01:00:00Z");
+    await run((ctx) => upsAdapter.ship(ctx, upsShipRequest()));
+    expect(sentShip().ShipmentDate).toBe("20261123");
+  });
+
+  it("the emulator refuses a ship date already past at the origin, as UPS's 7-day window does", async () => {
+    setClock("2026-11-20T22:00:00Z");
+    // The adapter's own clock a day behind (a server's clock gone wrong): it sends Thursday.
+    const behind = () => new Date(clock().getTime() - 24 * 3_600_000);
+    const error = await failure(run((ctx) => upsAdapter.ship(ctx, upsShipRequest()), { now: behind }));
+    expect(error.messages[0]).toMatchObject({ code: "120503" });
+    expect(sentShip().ShipmentDate).toBe("20261119");
   });
 });

@@ -1,6 +1,13 @@
 import type { components as Rating } from "@/lib/carriers/ups/generated/rating";
 import { currencyOf } from "@/lib/carriers/currencies";
-import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type RateRequest } from "@/lib/carriers/types";
+import {
+  CarrierError,
+  carrierCode,
+  type Address,
+  type AdapterMessage,
+  type RateQuote,
+  type RateRequest,
+} from "@/lib/carriers/types";
 import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
 import { alertMessages, asArray, badResponse } from "@/lib/carriers/ups/errors";
 import { serviceName } from "@/lib/carriers/ups/services";
@@ -12,7 +19,6 @@ import {
   totalWeight,
   unitsFor,
   upsAddress,
-  upsDate,
 } from "@/lib/carriers/ups/wire";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { excerpt } from "@/lib/validation";
@@ -20,7 +26,8 @@ import { excerpt } from "@/lib/validation";
 /**
  * Rating (Rating.yaml `/rating/{version}/{requestoption}`; carriers.md §1.2). Every service at once with
  * `Shoptimeintransit`, one service with `Ratetimeintransit`: the *timeintransit* options add transit days and an
- * arrival date, and need the shipment's total weight and a pickup date (today).
+ * arrival date, and need the shipment's total weight and a pickup date: the ship date on the origin's calendar, past
+ * the connection's cut-off and the weekend (lib/carriers/ship-date.ts), which UPS counts transit days from.
  */
 
 const RATING_VERSION = "v2409";
@@ -28,14 +35,23 @@ const RATING_VERSION = "v2409";
 export interface RateSettings {
   accountNumber: string;
   negotiatedRates: boolean;
-  /** The pickup date UPS counts transit days from. */
-  now: Date;
+  /** The pickup date UPS counts transit days from, `YYYY-MM-DD` (carrierShipDate). */
+  shipDate: string;
 }
 
 /** `options.declared_value` as a positive number, when the client gave one. */
 function declaredValue(options: Record<string, unknown>): number | null {
   const v = Object.hasOwn(options, "declared_value") ? Number(options.declared_value) : NaN;
   return Number.isFinite(v) && v > 0 ? v : null;
+}
+
+/**
+ * An address as Rating takes it: its StateProvinceCode is two characters (Rating.yaml), needed only for US and
+ * Canadian addresses (negotiated rates); a longer one (Australia's NSW, Mexico's states) is left out rather than refused.
+ */
+function rateAddress(a: Address, f: Fitter, field: string, residential = false) {
+  const { StateProvinceCode, ...rest } = upsAddress(a, f, field, residential);
+  return StateProvinceCode && StateProvinceCode.length <= 2 ? { ...rest, StateProvinceCode } : rest;
 }
 
 export function buildRateRequest(req: RateRequest, s: RateSettings) {
@@ -51,9 +67,9 @@ export function buildRateRequest(req: RateRequest, s: RateSettings) {
     RateRequest: {
       Request: { RequestOption: option, SubVersion: "2409" },
       Shipment: {
-        Shipper: { ShipperNumber: s.accountNumber, Address: upsAddress(req.shipper, f, "shipper") },
-        ShipTo: { Address: upsAddress(req.recipient, f, "recipient", req.recipient.residential) },
-        ShipFrom: { Address: upsAddress(req.shipper, f, "shipper") },
+        Shipper: { ShipperNumber: s.accountNumber, Address: rateAddress(req.shipper, f, "shipper") },
+        ShipTo: { Address: rateAddress(req.recipient, f, "recipient", req.recipient.residential) },
+        ShipFrom: { Address: rateAddress(req.shipper, f, "shipper") },
         PaymentDetails: { ShipmentCharge: [{ Type: "01", BillShipper: { AccountNumber: s.accountNumber } }] },
         ...(single ? { Service: { Code: single } } : {}),
         ShipmentTotalWeight: totalWeight(req.parcels, units.weight),
@@ -66,7 +82,7 @@ export function buildRateRequest(req: RateRequest, s: RateSettings) {
         TaxInformationIndicator: "Y",
         DeliveryTimeInformation: {
           PackageBillType: documentsOnly ? "02" : "03",
-          Pickup: { Date: upsDate(s.now) },
+          Pickup: { Date: s.shipDate.replace(/-/g, "") },
         },
         Package: req.parcels.map((p) => ({
           PackagingType: { Code: packagingCode(p) },

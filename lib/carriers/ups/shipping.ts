@@ -27,7 +27,8 @@ export const SHIPPING_VERSION = "v2409";
 export interface ShipSettings {
   accountNumber: string;
   negotiatedRates: boolean;
-  now: Date;
+  /** The day the parcel leaves, `YYYY-MM-DD` (carrierShipDate): ShipmentDate, and the invoice's date by default. */
+  shipDate: string;
 }
 
 /** Routes on which UPS wants the shipment's value as InvoiceLineTotal (and refuses it on every other). */
@@ -108,7 +109,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
         ...(req.reference ? { TransactionReference: { CustomerContext: f.fit(req.reference, 512, "reference") } } : {}),
       },
       Shipment: {
-        ...(customs ? internationalFields(req, customs, f, s.now) : {}),
+        ...(customs ? internationalFields(req, customs, f, s.shipDate) : {}),
         Shipper: { ...shipper, ShipperNumber: s.accountNumber },
         ShipTo: named(upsParty(req.recipient, f, "recipient", req.recipient.residential), "recipient"),
         ShipFrom: shipper,
@@ -116,6 +117,8 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
         ...(taxInformation ? { GlobalTaxInformation: taxInformation } : {}),
         ...(perPackage ? {} : { ReferenceNumber: references }),
         Service: { Code: req.service },
+        // The origin's day, not UTC's: UPS prints it on the label and counts the service's days from it.
+        ShipmentDate: s.shipDate.replace(/-/g, ""),
         ...invoiceLineTotal,
         ...(s.negotiatedRates ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: "Y" } } : {}),
         Package: req.parcels.map((p) => ({

@@ -198,11 +198,6 @@ export function upsParty(a: Address, f: Fitter, field: string, residential = fal
   };
 }
 
-/** `YYYYMMDD` of the instant in UTC. */
-export function upsDate(d: Date): string {
-  return d.toISOString().slice(0, 10).replace(/-/g, "");
-}
-
 /** `YYYYMMDD` → `YYYY-MM-DD`, or null when it is not a date. */
 export function isoFromUpsDate(v: unknown): string | null {
   if (typeof v !== "string" || !/^\d{8}$/.test(v)) return null;
