@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { bounded } from "./common";
+
+/**
+ * A shipment's and a rate request's `options` (docs/api.md, "Options"): the options every carrier maps typed here,
+ * everything else kept as given. Values are checked but never rewritten, so a shipment echoes its options as the
+ * client sent them (a purplship 2021.7 `signature_confirmation: true` stays `true`); readShippingOptions gives the
+ * carriers one reading of them.
+ *
+ * Keys outside this list are accepted, stored and reported by the carrier that does not use them (a warning naming
+ * the key), never refused: purplship-era integrations send keys of their own (`email_notification`,
+ * `shipment_date`, …) and a 400 would stop them buying labels for an option no carrier of theirs would have honoured.
+ */
+
+export const SIGNATURE_CONFIRMATIONS = ["none", "standard", "adult"] as const;
+export type SignatureConfirmation = (typeof SIGNATURE_CONFIRMATIONS)[number];
+
+/**
+ * `parcels[].packaging_type`: our names for the carriers' own packaging (each adapter maps them to its codes; a
+ * carrier without one ships it as the customer's own box and says so). Carrier-named ones (`ups_pak`,
+ * `fedex_envelope`, …) are accepted too, as purplship named them.
+ */
+export const PACKAGING_TYPES = [
+  "your_packaging",
+  "envelope",
+  "pak",
+  "tube",
+  "small_box",
+  "medium_box",
+  "large_box",
+  "extra_large_box",
+  "pallet",
+] as const;
+export type PackagingType = (typeof PACKAGING_TYPES)[number];
+
+/** A positive amount; numeric text too, as purplship clients sent `"100.00"`. */
+const amountText = z.union([
+  z.number().positive().max(10_000_000),
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, "must be a number"),
+]);
+const currency = z.string().regex(/^[A-Za-z]{3}$/, "must be a 3-letter currency code");
+
+/** Checks only: what the API validates and stores as given. */
+const checked = {
+  /** `true` (purplship) is `standard`, `false` is `none`. */
+  signature_confirmation: z.union([z.boolean(), z.enum(SIGNATURE_CONFIRMATIONS)]).nullish(),
+  /** The goods' value: customs and rating where a carrier needs one; not insurance. */
+  declared_value: amountText.nullish(),
+  currency: currency.nullish(),
+  /** The carrier's declared value for carriage (its liability), per shipment: an amount, or with its currency. */
+  insurance: z.union([amountText, z.object({ amount: amountText, currency: currency.nullish() })]).nullish(),
+  saturday_delivery: z.boolean().nullish(),
+  fedex_one_rate: z.boolean().nullish(),
+};
+
+export const TYPED_OPTION_KEYS = Object.keys(checked) as (keyof typeof checked)[];
+
+export const ShippingOptions = bounded(z.object(checked).catchall(z.unknown()))
+  .describe(
+    "Typed options (signature_confirmation, declared_value, currency, insurance, saturday_delivery, " +
+      "fedex_one_rate) and any other key, stored as given; a carrier that does not honour one says so in `messages`.",
+  )
+  .meta({ id: "ShippingOptions" });
+
+export interface ShippingOptionValues {
+  signature: SignatureConfirmation;
+  /** Split over the parcels by each adapter; currency null when the client named none. */
+  insurance: { amount: number; currency: string | null } | null;
+  saturdayDelivery: boolean;
+  fedexOneRate: boolean;
+}
+
+/** The typed options as one reading; a value the API would refuse reads as not given (the API has refused it). */
+export function readShippingOptions(options: Record<string, unknown>): ShippingOptionValues {
+  const parsed = z.object(checked).catchall(z.unknown()).safeParse(options);
+  const o = parsed.success ? parsed.data : {};
+  const signature = o.signature_confirmation;
+  const insurance = o.insurance;
+  const fallbackCurrency = o.currency?.toUpperCase() ?? null;
+  return {
+    signature: signature === true ? "standard" : signature === false || signature == null ? "none" : signature,
+    insurance:
+      insurance == null
+        ? null
+        : typeof insurance === "object"
+          ? { amount: Number(insurance.amount), currency: insurance.currency?.toUpperCase() ?? fallbackCurrency }
+          : { amount: Number(insurance), currency: fallbackCurrency },
+    saturdayDelivery: o.saturday_delivery === true,
+    fedexOneRate: o.fedex_one_rate === true,
+  };
+}
