@@ -58,7 +58,7 @@ export const fedexAdapter = defineAdapter({
     // Ground Economy asked for by name without the hub to sell it: said, rather than an unexplained empty answer.
     const noHub = config.smartPostHubId === null && req.services.includes(GROUND_ECONOMY);
     if (noHub && req.services.every((s) => s === GROUND_ECONOMY)) throw groundEconomyNeedsHub();
-    const body = buildRateRequest(req, {
+    const { body, messages: sent } = buildRateRequest(req, {
       accountNumber: fedexCredentials(ctx).account_number,
       pickupType: config.pickupType,
       shipDate,
@@ -78,12 +78,12 @@ export const fedexAdapter = defineAdapter({
       config.smartPostHubId !== null,
     );
     const unsold = noHub ? [{ ...groundEconomyNeedsHub().messages[0]!, level: "warning" as const }] : [];
-    return { data: quotes, messages: [...messages, ...unsold] };
+    return { data: quotes, messages: [...sent, ...messages, ...unsold] };
   },
 
   ship: async (ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>> => {
     const config = readFedexConfig(ctx.connection.config);
-    const body = buildShipRequest(req, {
+    const { body, messages: sent } = buildShipRequest(req, {
       accountNumber: fedexCredentials(ctx).account_number,
       pickupType: config.pickupType,
       labelStock: config.labelStock,
@@ -99,7 +99,7 @@ export const fedexAdapter = defineAdapter({
       idempotent: false,
     });
     const { result, messages } = await parseShipOutput(outputOf(answer), req);
-    return { data: result, messages };
+    return { data: result, messages: [...sent, ...messages] };
   },
 
   void: async (ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>> => {
