@@ -12,26 +12,8 @@ import { bounded } from "./common";
  * `shipment_date`, …) and a 400 would stop them buying labels for an option no carrier of theirs would have honoured.
  */
 
-export const SIGNATURE_CONFIRMATIONS = ["none", "standard", "adult"] as const;
-export type SignatureConfirmation = (typeof SIGNATURE_CONFIRMATIONS)[number];
-
-/**
- * `parcels[].packaging_type`: our names for the carriers' own packaging (each adapter maps them to its codes; a
- * carrier without one ships it as the customer's own box and says so). Carrier-named ones (`ups_pak`,
- * `fedex_envelope`, …) are accepted too, as purplship named them.
- */
-export const PACKAGING_TYPES = [
-  "your_packaging",
-  "envelope",
-  "pak",
-  "tube",
-  "small_box",
-  "medium_box",
-  "large_box",
-  "extra_large_box",
-  "pallet",
-] as const;
-export type PackagingType = (typeof PACKAGING_TYPES)[number];
+const SIGNATURE_CONFIRMATIONS = ["none", "standard", "adult"] as const;
+type SignatureConfirmation = (typeof SIGNATURE_CONFIRMATIONS)[number];
 
 /** A positive amount; numeric text too, as purplship clients sent `"100.00"`. */
 const amountText = z.union([
@@ -65,7 +47,7 @@ export const ShippingOptions = bounded(z.object(checked).catchall(z.unknown()))
   )
   .meta({ id: "ShippingOptions" });
 
-export interface ShippingOptionValues {
+interface ShippingOptionValues {
   signature: SignatureConfirmation;
   /** Split over the parcels by each adapter; currency null when the client named none. */
   insurance: { amount: number; currency: string | null } | null;

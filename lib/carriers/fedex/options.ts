@@ -15,7 +15,7 @@ import { readShippingOptions } from "@/lib/schemas/options";
  */
 
 /** FedEx's packaging types (reference guide, "Package Types"). */
-export type FedexPackagingType =
+type FedexPackagingType =
   | "YOUR_PACKAGING"
   | "FEDEX_ENVELOPE"
   | "FEDEX_PAK"
@@ -29,7 +29,7 @@ export type FedexPackagingType =
   | "FEDEX_25KG_BOX";
 
 /** Shipment special services we ask for (reference guide, "Shipment Special Service Types"). */
-export type FedexShipmentService = "SATURDAY_DELIVERY" | "FEDEX_ONE_RATE" | "ELECTRONIC_TRADE_DOCUMENTS";
+type FedexShipmentService = "SATURDAY_DELIVERY" | "FEDEX_ONE_RATE" | "ELECTRONIC_TRADE_DOCUMENTS";
 
 /** Our packaging names (and purplship's `fedex_*` ones) → FedEx's; anything else is the customer's own box. */
 const PACKAGING = new Map<string, FedexPackagingType>([
@@ -64,7 +64,7 @@ type PackageServices = Ship["schemas"]["PackageSpecialServicesRequested"] &
   Rate["schemas"]["PackageSpecialServicesRequested"];
 type Money = Ship["schemas"]["Money"] & Rate["schemas"]["Money"];
 
-export interface FedexOptions {
+interface FedexOptions {
   packagingType: FedexPackagingType;
   /** Shipment special services from the options (ETD is customs' to add). */
   shipmentServices: FedexShipmentService[];

@@ -40,7 +40,7 @@ type PackageOptions = Sent<
   Rating["schemas"]["Package_PackageServiceOptions"]
 >;
 
-export interface UpsServiceOptions {
+interface UpsServiceOptions {
   shipment: ShipmentOptions | null;
   /** One per parcel, in order. */
   packages: (PackageOptions | null)[];
