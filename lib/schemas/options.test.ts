@@ -23,6 +23,7 @@ describe("shipping options", () => {
       saturdayDelivery: true,
       fedexOneRate: true,
     });
+    expect(readShippingOptions({ insurance: "0.00", declared_value: "" }).insurance).toBeNull();
     expect(readShippingOptions({ signature_confirmation: false, insurance: null })).toMatchObject({
       signature: "none",
       insurance: null,
@@ -32,8 +33,12 @@ describe("shipping options", () => {
   it("are validated without being rewritten, and keep keys nobody types", () => {
     const given = { signature_confirmation: true, declared_value: "99.90", email_notification: true, nested: { a: 1 } };
     expect(ShippingOptions.parse(given)).toEqual(given);
-    const refused = ShippingOptions.safeParse({ currency: "dollars", fedex_one_rate: "yes" });
+    const refused = ShippingOptions.safeParse({ currency: "dollars", fedex_one_rate: "yes", insurance: "-1" });
     expect(refused.success).toBe(false);
-    expect(refused.error!.issues.map((i) => i.path.join(".")).sort()).toEqual(["currency", "fedex_one_rate"]);
+    expect(refused.error!.issues.map((i) => i.path.join(".")).sort()).toEqual([
+      "currency",
+      "fedex_one_rate",
+      "insurance",
+    ]);
   });
 });

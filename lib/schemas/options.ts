@@ -15,17 +15,21 @@ import { bounded } from "./common";
 const SIGNATURE_CONFIRMATIONS = ["none", "standard", "adult"] as const;
 type SignatureConfirmation = (typeof SIGNATURE_CONFIRMATIONS)[number];
 
-/** A positive amount; numeric text too, as purplship clients sent `"100.00"`. */
+/**
+ * An amount: a number from 0, or numeric text (purplship clients sent `"100.00"`); 0 and blank text are "none", as
+ * the carriers read them before options were typed, so no client that sent them is refused now.
+ */
 const amountText = z.union([
-  z.number().positive().max(10_000_000),
+  z.number().min(0).max(10_000_000),
   z
     .string()
-    .trim()
-    .regex(/^\d+(\.\d+)?$/, "must be a number"),
+    .regex(/^\s*(\d+(\.\d+)?)?\s*$/, "must be a number")
+    .refine((v) => Number(v) <= 10_000_000, "must be at most 10000000"),
 ]);
-const currency = z.string().regex(/^[A-Za-z]{3}$/, "must be a 3-letter currency code");
+/** Three letters; blank is "none", as before options were typed. */
+const currency = z.string().regex(/^\s*([A-Za-z]{3})?\s*$/, "must be a 3-letter currency code");
 
-/** Checks only: what the API validates and stores as given. */
+/** Checks only, no transforms (not even trimming): what the API validates and stores as given. */
 const checked = {
   /** `true` (purplship) is `standard`, `false` is `none`. */
   signature_confirmation: z.union([z.boolean(), z.enum(SIGNATURE_CONFIRMATIONS)]).nullish(),
@@ -61,15 +65,19 @@ export function readShippingOptions(options: Record<string, unknown>): ShippingO
   const o = parsed.success ? parsed.data : {};
   const signature = o.signature_confirmation;
   const insurance = o.insurance;
-  const fallbackCurrency = o.currency?.toUpperCase() ?? null;
+  const currencyOf = (v: string | null | undefined) => v?.trim().toUpperCase() || null;
+  const fallbackCurrency = currencyOf(o.currency);
+  const amountOf = (v: string | number) => (Number(v) > 0 ? Number(v) : null);
+  const insured = insurance == null ? null : amountOf(typeof insurance === "object" ? insurance.amount : insurance);
   return {
     signature: signature === true ? "standard" : signature === false || signature == null ? "none" : signature,
     insurance:
-      insurance == null
+      insured === null
         ? null
-        : typeof insurance === "object"
-          ? { amount: Number(insurance.amount), currency: insurance.currency?.toUpperCase() ?? fallbackCurrency }
-          : { amount: Number(insurance), currency: fallbackCurrency },
+        : {
+            amount: insured,
+            currency: (typeof insurance === "object" ? currencyOf(insurance?.currency) : null) ?? fallbackCurrency,
+          },
     saturdayDelivery: o.saturday_delivery === true,
     fedexOneRate: o.fedex_one_rate === true,
   };
