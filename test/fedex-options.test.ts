@@ -101,6 +101,19 @@ describe("FedEx special services and packaging", () => {
     expect(emulator.current.calls.filter((c) => c.operation === "ship")).toEqual([]);
   });
 
+  it("a quote with a signature leaves Ground Economy out, saying why; without one it is offered", async () => {
+    const withHub = connection({ smart_post_hub_id: "5015" });
+    const rate = (options: Record<string, unknown>) =>
+      invoke("rates", (a, ctx) => a.rate(ctx, fedexDomesticRate({ options })), withHub);
+    const unsigned = await rate({});
+    const signed = await rate({ signature_confirmation: "standard" });
+    if (!unsigned.ok || !signed.ok) throw new Error("rating failed");
+    expect(unsigned.data.map((q) => q.service)).toContain("SMART_POST");
+    expect(signed.data.map((q) => q.service)).not.toContain("SMART_POST");
+    expect(signed.data.length).toBe(unsigned.data.length - 1);
+    expect(unsupported(signed.messages)).toEqual(["options.signature_confirmation"]);
+  });
+
   it("quotes include the options: surcharges per option, One Rate priced by packaging, not weight", async () => {
     const options = { signature_confirmation: true, saturday_delivery: true, fedex_one_rate: true };
     const rate = (weight: number, opts: Record<string, unknown>) =>

@@ -15,6 +15,7 @@ import { fedexCall, fedexCredentials, outputOf } from "@/lib/carriers/fedex/api"
 import { buildCancelRequest, parseCancelAnswer } from "@/lib/carriers/fedex/cancel";
 import { GROUND_ECONOMY, groundEconomyNeedsHub } from "@/lib/carriers/fedex/conditional";
 import { fedexConfigSchema, fedexCredentialsSchema, readFedexConfig } from "@/lib/carriers/fedex/config";
+import { signableQuotes } from "@/lib/carriers/fedex/options";
 import { buildRateRequest, parseRateOutput } from "@/lib/carriers/fedex/rating";
 import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
 import { buildShipRequest, parseShipOutput } from "@/lib/carriers/fedex/ship";
@@ -78,7 +79,8 @@ export const fedexAdapter = defineAdapter({
       config.smartPostHubId !== null,
     );
     const unsold = noHub ? [{ ...groundEconomyNeedsHub().messages[0]!, level: "warning" as const }] : [];
-    return { data: quotes, messages: [...sent, ...messages, ...unsold] };
+    const signable = signableQuotes(quotes, req.options);
+    return { data: signable.quotes, messages: [...sent, ...messages, ...signable.messages, ...unsold] };
   },
 
   ship: async (ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>> => {

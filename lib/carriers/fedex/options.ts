@@ -163,3 +163,25 @@ export function fedexOptions(
   }));
   return { packagingType, shipmentServices, packages, messages };
 }
+
+/**
+ * Ground Economy quoted beside other services when a signature is wanted: left out with a warning, since buying it
+ * would be refused (fedexOptions) and a quote the client cannot buy is no quote.
+ */
+export function signableQuotes<Q extends { service: string }>(
+  quotes: Q[],
+  options: Record<string, unknown>,
+): { quotes: Q[]; messages: AdapterMessage[] } {
+  if (readShippingOptions(options).signature === "none" || !quotes.some((q) => q.service === GROUND_ECONOMY)) {
+    return { quotes, messages: [] };
+  }
+  return {
+    quotes: quotes.filter((q) => q.service !== GROUND_ECONOMY),
+    messages: [
+      optionNotHonoured(
+        "signature_confirmation",
+        "FedEx Ground Economy delivers without a signature; it is not offered for this shipment.",
+      ),
+    ],
+  };
+}
