@@ -128,7 +128,11 @@ describe("UPS service options", () => {
         (e): e is [string, string] => typeof e[1] === "string" && e[0] !== "content-length",
       ),
     );
-    const answer = await fetch(`${emulator.url}/ups${call.path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const answer = await fetch(`${emulator.url}/ups${call.path}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    });
     expect(answer.status).toBe(400);
     expect(JSON.stringify(await answer.json())).toMatch(/Package level DeliveryConfirmation is not valid for US\/GB/);
   });
