@@ -302,3 +302,38 @@ describe("API keys through the API", () => {
     expect(refused.status).toBe(401);
   });
 });
+
+describe("options a purplship 2021.7 integration sends", () => {
+  it("are accepted as sent and echoed unchanged: booleans, numeric text, keys of its own", async () => {
+    const { key } = await makeOrg();
+    const options = {
+      signature_confirmation: true,
+      insurance: "150.00",
+      declared_value: 120,
+      currency: "usd",
+      email_notification: true,
+      shipment_date: "2021-07-01",
+    };
+    const shipment = await createShipmentFor(key, { options });
+    expect(shipment.options).toEqual(options);
+    const bought = await purchaseFor(key, shipment);
+    expect(bought.status).toBe(200);
+    expect(bought.body.options).toEqual(options);
+  });
+
+  it("a typed option with a value no carrier could read is a 400 naming it; the rest are checked together", async () => {
+    const { key } = await makeOrg();
+    const res = await call(proxyRates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({
+        options: { signature_confirmation: "maybe", insurance: { amount: -5 }, saturday_delivery: "yes", foo: 1 },
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      "options.insurance.amount",
+      "options.saturday_delivery",
+      "options.signature_confirmation",
+    ]);
+  });
+});

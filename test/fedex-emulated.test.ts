@@ -432,7 +432,7 @@ describe("FedEx's prose rules, the adapter's requests and the emulator's checks"
     const without = await rate();
     expect(without.ok && without.data.map((q) => q.service)).not.toContain("SMART_POST");
 
-    const body = buildShipRequest(fedexDomesticShip({ service: "SMART_POST" }), settings);
+    const body = buildShipRequest(fedexDomesticShip({ service: "SMART_POST" }), settings).body;
     delete (body.requestedShipment as Record<string, unknown>).smartPostInfoDetail;
     expect(await post(body)).toEqual({ status: 400, codes: ["SMARTPOSTDETAIL.REQUIRED"] });
   });
@@ -450,11 +450,11 @@ describe("FedEx's prose rules, the adapter's requests and the emulator's checks"
     });
     expect((await invoke(conn, "ship", (a, ctx) => a.ship(ctx, fromCanada))).ok).toBe(true);
 
-    const noSub = buildShipRequest(toCanada, settings);
+    const noSub = buildShipRequest(toCanada, settings).body;
     for (const p of noSub.requestedShipment.requestedPackageLineItems)
       delete (p as Record<string, unknown>).subPackagingType;
     expect(await post(noSub)).toEqual({ status: 400, codes: ["SUBPACKAGINGTYPE.REQUIRED"] });
-    const noB13a = buildShipRequest(fromCanada, settings);
+    const noB13a = buildShipRequest(fromCanada, settings).body;
     delete (noB13a.requestedShipment.customsClearanceDetail as { exportDetail?: unknown }).exportDetail;
     expect(await post(noB13a)).toEqual({ status: 400, codes: ["B13AFILINGOPTION.REQUIRED"] });
   });
@@ -500,7 +500,7 @@ describe("FedEx ship dates on the origin's calendar", () => {
 
   it("the emulator refuses a rate request dated before the shipper's today, as rate-api.json says", async () => {
     at("2026-11-20T22:00:00Z");
-    const body = buildRateRequest(fedexDomesticRate(), {
+    const { body } = buildRateRequest(fedexDomesticRate(), {
       accountNumber: FEDEX_CREDENTIALS.account_number,
       pickupType: "DROPOFF_AT_FEDEX_LOCATION",
       shipDate: "2026-11-19",

@@ -114,25 +114,23 @@ function boundsProblems(root: Record<string, unknown>): BoundsProblem[] {
 }
 
 /**
- * A free-form JSON object (`options`, `customs`, a rate's `meta`, a connection's `config` and `credentials`), stored
+ * A free-form JSON object (`customs`, a rate's `meta`, a connection's `config` and `credentials`), stored
  * and echoed as given within OBJECT_LIMITS. Checked before zod copies it, because the copy drops a `__proto__` key.
  */
-export const boundedObject = z
-  .preprocess(
-    (value, ctx) => {
-      if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-        for (const p of boundsProblems(value as Record<string, unknown>)) {
-          ctx.addIssue({ code: "custom", path: p.path, message: p.message, input: value });
-        }
+export const bounded = <T extends z.ZodType>(inner: T) =>
+  z.preprocess((value, ctx) => {
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      for (const p of boundsProblems(value as Record<string, unknown>)) {
+        ctx.addIssue({ code: "custom", path: p.path, message: p.message, input: value });
       }
-      return value;
-    },
-    z.record(z.string(), z.unknown()),
-  )
-  .describe(
-    `A JSON object: at most ${OBJECT_LIMITS.depth} levels deep, ${OBJECT_LIMITS.keys} keys in all, ` +
-      `${OBJECT_LIMITS.kilobytes} KB as JSON, strings and key names up to ${OBJECT_LIMITS.stringBytes} bytes`,
-  );
+    }
+    return value;
+  }, inner);
+
+export const boundedObject = bounded(z.record(z.string(), z.unknown())).describe(
+  `A JSON object: at most ${OBJECT_LIMITS.depth} levels deep, ${OBJECT_LIMITS.keys} keys in all, ` +
+    `${OBJECT_LIMITS.kilobytes} KB as JSON, strings and key names up to ${OBJECT_LIMITS.stringBytes} bytes`,
+);
 
 /** docs/api.md, "Conventions": `YYYY-MM-DD HH:MM:SS.ffffff+00:00`, always UTC (written by lib/timestamp.ts). */
 export const Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);

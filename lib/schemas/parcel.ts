@@ -19,7 +19,10 @@ export const ParcelInput = z
     dimension_unit: z
       .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(DIMENSION_UNITS).nullish())
       .transform((v) => v ?? null),
-    packaging_type: optionalText(50),
+    packaging_type: optionalText(50).describe(
+      "The carrier's own packaging: your_packaging (default), envelope, pak, tube, small_box, medium_box, large_box, " +
+        "extra_large_box, pallet, or a carrier-named one (ups_pak, fedex_envelope, …); see docs/api.md, Options",
+    ),
     package_preset: optionalText(50),
     description: optionalText(500),
     content: optionalText(500),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ShippingOptions } from "./options";
 import { AddressInput, RatingAddressInput } from "./address";
 import { CustomsInput } from "./customs";
 import { ParcelInput } from "./parcel";
@@ -6,16 +7,7 @@ import { PaymentInput } from "./payment";
 import { Rate, RateInput, type SelectedRateInput } from "./rate";
 import { Message } from "./message";
 import { Tracker } from "./tracker";
-import {
-  CarrierIds,
-  ServiceCodes,
-  TrackingNumber,
-  blankIsNull,
-  boundedObject,
-  labelType,
-  optionalText,
-  orEmpty,
-} from "./common";
+import { CarrierIds, ServiceCodes, TrackingNumber, blankIsNull, labelType, optionalText, orEmpty } from "./common";
 
 export const ProxyRatesRequest = z
   .object({
@@ -25,7 +17,7 @@ export const ProxyRatesRequest = z
     carrier_ids: CarrierIds,
     /** Restrict to these service codes (e.g. `SBX_GROUND`). */
     services: ServiceCodes,
-    options: orEmpty(boundedObject, () => ({})),
+    options: orEmpty(ShippingOptions, () => ({})),
     reference: optionalText(100),
   })
   .meta({ id: "ProxyRatesRequest" });
@@ -39,7 +31,7 @@ export const ProxyShippingRequest = z
   .object({
     selected_rate_id: z.string().trim().min(1).max(100),
     label_type: blankIsNull(labelType).transform((v) => v ?? "PDF"),
-    options: orEmpty(boundedObject, () => ({})),
+    options: orEmpty(ShippingOptions, () => ({})),
     /** The customs declaration; required when the parcel crosses a customs border (docs/api.md, "Customs"). */
     customs: CustomsInput.nullish().transform((v) => v ?? null),
     shipper: AddressInput,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ShippingOptions } from "./options";
 import { Address } from "./address";
 import { Parcel } from "./parcel";
 import { Rate } from "./rate";
@@ -12,7 +13,6 @@ import {
   Timestamp,
   TrackingNumber,
   blankIsNull,
-  boundedObject,
   labelType,
   optionalText,
   orEmpty,
@@ -80,7 +80,7 @@ export const ShipmentCreate = z
     shipper: RatingAddressInput,
     recipient: RatingAddressInput,
     parcels: z.array(ParcelInput).min(1).max(50),
-    options: orEmpty(boundedObject, () => ({})),
+    options: orEmpty(ShippingOptions, () => ({})),
     carrier_ids: CarrierIds,
     /** Restrict rating to these service codes (e.g. `SBX_GROUND`); echoed as the shipment's `services`. */
     services: ServiceCodes,

@@ -371,7 +371,9 @@ function routeOf(shipper: Json, recipient: Json, packages: Json[], shipDate: str
 }
 
 /** One rate type's figures, as FedEx itemises them: base, discount, surcharges, net. */
-function priced(service: Service, route: Route, account: boolean) {
+function priced(service: Service, route: Route, account: boolean, options: OptionSurcharges = NO_OPTIONS) {
+  // One Rate: a price by packaging, whatever the weight (FedEx One Rate); the emulator prices it as one pound.
+  if (options.oneRate) route = { ...route, weightLb: 1 };
   const list = round2(service.flat + service.perLb * route.weightLb * (1 + route.zone * 0.08));
   const discount = account ? round2(list * 0.12) : 0;
   const fuelPercent = service.ground ? 12.5 : 14.75;
@@ -392,17 +394,106 @@ function priced(service: Service, route: Route, account: boolean) {
           },
         ]
       : []),
+    ...options.surcharges(service),
   ];
   const totalSurcharges = round2(surcharges.reduce((s, c) => s + c.amount, 0));
   return { list, discount, fuelPercent, surcharges, totalSurcharges, net: round2(list - discount + totalSurcharges) };
 }
 
-function rateReplyDetail(service: Service, route: Route, rateTypes: Set<string>) {
+interface OptionSurcharges {
+  oneRate: boolean;
+  surcharges: (service: Service) => { type: string; description: string; level: string; amount: number }[];
+}
+const NO_OPTIONS: OptionSurcharges = { oneRate: false, surcharges: () => [] };
+
+/**
+ * The special services and declared values a request asks for, checked where ship-api.json and rate-api.json say it
+ * in prose, and priced (a surcharge each) so a test sees they arrived:
+ * - a package's `signatureOptionType` needs SIGNATURE_OPTION in its `specialServiceTypes` ("If the shipper is
+ *   requesting a special service which requires additional data …, the special service type must be present in the
+ *   specialServiceTypes collection": PackageSpecialServicesRequested, ShipmentSpecialServicesRequested);
+ * - `declaredValue` with an amount above 0 and its currency;
+ * - FEDEX_ONE_RATE only with FedEx packaging, SATURDAY_DELIVERY only with an Express service when one service is
+ *   named (FedEx's service guide; the codes ONERATE.PACKAGING.INVALID and SATURDAYDELIVERY.NOT.AVAILABLE are the
+ *   emulator's own, the specs list none for this).
+ */
+function optionSurcharges(c: Checks, shipment: Json, packages: Json[], named: Service | undefined): OptionSurcharges {
+  const types = obj(shipment.shipmentSpecialServices).specialServiceTypes;
+  const asked = new Set(Array.isArray(types) ? types.map(String) : []);
+  const at = "requestedShipment";
+  let perPackage = 0;
+  const packageCharges: { type: string; description: string; level: string; amount: number }[] = [];
+  packages.forEach((p, i) => {
+    const special = obj(p.packageSpecialServices);
+    const signature = special.signatureOptionType;
+    if (signature !== undefined) {
+      const listed =
+        Array.isArray(special.specialServiceTypes) && special.specialServiceTypes.includes("SIGNATURE_OPTION");
+      c.require(listed, `${at}.requestedPackageLineItems[${i}].packageSpecialServices.specialServiceTypes`);
+      if (signature === "DIRECT" || signature === "ADULT" || signature === "INDIRECT") {
+        packageCharges.push({
+          type: "SIGNATURE_OPTION",
+          description: `${signature === "ADULT" ? "Adult" : "Direct"} signature required`,
+          level: "PACKAGE",
+          amount: signature === "ADULT" ? 7.75 : 6.5,
+        });
+      }
+    }
+    if (p.declaredValue !== undefined) {
+      const dv = obj(p.declaredValue);
+      const amount = num(dv.amount);
+      c.require(amount !== null && amount > 0, `${at}.requestedPackageLineItems[${i}].declaredValue.amount`);
+      c.require(
+        /^[A-Z]{3}$/.test(String(dv.currency ?? "")),
+        `${at}.requestedPackageLineItems[${i}].declaredValue.currency`,
+      );
+      // The first 100 is FedEx's own liability; each further 100 (or part) is charged.
+      perPackage = Math.max(0, Math.ceil(((amount ?? 0) - 100) / 100));
+      if (perPackage > 0) {
+        packageCharges.push({
+          type: "DECLARED_VALUE",
+          description: "Declared value",
+          level: "PACKAGE",
+          amount: round2(perPackage * 1.4),
+        });
+      }
+    }
+  });
+  const oneRate = asked.has("FEDEX_ONE_RATE");
+  if (oneRate) {
+    c.require(
+      String(shipment.packagingType ?? "YOUR_PACKAGING") !== "YOUR_PACKAGING",
+      `${at}.packagingType`,
+      "ONERATE.PACKAGING.INVALID",
+      "FedEx One Rate needs FedEx packaging.",
+    );
+  }
+  const saturday = asked.has("SATURDAY_DELIVERY");
+  if (saturday && named) {
+    c.require(
+      !named.ground,
+      `${at}.shipmentSpecialServices.specialServiceTypes`,
+      "SATURDAYDELIVERY.NOT.AVAILABLE",
+      `Saturday delivery is not available for ${named.name}.`,
+    );
+  }
+  return {
+    oneRate,
+    surcharges: (service) => [
+      ...packageCharges,
+      ...(saturday && !service.ground
+        ? [{ type: "SATURDAY_DELIVERY", description: "Saturday delivery", level: "SHIPMENT", amount: 16 }]
+        : []),
+    ],
+  };
+}
+
+function rateReplyDetail(service: Service, route: Route, rateTypes: Set<string>, options: OptionSurcharges) {
   const delivery = addBusinessDays(route.shipDate, service.days);
   const details = ["ACCOUNT", "LIST"]
     .filter((t) => rateTypes.has(t) || (t === "ACCOUNT" && rateTypes.size === 0))
     .map((rateType) => {
-      const p = priced(service, route, rateType === "ACCOUNT");
+      const p = priced(service, route, rateType === "ACCOUNT", options);
       return {
         rateType,
         ratedWeightMethod: "ACTUAL",
@@ -417,6 +508,7 @@ function rateReplyDetail(service: Service, route: Route, rateTypes: Set<string>)
           totalSurcharges: p.totalSurcharges,
           totalFreightDiscount: p.discount,
           surCharges: p.surcharges,
+          ...(options.oneRate ? { specialRatingApplied: ["FEDEX_ONE_RATE"] } : {}),
           totalBillingWeight: { units: "LB", value: Math.ceil(route.weightLb) },
           currency: route.currency,
         },
@@ -770,10 +862,11 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
     ]);
   }
   const smartPost = checkSmartPost(c, shipment.smartPostInfoDetail, "requestedShipment.smartPostInfoDetail");
+  const wanted = text(shipment.serviceType);
+  const options = optionSurcharges(c, shipment, packages, wanted ? SERVICE_BY_CODE.get(wanted) : undefined);
   const refused = c.answer();
   if (refused) return refused;
 
-  const wanted = text(shipment.serviceType);
   const offered = servicesOn(route.international, route.residential, smartPost).filter(
     (s) => !wanted || s.code === wanted,
   );
@@ -789,7 +882,7 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   return json(200, {
     transactionId: randomUUID(),
     output: {
-      rateReplyDetails: offered.map((s) => rateReplyDetail(s, route, rateTypes)),
+      rateReplyDetails: offered.map((s) => rateReplyDetail(s, route, rateTypes, options)),
       quoteDate: route.shipDate,
       encoded: false,
     },
@@ -865,6 +958,7 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
   }
   checkSmartPost(c, shipment.smartPostInfoDetail, "requestedShipment.smartPostInfoDetail");
   checkConditional(c, shipment, route, packages);
+  const options = optionSurcharges(c, shipment, packages, service);
   if (service && service.international !== route.international) {
     c.require(
       false,
@@ -902,8 +996,8 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
 
   const shipDate = route.shipDate;
   const reference = list(packages[0]?.customerReferences).find((r) => r.customerReferenceType === "CUSTOMER_REFERENCE");
-  const account_ = priced(service, route, true);
-  const list_ = priced(service, route, false);
+  const account_ = priced(service, route, true, options);
+  const list_ = priced(service, route, false, options);
   const rateDetail = (rateType: string, p: ReturnType<typeof priced>) => ({
     rateType,
     rateZone: String(route.zone),

@@ -22,7 +22,8 @@ import { isValidUpsTrackingNumber, makeUpsTrackingNumber, trackedPackage, type P
  *   A client id starting with "blocked" gets a token, and every call with it answers 403 Blocked Merchant.
  * - Rates: a tariff by service, zone and billable weight, with fuel and residential surcharges, negotiated rates
  *   (20 % off) when asked for with a shipper number, GST on Canadian origins, time in transit. On account NOITEM the
- *   negotiated rates come as a bare total, without their base or itemized charges.
+ *   negotiated rates come as a bare total, without their base or itemized charges. Service options (signature,
+ *   declared value, Saturday delivery) are checked and charged as itemized accessorials (serviceOptions).
  * - Ship: 1Z numbers with their check digit, one per package; GIF or ZPL labels drawn from the request; a printable
  *   invoice (Form) when the request overrides paperless.
  * - Void: until the package is picked up (3 h after the sale); "already voided" afterwards is 190117. Labels sold
@@ -191,7 +192,7 @@ function price(
   parcels: Parcel[],
   zone: number,
   origin: string,
-  opts: { residential: boolean; negotiated: boolean; taxes: boolean; account?: string },
+  opts: { residential: boolean; negotiated: boolean; taxes: boolean; account?: string; options?: OptionCharge[] },
 ): Priced {
   const currency = currencyOf(origin);
   const international = zone === 8;
@@ -205,16 +206,23 @@ function price(
       { Code: "375", CurrencyCode: currency, MonetaryValue: fuel.toFixed(2) },
       ...(residential ? [{ Code: "270", CurrencyCode: currency, MonetaryValue: residential.toFixed(2) }] : []),
     ];
-    const total = round2(b + fuel + residential);
+    const options = (opts.options ?? []).map((o) => ({
+      Code: o.code,
+      CurrencyCode: currency,
+      MonetaryValue: o.amount.toFixed(2),
+    }));
+    items.push(...options);
+    const optionsTotal = round2((opts.options ?? []).reduce((s, o) => s + o.amount, 0));
+    const total = round2(b + fuel + residential + optionsTotal);
     const tax = opts.taxes && origin === "CA" ? round2(total * 0.05) : 0;
-    return { b, fuel, items, total, tax };
+    return { b, fuel, items, total, tax, optionsTotal };
   };
   const list = build(base);
   const charges: Record<string, unknown> = {
     BaseServiceCharge: money(list.b, currency),
     TransportationCharges: money(list.b + list.fuel + residential, currency),
     ItemizedCharges: list.items,
-    ServiceOptionsCharges: money(0, currency),
+    ServiceOptionsCharges: money(list.optionsTotal, currency),
     TotalCharges: money(list.total, currency),
     ...(list.tax
       ? {
@@ -241,6 +249,66 @@ function price(
         : {}),
     },
   };
+}
+
+interface OptionCharge {
+  /** An ItemizedCharges code (Rating appendix): 120/121 delivery confirmation, 300 Saturday, 400 declared value. */
+  code: string;
+  amount: number;
+}
+
+/** Services UPS delivers on Saturdays (the adapter's table, restated: the emulator is UPS here). */
+const SATURDAY_SERVICES = new Set(["01", "14", "02", "07", "54", "65"]);
+
+/**
+ * The service options a request asks for, checked where Shipping.yaml and Rating.yaml say it in prose, and priced
+ * (a surcharge each) so a test sees they arrived:
+ * - PackageServiceOptions.DeliveryConfirmation: DCISType "2" or "3" ("1 - Unsupported", Shipping.yaml
+ *   PackageServiceOptions_DeliveryConfirmation), per package only within the US/PR and within Canada, and
+ *   ShipmentServiceOptions.DeliveryConfirmation (DCISType "1" or "2") only between countries ("Refer to Delivery
+ *   Confirmation Origin-Destination Pairs in the Appendix"); the two never together.
+ * - SaturdayDeliveryIndicator with a service that has no Saturday delivery: refused when rating or buying that one
+ *   service (120900 is the emulator's own code: UPS's for this is not in the specs), ignored in Shop.
+ * - DeclaredValue: CurrencyCode and a MonetaryValue above 0.
+ */
+function serviceOptions(
+  shipment: Record<string, unknown>,
+  route: { origin: string; destination: string },
+  service: string | null,
+): (code: string) => OptionCharge[] {
+  const shipmentOptions = obj(shipment.ShipmentServiceOptions);
+  const packages = list(shipment.Package).map((p) => obj(obj(p)?.PackageServiceOptions));
+  const pair = `${route.origin}/${route.destination}`;
+  const perPackageRoute = ["US/US", "US/PR", "PR/US", "PR/PR", "CA/CA"].includes(pair);
+  const shipmentSignature = obj(shipmentOptions?.DeliveryConfirmation);
+  if (shipmentSignature) {
+    need(["1", "2"].includes(str(shipmentSignature.DCISType)), "Invalid shipment DeliveryConfirmation DCISType.");
+    need(!perPackageRoute, `Shipment level DeliveryConfirmation is not valid for ${pair}; use the package level.`);
+  }
+  const charges: OptionCharge[] = [];
+  if (shipmentSignature) charges.push({ code: "121", amount: shipmentSignature.DCISType === "2" ? 7.8 : 6.35 });
+  packages.forEach((p, i) => {
+    const signature = obj(p?.DeliveryConfirmation);
+    if (signature) {
+      need(["2", "3"].includes(str(signature.DCISType)), `Invalid DeliveryConfirmation DCISType on package ${i + 1}.`);
+      need(perPackageRoute, `Package level DeliveryConfirmation is not valid for ${pair} (package ${i + 1}).`);
+      need(!shipmentSignature, "DeliveryConfirmation at both the shipment and the package level.");
+      charges.push({ code: "120", amount: signature.DCISType === "3" ? 7.8 : 6.35 });
+    }
+    const declared = obj(p?.DeclaredValue);
+    if (declared) {
+      const value = Number(str(declared.MonetaryValue));
+      need(/^[A-Z]{3}$/.test(str(declared.CurrencyCode)), `Missing DeclaredValue currency on package ${i + 1}.`);
+      need(Number.isFinite(value) && value > 0, `Invalid DeclaredValue monetary value on package ${i + 1}.`);
+      // UPS covers the first 100 without charge; each further 100 (or part) costs a little.
+      charges.push({ code: "400", amount: round2(Math.max(0, Math.ceil((value - 100) / 100)) * 1.15) });
+    }
+  });
+  const saturday = shipmentOptions?.SaturdayDeliveryIndicator !== undefined;
+  if (saturday && service !== null && !SATURDAY_SERVICES.has(service)) {
+    throw new Refusal(400, "120900", `Saturday delivery is not available for service ${service}.`);
+  }
+  return (code) => [...charges, ...(saturday && SATURDAY_SERVICES.has(code) ? [{ code: "300", amount: 16 }] : [])];
 }
 
 function addBusinessDays(from: Date, days: number): Date {
@@ -369,6 +437,11 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
     }
     services = [code];
   }
+  const optionCharges = serviceOptions(
+    shipment,
+    { origin, destination },
+    option.startsWith("rate") ? services[0]! : null,
+  );
   const negotiated = obj(shipment.ShipmentRatingOptions)?.NegotiatedRatesIndicator !== undefined;
   need(!negotiated || str(shipper.ShipperNumber).length === 6, "Missing or invalid shipper number (negotiated rates).");
   const zone = zoneOf(from, to);
@@ -389,6 +462,7 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
       negotiated,
       taxes,
       account: str(shipper.ShipperNumber),
+      options: optionCharges(code),
     });
     const days = transitDays(code, zone, international);
     const arrival = addBusinessDays(pickupDay.day, days);
@@ -673,12 +747,14 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
 
   const now = state.now();
   const numbers = packages.map(() => makeUpsTrackingNumber(shipperNumber, service, serialFor(state)));
+  const optionCharges = serviceOptions(shipment, { origin, destination }, service);
   const negotiated = obj(shipment.ShipmentRatingOptions)?.NegotiatedRatesIndicator !== undefined;
   const priced = price(service, parcels, zoneOf(shipFrom.address, shipTo.address), origin, {
     residential: shipTo.address.ResidentialAddressIndicator !== undefined,
     negotiated,
     taxes: false,
     account: shipperNumber,
+    options: optionCharges(service),
   });
   const serviceName = SERVICE_NAMES.get(service) ?? `UPS ${service}`;
   const sale: Sale = {

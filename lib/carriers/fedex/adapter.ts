@@ -20,6 +20,7 @@ import {
   fedexCredentialsSchema,
   readFedexConfig,
 } from "@/lib/carriers/fedex/config";
+import { signableQuotes } from "@/lib/carriers/fedex/options";
 import { buildRateRequest, parseRateOutput } from "@/lib/carriers/fedex/rating";
 import { carrierShipDate } from "@/lib/carriers/ship-date";
 import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
@@ -80,7 +81,7 @@ export const fedexAdapter = defineAdapter({
     // Ground Economy asked for by name without the hub to sell it: said, rather than an unexplained empty answer.
     const noHub = config.smartPostHubId === null && req.services.includes(GROUND_ECONOMY);
     if (noHub && req.services.every((s) => s === GROUND_ECONOMY)) throw groundEconomyNeedsHub();
-    const body = buildRateRequest(req, {
+    const { body, messages: sent } = buildRateRequest(req, {
       accountNumber: fedexCredentials(ctx).account_number,
       pickupType: config.pickupType,
       shipDate,
@@ -100,12 +101,13 @@ export const fedexAdapter = defineAdapter({
       config.smartPostHubId !== null,
     );
     const unsold = noHub ? [{ ...groundEconomyNeedsHub().messages[0]!, level: "warning" as const }] : [];
-    return { data: quotes, messages: [...messages, ...unsold] };
+    const signable = signableQuotes(quotes, req.options);
+    return { data: signable.quotes, messages: [...sent, ...messages, ...signable.messages, ...unsold] };
   },
 
   ship: async (ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>> => {
     const config = readFedexConfig(ctx.connection.config);
-    const body = buildShipRequest(req, {
+    const { body, messages: sent } = buildShipRequest(req, {
       accountNumber: fedexCredentials(ctx).account_number,
       pickupType: config.pickupType,
       labelStock: config.labelStock,
@@ -121,7 +123,7 @@ export const fedexAdapter = defineAdapter({
       idempotent: false,
     });
     const { result, messages } = await parseShipOutput(outputOf(answer), req);
-    return { data: result, messages: [...messages, ...unsentNonDelivery(req)] };
+    return { data: result, messages: [...sent, ...messages, ...unsentNonDelivery(req)] };
   },
 
   void: async (ctx: AdapterContext, req: VoidRequest): Promise<AdapterResult<VoidResult>> => {

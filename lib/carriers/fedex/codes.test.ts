@@ -43,7 +43,7 @@ const labelSpecifications = () =>
         shipDate: "2026-11-27",
         smartPostHubId: null,
       };
-      return buildShipRequest(fedexDomesticShip({ label_type }), settings).requestedShipment.labelSpecification;
+      return buildShipRequest(fedexDomesticShip({ label_type }), settings).body.requestedShipment.labelSpecification;
     }),
   );
 
@@ -105,7 +105,7 @@ describe("FedEx code tables against FedEx's own lists", () => {
         labelStock: "4x6",
         shipDate: "2026-11-27",
         smartPostHubId: null,
-      }).requestedShipment.packagingType,
+      }).body.requestedShipment.packagingType,
     ).toBe(property("fedex/ship-api.json", "RequestedShipment_1", "packagingType").example);
     for (const s of FEDEX_SERVICES) expect(s.code).toMatch(/^[A-Z0-9]+(_[A-Z0-9]+)*$/);
   });

@@ -5,6 +5,7 @@ import type { AdapterMessage, ExtraCharge, RateQuote, RateRequest } from "@/lib/
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { GROUND_ECONOMY, smartPostInfoDetail, subPackagingType } from "@/lib/carriers/fedex/conditional";
 import { alertMessages } from "@/lib/carriers/fedex/errors";
+import { fedexOptions } from "@/lib/carriers/fedex/options";
 import { fedexService } from "@/lib/carriers/fedex/services";
 import {
   amount,
@@ -71,22 +72,30 @@ function ratingCommodities(req: RateRequest) {
   };
 }
 
-export function buildRateRequest(req: RateRequest, s: RateSettings): Rate["schemas"]["Full_Schema_Quote_Rate"] {
+export function buildRateRequest(
+  req: RateRequest,
+  s: RateSettings,
+): { body: Rate["schemas"]["Full_Schema_Quote_Rate"]; messages: AdapterMessage[] } {
+  const single = req.services.length === 1 && fedexService(req.services[0]!) ? req.services[0]! : null;
+  const served = fedexOptions(req, req.options, single, false);
   const origin = req.shipper.country_code.toUpperCase();
   const destination = req.recipient.country_code.toUpperCase();
   const system = unitSystemOf(req.parcels);
   const international = crossesCustomsBorder(req.shipper.country_code, req.recipient.country_code);
-  return {
+  const body: Rate["schemas"]["Full_Schema_Quote_Rate"] = {
     accountNumber: { value: s.accountNumber },
     rateRequestControlParameters: { returnTransitTimes: true },
     requestedShipment: {
       shipper: { address: rateAddressOf(req.shipper) },
       recipient: { address: rateAddressOf(req.recipient) },
       // One of FedEx's services is filtered by FedEx; several (or another carrier's codes) here, from the answer.
-      ...(req.services.length === 1 && fedexService(req.services[0]!) ? { serviceType: req.services[0] } : {}),
+      ...(single ? { serviceType: single } : {}),
       shipDateStamp: s.shipDate,
       pickupType: s.pickupType,
-      packagingType: "YOUR_PACKAGING",
+      packagingType: served.packagingType,
+      ...(served.shipmentServices.length > 0
+        ? { shipmentSpecialServices: { specialServiceTypes: served.shipmentServices } }
+        : {}),
       ...(s.smartPostHubId ? { smartPostInfoDetail: smartPostInfoDetail(req.parcels, s.smartPostHubId) } : {}),
       rateRequestType: ["LIST", "ACCOUNT"],
       totalPackageCount: req.parcels.length,
@@ -97,12 +106,13 @@ export function buildRateRequest(req: RateRequest, s: RateSettings): Rate["schem
             customsClearanceDetail: ratingCommodities(req),
           }
         : {}),
-      requestedPackageLineItems: req.parcels.map((p) => {
+      requestedPackageLineItems: req.parcels.map((p, i) => {
         const sub = subPackagingType(origin, destination, p);
-        return { ...packageLineItem(system, p), ...(sub ? { subPackagingType: sub } : {}) };
+        return { ...packageLineItem(system, p), ...(sub ? { subPackagingType: sub } : {}), ...served.packages[i] };
       }),
     },
   };
+  return { body, messages: served.messages };
 }
 
 /** The account's rate when FedEx sent one (in the preferred currency first), then the list rate. */

@@ -17,6 +17,7 @@ import {
   electronicTradeDocuments,
 } from "@/lib/carriers/fedex/customs";
 import { documentsOf, isLabel } from "@/lib/carriers/fedex/documents";
+import { fedexOptions } from "@/lib/carriers/fedex/options";
 import { alertMessages, badResponse } from "@/lib/carriers/fedex/errors";
 import { chargesOf } from "@/lib/carriers/fedex/rating";
 import { fedexService } from "@/lib/carriers/fedex/services";
@@ -99,9 +100,13 @@ function customerReferences(
   ];
 }
 
-export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schemas"]["Full_Schema_Ship"] {
+export function buildShipRequest(
+  req: ShipRequest,
+  s: ShipSettings,
+): { body: Ship["schemas"]["Full_Schema_Ship"]; messages: AdapterMessage[] } {
   const groundEconomy = req.service === GROUND_ECONOMY;
   if (groundEconomy && !s.smartPostHubId) throw groundEconomyNeedsHub();
+  const served = fedexOptions(req, req.options, req.service, true);
   const origin = req.shipper.country_code.toUpperCase();
   const destination = req.recipient.country_code.toUpperCase();
   const system = unitSystemOf(req.parcels);
@@ -112,7 +117,8 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
   const payer = paymentType(req.payment?.paid_by);
   const payerAccount = payer === "SENDER" ? s.accountNumber : req.payment?.account_number;
   const references = customerReferences(req);
-  return {
+  const specialServices = [...(etd?.specialServiceTypes ?? []), ...served.shipmentServices];
+  const body: Ship["schemas"]["Full_Schema_Ship"] = {
     labelResponseOptions: "LABEL",
     accountNumber: { value: s.accountNumber },
     requestedShipment: {
@@ -122,14 +128,16 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
       recipients: [partyOf(req.recipient, "recipient", taxRegistrations(req, "recipient"), req.shipper.phone_number)],
       pickupType: s.pickupType,
       serviceType: req.service,
-      packagingType: "YOUR_PACKAGING",
+      packagingType: served.packagingType,
       totalWeight: totalWeightLb(req.parcels),
       shippingChargesPayment: {
         paymentType: payer,
         ...(payerAccount ? { payor: { responsibleParty: { accountNumber: { value: payerAccount } } } } : {}),
       },
       ...(groundEconomy ? { smartPostInfoDetail: smartPostInfoDetail(req.parcels, s.smartPostHubId!) } : {}),
-      ...(etd ? { shipmentSpecialServices: etd } : {}),
+      ...(specialServices.length > 0
+        ? { shipmentSpecialServices: { ...etd, specialServiceTypes: specialServices } }
+        : {}),
       ...(customs ? { customsClearanceDetail: customsClearanceDetail(req, customs, s.accountNumber) } : {}),
       labelSpecification: {
         labelFormatType: "COMMON2D",
@@ -139,17 +147,19 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): Ship["schem
       ...(invoice ? { shippingDocumentSpecification: invoice } : {}),
       rateRequestType: ["LIST", "ACCOUNT"],
       totalPackageCount: req.parcels.length,
-      requestedPackageLineItems: req.parcels.map((p) => {
+      requestedPackageLineItems: req.parcels.map((p, i) => {
         const sub = subPackagingType(origin, destination, p);
         return {
           ...packageLineItem(system, p),
           ...(sub ? { subPackagingType: sub } : {}),
           customerReferences: references,
           ...(p.description ? { itemDescription: p.description.slice(0, 50) } : {}),
+          ...served.packages[i],
         };
       }),
     },
   };
+  return { body, messages: served.messages };
 }
 
 /** The rate FedEx billed: the one it names as actual, else the account rate, else the first. */

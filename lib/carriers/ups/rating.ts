@@ -10,6 +10,7 @@ import {
 } from "@/lib/carriers/types";
 import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/carriers/ups/charges";
 import { alertMessages, asArray, badResponse } from "@/lib/carriers/ups/errors";
+import { upsServiceOptions } from "@/lib/carriers/ups/options";
 import { serviceName } from "@/lib/carriers/ups/services";
 import {
   Fitter,
@@ -63,6 +64,7 @@ export function buildRateRequest(req: RateRequest, s: RateSettings) {
   const international = crossesCustomsBorder(origin, req.recipient.country_code);
   const documentsOnly = req.parcels.length > 0 && req.parcels.every((p) => p.is_document);
   const value = declaredValue(req.options);
+  const served = upsServiceOptions(req, req.options, single);
   const body: Rating["schemas"]["RATERequestWrapper"] = {
     RateRequest: {
       Request: { RequestOption: option, SubVersion: "2409" },
@@ -79,19 +81,21 @@ export function buildRateRequest(req: RateRequest, s: RateSettings) {
           : {}),
         ...(documentsOnly && international ? { DocumentsOnlyIndicator: "Y" } : {}),
         ...(s.negotiatedRates ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: "Y" } } : {}),
+        ...(served.shipment ? { ShipmentServiceOptions: served.shipment } : {}),
         TaxInformationIndicator: "Y",
         DeliveryTimeInformation: {
           PackageBillType: documentsOnly ? "02" : "03",
           Pickup: { Date: s.shipDate.replace(/-/g, "") },
         },
-        Package: req.parcels.map((p) => ({
+        Package: req.parcels.map((p, i) => ({
           PackagingType: { Code: packagingCode(p) },
           ...packageMeasures(p, units),
+          ...(served.packages[i] ? { PackageServiceOptions: served.packages[i] } : {}),
         })),
       },
     },
   };
-  return { path: `/api/rating/${RATING_VERSION}/${option}`, body, messages: f.messages };
+  return { path: `/api/rating/${RATING_VERSION}/${option}`, body, messages: [...f.messages, ...served.messages] };
 }
 
 interface RatedShipment extends UpsCharges {

@@ -11,6 +11,7 @@ import { chargesOf, type UpsCharges, type UpsNegotiatedCharges } from "@/lib/car
 import { chargeLine, customsValue, globalTaxInformation, internationalFields } from "@/lib/carriers/ups/customs";
 import { alertMessages, asArray, badResponse } from "@/lib/carriers/ups/errors";
 import { upsImageFormat, type UpsLabelImage } from "@/lib/carriers/ups/label";
+import { upsServiceOptions } from "@/lib/carriers/ups/options";
 import { serviceName } from "@/lib/carriers/ups/services";
 import { Fitter, packageMeasures, packagingCode, unitsFor, upsParty } from "@/lib/carriers/ups/wire";
 import { detectLabelType } from "@/lib/labels/check";
@@ -100,6 +101,9 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
   const shipper = named(upsParty(req.shipper, f, "shipper"), "shipper");
   // Registrations are for customs: a domestic label carries none.
   const taxInformation = international ? globalTaxInformation(req) : undefined;
+  const forms = customs ? internationalFields(req, customs, f, s.shipDate) : null;
+  const served = upsServiceOptions(req, req.options, req.service);
+  const serviceOptions = { ...forms?.ShipmentServiceOptions, ...served.shipment };
 
   const body: Shipping["schemas"]["SHIPRequestWrapper"] = {
     ShipmentRequest: {
@@ -109,7 +113,8 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
         ...(req.reference ? { TransactionReference: { CustomerContext: f.fit(req.reference, 512, "reference") } } : {}),
       },
       Shipment: {
-        ...(customs ? internationalFields(req, customs, f, s.shipDate) : {}),
+        ...forms,
+        ...(Object.keys(serviceOptions).length > 0 ? { ShipmentServiceOptions: serviceOptions } : {}),
         Shipper: { ...shipper, ShipperNumber: s.accountNumber },
         ShipTo: named(upsParty(req.recipient, f, "recipient", req.recipient.residential), "recipient"),
         ShipFrom: shipper,
@@ -121,10 +126,11 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
         ShipmentDate: s.shipDate.replace(/-/g, ""),
         ...invoiceLineTotal,
         ...(s.negotiatedRates ? { ShipmentRatingOptions: { NegotiatedRatesIndicator: "Y" } } : {}),
-        Package: req.parcels.map((p) => ({
+        Package: req.parcels.map((p, i) => ({
           Packaging: { Code: packagingCode(p) },
           ...packageMeasures(p, units),
           ...(perPackage ? { ReferenceNumber: references } : {}),
+          ...(served.packages[i] ? { PackageServiceOptions: served.packages[i] } : {}),
         })),
       },
       LabelSpecification: {
@@ -135,7 +141,7 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings) {
       },
     },
   };
-  return { body, messages: f.messages };
+  return { body, messages: [...f.messages, ...served.messages] };
 }
 
 interface ShipmentResults {
