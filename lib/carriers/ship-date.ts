@@ -126,8 +126,8 @@ export function originTimeZone(
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall clock in `timeZone` at `instant`: its date (`YYYY-MM-DD`) and minutes since midnight. */
-export function localClock(instant: Date, timeZone: string): { date: string; minutes: number } {
+/** Wall-clock date (`YYYY-MM-DD`) and time (`HH:MM`) of the instant in an IANA time zone, as carriers report. */
+export function localDateTime(instant: Date, timeZone: string): { date: string; time: string } {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", {
@@ -143,7 +143,13 @@ export function localClock(instant: Date, timeZone: string): { date: string; min
   }
   const parts: Record<string, string> = {};
   for (const p of f.formatToParts(instant)) parts[p.type] = p.value;
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** The wall clock in `timeZone` at `instant`: its date (`YYYY-MM-DD`) and minutes since midnight. */
+export function localClock(instant: Date, timeZone: string): { date: string; minutes: number } {
+  const { date, time } = localDateTime(instant, timeZone);
+  return { date, minutes: Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) };
 }
 
 function addDays(date: string, days: number): string {

@@ -1,5 +1,5 @@
 import type { TrackerStatus, TrackingEvent, TrackingResult } from "@/lib/carriers/types";
-import { localDateTime } from "@/lib/carriers/sandbox/dates";
+import { localDateTime } from "@/lib/carriers/ship-date";
 import { cityPlace, gateway, sortHub, type LocatedPlace } from "@/lib/carriers/sandbox/locations";
 import { scenarioName } from "@/lib/carriers/sandbox/scenarios";
 import type { TrackingNumberParts } from "@/lib/carriers/sandbox/tracking-number";
