@@ -1,4 +1,5 @@
 import { otherMethods } from "@/lib/api/fallback";
+import { fileResponse } from "@/lib/api/file-response";
 import { withApi } from "@/lib/api/with-api";
 import { idParam } from "@/lib/schemas/params";
 import { LabelQuery } from "@/lib/schemas/shipment";
@@ -23,14 +24,7 @@ export const GET = withApi(
   },
   async ({ ctx, params, query }) => {
     const file = await getLabel({ ctx, id: params.id, format: query.format, layout: query.layout });
-    return new Response(Buffer.from(file.content), {
-      headers: {
-        "Content-Type": file.contentType,
-        "Content-Length": String(file.content.byteLength),
-        "Content-Disposition": `attachment; filename="${file.filename}"`,
-        "Cache-Control": "private, no-store",
-      },
-    });
+    return fileResponse(file);
   },
 );
 

@@ -1,4 +1,5 @@
 import { otherMethods } from "@/lib/api/fallback";
+import { fileResponse } from "@/lib/api/file-response";
 import { withApi } from "@/lib/api/with-api";
 import { DocumentParams } from "@/lib/schemas/shipment-document";
 import { DOCUMENT_MEDIA_TYPES, getDocument } from "@/lib/shipments/get-document";
@@ -16,14 +17,7 @@ export const GET = withApi(
   },
   async ({ ctx, params }) => {
     const file = await getDocument({ ctx, id: params.id, documentId: params.document_id });
-    return new Response(Buffer.from(file.content), {
-      headers: {
-        "Content-Type": file.contentType,
-        "Content-Length": String(file.content.byteLength),
-        "Content-Disposition": `attachment; filename="${file.filename}"`,
-        "Cache-Control": "private, no-store",
-      },
-    });
+    return fileResponse(file);
   },
 );
 
