@@ -151,6 +151,7 @@ describe("trackerOverview (in transit, on-time rate, open exceptions)", () => {
     await trackerOf(org, { status: "in_transit" });
     await trackerOf(org, { status: "out_for_delivery" });
     const held = await trackerOf(org, { status: "on_hold" });
+    const lost = await trackerOf(org, { status: "lost", createdAt: new Date(Date.UTC(2031, 0, 6)) }); // a claim to file
     await trackerOf(org, { status: "delivery_failed", retiredAt: new Date() }); // retired: no longer open
     await trackerOf(org, { status: "in_transit", testMode: false }); // the other mode
     const other = await makeOrg();
@@ -160,8 +161,9 @@ describe("trackerOverview (in transit, on-time rate, open exceptions)", () => {
     const result = await trackerOverview({ ctx: await orgCtx(org.orgId), since, until, testMode: true });
     expect(result.inTransit).toBe(2);
     expect(result.onTime).toEqual({ onTime: 2, basis: 3, withoutEstimate: 1 });
-    expect(result.exceptions.count).toBe(1);
+    expect(result.exceptions.count).toBe(2);
     expect(result.exceptions.latest.map((e) => [e.id, e.status, e.shipmentId])).toEqual([
+      [lost.trackerId, "lost", lost.id],
       [held.trackerId, "on_hold", held.id],
     ]);
     const live = await trackerOverview({ ctx: await orgCtx(org.orgId), since, until, testMode: false });
