@@ -179,4 +179,22 @@ describe("the one way a shipment's status changes", () => {
     const found = await move("delivered");
     expect(found.transitions).toEqual([{ orgId, shipmentId: s.id, from: "lost", to: "delivered" }]);
   });
+
+  it("an empty change is nothing, and tracking leaves a shipment already in the tracker's status unwritten", async () => {
+    const { key, orgId } = await makeOrg();
+    const s = await createShipmentFor(key);
+    expect((await purchaseFor(key, s)).status).toBe(200);
+    const db = await getDb();
+    expect(await db.transaction((tx) => changeShipmentStatus(tx, [], new Date()))).toEqual({
+      transitions: [],
+      rows: [],
+    });
+    const [before] = await db.select().from(shipments).where(eq(shipments.id, s.id));
+    const out = await db.transaction((tx) =>
+      moveShipmentsWithTracking(tx, [{ orgId, shipmentId: s.id, to: "purchased" }], new Date(Date.now() + 60_000)),
+    );
+    expect(out).toEqual({ transitions: [], rows: [] });
+    const [after] = await db.select().from(shipments).where(eq(shipments.id, s.id));
+    expect(after!.updatedAt).toEqual(before!.updatedAt);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import type { TrackerStatus, TrackingEvent, TrackingResult } from "@/lib/carriers/types";
+import type { CarrierMessage, TrackerStatus, TrackingEvent, TrackingResult } from "@/lib/carriers/types";
 import { getDb } from "@/lib/db/client";
 import { events, trackers, trackingEvents } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
@@ -232,7 +232,16 @@ describe("retirement", () => {
 });
 
 describe("a failed refresh", () => {
-  const failed = [{ code: "carrier_timeout", message: "UPS did not answer in time.", level: "error" as const }];
+  const failed: CarrierMessage[] = [
+    {
+      carrier_name: "sandbox",
+      carrier_id: "sandbox",
+      code: "carrier_timeout",
+      message: "The carrier did not answer in time.",
+      level: "error",
+      details: {},
+    },
+  ];
 
   it("counts the failure, keeps the error and backs off; a later answer clears both", async () => {
     const { key } = await makeOrg();
@@ -276,5 +285,70 @@ describe("a failed refresh", () => {
       .from(trackers)
       .where(and(eq(trackers.id, other.tracker.id), eq(trackers.orgId, other.tracker.orgId)));
     expect(kept[0]).toMatchObject({ status: "lost", retiredAt: null });
+  });
+});
+
+describe("the batch's edges", () => {
+  it("an empty batch records nothing and answers nothing", async () => {
+    const db = await getDb();
+    expect(await db.transaction((tx) => merge.recordTrackings(tx, []))).toEqual([]);
+  });
+
+  it("a tracker deleted meanwhile is not found when merged alone", async () => {
+    const { key } = await makeOrg();
+    const { db, tracker } = await boughtTracker(key);
+    await db.delete(trackers).where(eq(trackers.id, tracker.id));
+    await expect(record(db, tracker, answer(tracker.trackingNumber, "in_transit", []))).rejects.toMatchObject({
+      code: "not_found",
+    });
+  });
+
+  it("an answer filed under the wrong organization is not merged, even in a batch that names both", async () => {
+    const one = await makeOrg();
+    const two = await makeOrg();
+    const mine = await boughtTracker(one.key);
+    const theirs = await boughtTracker(two.key);
+    const alsoTheirs = await boughtTracker(two.key);
+    const db = mine.db;
+    const out = await db.transaction((tx) =>
+      merge.recordTrackings(
+        tx,
+        [
+          { tracker: mine.tracker, result: answer(mine.tracker.trackingNumber, "in_transit", []) },
+          // Another organization's tracker presented as one of ours.
+          {
+            tracker: { ...theirs.tracker, orgId: one.orgId },
+            result: answer(theirs.tracker.trackingNumber, "delivered", []),
+          },
+          { tracker: alsoTheirs.tracker, result: answer(alsoTheirs.tracker.trackingNumber, "in_transit", []) },
+        ],
+        { now: at(100) },
+      ),
+    );
+    expect(out.map((r) => r.tracker.id)).toEqual([mine.tracker.id, alsoTheirs.tracker.id]);
+    expect((await stored(db, theirs.tracker.id)).status).not.toBe("delivered");
+  });
+});
+
+describe("a carrier on a simulated clock (timeScale)", () => {
+  it("shortens the next refresh after a merge and after a failure alike", async () => {
+    const { key } = await makeOrg();
+    const { db, tracker } = await boughtTracker(key);
+    const now = at(100);
+    const out = await db.transaction((tx) =>
+      merge.recordTracking(tx, tracker, answer(tracker.trackingNumber, "in_transit", []), {
+        now,
+        timeScale: 1 / 360,
+      }),
+    );
+    // In transit: 1 h, scaled to 10 s (±10 %).
+    const next = out.tracker.nextRefreshAt!.getTime() - now.getTime();
+    expect(next).toBeGreaterThanOrEqual(9_000);
+    expect(next).toBeLessThanOrEqual(11_000);
+    await merge.recordTrackingFailure(db, out.tracker, [], { now, timeScale: 1 / 360 });
+    // The first failure: 15 min, scaled to 2.5 s (±10 %).
+    const retry = (await stored(db, tracker.id)).nextRefreshAt!.getTime() - now.getTime();
+    expect(retry).toBeGreaterThanOrEqual(2_250);
+    expect(retry).toBeLessThanOrEqual(2_750);
   });
 });
