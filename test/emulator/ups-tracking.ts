@@ -308,7 +308,15 @@ export function trackedPackage(sale: Sale, trackingNumber: string, now: number) 
     trackingNumber,
     currentStatus: { ...current, simplifiedTextDescription: delivered ? "Delivered" : "On the Way" },
     activity: activities,
-    deliveryDate: [{ type: delivered ? "DEL" : "SDD", date: ymd(due) }],
+    // Once UPS reports a delay it also gives the rescheduled date (RDD) beside the scheduled one.
+    deliveryDate: delivered
+      ? [{ type: "DEL", date: ymd(new Date(happened.at(-1)!.at)) }]
+      : [
+          { type: "SDD", date: ymd(due) },
+          ...(happened.some(({ scan }) => scan.statusCode === "046")
+            ? [{ type: "RDD", date: ymd(new Date(due.getTime() + 24 * HOUR)) }]
+            : []),
+        ],
     ...(delivered ? { deliveryInformation: { location: "Front Door", receivedBy: "" } } : {}),
     packageAddress: [
       { type: "ORIGIN", address: sale.origin },

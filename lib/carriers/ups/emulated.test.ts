@@ -246,7 +246,11 @@ describe("UPS against the emulator", () => {
 
     it("a delay (X 046) is delivery_delayed, and the parcel arrives a day late", async () => {
       const n = await sell("delay");
-      expect((await trackAt(n, 14)).status).toBe("delivery_delayed");
+      const due = (await trackAt(n, 1)).estimated_delivery!;
+      const delayed = await trackAt(n, 14);
+      expect(delayed.status).toBe("delivery_delayed");
+      // UPS's rescheduled date (RDD), a day after the scheduled one.
+      expect(Date.parse(delayed.estimated_delivery!) - Date.parse(due)).toBe(86_400_000);
       expect((await trackAt(n, 40)).status).toBe("in_transit");
       expect((await trackAt(n, 72)).status).toBe("delivered");
     });
