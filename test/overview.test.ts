@@ -43,6 +43,9 @@ describe("labelSpend (the overview's label figures)", () => {
     await labelAt(org, day(3), 7, { currency: "EUR" });
     await labelAt(org, day(30), 20, { testMode: false });
     await labelAt(org, day(1, 0), 99); // the window's first instant: counted
+    const lost = await labelAt(org, day(30), 0.5, { testMode: false });
+    // The carrier lost it: the label was bought all the same.
+    await (await getDb()).update(shipments).set({ status: "lost" }).where(eq(shipments.id, lost.id));
     await labelAt(org, new Date(Date.UTC(2030, 11, 31)), 1); // outside
     const voided = await labelAt(org, day(3), 50);
     await (await getDb()).update(shipments).set({ status: "cancelled" }).where(eq(shipments.id, voided.id));
@@ -56,7 +59,7 @@ describe("labelSpend (the overview's label figures)", () => {
       { day: "2031-01-01", testMode: true, currency: "USD", labels: 1, spend: 99 },
       { day: "2031-01-03", testMode: true, currency: "EUR", labels: 1, spend: 7 },
       { day: "2031-01-03", testMode: true, currency: "USD", labels: 2, spend: 14.75 },
-      { day: "2031-01-30", testMode: false, currency: "USD", labels: 1, spend: 20 },
+      { day: "2031-01-30", testMode: false, currency: "USD", labels: 2, spend: 20.5 },
     ]);
 
     // Days are the clerk's: 23:00 UTC on the 3rd is the 4th in Tokyo.
