@@ -86,6 +86,25 @@ export const rooms = {
       "lib/jobs/scheduler.test.ts",
     ],
   },
+  // the tracking merge: which events are new, whether the last event moved, the status a tracker and its shipment
+  // take, and the carriers' status tables that status comes from
+  tracking: {
+    mutate: [
+      "lib/trackers/{record-tracking,tracking-rules}.ts",
+      "lib/shipments/status.ts",
+      "lib/carriers/{ups,fedex}/status.ts",
+    ],
+    tests: [
+      "test/tracking-merge.test.ts",
+      "test/tracker-status-sync.test.ts",
+      "test/shipment-status.test.ts",
+      "test/lost-parcel.test.ts",
+      "lib/trackers/tracking-rules.test.ts",
+      // One pattern each: MUTATION_TESTS joins them with commas, so no braces here.
+      "lib/carriers/ups/status.test.ts",
+      "lib/carriers/fedex/status.test.ts",
+    ],
+  },
   // webhook signing, the outbox and delivery
   webhooks: {
     mutate: [

@@ -30,6 +30,9 @@ const SHIPMENT_STATUS_2021_07: Record<ShipmentStatus, Legacy> = {
   out_for_delivery: "in-transit",
   needs_attention: "in-transit",
   delivery_failed: "in-transit",
+  // 2021.7 had no word for a parcel that will never arrive; its exceptions all read `in-transit`. `cancelled` would
+  // tell the client the label was voided (and refunded) and `delivered` that it arrived: both false, and acted on.
+  lost: "in-transit",
   delivered: "delivered",
   cancelled: "cancelled",
 };
@@ -45,6 +48,8 @@ const TRACKER_STATUS_2021_07: Record<TrackerStatus, Legacy> = {
   delivery_failed: "in-transit",
   ready_for_pickup: "in-transit",
   return_to_sender: "in-transit",
+  // As for shipments: the 2021.7 exceptions read `in-transit`, and `cancelled` or `delivered` would be acted on.
+  lost: "in-transit",
   delivered: "delivered",
   cancelled: "cancelled",
 };

@@ -63,7 +63,7 @@ describe("GET /v1/shipments", () => {
   it("keeps filters in the links and refuses bad paging", async () => {
     const res = await list({ limit: "1", status: "created" });
     expect(res.body.next).toBe("/v1/shipments?limit=1&status=created&offset=1");
-    const bad = await list({ limit: "0", offset: "-1", status: "lost", created_after: "yesterday" });
+    const bad = await list({ limit: "0", offset: "-1", status: "misplaced", created_after: "yesterday" });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
       "created_after",
@@ -166,7 +166,7 @@ describe("GET /v1/trackers", () => {
     expect((await get({ tracking_number: numbers[1]! })).body.count).toBe(1);
     expect((await get({ carrier_name: "sandbox" })).body.count).toBe(3);
     expect((await get({ carrier_name: "ups" })).body.count).toBe(0);
-    expect((await get({ status: "lost" })).status).toBe(400);
+    expect((await get({ status: "misplaced" })).status).toBe(400);
     expect((await get({ status: "delivered,out_for_delivery" })).body.count).toBe(2);
     expect((await get({ test_mode: "true", carrier_id: "sandbox" })).body.count).toBe(3);
     expect((await get({ test_mode: "false" })).body.count).toBe(0);

@@ -31,6 +31,11 @@ describe("GET /v1/openapi.json", () => {
       expect.arrayContaining(["label", "tracking_number", "tracker_id", "messages"]),
     );
     expect(schemas.Address.properties.federal_tax_id).toBeDefined();
+    // Statuses are enums from the vocabularies, the final `lost` included.
+    const enumOf = (s: { $ref?: string; enum?: string[] }): string[] =>
+      s.$ref ? enumOf(schemas[s.$ref.split("/").pop()!]) : (s.enum ?? []);
+    expect(enumOf(schemas.Tracker.properties.status)).toContain("lost");
+    expect(enumOf(schemas.Shipment.properties.status)).toContain("lost");
     // Input schemas follow validation: a parcel needs weight and weight_unit.
     expect(schemas.ParcelInput.required).toEqual(expect.arrayContaining(["weight", "weight_unit"]));
     expect(doc.paths["/v1/connections"].post.requestBody.content["application/json"].schema.$ref).toBe(

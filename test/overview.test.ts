@@ -43,6 +43,9 @@ describe("labelSpend (the overview's label figures)", () => {
     await labelAt(org, day(3), 7, { currency: "EUR" });
     await labelAt(org, day(30), 20, { testMode: false });
     await labelAt(org, day(1, 0), 99); // the window's first instant: counted
+    const lost = await labelAt(org, day(30), 0.5, { testMode: false });
+    // The carrier lost it: the label was bought all the same.
+    await (await getDb()).update(shipments).set({ status: "lost" }).where(eq(shipments.id, lost.id));
     await labelAt(org, new Date(Date.UTC(2030, 11, 31)), 1); // outside
     const voided = await labelAt(org, day(3), 50);
     await (await getDb()).update(shipments).set({ status: "cancelled" }).where(eq(shipments.id, voided.id));
@@ -56,7 +59,7 @@ describe("labelSpend (the overview's label figures)", () => {
       { day: "2031-01-01", testMode: true, currency: "USD", labels: 1, spend: 99 },
       { day: "2031-01-03", testMode: true, currency: "EUR", labels: 1, spend: 7 },
       { day: "2031-01-03", testMode: true, currency: "USD", labels: 2, spend: 14.75 },
-      { day: "2031-01-30", testMode: false, currency: "USD", labels: 1, spend: 20 },
+      { day: "2031-01-30", testMode: false, currency: "USD", labels: 2, spend: 20.5 },
     ]);
 
     // Days are the clerk's: 23:00 UTC on the 3rd is the 4th in Tokyo.
@@ -151,6 +154,7 @@ describe("trackerOverview (in transit, on-time rate, open exceptions)", () => {
     await trackerOf(org, { status: "in_transit" });
     await trackerOf(org, { status: "out_for_delivery" });
     const held = await trackerOf(org, { status: "on_hold" });
+    const lost = await trackerOf(org, { status: "lost", createdAt: new Date(Date.UTC(2031, 0, 6)) }); // a claim to file
     await trackerOf(org, { status: "delivery_failed", retiredAt: new Date() }); // retired: no longer open
     await trackerOf(org, { status: "in_transit", testMode: false }); // the other mode
     const other = await makeOrg();
@@ -160,8 +164,9 @@ describe("trackerOverview (in transit, on-time rate, open exceptions)", () => {
     const result = await trackerOverview({ ctx: await orgCtx(org.orgId), since, until, testMode: true });
     expect(result.inTransit).toBe(2);
     expect(result.onTime).toEqual({ onTime: 2, basis: 3, withoutEstimate: 1 });
-    expect(result.exceptions.count).toBe(1);
+    expect(result.exceptions.count).toBe(2);
     expect(result.exceptions.latest.map((e) => [e.id, e.status, e.shipmentId])).toEqual([
+      [lost.trackerId, "lost", lost.id],
       [held.trackerId, "on_hold", held.id],
     ]);
     const live = await trackerOverview({ ctx: await orgCtx(org.orgId), since, until, testMode: false });

@@ -35,6 +35,7 @@ const none: Record<ShipmentStatus, number> = {
   delivered: 0,
   needs_attention: 0,
   delivery_failed: 0,
+  lost: 0,
   cancelled: 0,
 };
 

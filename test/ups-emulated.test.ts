@@ -376,6 +376,43 @@ describe("UPS through the managed endpoints", () => {
     expect(after.body.status).toBe("purchased");
   });
 
+  // Next Day Air, due 24 h after the sale; the emulator picks the journey from the shipment's reference.
+  it.each([
+    ["attempt", 30, "delivery_failed", "delivery_failed"],
+    ["delay", 14, "delivery_delayed", "needs_attention"],
+    ["return", 90, "return_to_sender", "delivery_failed"],
+    ["lost", 20, "lost", "lost"],
+  ])(
+    "a refresh follows the %s journey: the tracker and its shipment say so",
+    async (journey, hours, tracker, shipment) => {
+      const { key } = await upsOrg();
+      const created = await call(createShipment, "POST", "/v1/shipments", {
+        key,
+        body: domestic({ reference: `JOURNEY-${journey}` }),
+      });
+      const nextDay = created.body.rates.find((r: { service: string }) => r.service === "01");
+      const bought = await call(purchase, "POST", `/v1/shipments/${created.body.id}/purchase`, {
+        key,
+        params: { id: created.body.id },
+        body: { selected_rate_id: nextDay.id },
+      });
+      expect(bought.status).toBe(200);
+      const { id, tracker_id } = bought.body.shipment;
+      skewMs = hours * 3_600_000;
+      const refreshed = await call(refreshTracker, "POST", `/v1/trackers/${tracker_id}/refresh`, {
+        key,
+        params: { id: tracker_id },
+      });
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body.status).toBe(tracker);
+      // A lost parcel is final: never asked about again, and promised for no day.
+      if (tracker === "lost") expect(refreshed.body).toMatchObject({ next_refresh_at: null, estimated_delivery: null });
+      else expect(refreshed.body.next_refresh_at).not.toBeNull();
+      const after = await call(getShipment, "GET", `/v1/shipments/${id}`, { key, params: { id } });
+      expect(after.body.status).toBe(shipment);
+    },
+  );
+
   it("the background refresh follows a due UPS tracker to delivered", async () => {
     const { key, connectionId } = await upsOrg();
     const created = await call(createShipment, "POST", "/v1/shipments", { key, body: domestic() });

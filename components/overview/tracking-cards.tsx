@@ -11,6 +11,7 @@ const STATUS_WORDS: Record<string, string> = {
   ready_for_pickup: "Ready for pickup",
   delivery_failed: "Delivery failed",
   return_to_sender: "Returning to sender",
+  lost: "Lost",
 };
 
 /** Delivered by the estimated date, with the count it rests on. */
@@ -44,7 +45,7 @@ export function ExceptionsCard({ exceptions }: { exceptions: TrackerOverview["ex
       <CardHeader>
         <CardTitle>Open exceptions</CardTitle>
         <CardDescription>
-          Held, delayed, waiting for pickup, failed or returning: {exceptions.count}{" "}
+          Held, delayed, waiting for pickup, failed, returning or lost: {exceptions.count}{" "}
           {exceptions.count === 1 ? "parcel" : "parcels"}.
         </CardDescription>
       </CardHeader>

@@ -6,7 +6,8 @@ import type { ShipmentStatus } from "@/lib/schemas/shipment";
  * - Draft: `created` (rated, no label yet).
  * - Purchased: `purchased` (label bought, the carrier has not scanned it).
  * - In transit: `in_transit` and `out_for_delivery` (moving; the badge tells which).
- * - Needs attention: `needs_attention` (held, returned, address problems) and `delivery_failed`: a clerk must act.
+ * - Needs attention: `needs_attention` (held, returned, address problems), `delivery_failed` and `lost` (a claim to
+ *   file, a parcel to send again): a clerk must act.
  *   A purchase whose answer was lost stays in its status (Draft) and says so in its messages: counting those here
  *   would need a second query over `meta`, and the list could not filter by it.
  * - Delivered, Cancelled: one status each.
@@ -17,7 +18,7 @@ export const SHIPMENT_TABS = {
   purchased: { label: "Purchased", statuses: ["purchased"] },
   in_transit: { label: "In transit", statuses: ["in_transit", "out_for_delivery"] },
   delivered: { label: "Delivered", statuses: ["delivered"] },
-  attention: { label: "Needs attention", statuses: ["needs_attention", "delivery_failed"] },
+  attention: { label: "Needs attention", statuses: ["needs_attention", "delivery_failed", "lost"] },
   cancelled: { label: "Cancelled", statuses: ["cancelled"] },
 } as const satisfies Record<string, { label: string; statuses: readonly ShipmentStatus[] | null }>;
 

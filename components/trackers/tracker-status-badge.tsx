@@ -8,6 +8,7 @@ import {
   Navigation,
   OctagonAlert,
   PackageCheck,
+  PackageX,
   Store,
   Truck,
   Undo2,
@@ -27,6 +28,7 @@ export const TRACKER_STATUS_DISPLAY: Record<TrackerStatus, StatusDisplay> = {
   delivery_failed: { label: "Delivery failed", tone: "danger", icon: OctagonAlert },
   ready_for_pickup: { label: "Ready for pickup", tone: "warning", icon: Store },
   return_to_sender: { label: "Returning to sender", tone: "danger", icon: Undo2 },
+  lost: { label: "Lost", tone: "danger", icon: PackageX },
   cancelled: { label: "Cancelled", tone: "neutral", icon: Ban },
   unknown: { label: "Unknown", tone: "neutral", icon: CircleHelp },
 };

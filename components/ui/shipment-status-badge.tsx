@@ -5,6 +5,7 @@ import {
   CircleDashed,
   OctagonAlert,
   PackageCheck,
+  PackageX,
   Truck,
   Navigation,
 } from "lucide-react";
@@ -20,6 +21,7 @@ export const SHIPMENT_STATUS_DISPLAY: Record<ShipmentStatus, StatusDisplay> = {
   delivered: { label: "Delivered", tone: "success", icon: CircleCheck },
   needs_attention: { label: "Needs attention", tone: "warning", icon: AlertTriangle },
   delivery_failed: { label: "Delivery failed", tone: "danger", icon: OctagonAlert },
+  lost: { label: "Lost", tone: "danger", icon: PackageX },
   cancelled: { label: "Cancelled", tone: "neutral", icon: Ban },
 };
 

@@ -28,6 +28,8 @@ export const TRACKER_STATUSES = [
   "delivery_failed",
   "ready_for_pickup",
   "return_to_sender",
+  // Lost, damaged beyond delivery, destroyed, seized or disposed of: the parcel will not arrive (final).
+  "lost",
   "cancelled",
   "unknown",
 ] as const;

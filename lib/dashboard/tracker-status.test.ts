@@ -20,13 +20,14 @@ describe("tracker tabs", () => {
       ready_for_pickup: 10,
       cancelled: 11,
       unknown: 12,
+      lost: 13,
     });
     expect(Object.fromEntries(TRACKER_TAB_KEYS.map((t) => [t, trackerTabCount(t, c)]))).toEqual({
       in_transit: 6,
       out_for_delivery: 4,
       delivered: 5,
-      exceptions: 30,
-      all: 78,
+      exceptions: 43,
+      all: 91,
     });
   });
 
@@ -57,6 +58,7 @@ describe("trackerProgress", () => {
       detour: "delivery_failed",
     });
     expect(trackerProgress("return_to_sender", ["return_to_sender", "picked_up"]).detour).toBe("return_to_sender");
+    expect(trackerProgress("lost", ["lost", "in_transit", "picked_up"])).toEqual({ reached: 2, detour: "lost" });
   });
 
   it("an unknown status without events is at the start, with no detour", () => {

@@ -11,7 +11,7 @@ export const TRACKER_TABS = {
   delivered: { label: "Delivered", statuses: ["delivered"] },
   exceptions: {
     label: "Exceptions",
-    statuses: ["on_hold", "delivery_delayed", "delivery_failed", "return_to_sender"],
+    statuses: ["on_hold", "delivery_delayed", "delivery_failed", "return_to_sender", "lost"],
   },
   all: { label: "All", statuses: null },
 } as const satisfies Record<string, { label: string; statuses: readonly TrackerStatus[] | null }>;

@@ -33,6 +33,7 @@ export const SHIPMENT_STATUSES = [
   "delivered",
   "needs_attention",
   "delivery_failed",
+  "lost",
   "cancelled",
 ] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];

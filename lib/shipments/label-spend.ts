@@ -15,6 +15,8 @@ const BOUGHT_STATUSES = [
   "delivered",
   "needs_attention",
   "delivery_failed",
+  // The carrier lost it, the label was still bought (any refund is a claim, not a void).
+  "lost",
 ] as const satisfies readonly ShipmentStatus[];
 
 /** Labels and their total charge in one currency (a sum is never across currencies). */

@@ -229,10 +229,8 @@ export async function recordTrackingFailure(
   { now = new Date(), timeScale = 1, keepSchedule = false }: MergeOptions & { keepSchedule?: boolean } = {},
 ): Promise<void> {
   const failures = tracker.refreshFailures + 1;
-  const retire =
-    tracker.status !== "cancelled" &&
-    !FINAL_TRACKER_STATUSES.has(tracker.status) &&
-    isStale(tracker.lastEventAt, tracker.createdAt, now);
+  // Final statuses (cancelled among them) are never retired: their story is told.
+  const retire = !FINAL_TRACKER_STATUSES.has(tracker.status) && isStale(tracker.lastEventAt, tracker.createdAt, now);
   await db
     .update(trackers)
     .set({

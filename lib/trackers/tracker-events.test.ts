@@ -16,12 +16,12 @@ describe("mergeEventTypes", () => {
     expect(mergeEventTypes(tracker("on_hold"), tracker("on_hold"), true)).toEqual(["tracker.updated"]);
   });
 
-  it("adds tracker.delivered, or tracker.exception for on_hold, delivery_failed and return_to_sender", () => {
+  it("adds tracker.delivered, or tracker.exception for on_hold, delivery_failed, return_to_sender and lost", () => {
     expect(mergeEventTypes(tracker("in_transit"), tracker("delivered"), true)).toEqual([
       "tracker.updated",
       "tracker.delivered",
     ]);
-    for (const status of ["on_hold", "delivery_failed", "return_to_sender"]) {
+    for (const status of ["on_hold", "delivery_failed", "return_to_sender", "lost"]) {
       expect(mergeEventTypes(tracker("in_transit"), tracker(status), true)).toEqual([
         "tracker.updated",
         "tracker.exception",

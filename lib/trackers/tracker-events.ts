@@ -7,7 +7,7 @@ import { loadStoredTrackers } from "./load-trackers";
 import type { TrackerRow } from "./present-tracker";
 
 /** Statuses that need someone to act: `tracker.exception` (docs/webhooks.md). */
-const EXCEPTIONS: ReadonlySet<TrackerStatus> = new Set(["on_hold", "delivery_failed", "return_to_sender"]);
+const EXCEPTIONS: ReadonlySet<TrackerStatus> = new Set(["on_hold", "delivery_failed", "return_to_sender", "lost"]);
 
 /**
  * The events of a tracker merge, from what it was to what it is: `tracker.updated` for new events, a new status or

@@ -8,7 +8,7 @@ import type { TrackerStatus } from "@/lib/carriers/types";
 const MOVING_STATUSES = ["picked_up", "in_transit", "out_for_delivery"] as const satisfies TrackerStatus[];
 
 /**
- * Parcels someone has to look at: the statuses that turn a shipment `needs_attention` or `delivery_failed`
+ * Parcels someone has to look at: the statuses that turn a shipment `needs_attention`, `delivery_failed` or `lost`
  * (tracking-rules.ts, shipmentStatusFor).
  */
 const EXCEPTION_STATUSES = [
@@ -17,6 +17,7 @@ const EXCEPTION_STATUSES = [
   "ready_for_pickup",
   "delivery_failed",
   "return_to_sender",
+  "lost",
 ] as const satisfies TrackerStatus[];
 
 interface OpenException {

@@ -26,6 +26,7 @@ describe("tracking rules", () => {
       delivery_failed: "delivery_failed",
       ready_for_pickup: "needs_attention",
       return_to_sender: "delivery_failed",
+      lost: "lost",
       cancelled: null,
       unknown: null,
     });
@@ -52,6 +53,7 @@ describe("tracking rules", () => {
     expect(at("pending", 0.5, 1 / 360)).toBe(now.getTime() + 40_000);
     expect(at("delivered", 0.5)).toBeUndefined();
     expect(at("cancelled", 0.5)).toBeUndefined();
+    expect(at("lost", 0.5)).toBeUndefined();
     expect(at("return_to_sender", 0.5)).toBe(now.getTime() + 4 * 3_600_000);
     expect(REFRESH_INTERVAL_MS.out_for_delivery).toBeLessThan(REFRESH_INTERVAL_MS.in_transit);
     expect(REFRESH_INTERVAL_MS.in_transit).toBeLessThan(REFRESH_INTERVAL_MS.pending);

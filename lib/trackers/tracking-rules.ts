@@ -9,10 +9,12 @@ import type { ShipmentStatus } from "@/lib/schemas/shipment";
  */
 
 /**
- * No further refresh: the parcel's story is over. `return_to_sender` is not in it: the parcel is still travelling
- * back, and becomes final once it is delivered back (see mergedStatus and isDeliveredBack).
+ * No further refresh: the parcel's story is over. `lost` is in it: the carrier has given the parcel up (lost,
+ * destroyed, seized, disposed of), and what remains is a claim, not tracking; a refresh on demand still asks, for the
+ * rare parcel that turns up. `return_to_sender` is not in it: the parcel is still travelling back, and becomes final
+ * once it is delivered back (see mergedStatus and isDeliveredBack).
  */
-export const FINAL_TRACKER_STATUSES: ReadonlySet<TrackerStatus> = new Set(["delivered", "cancelled"]);
+export const FINAL_TRACKER_STATUSES: ReadonlySet<TrackerStatus> = new Set(["delivered", "lost", "cancelled"]);
 
 /** Trackers with no new event for this long are retired (docs/api.md, "Background tracker refresh"). */
 export const RETIRE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
@@ -72,6 +74,9 @@ export function shipmentStatusFor(status: TrackerStatus): ShipmentStatus | null 
     case "delivery_failed":
     case "return_to_sender":
       return "delivery_failed";
+    // Not needs_attention: the shipper has to claim or send again, and must not wait for a delivery.
+    case "lost":
+      return "lost";
     case "on_hold":
     case "delivery_delayed":
     // Held at a counter: the recipient has to act, which is what needs_attention tells a clerk.
@@ -101,6 +106,7 @@ export const REFRESH_INTERVAL_MS: Record<TrackerStatus, number> = {
   pending: 4 * 60 * MINUTE,
   unknown: 4 * 60 * MINUTE,
   delivered: 0,
+  lost: 0,
   cancelled: 0,
   return_to_sender: 4 * 60 * MINUTE,
 };

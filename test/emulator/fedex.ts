@@ -684,6 +684,15 @@ const STEPS = {
     where: "destination",
     exception: "Incorrect address",
   },
+  // FedEx publishes no code for a lost or destroyed parcel: it is a shipment exception, and the words are the
+  // emulator's (FedEx's own reason codes, `ancillaryDetails[].reason`, are not published either).
+  lost: {
+    type: "SE",
+    derived: "SE",
+    description: "Shipment exception",
+    where: "hub",
+    exception: "Package could not be located",
+  },
   weather: {
     type: "DY",
     derived: "DY",
@@ -695,7 +704,27 @@ const STEPS = {
 
 const at = (hours: number, step: Omit<Step, "hours">): Step => ({ hours, ...step });
 
-/** The journey for a scenario digit (the sandbox's scenarios), hours after the sale. */
+/**
+ * A label bought with the customer reference `JOURNEY-ATTEMPT`, `-DELAY`, `-RETURN` or `-LOST` (any case) makes that
+ * journey, as the UPS emulator's do (ups-tracking.ts); its number carries the scenario digit like any other.
+ */
+const JOURNEY_SCENARIOS: ReadonlyMap<string, number> = new Map([
+  ["ATTEMPT", 6],
+  ["DELAY", 8],
+  ["RETURN", 5],
+  ["LOST", 4],
+]);
+
+function scenarioOfReference(references: unknown[]): number {
+  for (const r of references) {
+    const name = /^JOURNEY-(\w+)$/i.exec(String(obj(r).value ?? "").trim())?.[1]?.toUpperCase();
+    const scenario = name === undefined ? undefined : JOURNEY_SCENARIOS.get(name);
+    if (scenario !== undefined) return scenario;
+  }
+  return 0;
+}
+
+/** The journey for a scenario digit (the sandbox's scenarios, but 4: a lost parcel), hours after the sale. */
 function journey(scenario: number, international: boolean): Step[] {
   const s = STEPS;
   const x = international ? 2 : 1;
@@ -725,6 +754,8 @@ function journey(scenario: number, international: boolean): Step[] {
       return [...start, at(20 * x, s.atDestination), at(20 * x + 2, international ? s.clearance : s.addressHold)];
     case 8:
       return [...start, at(12, s.weather), at(44 * x, s.atDestination), ...deliver(50 * x)];
+    case 4:
+      return [...start, at(14, s.lost)];
     default:
       return [...start, ...arrive, ...deliver(26 * x)];
   }
@@ -973,9 +1004,10 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
 
   const now = state.now();
   const book = sales(state);
+  const scenario = scenarioOfReference(list(packages[0]?.customerReferences));
   const pieces = packages.map(() => {
     let n: string;
-    do n = fedexEmulatorNumber({ soldAt: now, serial: nextSerial(state) });
+    do n = fedexEmulatorNumber({ soldAt: now, serial: nextSerial(state), scenario });
     while (book.has(n));
     return n;
   });
@@ -989,7 +1021,7 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
     origin: placeOf(route.origin),
     destination: placeOf(route.destination),
     international: route.international,
-    scenario: 0,
+    scenario,
     voidedAt: null,
   };
   for (const n of pieces) book.set(n, sale);

@@ -88,11 +88,45 @@ function pick<T>(list: T[], seed: string): T {
 
 const HOUR = 3_600_000;
 
+/**
+ * The journeys a parcel can make besides the plain one, chosen by the test through the shipment's own reference
+ * (UPS keeps it with the sale, so it travels the real wire): a reference number `JOURNEY-ATTEMPT`, `JOURNEY-DELAY`,
+ * `JOURNEY-RETURN` or `JOURNEY-LOST` (any case). Their activities carry UPS's documented codes: `statusCode` from
+ * UPS's Status/Description Codes (lib/carriers/ups/status-codes.ts) and, on exceptions (type X), `code` from UPS's
+ * Package Exceptions list (the same "API Codes" appendix, karrioapi/karrio @ 597cf2a,
+ * modules/connectors/ups/vendors/Tracking-movement-scans.html, its first table).
+ */
+const UPS_JOURNEYS = ["ATTEMPT", "DELAY", "RETURN", "LOST"] as const;
+type Journey = (typeof UPS_JOURNEYS)[number] | "PLAIN";
+
+function journeyOf(sale: Sale): Journey {
+  for (const ref of sale.referenceNumbers) {
+    const name = /^JOURNEY-(\w+)$/i.exec(ref.trim())?.[1]?.toUpperCase();
+    if ((UPS_JOURNEYS as readonly string[]).includes(name ?? "")) return name as Journey;
+  }
+  return "PLAIN";
+}
+
+// Package Exceptions 48: "The receiver was not available for delivery. We'll make a second attempt the next
+// business day."; 49: "… at the time of the final delivery attempt."; 8: "Due to operating conditions, your package
+// may be delayed."; 1F: "Per government agency instruction, UPS has destroyed the package."
+const notHome = (afterHours: number, statusCode: string, place: Place): Scan => ({
+  afterHours,
+  type: "X",
+  code: "48",
+  statusCode,
+  description: "The receiver was not available for delivery. We'll make a second attempt the next business day.",
+  place,
+});
+
 /** The scans of a sale's journey, with their time after the sale: the same for the same number. */
 function scans(sale: Sale, trackingNumber: string): Scan[] {
   const total = Math.max(1, sale.transitDays) * 24;
   const international = sale.origin.countryCode !== sale.destination.countryCode;
   const hub = pick(international ? INTERNATIONAL_HUBS : HUBS, trackingNumber);
+  const journey = journeyOf(sale);
+  // A delayed parcel reaches its destination a day late; everything after the hub moves with it.
+  const late = journey === "DELAY" ? 24 : 0;
   const list: Scan[] = [
     {
       afterHours: 0,
@@ -119,18 +153,39 @@ function scans(sale: Sale, trackingNumber: string): Scan[] {
       description: "Arrived at Facility",
       place: hub,
     },
-    {
-      afterHours: total * 0.5 + 3,
-      type: "I",
-      code: "DP",
-      statusCode: "005",
-      description: "Departed from Facility",
-      place: hub,
-    },
   ];
+  if (journey === "LOST") {
+    list.push({
+      afterHours: total * 0.5 + 6,
+      type: "X",
+      code: "1F",
+      statusCode: "149",
+      description: "Per government agency instruction, UPS has destroyed the package.",
+      place: hub,
+    });
+    return list;
+  }
+  if (journey === "DELAY") {
+    list.push({
+      afterHours: total * 0.5 + 1,
+      type: "X",
+      code: "8",
+      statusCode: "046",
+      description: "Due to operating conditions, your package may be delayed.",
+      place: hub,
+    });
+  }
+  list.push({
+    afterHours: total * 0.5 + 3 + late,
+    type: "I",
+    code: "DP",
+    statusCode: "005",
+    description: "Departed from Facility",
+    place: hub,
+  });
   if (international) {
     list.push({
-      afterHours: total * 0.7,
+      afterHours: total * 0.7 + late,
       type: "I",
       code: "IP",
       statusCode: "005",
@@ -138,26 +193,63 @@ function scans(sale: Sale, trackingNumber: string): Scan[] {
       place: sale.destination,
     });
   }
+  const outForDelivery = (afterHours: number): Scan => ({
+    afterHours,
+    type: "I",
+    code: "OT",
+    statusCode: "021",
+    description: "Out For Delivery Today",
+    place: sale.destination,
+  });
   list.push(
     {
-      afterHours: total - 7,
+      afterHours: total - 7 + late,
       type: "I",
       code: "AR",
       statusCode: "005",
       description: "Arrived at Facility",
       place: sale.destination,
     },
-    {
-      afterHours: total - 4,
-      type: "I",
-      code: "OT",
-      statusCode: "021",
-      description: "Out For Delivery Today",
-      place: sale.destination,
-    },
-    { afterHours: total, type: "D", code: "FS", statusCode: "011", description: "DELIVERED", place: sale.destination },
+    outForDelivery(total - 4 + late),
   );
+  if (journey === "ATTEMPT") {
+    // Nobody home the first time; delivered on the second attempt the next day.
+    list.push(notHome(total, "022", sale.destination), outForDelivery(total + 20));
+    list.push({ ...delivered(sale), afterHours: total + 24 });
+    return list;
+  }
+  if (journey === "RETURN") {
+    // Three attempts (022, 023, then the final one, 024), then UPS sends the parcel back.
+    list.push(
+      notHome(total, "022", sale.destination),
+      outForDelivery(total + 20),
+      notHome(total + 24, "023", sale.destination),
+      outForDelivery(total + 44),
+      {
+        afterHours: total + 48,
+        type: "X",
+        code: "49",
+        statusCode: "024",
+        description: "The receiver was not available at the time of the final delivery attempt.",
+        place: sale.destination,
+      },
+      {
+        afterHours: total + 60,
+        type: "I",
+        code: "DP",
+        statusCode: "035",
+        description: "Returning to Sender",
+        place: sale.destination,
+      },
+    );
+    return list;
+  }
+  list.push({ ...delivered(sale), afterHours: total + late });
   return list;
+}
+
+function delivered(sale: Sale): Scan {
+  return { afterHours: 0, type: "D", code: "FS", statusCode: "011", description: "DELIVERED", place: sale.destination };
 }
 
 const ymd = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, "");
@@ -216,7 +308,15 @@ export function trackedPackage(sale: Sale, trackingNumber: string, now: number) 
     trackingNumber,
     currentStatus: { ...current, simplifiedTextDescription: delivered ? "Delivered" : "On the Way" },
     activity: activities,
-    deliveryDate: [{ type: delivered ? "DEL" : "SDD", date: ymd(due) }],
+    // Once UPS reports a delay it also gives the rescheduled date (RDD) beside the scheduled one.
+    deliveryDate: delivered
+      ? [{ type: "DEL", date: ymd(new Date(happened.at(-1)!.at)) }]
+      : [
+          { type: "SDD", date: ymd(due) },
+          ...(happened.some(({ scan }) => scan.statusCode === "046")
+            ? [{ type: "RDD", date: ymd(new Date(due.getTime() + 24 * HOUR)) }]
+            : []),
+        ],
     ...(delivered ? { deliveryInformation: { location: "Front Door", receivedBy: "" } } : {}),
     packageAddress: [
       { type: "ORIGIN", address: sale.origin },

@@ -428,6 +428,70 @@ describe("UPS against the emulator", () => {
     expect([...instants].sort().reverse()).toEqual(instants);
   });
 
+  describe("unhappy journeys, chosen by the shipment's reference (Next Day Air: delivery due 24 h after the sale)", () => {
+    const sell = async (journey: string) =>
+      (await run((ctx) => upsAdapter.ship(ctx, upsShipRequest({ service: "01", reference: `journey-${journey}` }))))
+        .data.tracking_number;
+    const trackAt = async (n: string, hours: number) => {
+      skewMs = hours * 3_600_000;
+      return (await run((ctx) => upsAdapter.track(ctx, n))).data;
+    };
+
+    it("a failed attempt (X 022) is delivery_failed, then the second attempt delivers", async () => {
+      const n = await sell("attempt");
+      const missed = await trackAt(n, 30);
+      expect(missed.status).toBe("delivery_failed");
+      expect(missed.events[0]).toMatchObject({ status: "delivery_failed", code: "48" });
+      const done = await trackAt(n, 72);
+      expect(done.status).toBe("delivered");
+      expect(done.events.slice(0, 3).map((e) => e.status)).toEqual([
+        "delivered",
+        "out_for_delivery",
+        "delivery_failed",
+      ]);
+    });
+
+    it("a delay (X 046) is delivery_delayed, and the parcel arrives a day late", async () => {
+      const n = await sell("delay");
+      const due = (await trackAt(n, 1)).estimated_delivery!;
+      const delayed = await trackAt(n, 14);
+      expect(delayed.status).toBe("delivery_delayed");
+      // UPS's rescheduled date (RDD), a day after the scheduled one.
+      expect(Date.parse(delayed.estimated_delivery!) - Date.parse(due)).toBe(86_400_000);
+      expect((await trackAt(n, 40)).status).toBe("in_transit");
+      expect((await trackAt(n, 72)).status).toBe("delivered");
+    });
+
+    it("three attempts (022, 023, 024), then returning to sender (035)", async () => {
+      const n = await sell("return");
+      const back = await trackAt(n, 90);
+      expect(back.status).toBe("return_to_sender");
+      // The return leg is a plain departure scan (DP): only its status code, 035, says it is going back.
+      expect(back.events.slice(0, 6).map((e) => [e.code, e.status])).toEqual([
+        ["DP", "return_to_sender"],
+        ["49", "delivery_failed"],
+        ["OT", "out_for_delivery"],
+        ["48", "delivery_failed"],
+        ["OT", "out_for_delivery"],
+        ["48", "delivery_failed"],
+      ]);
+    });
+
+    it("a parcel UPS destroyed (X 149) is lost, with no estimated delivery", async () => {
+      const n = await sell("lost");
+      expect((await trackAt(n, 17)).status).toBe("in_transit");
+      const gone = await trackAt(n, 20);
+      expect(gone).toMatchObject({ status: "lost", estimated_delivery: null });
+      expect(gone.events[0]).toMatchObject({
+        status: "lost",
+        code: "1F",
+        description: "Per government agency instruction, UPS has destroyed the package.",
+      });
+      // Nothing follows: the journey ends there.
+      expect((await trackAt(n, 24 * 10)).events).toHaveLength(gone.events.length);
+    });
+  });
+
   it("a number UPS never sold is not found (TW0001), a malformed one too (TV1002), a short one without a call", async () => {
     const unsold = makeUpsTrackingNumber("A1B2C3", "03", 7654321);
     expect((await failure(run((ctx) => upsAdapter.track(ctx, unsold)))).messages[0]).toMatchObject({

@@ -160,7 +160,8 @@ export function parseTrackResponse(
       tracking_number: str(pkg.trackingNumber) || trackingNumber,
       status,
       events,
-      estimated_delivery: status === "delivered" ? null : estimatedDelivery(pkg.deliveryDate),
+      // UPS keeps the scheduled date on a parcel it has given up; promising it would mislead.
+      estimated_delivery: status === "delivered" || status === "lost" ? null : estimatedDelivery(pkg.deliveryDate),
       meta: {
         ...(service ? { service_name: service } : {}),
         ...(signedBy ? { signed_by: signedBy } : {}),
