@@ -216,6 +216,16 @@ describe("the status when the carrier states none", () => {
 });
 
 describe("retirement", () => {
+  it("a tracker silent for 90 days is retired in the database: unknown, never due again", async () => {
+    const { key } = await makeOrg();
+    const { db, tracker } = await boughtTracker(key);
+    const late = new Date(at(1).getTime() + RETIRE_AFTER_MS + HOUR);
+    await record(db, tracker, answer(tracker.trackingNumber, "in_transit", [scan("in_transit", at(1))]), {
+      now: late,
+    });
+    expect(await stored(db, tracker.id)).toMatchObject({ status: "unknown", nextRefreshAt: null, retiredAt: late });
+  });
+
   it("a final tracker silent for 90 days stays as it is: a delivered parcel is not retired to unknown", async () => {
     const { key } = await makeOrg();
     const { db, tracker } = await boughtTracker(key);
@@ -300,6 +310,7 @@ describe("the batch's edges", () => {
     await db.delete(trackers).where(eq(trackers.id, tracker.id));
     await expect(record(db, tracker, answer(tracker.trackingNumber, "in_transit", []))).rejects.toMatchObject({
       code: "not_found",
+      message: `Tracker ${tracker.id} does not exist.`,
     });
   });
 
@@ -342,6 +353,8 @@ describe("a carrier on a simulated clock (timeScale)", () => {
       }),
     );
     // In transit: 1 h, scaled to 10 s (±10 %).
+    // As written to the database, not only as answered.
+    expect((await stored(db, tracker.id)).nextRefreshAt).toEqual(out.tracker.nextRefreshAt);
     const next = out.tracker.nextRefreshAt!.getTime() - now.getTime();
     expect(next).toBeGreaterThanOrEqual(9_000);
     expect(next).toBeLessThanOrEqual(11_000);
