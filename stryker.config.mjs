@@ -10,7 +10,7 @@ export const rooms = {
     mutate: [
       "lib/shipments/{claim,record-purchase,purchase-shipment,cancel-shipment,void-orphan-label}.ts",
       "lib/shipments/{settle-lost-purchase,look-up-attempt,buy-proxy-label,record-retries,outcome-unknown}.ts",
-      "lib/shipments/get-label.ts",
+      "lib/shipments/{get-label,get-document}.ts",
     ],
     tests: [
       "test/shipment-claim.test.ts",
@@ -26,6 +26,7 @@ export const rooms = {
       "test/customs.test.ts",
       "test/label-layouts.test.ts",
       "test/shipment-payment.test.ts",
+      "test/shipment-documents.test.ts",
       "lib/shipments/*.test.ts",
     ],
   },

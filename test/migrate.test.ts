@@ -44,6 +44,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "parcels",
       "rates",
       "sessions",
+      "shipment_documents",
       "shipments",
       "trackers",
       "tracking_events",
