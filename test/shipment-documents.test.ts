@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PDFDocument } from "pdf-lib";
+import { getDb } from "@/lib/db/client";
+import { shipmentDocuments } from "@/lib/db/schema";
+import { printsAtActualSize } from "@/lib/labels/print-ready";
 import { POST as rates } from "@/app/v1/proxy/rates/route";
 import { POST as shipping } from "@/app/v1/proxy/shipping/route";
 import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
@@ -110,6 +113,58 @@ describe("a shipment's documents", () => {
     expect(unknown.res.status).toBe(404);
     const malformed = await download(key, abroad.id, "invoice.pdf");
     expect(malformed.res.status).toBe(400);
+  });
+
+  it("papers of one kind are told apart by their place; a PDF is flagged to print at actual size, a PNG is as drawn", async () => {
+    const { key, orgId } = await makeOrg();
+    const s = await createShipmentFor(key, toToronto);
+    const shipment = (await purchaseFor(key, s)).body.shipment as { tracking_number: string };
+    // Papers a carrier may hand beside the invoice: a second certificate of origin, an image.
+    const pdf = await PDFDocument.create();
+    pdf.addPage([612, 792]);
+    const png = Uint8Array.from(Buffer.from("89504e470d0a1a0a0000000d4948445200000001", "hex"));
+    const db = await getDb();
+    await db.insert(shipmentDocuments).values([
+      {
+        id: `doc_${"a".repeat(32)}`,
+        orgId,
+        shipmentId: s.id,
+        position: 1,
+        type: "certificate_of_origin",
+        format: "PDF",
+        name: null,
+        content: await pdf.save(),
+      },
+      {
+        id: `doc_${"b".repeat(32)}`,
+        orgId,
+        shipmentId: s.id,
+        position: 2,
+        type: "other",
+        format: "PNG",
+        name: "Photo",
+        content: png,
+      },
+    ]);
+
+    const second = await download(key, s.id, `doc_${"a".repeat(32)}`);
+    expect(second.res.headers.get("content-disposition")).toBe(
+      `attachment; filename="${shipment.tracking_number}-certificate-of-origin-2.pdf"`,
+    );
+    expect(await printsAtActualSize(await PDFDocument.load(second.bytes))).toBe(true);
+
+    const image = await download(key, s.id, `doc_${"b".repeat(32)}`);
+    expect(image.res.headers.get("content-type")).toBe("image/png");
+    expect(image.res.headers.get("content-disposition")).toBe(
+      `attachment; filename="${shipment.tracking_number}-other-3.png"`,
+    );
+    expect(image.bytes).toEqual(png);
+
+    const missing = await download(key, s.id, `doc_${"c".repeat(32)}`);
+    expect(missing.res.status).toBe(404);
+    expect(JSON.parse(new TextDecoder().decode(missing.bytes))).toMatchObject({
+      errors: [{ code: "not_found", message: `Document doc_${"c".repeat(32)} of shipment ${s.id} does not exist.` }],
+    });
   });
 
   it("a shipment not yet bought lists no documents", async () => {
