@@ -145,6 +145,16 @@ describe("a shipment's documents", () => {
         name: "Photo",
         content: png,
       },
+      {
+        id: `doc_${"d".repeat(32)}`,
+        orgId,
+        shipmentId: s.id,
+        position: 3,
+        type: "other",
+        format: "ZPL",
+        name: "Thermal copy",
+        content: new TextEncoder().encode("^XA^FDcopy^FS^XZ\n"),
+      },
     ]);
 
     const second = await download(key, s.id, `doc_${"a".repeat(32)}`);
@@ -159,6 +169,12 @@ describe("a shipment's documents", () => {
       `attachment; filename="${shipment.tracking_number}-other-3.png"`,
     );
     expect(image.bytes).toEqual(png);
+
+    const thermal = await download(key, s.id, `doc_${"d".repeat(32)}`);
+    expect(thermal.res.headers.get("content-disposition")).toBe(
+      `attachment; filename="${shipment.tracking_number}-other-4.zpl"`,
+    );
+    expect(new TextDecoder().decode(thermal.bytes)).toBe("^XA^FDcopy^FS^XZ\n");
 
     const missing = await download(key, s.id, `doc_${"c".repeat(32)}`);
     expect(missing.res.status).toBe(404);
