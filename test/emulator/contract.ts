@@ -113,11 +113,7 @@ function basePath(...serverLists: unknown[]): string {
 function deref<T>(spec: Json, v: unknown): T {
   let node = v;
   for (let i = 0; i < 10 && isObject(node) && typeof node.$ref === "string"; i++) {
-    node = node.$ref
-      .replace(/^#\//, "")
-      .split("/")
-      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce<unknown>((at, key) => (isObject(at) ? at[key] : undefined), spec);
+    node = walk(spec, pointerKeys(node.$ref));
   }
   return node as T;
 }
