@@ -63,7 +63,9 @@ async function orphanOf(config: Record<string, unknown> = {}) {
 describe("voidOrphanLabel", () => {
   it("voids the label; a purchase that failed to record gives the claim back with the attempt removed", async () => {
     const { ctx, connection, claim, stored, warn, error, s } = await orphanOf();
-    const voids = vi.spyOn(sandboxAdapter, "void").mockResolvedValue({ data: { voided: true }, messages: [] });
+    const voids = vi
+      .spyOn(sandboxAdapter, "void")
+      .mockResolvedValue({ data: { voided: true, refund: null }, messages: [] });
     const info = vi.spyOn(log(), "info");
     await voidOrphanLabel({ ctx, connection, shipped, claim, cause: new Error("db down"), meta: { kept: 1 } });
     expect(voids).toHaveBeenCalledTimes(1);
@@ -87,7 +89,7 @@ describe("voidOrphanLabel", () => {
 
   it("a lost claim is someone else's: the label is voided, the claim and the attempt are left to its holder", async () => {
     const { ctx, connection, claim, stored, warn } = await orphanOf();
-    vi.spyOn(sandboxAdapter, "void").mockResolvedValue({ data: { voided: true }, messages: [] });
+    vi.spyOn(sandboxAdapter, "void").mockResolvedValue({ data: { voided: true, refund: null }, messages: [] });
     await voidOrphanLabel({ ctx, connection, shipped, claim, cause: new ClaimLostError(), meta: { kept: 1 } });
     expect(await stored()).toMatchObject({
       pendingOperation: "purchase",

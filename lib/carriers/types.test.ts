@@ -36,6 +36,11 @@ describe("defineAdapter", () => {
     defineAdapter({ ...base, capabilities: ["rates", "ship", "track", "lookup"] });
     // @ts-expect-error findShipments without "lookup" declared
     defineAdapter({ ...base, capabilities: ["rates", "ship", "track"], findShipments: unused });
+    defineAdapter({ ...base, capabilities: ["rates", "ship", "track", "refund_status"], checkRefund: unused });
+    // @ts-expect-error "refund_status" declared without checkRefund
+    defineAdapter({ ...base, capabilities: ["rates", "ship", "track", "refund_status"] });
+    // @ts-expect-error checkRefund without "refund_status" declared
+    defineAdapter({ ...base, capabilities: ["rates", "ship", "track"], checkRefund: unused });
   });
 
   it.each(CARRIER_NAMES)("%s: the registered adapter has exactly the operations it declares", (name) => {

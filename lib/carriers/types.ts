@@ -35,7 +35,7 @@ export const TRACKER_STATUSES = [
 ] as const;
 export type TrackerStatus = (typeof TRACKER_STATUSES)[number];
 
-export const CAPABILITIES = ["rates", "ship", "void", "track", "multi_track", "lookup"] as const;
+export const CAPABILITIES = ["rates", "ship", "void", "track", "multi_track", "lookup", "refund_status"] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 export const MESSAGE_LEVELS = ["error", "warning", "info"] as const;
@@ -370,11 +370,38 @@ export interface VoidRequest {
 }
 
 /**
+ * What became of the price of a voided label. Most carriers void an unused label before it is billed (UPS, FedEx,
+ * the sandbox: `refund` is null). Others void it by a refund request the carrier settles later: USPS once the label
+ * is in a Shipping Services File (its `DISPUTED`), Canada Post once the shipment is transmitted (a service ticket).
+ * Such a refund is `pending` until the carrier's answer to `checkRefund` settles it as `refunded` or `refused`.
+ */
+export const REFUND_STATUSES = ["pending", "refunded", "refused"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+export interface Refund {
+  status: RefundStatus;
+  /** The carrier's id of the refund request (USPS `disputeId`, Canada Post `service-ticket-id`); null where none. */
+  reference: string | null;
+}
+
+/**
  * A label the carrier reports as voided already (an earlier void whose answer was lost) is voided: the adapter
  * answers success, with an info message saying so, never a refusal, so a repeated cancellation settles.
  */
 export interface VoidResult {
   voided: true;
+  /** null: the label was voided before it was billed (nothing to refund); otherwise the refund it started. */
+  refund: Refund | null;
+}
+
+/** `checkRefund`: where a pending refund of a voided label stands now. */
+export interface RefundCheck {
+  tracking_number: string;
+  shipment_identifier: string | null;
+  /** The refund as last known (pending). */
+  refund: Refund;
+  /** When the void that started it was answered. */
+  requested_at: Date;
 }
 
 /** `findShipments`: the labels sold under `reference` at or after `sold_since`. */
@@ -487,6 +514,7 @@ export interface TrackingBudget {
 }
 
 type VoidLabel = (ctx: AdapterContext, req: VoidRequest) => Promise<AdapterResult<VoidResult>>;
+type CheckRefund = (ctx: AdapterContext, req: RefundCheck) => Promise<AdapterResult<Refund>>;
 type FindShipments = (ctx: AdapterContext, req: LookupRequest) => Promise<AdapterResult<FoundShipment[]>>;
 type TrackMany = (
   ctx: AdapterContext,
@@ -507,6 +535,12 @@ interface AdapterBase {
   /** Validates carrier-specific `config` keys of a connection (common keys such as deadline_ms are the layer's). */
   configSchema: z.ZodType<Record<string, unknown>>;
   trackingBudget: TrackingBudget;
+  /**
+   * For a carrier without "void": what a clerk cancelling a bought label should know, as a sentence (DHL Express: it
+   * bills only labels it scans, so an unused one costs nothing). Absent: the service says to ask the carrier for a
+   * refund.
+   */
+  unvoidable_note?: string;
   rate(ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>>;
   ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResult<ShipResult>>;
   track(ctx: AdapterContext, trackingNumber: string): Promise<AdapterResult<TrackingResult>>;
@@ -518,15 +552,31 @@ interface AdapterBase {
   simulatedPace?(config: Record<string, unknown>): number;
 }
 
+/** The optional operations, each with the capability that promises it. */
+interface OptionalOperations {
+  void: { op: VoidLabel; capability: "void" };
+  trackMany: { op: TrackMany; capability: "multi_track" };
+  findShipments: { op: FindShipments; capability: "lookup" };
+  checkRefund: { op: CheckRefund; capability: "refund_status" };
+}
+type Promised<C extends Capability> = {
+  [K in keyof OptionalOperations]: OptionalOperations[K]["capability"] extends C ? K : never;
+}[keyof OptionalOperations];
+
 /** The optional operations a capability promises: present exactly when it is declared. */
-type OperationsFor<C extends Capability> = ("void" extends C ? { void: VoidLabel } : { void?: never }) &
-  ("multi_track" extends C ? { trackMany: TrackMany } : { trackMany?: never }) &
-  ("lookup" extends C ? { findShipments: FindShipments } : { findShipments?: never });
+type OperationsFor<C extends Capability> = { [K in Promised<C>]: OptionalOperations[K]["op"] } & {
+  [K in Exclude<keyof OptionalOperations, Promised<C>>]?: never;
+};
 
 export type CarrierAdapter = AdapterBase & {
   capabilities: readonly Capability[];
   /** Voids a bought label; present exactly when `capabilities` has "void". */
   void?: VoidLabel;
+  /**
+   * Where a refund a void started stands now (VoidResult.refund pending); present exactly when it has
+   * "refund_status". Answers `pending` while the carrier has not settled it; never throws for "not yet".
+   */
+  checkRefund?: CheckRefund;
   /** Many numbers in one call, results keyed by tracking number; present exactly when it has "multi_track". */
   trackMany?: TrackMany;
   /**
@@ -542,8 +592,8 @@ export type CarrierAdapter = AdapterBase & {
  * without implementing it, or implements it without declaring it, does not build. The adapter keeps its own precise
  * type (the sandbox's `void` is not optional), and fits CarrierAdapter wherever the registry hands it out.
  */
-export function defineAdapter<const A extends AdapterBase & { capabilities: readonly Capability[] }>(
-  adapter: A & OperationsFor<A["capabilities"][number]>,
-): A & OperationsFor<A["capabilities"][number]> {
+export function defineAdapter<const C extends Capability>(
+  adapter: AdapterBase & { capabilities: readonly C[] } & OperationsFor<C>,
+): AdapterBase & { capabilities: readonly C[] } & OperationsFor<C> {
   return adapter;
 }

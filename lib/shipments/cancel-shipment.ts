@@ -80,7 +80,7 @@ export async function cancelShipment({
     const warning = connectionMessages(connection, [
       {
         code: "not_supported",
-        message: `${adapter.display_name} labels cannot be voided through its API: the shipment is cancelled here only. Ask ${adapter.display_name} for a refund of the unused label if it charges for it.`,
+        message: `${adapter.display_name} labels cannot be voided through its API: the shipment is cancelled here only. ${adapter.unvoidable_note ?? `Ask ${adapter.display_name} for a refund of the unused label if it charges for it.`}`,
         level: "warning",
       },
     ]);

@@ -479,7 +479,7 @@ describe("FedEx answers", () => {
     const req = { tracking_number: "794953535000", shipment_identifier: "794953535000" };
     const done = await fedexAdapter.void(fedexContext(recordedFedex(() => ok(cancelSuccess))), req);
     expect(done).toEqual({
-      data: { voided: true },
+      data: { voided: true, refund: null },
       messages: [
         {
           code: "SHIPMENT.VALIDATION.SUCCESS",
@@ -492,7 +492,7 @@ describe("FedEx answers", () => {
       fedexContext(recordedFedex(() => ({ status: 400, body: cancelAlreadyCancelled }))),
       req,
     );
-    expect(again.data).toEqual({ voided: true });
+    expect(again.data).toEqual({ voided: true, refund: null });
     expect(again.messages).toEqual([
       {
         code: "SHIPMENT.ALREADY.CANCELLED",

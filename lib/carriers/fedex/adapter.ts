@@ -134,7 +134,7 @@ export const fedexAdapter = defineAdapter({
       body: buildCancelRequest(req, fedexCredentials(ctx).account_number),
       idempotent: true,
     });
-    return { data: { voided: true as const }, messages: parseCancelAnswer(answer, req) };
+    return { data: { voided: true as const, refund: null }, messages: parseCancelAnswer(answer, req) };
   },
 
   track: async (ctx: AdapterContext, trackingNumber: string): Promise<AdapterResult<TrackingResult>> => {

@@ -286,7 +286,7 @@ describe("void", () => {
   it("voids before pickup and refuses after", async () => {
     const { data } = await sandboxAdapter.ship(ctxAt(now), testShipRequest({ label_type: "ZPL" }));
     const req = { tracking_number: data.tracking_number, shipment_identifier: data.shipment_identifier };
-    expect(await sandboxAdapter.void(ctxAt(later(2)), req)).toEqual({ data: { voided: true }, messages: [] });
+    expect(await sandboxAdapter.void(ctxAt(later(2)), req)).toEqual({ data: { voided: true, refund: null }, messages: [] });
     const refused = await rejection(sandboxAdapter.void(ctxAt(later(3)), req));
     expect(refused.messages[0]).toMatchObject({
       code: "SBX_VOID_NOT_ALLOWED",
@@ -358,12 +358,12 @@ describe("the books (what the sandbox remembers)", () => {
     const { data } = await sandboxAdapter.ship(ctxAt(now, { ledger }), testShipRequest({ reference: "ORDER-1" }));
     const req = { tracking_number: data.tracking_number, shipment_identifier: data.shipment_identifier };
     expect(await sandboxAdapter.void(ctxAt(later(1), { ledger }), req)).toEqual({
-      data: { voided: true },
+      data: { voided: true, refund: null },
       messages: [],
     });
     // Pickup (3 simulated hours) is long past: an earlier void still counts, and says so.
     const again = await sandboxAdapter.void(ctxAt(later(60), { ledger }), req);
-    expect(again.data).toEqual({ voided: true });
+    expect(again.data).toEqual({ voided: true, refund: null });
     expect(again.messages).toEqual([
       expect.objectContaining({
         code: "SBX_ALREADY_VOIDED",

@@ -244,17 +244,18 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
       const ledger = books(ctx);
       // Before the pickup check: a label voided earlier stays voided, however far its journey would have gone since.
       const onBooks = await ledger.findSale(normalized);
-      if (onBooks?.voided_at) return ok({ voided: true as const }, [alreadyVoided(normalized, onBooks.voided_at)]);
+      if (onBooks?.voided_at)
+        return ok({ voided: true as const, refund: null }, [alreadyVoided(normalized, onBooks.voided_at)]);
       if (statusAt(parts, now, config.pace) !== "pending") throw voidNotAllowed(normalized);
       // A number the books do not hold (made by hand with makeTrackingNumber) voids statelessly, as it always has.
       if (onBooks) {
         const voidedAt = await ledger.recordVoid(normalized, now);
         if (voidedAt && voidedAt.getTime() !== now.getTime()) {
-          return ok({ voided: true as const }, [alreadyVoided(normalized, voidedAt)]);
+          return ok({ voided: true as const, refund: null }, [alreadyVoided(normalized, voidedAt)]);
         }
       }
       await loseAnswer("void", config, ctx.signal);
-      return ok({ voided: true as const });
+      return ok({ voided: true as const, refund: null });
     },
 
     // The books are the sandbox's own records, so an empty answer means nothing was sold under the reference.

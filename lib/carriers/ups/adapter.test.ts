@@ -678,12 +678,12 @@ describe("UPS answers as normalized results", () => {
   it("void success, and a void UPS answers as already voided is a success with an info message", async () => {
     const req = { tracking_number: "1ZA1B2C30392249850", shipment_identifier: "1ZA1B2C30392249850" };
     expect(await upsAdapter.void(context(fakeHttp(ok(voidSuccess))), req)).toEqual({
-      data: { voided: true },
+      data: { voided: true, refund: null },
       messages: [],
     });
     const again = await upsAdapter.void(context(fakeHttp({ status: 400, body: voidAlreadyVoided })), req);
     expect(again).toEqual({
-      data: { voided: true },
+      data: { voided: true, refund: null },
       messages: [
         {
           code: "190117",

@@ -362,9 +362,9 @@ describe("UPS against the emulator", () => {
   it("voids a label, and a second void of it settles as voided with an info message", async () => {
     const sold = await run((ctx) => upsAdapter.ship(ctx, upsShipRequest()));
     const req = { tracking_number: sold.data.tracking_number, shipment_identifier: sold.data.shipment_identifier };
-    expect(await run((ctx) => upsAdapter.void(ctx, req))).toEqual({ data: { voided: true }, messages: [] });
+    expect(await run((ctx) => upsAdapter.void(ctx, req))).toEqual({ data: { voided: true, refund: null }, messages: [] });
     const again = await run((ctx) => upsAdapter.void(ctx, req));
-    expect(again.data).toEqual({ voided: true });
+    expect(again.data).toEqual({ voided: true, refund: null });
     expect(again.messages).toEqual([expect.objectContaining({ code: "190117", level: "info" })]);
     const tracked = await run((ctx) => upsAdapter.track(ctx, sold.data.tracking_number));
     expect(tracked.data.status).toBe("cancelled");
@@ -396,7 +396,7 @@ describe("UPS against the emulator", () => {
     });
     expect(error.message).toContain(second);
     expect(await run((ctx) => upsAdapter.void(ctx, req), { credentials })).toEqual({
-      data: { voided: true },
+      data: { voided: true, refund: null },
       messages: [],
     });
   });

@@ -81,7 +81,11 @@ export function parseVoidResponse(res: CarrierResponse, shipmentId: string): Ada
     const errors = upsErrors(jsonOrNull(res));
     const voided =
       res.status < 500 && errors.find((e) => ALREADY_VOIDED_CODES.has(e.code) || ALREADY_VOIDED_TEXT.test(e.message));
-    if (voided) return { data: { voided: true }, messages: [alreadyVoided(shipmentId, voided.code, voided.message)] };
+    if (voided)
+      return {
+        data: { voided: true, refund: null },
+        messages: [alreadyVoided(shipmentId, voided.code, voided.message)],
+      };
     throw errorFromResponse(res);
   }
   const response = res.json<{
@@ -104,7 +108,7 @@ export function parseVoidResponse(res: CarrierResponse, shipmentId: string): Ada
   }
   const already = [summary.description, ...packages.map((p) => p.description)].find((d) => ALREADY_VOIDED_TEXT.test(d));
   return {
-    data: { voided: true },
+    data: { voided: true, refund: null },
     messages: already
       ? [alreadyVoided(shipmentId, "UPS_ALREADY_VOIDED", `UPS shipment ${shipmentId}: ${already}.`)]
       : [],
