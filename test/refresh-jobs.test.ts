@@ -87,7 +87,13 @@ describe("Inngest function refresh-trackers", () => {
     const logs = captureLogs();
     try {
       const { result } = await new InngestTestEngine({ function: refreshTrackersFunction }).execute();
-      expect(result).toEqual({ connections: 2, refreshed: 7, failed: 4, backed_off: 7 });
+      expect(result).toEqual({
+        connections: 2,
+        refreshed: 7,
+        failed: 4,
+        backed_off: 7,
+        refunds: { checked: 0, settled: 0 },
+      });
     } finally {
       logs.restore();
     }

@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
 import { logConnectionRound, refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
+import { checkDueRefunds } from "@/lib/shipments/refunds";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
@@ -21,6 +22,9 @@ export interface BackgroundLoop {
   /** Stops ticking and waits (briefly) for work in flight; leases cover anything cut short. */
   stop(): Promise<void>;
 }
+/** The refund round's unit key: never a connection id (those start with `car_`). */
+const REFUNDS_UNIT = "refunds";
+
 /** The tracker refresh's loop. */
 export type RefreshLoop = BackgroundLoop;
 
@@ -129,9 +133,19 @@ function stopOnSignals() {
   process.once("SIGINT", onSignal);
 }
 
-/** The background tracker refresh: one independent run per connection with due trackers. */
+/**
+ * The background tracker refresh: one independent run per connection with due trackers, and beside them the round
+ * that asks carriers about pending refunds (lib/shipments/refunds.ts).
+ */
 export function startRefreshLoop({ intervalMs }: { intervalMs: number }): RefreshLoop {
   return startLoop(REFRESH_KEY, "tracker refresh", intervalMs, Infinity, async (ctx, start) => {
+    start(REFUNDS_UNIT, () =>
+      checkDueRefunds({ ctx, now: new Date() })
+        .then((report) => {
+          if (report.checked > 0) ctx.log.info({ msg: "refund_round", ...report });
+        })
+        .catch((err) => ctx.log.error({ msg: "refund check failed", err })),
+    );
     const plan = await planRefresh({ ctx, now: new Date() });
     for (const { connectionId } of plan) {
       start(connectionId, () =>

@@ -24,6 +24,7 @@ import { PageQuery, pageOf } from "./pagination";
 import { CarrierIdFilter, boolQuery } from "./params";
 import { instant } from "./instant";
 import { statusFilter } from "./status-filter";
+import { REFUND_STATUSES } from "@/lib/carriers/types";
 
 export const SHIPMENT_STATUSES = [
   "created",
@@ -40,6 +41,23 @@ export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 /** The status as answered (other API versions rename it: lib/versions.ts). */
 export const ShipmentStatusSchema = z.enum(SHIPMENT_STATUSES);
 export const ShipmentStatusFilter = statusFilter(SHIPMENT_STATUSES);
+
+/**
+ * What became of a cancelled label's price where the carrier voided it by a refund request (USPS once the label is
+ * manifested, Canada Post once transmitted): `pending` until the carrier settles it as `refunded` or `refused`.
+ * Null on a label voided before it was billed, and on every shipment not cancelled.
+ */
+export const ShipmentRefund = z
+  .object({
+    status: z.enum(REFUND_STATUSES),
+    /** The carrier's id of the refund request (USPS dispute id, Canada Post service ticket). */
+    reference: z.string().nullable(),
+    requested_at: Timestamp,
+    /** When the carrier was last asked about it. */
+    checked_at: Timestamp.nullable(),
+    settled_at: Timestamp.nullable(),
+  })
+  .meta({ id: "ShipmentRefund" });
 
 export const Shipment = z
   .object({
@@ -72,6 +90,7 @@ export const Shipment = z
     test_mode: z.boolean(),
     messages: z.array(Message),
     tracker_id: z.string().nullable(),
+    refund: ShipmentRefund.nullable(),
   })
   .meta({ id: "Shipment" });
 export type Shipment = z.output<typeof Shipment>;

@@ -103,6 +103,7 @@ export async function buyProxyLabel({
       testMode: row.testMode,
       messages: outcome.messages,
       trackerId: null,
+      refund: null,
     },
     shipper: addressFields(input.shipper),
     recipient: addressFields(input.recipient),

@@ -24,14 +24,16 @@ import { recordWithRetries } from "./record-retries";
 import { presentShipment } from "./present-shipment";
 import type { ShipmentRow } from "./rows";
 import { isLostPurchase } from "./settle-lost-purchase";
+import { checkRefund, refundStarted } from "./refunds";
 
 /** A cancellation that calls no carrier only needs its claim for the one write that ends it. */
 const LOCAL_CANCEL_LEASE_MS = 60_000;
 /**
  * POST /v1/shipments/{id}/cancel (docs/api.md, "Managed mode: shipments"): `created` is cancelled here, after voiding
  * whatever an earlier purchase whose answer was lost may have bought; `purchased` voids the label at the carrier first
- * (a refusal is a carrier failure; cancelled here with a warning when the carrier has no void); cancelled again
- * answers the shipment; any later status is a conflict (the parcel is moving).
+ * (a refusal is a carrier failure; cancelled here with a warning when the carrier has no void; a void by refund request
+ * records the pending refund); cancelled again answers the shipment, after asking the carrier about a pending refund;
+ * any later status is a conflict (the parcel is moving).
  */
 export async function cancelShipment({
   ctx,
@@ -41,7 +43,11 @@ export async function cancelShipment({
   id: string;
 }): Promise<{ messages: CarrierMessage[]; shipment: Shipment }> {
   const row = await findShipmentRow(ctx.db, ctx.org.id, id);
-  if (row.status === "cancelled") return present(ctx, row, []);
+  if (row.status === "cancelled") {
+    // Cancelling again is how a clerk asks where a pending refund stands (refunds.ts); otherwise it changes nothing.
+    const checked = await checkRefund(ctx, row);
+    return present(ctx, checked.row, checked.messages);
+  }
   if (row.status !== "created" && row.status !== "purchased") {
     throw new StateConflictError(
       `The shipment is ${row.status}; only created or purchased shipments can be cancelled.`,
@@ -104,7 +110,8 @@ export async function cancelShipment({
         : outcome.messages,
     );
   }
-  return present(ctx, await finish(ctx, claim, row.trackerId, outcome.messages, clean), outcome.messages);
+  const refund = refundStarted(outcome.data.refund, new Date());
+  return present(ctx, await finish(ctx, claim, row.trackerId, outcome.messages, clean, refund), outcome.messages);
 }
 
 /**
@@ -198,12 +205,13 @@ async function finish(
   trackerId: string | null,
   messages: CarrierMessage[],
   meta: Record<string, unknown>,
+  refund: Pick<ShipmentRow, "refund" | "refundCheckAfter"> = { refund: null, refundCheckAfter: null },
 ): Promise<ShipmentRow> {
   return recordWithRetries(() =>
     withTransaction(ctx, async ({ db: tx }) => {
       const now = new Date();
       if (trackerId) await stopTracking(tx, { orgId: claim.orgId, id: trackerId }, now);
-      const row = await completeClaim(tx, claim, "cancelled", { messages, meta }, now);
+      const row = await completeClaim(tx, claim, "cancelled", { messages, meta, ...refund }, now);
       // Rolls the tracker back too.
       if (!row) throw new StateConflictError("The shipment changed while it was being cancelled; fetch it and retry.");
       return row;

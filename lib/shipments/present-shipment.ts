@@ -42,6 +42,7 @@ type ShipmentFields = Pick<
   | "testMode"
   | "messages"
   | "trackerId"
+  | "refund"
 > & { id: string | null };
 
 /** Everything a Shipment's answer is made of; parcels and rates in `position` order. */
@@ -86,6 +87,7 @@ export function presentShipment({ row, shipper, recipient, parcels, rates, label
     test_mode: row.testMode,
     messages: [...row.messages, ...attemptMessages(row)],
     tracker_id: row.trackerId,
+    refund: row.refund,
   };
 }
 

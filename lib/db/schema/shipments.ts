@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
   boolean,
@@ -10,7 +11,7 @@ import {
   primaryKey,
   text,
 } from "drizzle-orm/pg-core";
-import type { CarrierMessage, ExtraCharge } from "@/lib/carriers/types";
+import type { CarrierMessage, ExtraCharge, RefundStatus } from "@/lib/carriers/types";
 import { DOCUMENT_TYPES } from "../../carriers/types";
 import { SHIPMENT_STATUSES } from "../../schemas/shipment";
 import type { Payment } from "@/lib/schemas/payment";
@@ -19,6 +20,15 @@ import { organizations } from "./organizations";
 import { addresses } from "./addresses";
 import { trackers } from "./trackers";
 import { bytea, newestFirst, timestamptz } from "./columns";
+
+/** A refund as stored: the carrier's word on it, with when it was asked for, last checked and settled (ISO). */
+export interface StoredRefund {
+  status: RefundStatus;
+  reference: string | null;
+  requested_at: string;
+  checked_at: string | null;
+  settled_at: string | null;
+}
 
 const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: "number" });
 
@@ -61,6 +71,11 @@ export const shipments = pgTable(
     // cannot both reach it; `pending_until` lets a claim whose process died expire.
     pendingOperation: text("pending_operation", { enum: ["purchase", "cancel"] }),
     pendingUntil: timestamptz("pending_until"),
+    // What became of a cancelled label's price when the carrier voided it by a refund request (USPS, Canada Post);
+    // null when the void needed none. `refund_check_after` is when a pending refund is next asked about (null once
+    // settled): the background check's queue, indexed below.
+    refund: jsonb("refund").$type<StoredRefund>(),
+    refundCheckAfter: timestamptz("refund_check_after"),
     // Lower-cased reference, tracking number and recipient name, city and postal code, for `?q=`.
     searchText: text("search_text").notNull(),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
@@ -72,6 +87,9 @@ export const shipments = pgTable(
     index("shipments_org_carrier_created").on(t.orgId, t.carrierName, ...newestFirst(t)),
     index("shipments_org_tracking_number").on(t.orgId, t.trackingNumber),
     index("shipments_org_reference").on(t.orgId, t.reference),
+    index("shipments_refund_check_after")
+      .on(t.refundCheckAfter)
+      .where(sql`${t.refundCheckAfter} is not null`),
   ],
 );
 
