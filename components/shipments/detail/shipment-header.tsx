@@ -4,6 +4,13 @@ import { ShipmentStatusBadge } from "@/components/ui/shipment-status-badge";
 import { CopyButton } from "@/components/shipments/detail/copy-button";
 import type { Shipment } from "@/lib/schemas/shipment";
 
+/** What a clerk reads about the price of a label voided by a refund request (docs/api.md, "Refunds"). */
+const REFUND_WORDS: Record<NonNullable<Shipment["refund"]>["status"], string> = {
+  pending: "Requested, waiting for the carrier",
+  refunded: "Refunded",
+  refused: "Refused by the carrier",
+};
+
 /** Who it goes to, its state, the tracking number to read out on the phone, and when it was made and bought. */
 export function ShipmentHeader({
   shipment,
@@ -54,6 +61,17 @@ export function ShipmentHeader({
               <LocalTime timestamp={shipment.created_at} />
             </dd>
           </div>
+          {shipment.refund && (
+            <div className="flex gap-1.5">
+              <dt className="text-muted-foreground">Refund</dt>
+              <dd>
+                <span className="font-medium">{REFUND_WORDS[shipment.refund.status]}</span>
+                {shipment.refund.reference && (
+                  <span className="text-muted-foreground"> · request {shipment.refund.reference}</span>
+                )}
+              </dd>
+            </div>
+          )}
           {purchasedAt && (
             <div className="flex gap-1.5">
               <dt className="text-muted-foreground">Label bought</dt>
