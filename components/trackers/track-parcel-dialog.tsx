@@ -20,14 +20,18 @@ import { NativeSelect } from "@/components/ui/native-select";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 
+/** The carrier choice that lets the service tell the carrier from the number (docs/api.md, "Managed mode: trackers"). */
+const DETECT = "auto";
+
 /**
  * "Track a parcel": carrier and number → POST /v1/trackers/{carrier}/{number} (a tracker already kept for that
- * number is answered as it is), then its page. The carrier's own answer is shown when it does not know the number.
+ * number is answered as it is), then its page. The carrier is told from the number unless the clerk names one; the
+ * carrier's own answer is shown when it does not know the number.
  */
 export function TrackParcelDialog({ carriers }: { carriers: string[] }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [carrier, setCarrier] = useState(carriers[0] ?? "");
+  const [carrier, setCarrier] = useState(DETECT);
   const [number, setNumber] = useState("");
   const track = useMutation({
     mutationFn: () =>
@@ -76,6 +80,7 @@ export function TrackParcelDialog({ carriers }: { carriers: string[] }) {
           <Field label="Carrier" required>
             {(p) => (
               <NativeSelect {...p} value={carrier} onChange={(e) => setCarrier(e.target.value)}>
+                <option value={DETECT}>Tell from the number</option>
                 {carriers.map((c) => (
                   <option key={c} value={c}>
                     {c}
