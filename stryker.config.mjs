@@ -5,12 +5,12 @@
  * re-tests only the mutants it could affect. `--force` re-tests everything.
  */
 export const rooms = {
-  // purchase, claim, record-purchase, cancel, the orphan-label void, a lost purchase settled, the label file
+  // purchase, claim, record-purchase, cancel, the orphan-label void, a lost purchase settled, the label file, refunds
   shipments: {
     mutate: [
       "lib/shipments/{claim,record-purchase,purchase-shipment,cancel-shipment,void-orphan-label}.ts",
       "lib/shipments/{settle-lost-purchase,look-up-attempt,buy-proxy-label,record-retries,outcome-unknown}.ts",
-      "lib/shipments/{get-label,get-document}.ts",
+      "lib/shipments/{get-label,get-document,refunds}.ts",
     ],
     tests: [
       "test/shipment-claim.test.ts",
@@ -27,6 +27,7 @@ export const rooms = {
       "test/label-layouts.test.ts",
       "test/shipment-payment.test.ts",
       "test/shipment-documents.test.ts",
+      "test/refunds.test.ts",
       "lib/shipments/*.test.ts",
     ],
   },
