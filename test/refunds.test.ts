@@ -7,7 +7,7 @@ import { CarrierError, type CarrierAdapter, type Refund, type RefundCheck } from
 import { systemContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { shipments } from "@/lib/db/schema";
-import { checkDueRefunds, REFUND_RECHECK_MS } from "@/lib/shipments/refunds";
+import { checkDueRefunds } from "@/lib/shipments/refunds";
 import { call, makeOrg } from "./helpers";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
 
@@ -18,6 +18,8 @@ import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
  */
 
 const adapter = sandboxAdapter as CarrierAdapter;
+/** Carriers settle refunds in days: a pending one is asked about every 6 hours. */
+const REFUND_RECHECK_MS = 6 * 60 * 60 * 1000;
 
 beforeAll(async () => {
   await getDb();
@@ -75,6 +77,21 @@ describe("a void that starts a refund", () => {
     expect(row.refundCheckAfter!.getTime()).toBeLessThanOrEqual(Date.now() + REFUND_RECHECK_MS);
   });
 
+  it("a refund the carrier settles in its void answer is recorded settled, with nothing left to check", async () => {
+    const { key } = await makeOrg();
+    const carrier = await addSandbox(key, "settled-at-once");
+    const s = await createShipmentFor(key, { carrier_ids: [carrier.id] });
+    await purchaseFor(key, s);
+    vi.spyOn(sandboxAdapter, "void").mockResolvedValueOnce({
+      data: { voided: true, refund: { status: "refunded", reference: null } },
+      messages: [],
+    });
+    const res = await cancelOf(key, s.id);
+    expect(res.body.shipment.refund).toMatchObject({ status: "refunded", reference: null });
+    expect(res.body.shipment.refund.settled_at).toBe(res.body.shipment.refund.requested_at);
+    expect((await stored(s.id)).refundCheckAfter).toBeNull();
+  });
+
   it("a void that needs no refund leaves `refund` null and nothing to check", async () => {
     const { key } = await makeOrg();
     const carrier = await addSandbox(key, "plain-void");
@@ -99,7 +116,9 @@ describe("settling it", () => {
       tracking_number: s.tracking_number ?? (await show(key, s.id)).tracking_number,
       refund: { status: "pending", reference: "200001" },
     });
-    expect(check.mock.calls[0]![1].requested_at).toBeInstanceOf(Date);
+    const requested = (await stored(s.id)).refund!.requested_at;
+    expect(check.mock.calls[0]![1].requested_at.getTime()).toBe(Date.parse(requested.replace(" ", "T")));
+    expect(Number.isNaN(check.mock.calls[0]![1].requested_at.getTime())).toBe(false);
 
     const settled = await cancelOf(key, s.id);
     expect(settled.body.shipment.status).toBe("cancelled");
@@ -139,6 +158,8 @@ describe("settling it", () => {
     const res = await cancelOf(key, s.id);
     expect(res.body.messages).toEqual([
       expect.objectContaining({
+        carrier_name: "sandbox",
+        carrier_id: "refunds-200004",
         code: "not_supported",
         level: "warning",
         message: expect.stringContaining("the carrier's API cannot say where it stands"),
@@ -166,6 +187,8 @@ describe("the background round", () => {
     const later = new Date(Date.now() + REFUND_RECHECK_MS + 60_000);
     const round = await checkDueRefunds({ ctx, now: later });
     expect(round.checked).toBeGreaterThanOrEqual(2);
+    // Every other pending refund of this file answers pending: the one refunded is the one settled.
+    expect(round.settled).toBe(1);
     expect(check.mock.calls.length).toBe(round.checked);
     expect((await show(first.key, first.s.id)).refund.status).toBe("refunded");
     expect((await show(second.key, second.s.id)).refund.status).toBe("pending");

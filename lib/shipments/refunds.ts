@@ -73,7 +73,8 @@ export async function checkRefund(
   messages: CarrierMessage[];
 }> {
   const stored = row.refund;
-  if (row.status !== "cancelled" || stored?.status !== "pending") return { row, messages: [] };
+  // Only a cancellation records a refund, so a pending one belongs to a cancelled shipment.
+  if (stored?.status !== "pending") return { row, messages: [] };
   const connection = row.carrierConnectionId ? await orgConnection({ ctx, id: row.carrierConnectionId }) : null;
   const adapter = connection ? getAdapter(connection.carrierName) : null;
   if (!connection || !adapter?.checkRefund) {
