@@ -4690,6 +4690,10 @@ export interface components {
            * @example
            */
           signedBy?: string;
+          remarks?: {
+            value?: string;
+            details?: string;
+          }[];
         }[];
         /** @example 1 */
         numberOfPieces?: number;
@@ -4745,17 +4749,17 @@ export interface components {
              * @description Length of the package
              * @example 15
              */
-            length: number;
+            length?: number;
             /**
              * @description Width of the package
              * @example 15
              */
-            width: number;
+            width?: number;
             /**
              * @description Height of the package
              * @example 40
              */
-            height: number;
+            height?: number;
           };
           unitOfMeasurements?: string;
           shipperReferences?: components["schemas"]["supermodelIoLogisticsExpressReference"][];
@@ -6015,7 +6019,7 @@ export interface components {
     supermodelIoLogisticsExpressAddPieceRequest: {
       /**
        * @description Identifies the date the package is tendered.
-       * @example "2020-04-20T00:00:00.000Z"
+       * @example 2020-04-20T00:00:00.000Z
        */
       originalPlannedShippingDate: string;
       /**
@@ -6540,7 +6544,7 @@ export interface components {
     queryString: string;
     /**
      * @description original planned shipping date of the shipment
-     * @example "2023-08-20T00:00:00.000Z"
+     * @example 2023-08-20T00:00:00.000Z
      */
     originalPlannedShippingDate: string;
     /**
@@ -8751,7 +8755,7 @@ export interface operations {
          * @description Estimated Delivery date:
          *
          *     YYYY-MM-DDThh:mm:ssTZD (for example 2023-06-25T22:59:00Z). This is a Servicepoint Capacity Management System Parameter to receive a capacity data of the found service points additionally calling Servicepoint Capacity Management System service.
-         * @example "2023-06-25T22:59:00.000Z"
+         * @example 2023-06-25T22:59:00.000Z
          */
         edd?: string;
         /**
