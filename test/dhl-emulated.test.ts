@@ -6,6 +6,7 @@ import type { AdapterContext, AdapterMessage } from "@/lib/carriers/types";
 import { dhlCheckDigit, dhlEmulatorNumber } from "@/test/emulator/dhl_express";
 import { atDeadline, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "@/test/clock";
 import { useCarrierEmulator } from "@/test/emulator-helpers";
+import { testParcel } from "@/test/sandbox-context";
 import {
   DHL_CREDENTIALS,
   dhlCustoms,
@@ -179,6 +180,20 @@ describe("DHL Express adapter against the emulator", () => {
     expect(sent.customerDetails.receiverDetails.contactInformation.phone).toBe("+49 30 1234567");
     const domestic = await rate(connection(), dhlDomesticRate());
     expect(domestic.ok && domestic.data.map((q) => [q.service, q.currency, q.transit_days])).toEqual([["N", "EUR", 1]]);
+  });
+
+  it("a parcel weighed in pounds and ounces goes imperial (lb and in, three decimals); DHL takes it", async () => {
+    const req = dhlInternationalRate({
+      parcels: [
+        testParcel({ weight: 37, weight_unit: "OZ", length: 9.75, width: 7.3, height: 2, dimension_unit: "IN" }),
+      ],
+    });
+    const res = await rate(connection(), req);
+    expect(res.ok).toBe(true);
+    expect(JSON.parse(calls("rate")[0]!.body)).toMatchObject({
+      unitOfMeasurement: "imperial",
+      packages: [{ weight: 2.313, dimensions: { length: 9.75, width: 7.3, height: 2 } }],
+    });
   });
 
   it("two parcels: one PDF with a page per piece label, the piece numbers in meta", async () => {

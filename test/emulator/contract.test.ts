@@ -234,6 +234,24 @@ describe("the emulator refuses what the carrier's schema refuses", () => {
     expect(emulator.takeViolations()).toMatchObject([{ carrier: "fedex", operation: "rate", kind: "request" }]);
   });
 
+  it("DHL's multipleOf 0.001 is read in decimals: 0.043 kg is a weight DHL takes, 0.0431 kg is not", () => {
+    const contract = contractOf(dhlExpressEmulator);
+    const op = contract.operation("POST", "/mydhlapi/rates")!;
+    const body = JSON.parse(readFileSync("lib/carriers/dhl_express/fixtures/rate-request-international.json", "utf8"));
+    const check = (weight: number) =>
+      contract.checkRequest(op, {
+        method: "POST",
+        path: "/mydhlapi/rates",
+        query: new URLSearchParams(),
+        headers: { "x-version": "3.1.0" },
+        contentType: "application/json",
+        body: { ...body, packages: [{ weight }] },
+      });
+    expect(check(0.043)).toEqual([]);
+    expect(check(2.268)).toEqual([]);
+    expect(check(0.0431)).toEqual([{ field: "packages[0].weight", message: "must be multiple of 0.001" }]);
+  });
+
   it("an answer outside the schema is a violation too (the emulator is held to the carrier's answers)", () => {
     const contract = contractOf(upsEmulator);
     const op = contract.operation("POST", "/api/rating/v2409/Shop")!;
