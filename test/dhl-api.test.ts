@@ -12,7 +12,9 @@ import { dhlExpressAdapter } from "@/lib/carriers/dhl_express/adapter";
 import { dhlEmulatorNumber } from "@/test/emulator/dhl_express";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { DHL_CREDENTIALS } from "@/test/dhl-context";
-import { call, makeOrg } from "./helpers";
+import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
+import { call, makeOrg, systemCtx } from "./helpers";
+import { seedDueTrackers, trackerRows } from "./refresh-helpers";
 import { createShipmentFor, purchaseFor, rateRequest } from "./factories";
 
 /**
@@ -52,13 +54,13 @@ const customs = {
   ],
 };
 
-async function dhlOrg() {
+async function dhlOrg(config: Record<string, unknown> = {}) {
   const org = await makeOrg();
   const conn = await addConnection(org.key, {
     carrier_name: "dhl_express",
     carrier_id: "dhl-main",
     credentials: DHL_CREDENTIALS,
-    config: { label_stock: "4x6", paperless_trade: true },
+    config: { label_stock: "4x6", paperless_trade: true, ...config },
   });
   return { ...org, conn };
 }
@@ -197,5 +199,25 @@ describe("DHL Express through the managed endpoints", () => {
     expect(again.status).toBe(200);
     expect(again.body.shipment.status).toBe("cancelled");
     expect(emulator.current.calls.length).toBe(before);
+  });
+});
+
+describe("background refresh of DHL Express trackers", () => {
+  it("refreshes each tracker with a call of its own (MyDHL's single tracking), statuses from DHL's codes", async () => {
+    // DHL's budget is 50 calls a minute; the test's connection may go faster.
+    const { orgId, conn } = await dhlOrg({ refresh_requests_per_minute: 6000 });
+    const soldAt = new Date(Date.now() - 40 * 3_600_000);
+    const numbers = [0, 1, 2].map((scenario) => dhlEmulatorNumber({ soldAt, serial: scenario, scenario }));
+    const unknown = dhlEmulatorNumber({ soldAt, serial: 4, scenario: 9 });
+    const ids = await seedDueTrackers(orgId, conn.id, [...numbers, unknown]);
+    const report = await refreshConnection({ ctx: await systemCtx(), connectionId: conn.id });
+    // The number DHL does not know is a failed refresh (tracking_not_found), the others are refreshed.
+    expect(report).toMatchObject({ due: 4, requests: 4, refreshed: 3, failed: 1 });
+    expect(calls("track")).toHaveLength(4);
+    const rows = new Map((await trackerRows(ids)).map((r) => [r.trackingNumber, r]));
+    expect(rows.get(numbers[0]!)).toMatchObject({ status: "delivered", nextRefreshAt: null });
+    expect(rows.get(numbers[1]!)!.status).toBe("on_hold");
+    expect(rows.get(numbers[2]!)!.status).toBe("delivery_failed");
+    expect(rows.get(unknown)!.status).toBe("pending");
   });
 });
