@@ -196,6 +196,16 @@ describe("DHL Express adapter against the emulator", () => {
     });
   });
 
+  it("a wish for an undeliverable parcel MyDHL cannot take is a warning; the label is bought", async () => {
+    const shipped = await invoke(connection(), "ship", (a, ctx) =>
+      a.ship(ctx, dhlInternationalShip({ customs: dhlCustoms({ non_delivery: "abandon" }) })),
+    );
+    expect(shipped.ok).toBe(true);
+    expect(shipped.messages).toMatchObject([
+      { code: "not_supported", level: "warning", details: { field: "customs.non_delivery" } },
+    ]);
+  });
+
   it("two parcels: one PDF with a page per piece label, the piece numbers in meta", async () => {
     const request = dhlInternationalShip();
     const shipped = await invoke(connection(), "ship", (a, ctx) =>

@@ -140,6 +140,15 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): { body: Shi
     "recipient",
   );
   messages.push(...shipperRegs.messages, ...recipientRegs.messages);
+  // The spec's shipment has no instruction for an undeliverable parcel: the client's wish is said to be unsent.
+  if (customs?.non_delivery) {
+    messages.push({
+      code: "not_supported",
+      level: "warning",
+      message: `MyDHL's shipment takes no instruction for an undeliverable parcel; customs.non_delivery "${customs.non_delivery}" was not sent, and DHL Express handles it by its own terms.`,
+      details: { field: "customs.non_delivery" },
+    });
+  }
   const paperless = !!customs?.commercial_invoice && s.paperlessTrade;
   const services = [
     ...served.valueAddedServices,
