@@ -10,7 +10,7 @@ import { authFailed, badResponse, refusal } from "@/lib/carriers/dhl_express/err
  */
 
 /** The `x-version` of the vendored spec (its `xVersionHeader` default): the interface this adapter speaks. */
-export const MYDHL_INTERFACE_VERSION = "3.1.0";
+const MYDHL_INTERFACE_VERSION = "3.1.0";
 
 export interface DhlAnswer {
   status: number;

@@ -11,7 +11,7 @@ import { datePart, isRecord, records, str } from "@/lib/carriers/dhl_express/wir
  */
 
 /** What DHL is sent: digits only (people paste waybill numbers with spaces, as printed on labels). */
-export const normalizeNumber = (n: string) => n.replace(/[\s-]/g, "").toUpperCase();
+const normalizeNumber = (n: string) => n.replace(/[\s-]/g, "").toUpperCase();
 
 export function trackPath(trackingNumber: string): string {
   const query = new URLSearchParams({
@@ -47,7 +47,7 @@ function eventOf(e: Record<string, unknown>): TrackingEvent | null {
   };
 }
 
-export function notFound(trackingNumber: string, message?: string): CarrierError {
+function notFound(trackingNumber: string, message?: string): CarrierError {
   return new CarrierError(
     "tracking_not_found",
     message ?? `${DHL} has no record of tracking number ${trackingNumber}.`,

@@ -106,7 +106,7 @@ export function datePart(v: unknown): string | null {
 }
 
 /** The zone's offset from GMT on that day as MyDHL writes it: `GMT+01:00`, `GMT-05:00`, `GMT+00:00`. */
-export function gmtOffset(date: string, timeZone: string): string {
+function gmtOffset(date: string, timeZone: string): string {
   const noon = new Date(`${date}T12:00:00Z`);
   let name = "GMT";
   try {
