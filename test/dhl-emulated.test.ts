@@ -206,6 +206,28 @@ describe("DHL Express adapter against the emulator", () => {
     ]);
   });
 
+  it("documents alone cross the border undeclared: DHL's document products, no export declaration, no invoice", async () => {
+    const papers = [testParcel({ weight: 0.5, weight_unit: "KG", is_document: true })];
+    const quotes = await rate(connection(), dhlInternationalRate({ parcels: papers }));
+    expect(quotes.ok && quotes.data.map((q) => q.service)).toEqual(["D", "T", "K"]);
+    expect(JSON.parse(calls("rate")[0]!.body)).toMatchObject({ isCustomsDeclarable: false });
+    expect(JSON.parse(calls("rate")[0]!.body).monetaryAmount).toBeUndefined();
+    const shipped = await invoke(connection(), "ship", (a, ctx) =>
+      a.ship(
+        ctx,
+        dhlInternationalShip({
+          parcels: papers,
+          service: "D",
+          customs: dhlCustoms({ content_type: "documents", commodities: [] }),
+        }),
+      ),
+    );
+    expect(shipped.ok && shipped.data.documents.map((d) => d.type)).toEqual(["waybill"]);
+    const sent = JSON.parse(calls("ship")[0]!.body);
+    expect(sent.content).toMatchObject({ isCustomsDeclarable: false, description: "Documents" });
+    expect(sent.content.exportDeclaration).toBeUndefined();
+  });
+
   it("two parcels: one PDF with a page per piece label, the piece numbers in meta", async () => {
     const request = dhlInternationalShip();
     const shipped = await invoke(connection(), "ship", (a, ctx) =>

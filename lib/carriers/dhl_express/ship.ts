@@ -94,12 +94,15 @@ function partyOf(a: Address, field: "shipper" | "recipient", fallbackPhone: stri
 
 /** What the parcel holds, in DHL's 70 characters (which must not start with a space). */
 function contentDescription(req: ShipRequest): string {
+  const said = (v: string | null | undefined) => (v && v.trim() !== "" ? v.trim() : null);
   const words =
-    req.customs?.content_description ??
-    req.customs?.commodities.map((c) => c.description).join(", ") ??
-    req.parcels.map((p) => p.content ?? p.description).find((d) => d && d.trim() !== "") ??
-    (req.parcels.every((p) => p.is_document) ? "Documents" : "Merchandise");
-  return words.trim().slice(0, 70) || "Merchandise";
+    said(req.customs?.content_description) ??
+    said(req.customs?.commodities.map((c) => c.description.trim()).join(", ")) ??
+    said(req.parcels.map((p) => p.content ?? p.description).find((d) => said(d))) ??
+    (req.customs?.content_type === "documents" || req.parcels.every((p) => p.is_document)
+      ? "Documents"
+      : "Merchandise");
+  return words.slice(0, 70);
 }
 
 /**
