@@ -102,6 +102,15 @@ describe("requests", () => {
     expect(noPhone.messages[0]).toMatchObject({ details: { field: "shipper.phone_number" } });
   });
 
+  it("a service that is no DHL product code (a name from another carrier, `__proto__`) is refused before DHL", async () => {
+    for (const service of ["FEDEX_2_DAY", "__proto__", ""]) {
+      const http = answering({ status: 201, body: {} });
+      const err = await refusal(dhlExpressAdapter.ship(dhlContext(http), dhlDomesticShip({ service })));
+      expect(err.messages[0]).toMatchObject({ code: "DHL_PRODUCT_CODE", details: { field: "service" } });
+      expect(http.requests).toHaveLength(0);
+    }
+  });
+
   it("PNG labels are refused before anything is bought: DHL prints PDF and ZPL", async () => {
     const http = answering({ status: 201, body: {} });
     const err = await refusal(dhlExpressAdapter.ship(dhlContext(http), dhlDomesticShip({ label_type: "PNG" })));

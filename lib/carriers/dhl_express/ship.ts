@@ -131,6 +131,17 @@ export function buildShipRequest(req: ShipRequest, s: ShipSettings): { body: Shi
       },
     );
   }
+  // DHL sells local products beyond our table, so any code of its shape passes; another shape would be refused by
+  // DHL's schema (productCode: 1 to 6 characters) after the request left.
+  if (!/^[A-Z0-9]{1,6}$/i.test(req.service)) {
+    throw new CarrierError(
+      carrierCode("DHL_PRODUCT_CODE"),
+      `"${req.service.slice(0, 40)}" is not a DHL Express product code.`,
+      {
+        field: "service",
+      },
+    );
+  }
   const system = unitSystemOf(req.parcels);
   const declarable = isDeclarable(req);
   const customs = declarable ? req.customs : null;
