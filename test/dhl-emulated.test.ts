@@ -277,7 +277,8 @@ describe("DHL Express adapter against the emulator", () => {
 describe("DHL Express fault switches give the contract's codes", () => {
   it("503 on rating: retried, then carrier_unavailable in DHL's words", async () => {
     emulator.current.set("dhl_express", { fault: { kind: "status", status: 503 } });
-    const res = await rate();
+    fakeTimeouts();
+    const res = await pastRetryPauses(rate());
     expect(res.ok).toBe(false);
     expect(res.messages[0]).toMatchObject({ code: "carrier_unavailable", carrier_name: "dhl_express" });
     expect(res.messages[0]!.message).toMatch(/^DHL Express is unavailable/);
