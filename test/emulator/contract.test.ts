@@ -60,6 +60,7 @@ const FIXTURES: Record<string, [EmulatedCarrier, string, string, "request" | num
   "dhl_express/ship-request-international.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", "request"],
   "dhl_express/ship-response-domestic.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 201],
   "dhl_express/ship-response-error.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 400],
+  "dhl_express/ship-response-paperless.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 201],
   // The spec lists this one among the 201 samples of /shipments; its body is a refusal, checked as the 400 it is.
   "dhl_express/ship-response-multiple.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 400],
   "dhl_express/ship-response-validation.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 422],

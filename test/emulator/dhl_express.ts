@@ -492,7 +492,8 @@ async function ship(req: EmulatorRequest, state: CarrierState): Promise<Emulator
           originServiceArea: { facilityCode: "ORG", serviceAreaCode: "ORG" },
           destinationServiceArea: { facilityCode: "DST", serviceAreaCode: "DST" },
           productShortName: product!.name,
-          ...(taken.length > 0 ? { valueAddedServices: taken } : {}),
+          // The services it took, listed whenever some were asked for (an empty list: none was taken).
+          ...(services.length > 0 ? { valueAddedServices: taken } : {}),
           pickupDetails: { totalTransitDays: String(product!.days) },
         },
       ],

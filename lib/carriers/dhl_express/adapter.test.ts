@@ -184,6 +184,24 @@ describe("shipments (DHL's sample answers)", () => {
     expect((await PDFDocument.load(data.label.bytes)).getPageCount()).toBe(2);
   });
 
+  it("DHL's Paperless Trade sample: label pages joined, the invoice kept, no warning (DHL lists no services)", async () => {
+    const body = fixture("ship-response-paperless.json");
+    const ship = (answer: Record<string, unknown>) =>
+      dhlExpressAdapter.ship(dhlContext(answering({ status: 201, body: answer })), dhlInternationalShip());
+    const taken = await ship(body);
+    expect(taken.data.tracking_number).toBe("5374534616");
+    expect(taken.data.documents.map((d) => [d.type, d.format, d.name])).toEqual([
+      ["commercial_invoice", "PDF", "invoice"],
+    ]);
+    expect(taken.data.charge).toBeNull();
+    expect(taken.messages).toEqual([]);
+    // Services listed without WY: DHL shipped without Paperless Trade, and the shipper is told to print the invoice.
+    const listed = { ...body, shipmentDetails: [{ valueAddedServices: [{ serviceCode: "II" }] }] };
+    expect((await ship(listed)).messages).toMatchObject([{ code: "DHL_PAPERLESS_NOT_TAKEN", level: "warning" }]);
+    const withWy = { ...body, shipmentDetails: [{ valueAddedServices: [{ serviceCode: "WY" }] }] };
+    expect((await ship(withWy)).messages).toEqual([]);
+  });
+
   it("several problems: each of DHL's codes, the first as the refusal", async () => {
     const err = await refusal(
       dhlExpressAdapter.ship(

@@ -253,11 +253,14 @@ function chargeOf(answer: Record<string, unknown>, service: string, delivery: st
   };
 }
 
-/** Whether DHL took Paperless Trade on: the shipment's services as DHL answered them name WY. */
-function paperlessTaken(answer: Record<string, unknown>): boolean {
-  return records(answer.shipmentDetails).some((d) =>
-    records(d.valueAddedServices).some((v) => str(v.serviceCode) === PAPERLESS_TRADE),
-  );
+/**
+ * Whether DHL took Paperless Trade on: the shipment's services as DHL answered them name WY (true) or not (false);
+ * null when DHL listed no services at all, as its own Paperless Trade sample answer does, which says nothing either way.
+ */
+function paperlessTaken(answer: Record<string, unknown>): boolean | null {
+  const listed = records(answer.shipmentDetails).filter((d) => Array.isArray(d.valueAddedServices));
+  if (listed.length === 0) return null;
+  return listed.some((d) => records(d.valueAddedServices).some((v) => str(v.serviceCode) === PAPERLESS_TRADE));
 }
 
 export async function parseShipAnswer(
@@ -280,7 +283,7 @@ export async function parseShipAnswer(
   const estimated = isRecord(answer.estimatedDeliveryDate) ? answer.estimatedDeliveryDate : {};
   const delivery = datePart(estimated.estimatedDeliveryDate);
   const messages = [...warningMessages(answer.warnings), ...papers.messages];
-  if (paperlessAsked && !paperlessTaken(answer)) {
+  if (paperlessAsked && paperlessTaken(answer) === false) {
     messages.push({
       code: carrierCode("DHL_PAPERLESS_NOT_TAKEN"),
       level: "warning",
