@@ -1,7 +1,7 @@
 /**
  * The carriers' published contracts in the emulator (`npm run bench:contract`). Prints numbers; asserts nothing.
  *
- * Each UPS and FedEx operation an adapter performs (rates at home and abroad, a domestic label, an international
+ * Each UPS, FedEx and DHL Express operation an adapter performs (rates at home and abroad, a domestic label, an international
  * label with its invoice, a void, tracking) runs N times through invokeCarrier against the emulator. It prints, per
  * carrier and operation, how many requests the carrier's schema accepted (n/n) and how many of the emulator's answers
  * it accepted, the time the emulator spent on the checks per call (request and answer, measured inside the emulator:
@@ -14,9 +14,11 @@
 import { invokeCarrier } from "@/lib/carriers/invoke";
 import type { AdapterContext, AdapterMessage, CarrierAdapter, ConnectionInfo } from "@/lib/carriers/types";
 import { resetEnvCache } from "@/lib/env";
+import { dhlExpressEmulator } from "@/test/emulator/dhl_express";
 import { fedexEmulator } from "@/test/emulator/fedex";
 import { startEmulator, type Emulator, type Operation } from "@/test/emulator/server";
 import { upsEmulator } from "@/test/emulator/ups";
+import { DHL_CREDENTIALS, dhlDomesticShip, dhlInternationalRate, dhlInternationalShip } from "@/test/dhl-context";
 import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
 import {
   UPS_CREDENTIALS,
@@ -36,16 +38,20 @@ interface Step {
   run: (sold: { tracking: string; identifier: string }) => Run;
 }
 
-const connection = (carrier: "ups" | "fedex"): ConnectionInfo => ({
+type Carrier = "ups" | "fedex" | "dhl_express";
+const CREDENTIALS = { ups: UPS_CREDENTIALS, fedex: FEDEX_CREDENTIALS, dhl_express: DHL_CREDENTIALS };
+
+const connection = (carrier: Carrier): ConnectionInfo => ({
   id: `car_bench${carrier}`,
   carrier_name: carrier,
   carrier_id: `${carrier}-bench`,
   test_mode: true,
   config: {},
-  credentials: carrier === "ups" ? UPS_CREDENTIALS : FEDEX_CREDENTIALS,
+  credentials: CREDENTIALS[carrier],
 });
 
-const STEPS: Record<"ups" | "fedex", Step[]> = {
+// The third step of each carrier buys the label that track and void use.
+const STEPS: Record<Carrier, Step[]> = {
   ups: [
     { name: "rate", capability: "rates", run: () => (a, ctx) => a.rate(ctx, upsRateRequest()) },
     { name: "rate abroad", capability: "rates", run: () => (a, ctx) => a.rate(ctx, upsInternationalRateRequest()) },
@@ -69,6 +75,13 @@ const STEPS: Record<"ups" | "fedex", Step[]> = {
       run: (s) => (a, ctx) => a.void!(ctx, { shipment_identifier: s.identifier, tracking_number: s.tracking }),
     },
   ],
+  // MyDHL has no void.
+  dhl_express: [
+    { name: "rate abroad", capability: "rates", run: () => (a, ctx) => a.rate(ctx, dhlInternationalRate()) },
+    { name: "ship", capability: "ship", run: () => (a, ctx) => a.ship(ctx, dhlDomesticShip()) },
+    { name: "ship abroad", capability: "ship", run: () => (a, ctx) => a.ship(ctx, dhlInternationalShip()) },
+    { name: "track", capability: "track", run: (s) => (a, ctx) => a.track(ctx, s.tracking) },
+  ],
 };
 
 interface Measured {
@@ -79,7 +92,7 @@ interface Measured {
   meanCallMs: number;
 }
 
-async function measure(carrier: "ups" | "fedex", step: Step, emulator: Emulator): Promise<Measured> {
+async function measure(carrier: Carrier, step: Step, emulator: Emulator): Promise<Measured> {
   const conn = connection(carrier);
   const operation: Operation = step.capability === "rates" ? "rate" : step.capability;
   const own: Measured["calls"] = [];
@@ -113,7 +126,7 @@ async function measure(carrier: "ups" | "fedex", step: Step, emulator: Emulator)
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function main() {
-  const emulator = await startEmulator([upsEmulator, fedexEmulator]);
+  const emulator = await startEmulator([upsEmulator, fedexEmulator, dhlExpressEmulator]);
   process.env.CARRIER_EMULATOR_URL = emulator.url;
   resetEnvCache();
   console.log(`Contract checks in the emulator: ${ROUNDS} rounds per operation after a first one, one process\n`);
@@ -129,7 +142,7 @@ async function main() {
   ];
   console.log(header.join(" | "));
   try {
-    for (const carrier of ["ups", "fedex"] as const) {
+    for (const carrier of ["ups", "fedex", "dhl_express"] as const) {
       for (const step of STEPS[carrier]) {
         const m = await measure(carrier, step, emulator);
         const warm = m.calls

@@ -16,6 +16,8 @@ const OUTPUTS = [
   ["fedex/rate-api.json", "fedex/generated/rate.ts"],
   ["fedex/ship-api.json", "fedex/generated/ship.ts"],
   ["fedex/track.json", "fedex/generated/track.ts"],
+  // MyDHL publishes one file for every operation (rates, shipments, tracking, pickups, …).
+  ["dhl_express/dpdhl-express-api-3.1.1_swagger.yaml", "dhl_express/generated/mydhl.ts"],
 ] as const;
 
 async function main() {

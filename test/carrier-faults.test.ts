@@ -5,6 +5,7 @@ import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import type { Emulator } from "@/test/emulator/server";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { atDeadline, clockStill, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "./clock";
+import { DHL_CREDENTIALS } from "@/test/dhl-context";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { rateRequest } from "./factories";
@@ -23,6 +24,7 @@ useRealTimersAfterEach();
 const CARRIERS = [
   { carrier_name: "ups", credentials: UPS_CREDENTIALS },
   { carrier_name: "fedex", credentials: FEDEX_CREDENTIALS },
+  { carrier_name: "dhl_express", credentials: DHL_CREDENTIALS },
 ] as const;
 const phones = {
   shipper: { ...rateRequest().shipper, phone_number: "+1 312 555 0100" },
@@ -49,7 +51,13 @@ const FAULTS: [string, string, (e: Emulator, carrier: string) => void][] = [
   ],
   ["a body that is not JSON", "carrier_bad_response", (e, c) => e.set(c, { fault: { kind: "malformed" } })],
   ["no answer", "carrier_timeout", (e, c) => e.set(c, { fault: { kind: "hang" } })],
-  ["tokens refused once issued", "carrier_auth_failed", (e, c) => e.set(c, { token_ttl_s: 0 })],
+  // DHL Express has no tokens (HTTP Basic on every call): its refusal is a 401 to the call itself.
+  [
+    "tokens refused once issued (DHL: the call refused)",
+    "carrier_auth_failed",
+    (e, c) =>
+      c === "dhl_express" ? e.set(c, { fault: { kind: "status", status: 401 } }) : e.set(c, { token_ttl_s: 0 }),
+  ],
 ];
 
 describe.each(CARRIERS)("$carrier_name faults through /v1/proxy/rates", (carrier) => {

@@ -36,6 +36,8 @@ describe("GET /v1/carriers", () => {
     expect(props("fedex").secret_key!.writeOnly).toBe(true);
     expect(props("fedex").track_secret_key!.writeOnly).toBe(true);
     expect(props("sandbox").api_key!.writeOnly).toBe(true);
+    expect(props("dhl_express").password!.writeOnly).toBe(true);
+    expect(props("dhl_express").username!.writeOnly).toBeUndefined();
     const ups = results.find((c) => c.carrier_name === "ups")!;
     expect(ups.services).toContainEqual(expect.objectContaining({ code: "03" }));
     expect(ups.tracking_budget).toEqual({ concurrency: 2, requests_per_minute: 120, batch_size: 1 });

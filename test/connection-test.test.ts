@@ -4,6 +4,7 @@ import { connectionTestVerdict } from "@/lib/client/connection-test";
 import { TEST_RATE_ROUTE } from "@/lib/client/connection-settings";
 import type { Message } from "@/lib/schemas/message";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
+import { DHL_CREDENTIALS } from "@/test/dhl-context";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { call, makeOrg } from "./helpers";
@@ -16,7 +17,7 @@ import { call, makeOrg } from "./helpers";
 
 const emulator = useCarrierEmulator();
 
-async function testConnection(carrier_name: "ups" | "fedex", credentials: Record<string, unknown>) {
+async function testConnection(carrier_name: "ups" | "fedex" | "dhl_express", credentials: Record<string, unknown>) {
   const { key } = await makeOrg();
   const conn = await addConnection(key, { carrier_name, carrier_id: `${carrier_name}-test`, credentials });
   const res = await call(rates, "POST", "/v1/proxy/rates", {
@@ -36,9 +37,13 @@ const cases = {
     good: FEDEX_CREDENTIALS,
     wrong: { ...FEDEX_CREDENTIALS, secret_key: "invalid" },
   },
+  dhl_express: {
+    good: DHL_CREDENTIALS,
+    wrong: { ...DHL_CREDENTIALS, password: "invalid" },
+  },
 } as const;
 
-describe.each(["ups", "fedex"] as const)("Test connection, %s", (carrier) => {
+describe.each(["ups", "fedex", "dhl_express"] as const)("Test connection, %s", (carrier) => {
   it("good credentials: rates, and the verdict says the carrier accepted them", async () => {
     const { status, answer, verdict } = await testConnection(carrier, cases[carrier].good);
     expect(status).toBe(200);
@@ -54,7 +59,7 @@ describe.each(["ups", "fedex"] as const)("Test connection, %s", (carrier) => {
     expect(verdict.text).toMatch(/refused the credentials/);
   });
 
-  it("a carrier that does not answer (503 from its token endpoint on): unreachable, credentials not judged", async () => {
+  it("a carrier that does not answer (503 from its token endpoint, if any, on): unreachable, credentials not judged", async () => {
     emulator.current.set(carrier, { fault: { kind: "status", status: 503 }, fault_operations: ["token", "rate"] });
     const { status, answer, verdict } = await testConnection(carrier, cases[carrier].good);
     expect(status).toBe(424);

@@ -1,5 +1,6 @@
 import "server-only";
 import { isCarrierName, type CarrierName } from "./names";
+import { dhlExpressAdapter } from "./dhl_express/adapter";
 import { fedexAdapter } from "./fedex/adapter";
 import { sandboxAdapter } from "./sandbox/adapter";
 import type { CarrierAdapter } from "./types";
@@ -10,6 +11,7 @@ const adapters = {
   sandbox: sandboxAdapter,
   ups: upsAdapter,
   fedex: fedexAdapter,
+  dhl_express: dhlExpressAdapter,
 } satisfies Record<CarrierName, CarrierAdapter>;
 
 export function getAdapter(name: string): CarrierAdapter | null {

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errataOf, loadContract, specValue } from "./contract";
+import { dhlExpressEmulator } from "./dhl_express";
 import { fedexEmulator } from "./fedex";
 import { startEmulator, type EmulatedCarrier, type Emulator } from "./server";
 import { upsEmulator } from "./ups";
@@ -50,9 +51,28 @@ const FIXTURES: Record<string, [EmulatedCarrier, string, string, "request" | num
   "fedex/track-batch.json": [fedexEmulator, "POST", "/track/v1/trackingnumbers", 200],
   "fedex/track-delivered.json": [fedexEmulator, "POST", "/track/v1/trackingnumbers", 200],
   "fedex/track-request.json": [fedexEmulator, "POST", "/track/v1/trackingnumbers", "request"],
+  // DHL's own samples (the spec's examples) beside the requests our builders make.
+  "dhl_express/rate-request-international.json": [dhlExpressEmulator, "POST", "/mydhlapi/rates", "request"],
+  "dhl_express/rate-request-sample.json": [dhlExpressEmulator, "POST", "/mydhlapi/rates", "request"],
+  "dhl_express/rate-response-error.json": [dhlExpressEmulator, "POST", "/mydhlapi/rates", 400],
+  "dhl_express/rate-response-success.json": [dhlExpressEmulator, "POST", "/mydhlapi/rates", 200],
+  "dhl_express/ship-request-domestic.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", "request"],
+  "dhl_express/ship-request-international.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", "request"],
+  "dhl_express/ship-response-domestic.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 201],
+  "dhl_express/ship-response-error.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 400],
+  "dhl_express/ship-response-paperless.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 201],
+  // The spec lists this one among the 201 samples of /shipments; its body is a refusal, checked as the 400 it is.
+  "dhl_express/ship-response-multiple.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 400],
+  "dhl_express/ship-response-validation.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 422],
+  "dhl_express/track-response.json": [dhlExpressEmulator, "GET", "/mydhlapi/shipments/1/tracking", 200],
+  "dhl_express/track-response-not-found.json": [dhlExpressEmulator, "GET", "/mydhlapi/shipments/1/tracking", 404],
 };
 
-const FIXTURE_DIRS = { ups: "lib/carriers/ups/fixtures", fedex: "lib/carriers/fedex/fixtures" };
+const FIXTURE_DIRS = {
+  ups: "lib/carriers/ups/fixtures",
+  fedex: "lib/carriers/fedex/fixtures",
+  dhl_express: "lib/carriers/dhl_express/fixtures",
+};
 
 describe("recorded fixtures against the carriers' published schemas", () => {
   it("every fixture of a networked carrier is listed here", () => {
@@ -82,6 +102,7 @@ describe("recorded fixtures against the carriers' published schemas", () => {
               authorization: "Bearer t",
               transid: "t",
               transactionsrc: "t",
+              "x-version": "3.1.0",
             },
             contentType: "application/json",
             body,
@@ -214,6 +235,24 @@ describe("the emulator refuses what the carrier's schema refuses", () => {
     expect(emulator.takeViolations()).toMatchObject([{ carrier: "fedex", operation: "rate", kind: "request" }]);
   });
 
+  it("DHL's multipleOf 0.001 is read in decimals: 0.043 kg is a weight DHL takes, 0.0431 kg is not", () => {
+    const contract = contractOf(dhlExpressEmulator);
+    const op = contract.operation("POST", "/mydhlapi/rates")!;
+    const body = JSON.parse(readFileSync("lib/carriers/dhl_express/fixtures/rate-request-international.json", "utf8"));
+    const check = (weight: number) =>
+      contract.checkRequest(op, {
+        method: "POST",
+        path: "/mydhlapi/rates",
+        query: new URLSearchParams(),
+        headers: { "x-version": "3.1.0" },
+        contentType: "application/json",
+        body: { ...body, packages: [{ weight }] },
+      });
+    expect(check(0.043)).toEqual([]);
+    expect(check(2.268)).toEqual([]);
+    expect(check(0.0431)).toEqual([{ field: "packages[0].weight", message: "must be multiple of 0.001" }]);
+  });
+
   it("an answer outside the schema is a violation too (the emulator is held to the carrier's answers)", () => {
     const contract = contractOf(upsEmulator);
     const op = contract.operation("POST", "/api/rating/v2409/Shop")!;
@@ -228,7 +267,7 @@ describe("the emulator refuses what the carrier's schema refuses", () => {
 
 describe("errata", () => {
   it.each(
-    [upsEmulator, fedexEmulator].flatMap((c) =>
+    [upsEmulator, fedexEmulator, dhlExpressEmulator].flatMap((c) =>
       c.contract!.files.flatMap((f) => errataOf(f).map((e) => [f, e.at, e] as const)),
     ),
   )("%s %s still differs from what the carrier's file says (else it is no longer needed)", (_, __, erratum) => {

@@ -228,6 +228,9 @@ function newAjv(coerceTypes: boolean): Ajv {
     // The files are not JSON Schema documents: only the schemas inside them are compiled, on first use.
     validateSchema: false,
     logger: false,
+    // JSON numbers are decimals, ajv's are binary floats: 0.043 / 0.001 is 42.99999999999999, and without a precision
+    // one weight in eight of MyDHL's `multipleOf: 0.001` would be refused that DHL reads as the decimal it is.
+    multipleOfPrecision: 9,
   });
   addFormats(ajv);
   return ajv;

@@ -69,6 +69,12 @@ export interface CarrierState {
 export interface CarrierContract {
   /** Files under test/emulator/specs/. */
   files: string[];
+  /**
+   * The path the carrier's servers put before the spec's paths that the adapter's base URL already holds (MyDHL's
+   * `/mydhlapi`: its test and production servers are `…/mydhlapi/test` and `…/mydhlapi`, both in the adapter's
+   * endpoints); the emulator stands for the whole base URL, so the contract reads the request's path below it.
+   */
+  basePath?: string;
   /** The carrier's own answer to a request its schema refuses; the problems name each field. */
   refuse(problems: ContractProblem[]): EmulatorResponse;
 }
@@ -91,6 +97,11 @@ export interface EmulatedCarrier {
   contract?: CarrierContract;
   /** Default `expires_in` of its tokens, in seconds. */
   tokenTtlSeconds: number;
+  /**
+   * For a carrier that authenticates every call itself (MyDHL's HTTP Basic): whether the call's credentials are good.
+   * Absent: a bearer token the carrier's token endpoint issued and that has not expired.
+   */
+  authorize?(headers: IncomingMessage["headers"]): boolean;
   /** Which operation a request is, or null for a path the carrier does not have (404). */
   operationOf(method: string, path: string): Operation | null;
   handle(req: EmulatorRequest, state: CarrierState): EmulatorResponse | Promise<EmulatorResponse>;
@@ -275,7 +286,8 @@ export async function startEmulator(
       });
     const { switches, carrier } = lane;
     const contract = contractOf(carrier);
-    const specOperation = contract?.operation(req.method!, path) ?? null;
+    const specPath = (carrier.contract?.basePath ?? "") + path;
+    const specOperation = contract?.operation(req.method!, specPath) ?? null;
     // What the carrier itself answers (not an injected fault) is held to the operation's published answers.
     const answer = (r: EmulatorResponse) => {
       if (contract && specOperation) {
@@ -325,7 +337,14 @@ export async function startEmulator(
       }
     }
 
-    if (operation !== "token") {
+    if (carrier.authorize) {
+      // The specs of such carriers list no 401 for their operations (MyDHL names Basic auth in securitySchemes
+      // only): the refusal is the carrier's, in its error shape, and outside what its contract checks.
+      if (!carrier.authorize(req.headers)) {
+        record(401);
+        return send(res, { status: 401, body: carrier.errorBody(401, "401", "Unauthorized") });
+      }
+    } else if (operation !== "token") {
       const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
       const expiresAt = bearer ? lane.tokens.get(bearer) : undefined;
       if (expiresAt === undefined || expiresAt <= now().getTime()) {
@@ -349,7 +368,7 @@ export async function startEmulator(
       const problems = timed(() =>
         contract.checkRequest(specOperation, {
           method: req.method!,
-          path,
+          path: specPath,
           query: url.searchParams,
           headers: req.headers,
           contentType: headerText(req.headers["content-type"]),
