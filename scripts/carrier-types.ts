@@ -8,7 +8,7 @@ import { readSpec } from "@/test/emulator/contract";
 
 /**
  * Spec file (under test/emulator/specs) → generated module (under lib/carriers). The operations that send a body;
- * UPS's token form and its tracking GET have none to type.
+ * UPS's token form and its tracking GET have none to type; USPS's tracking answer is typed for its parser.
  */
 const OUTPUTS = [
   ["ups/Rating.yaml", "ups/generated/rating.ts"],
@@ -16,6 +16,11 @@ const OUTPUTS = [
   ["fedex/rate-api.json", "fedex/generated/rate.ts"],
   ["fedex/ship-api.json", "fedex/generated/ship.ts"],
   ["fedex/track.json", "fedex/generated/track.ts"],
+  ["usps/shipping-options.yaml", "usps/generated/shipping-options.ts"],
+  ["usps/domestic-labels.yaml", "usps/generated/domestic-labels.ts"],
+  ["usps/international-labels.yaml", "usps/generated/international-labels.ts"],
+  ["usps/payments.yaml", "usps/generated/payments.ts"],
+  ["usps/tracking.yaml", "usps/generated/tracking.ts"],
 ] as const;
 
 async function main() {
