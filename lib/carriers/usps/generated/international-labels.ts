@@ -173,125 +173,128 @@ export interface components {
      * International Package Description
      * @description Physical and service characteristics of an international package including dimensions, weight, mail class, and processing requirements.
      */
-    InternationalPackageDescription: components["schemas"]["PackageDescription"] & {
-      /**
-       * International Mail Class of the label
-       * @description International Mail classes for label  The mail service requested.
-       *      * FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE
-       *      * PRIORITY_MAIL_INTERNATIONAL
-       *      * PRIORITY_MAIL_EXPRESS_INTERNATIONAL
-       * @enum {string}
-       */
-      mailClass:
-        | "FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE"
-        | "PRIORITY_MAIL_INTERNATIONAL"
-        | "PRIORITY_MAIL_EXPRESS_INTERNATIONAL";
-      /**
-       * @description Use to specify USPS&#174; containers/packaging or container attributes that may affect postage. A rate indicator value will be required if a value for `packagingType` is not provided.
-       *      * E4 - Priority Mail Express Flat Rate Envelope - Post Office To Addressee
-       *      * E6 - Priority Mail Express Legal Flat Rate Envelope
-       *      * FA - Legal Flat Rate Envelope
-       *      * FB - Medium Flat Rate Box/Large Flat Rate Bag
-       *      * FE - Flat Rate Envelope
-       *      * FP - Padded Flat Rate Envelope
-       *      * FS - Small Flat Rate Box
-       *      * PA - Priority Mail Express International Single Piece
-       *      * PL - Large Flat Rate Box
-       *      * SP - Single Piece
-       * @default SP
-       * @enum {string}
-       */
-      rateIndicator: "E4" | "E6" | "FA" | "FB" | "FE" | "FP" | "FS" | "PA" | "PL" | "SP";
-      /**
-       * @description Used to specify USPS&#174; packaging attributes that may affect postage. Can be used instead of a rate indicator. Either packagingType or rate indicator is required.
-       *      * FLAT_RATE_ENVELOPE
-       *      * LEGAL_FLAT_RATE_ENVELOPE
-       *      * PADDED_FLAT_RATE_ENVELOPE
-       *      * SM_FLAT_RATE_BOX
-       *      * MD_FLAT_RATE_BOX
-       *      * LG_FLAT_RATE_BOX
-       *      * VARIABLE
-       * @enum {string}
-       */
-      packagingType?:
-        | "FLAT_RATE_ENVELOPE"
-        | "LEGAL_FLAT_RATE_ENVELOPE"
-        | "PADDED_FLAT_RATE_ENVELOPE"
-        | "SM_FLAT_RATE_BOX"
-        | "MD_FLAT_RATE_BOX"
-        | "LG_FLAT_RATE_BOX"
-        | "VARIABLE";
-      /** @description Future Use - The diameter of the package, in dimensionsUOM. */
-      diameter?: number;
-      /**
-       * @description Indicates the mail piece shape.
-       *      * RECTANGLE
-       * @enum {string}
-       */
-      shape?: "RECTANGLE";
-      /**
-       * @description USPS&#174; categorizes international parcels into four processing categories. These categories are based on the physical dimensions of the piece and impact how the mail will be processed.
-       *      * `LETTERS`
-       *      * `FLATS`
-       *      * `MACHINABLE`
-       *      * `NONSTANDARD`
-       *      * `NON_MACHINABLE` is deprecated and will convert to `NONSTANDARD` as of 01/19/2025
-       * @enum {string}
-       */
-      processingCategory: "LETTERS" | "FLATS" | "MACHINABLE" | "NON_MACHINABLE" | "NONSTANDARD";
-      /**
-       * @description Types of Facilities.
-       *       * NONE - Translate to Destination Rate Indicator of N in USPS&#174; Pub 205
-       *       * INTERNATIONAL_SERVICE_CENTER - Translate to Destination Rate Indicator of I in USPS&#174; Pub 205
-       * @enum {string}
-       */
-      destinationEntryFacilityType: "NONE" | "INTERNATIONAL_SERVICE_CENTER";
-      /**
-       * Format: date
-       * @description The date package will be mailed. The mailing date may be today plus 0 to 7 days in advance. Enter the date in the full-date notation as defined by [RFC 3339, section 5.6](https://datatracker.ietf.org/doc/html/rfc3339#section-5.6).
-       */
-      mailingDate: string;
-      packageOptions?: components["schemas"]["InternationalPackageOptions"];
-      /** @description Customer reference information for the package. Up to two customer references may be provided. */
-      customerReference?: components["schemas"]["CustomerReference"][];
-      /**
-       * @description Extra Service Code requested on the package.
-       *     * 480 - Tracking Plus 6 Months
-       *     * 481 - Tracking Plus 1 Year
-       *     * 482 - Tracking Plus 3 Years
-       *     * 483 - Tracking Plus 5 Years
-       *     * 484 - Tracking Plus 7 Years
-       *     * 486 - Tracking Plus Signature 3 Years
-       *     * 487 - Tracking Plus Signature 5 Years
-       *     * 488 - Tracking Plus Signature 7 Years
-       *     * 813 - HAZMAT Class 7 - Radioactive Materials Package
-       *     * 820 - HAZMAT Class 9 - Lithium batteries, unmarked package
-       *     * 826 - HAZMAT Division 6.2 – Infectious Substances Package
-       *     * 857 - Hazardous Material
-       *     * 930 - Insurance <= $500
-       *     * 931 - Insurance > $500
-       *     * 955 - Return Receipt (Unsupported as of 01/19/2025)
-       *
-       *     Note:
-       *     * Only one USPS Tracking Plus&#174; extra service and one Insurance extra service may be selected per package
-       */
-      extraServices?: components["schemas"]["ExtraService"][];
-      /** @description This is the 5-digit ZIP code where the package is being mailed from. */
-      inductionZIPCode?: string;
-      /** @description This is the mailer ID associated with the mail owner for this label This provides an additional copy of the scan extract file to the MID's outbound folder. */
-      mailOwnerMID?: string;
-      /** @description This is the mailer ID associated with the logistics manager for this label This provides an additional copy of the scan extract file to the MID's outbound folder. */
-      logisticsManagerMID?: string;
-      /**
-       * @description When set to `true`, duties, taxes, and import fees will be calculated and will be prepaid on behalf of the recipient if supported by the destination country.  The resulting cost will be returned as `response.prepaidDutiesTaxesFees`.
-       *
-       *     By continuing, you agree to the [terms and conditions](https://zonos.com/docs/legal/usps-terms-of-service) for paying international duties, taxes, and fees (DDP), and certify that you will use DDP to ship goods to customers.
-       *
-       *     When set to `false`, duties, taxes, and import fees will not be calculated and you will not have the option to pay duties, taxes, and import fees in advance, on behalf of the recipient.
-       * @default false
-       */
-      prepayDutiesTaxesFees: boolean;
-    };
+    InternationalPackageDescription: components["schemas"]["PackageDescription"] &
+      ({
+        /**
+         * International Mail Class of the label
+         * @description International Mail classes for label  The mail service requested.
+         *      * FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE
+         *      * PRIORITY_MAIL_INTERNATIONAL
+         *      * PRIORITY_MAIL_EXPRESS_INTERNATIONAL
+         * @enum {string}
+         */
+        mailClass:
+          | "FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE"
+          | "PRIORITY_MAIL_INTERNATIONAL"
+          | "PRIORITY_MAIL_EXPRESS_INTERNATIONAL";
+        /**
+         * @description Use to specify USPS&#174; containers/packaging or container attributes that may affect postage. A rate indicator value will be required if a value for `packagingType` is not provided.
+         *      * E4 - Priority Mail Express Flat Rate Envelope - Post Office To Addressee
+         *      * E6 - Priority Mail Express Legal Flat Rate Envelope
+         *      * FA - Legal Flat Rate Envelope
+         *      * FB - Medium Flat Rate Box/Large Flat Rate Bag
+         *      * FE - Flat Rate Envelope
+         *      * FP - Padded Flat Rate Envelope
+         *      * FS - Small Flat Rate Box
+         *      * PA - Priority Mail Express International Single Piece
+         *      * PL - Large Flat Rate Box
+         *      * SP - Single Piece
+         * @default SP
+         * @enum {string}
+         */
+        rateIndicator: "E4" | "E6" | "FA" | "FB" | "FE" | "FP" | "FS" | "PA" | "PL" | "SP";
+        /**
+         * @description Used to specify USPS&#174; packaging attributes that may affect postage. Can be used instead of a rate indicator. Either packagingType or rate indicator is required.
+         *      * FLAT_RATE_ENVELOPE
+         *      * LEGAL_FLAT_RATE_ENVELOPE
+         *      * PADDED_FLAT_RATE_ENVELOPE
+         *      * SM_FLAT_RATE_BOX
+         *      * MD_FLAT_RATE_BOX
+         *      * LG_FLAT_RATE_BOX
+         *      * VARIABLE
+         * @enum {string}
+         */
+        packagingType?:
+          | "FLAT_RATE_ENVELOPE"
+          | "LEGAL_FLAT_RATE_ENVELOPE"
+          | "PADDED_FLAT_RATE_ENVELOPE"
+          | "SM_FLAT_RATE_BOX"
+          | "MD_FLAT_RATE_BOX"
+          | "LG_FLAT_RATE_BOX"
+          | "VARIABLE";
+        /** @description Future Use - The diameter of the package, in dimensionsUOM. */
+        diameter?: number;
+        /**
+         * @description Indicates the mail piece shape.
+         *      * RECTANGLE
+         * @enum {string}
+         */
+        shape?: "RECTANGLE";
+        /**
+         * @description USPS&#174; categorizes international parcels into four processing categories. These categories are based on the physical dimensions of the piece and impact how the mail will be processed.
+         *      * `LETTERS`
+         *      * `FLATS`
+         *      * `MACHINABLE`
+         *      * `NONSTANDARD`
+         *      * `NON_MACHINABLE` is deprecated and will convert to `NONSTANDARD` as of 01/19/2025
+         * @enum {string}
+         */
+        processingCategory: "LETTERS" | "FLATS" | "MACHINABLE" | "NON_MACHINABLE" | "NONSTANDARD";
+        /**
+         * @description Types of Facilities.
+         *       * NONE - Translate to Destination Rate Indicator of N in USPS&#174; Pub 205
+         *       * INTERNATIONAL_SERVICE_CENTER - Translate to Destination Rate Indicator of I in USPS&#174; Pub 205
+         * @enum {string}
+         */
+        destinationEntryFacilityType: "NONE" | "INTERNATIONAL_SERVICE_CENTER";
+        /**
+         * Format: date
+         * @description The date package will be mailed. The mailing date may be today plus 0 to 7 days in advance. Enter the date in the full-date notation as defined by [RFC 3339, section 5.6](https://datatracker.ietf.org/doc/html/rfc3339#section-5.6).
+         */
+        mailingDate: string;
+        packageOptions?: components["schemas"]["InternationalPackageOptions"];
+        /** @description Customer reference information for the package. Up to two customer references may be provided. */
+        customerReference?: components["schemas"]["CustomerReference"][];
+        /**
+         * @description Extra Service Code requested on the package.
+         *     * 480 - Tracking Plus 6 Months
+         *     * 481 - Tracking Plus 1 Year
+         *     * 482 - Tracking Plus 3 Years
+         *     * 483 - Tracking Plus 5 Years
+         *     * 484 - Tracking Plus 7 Years
+         *     * 486 - Tracking Plus Signature 3 Years
+         *     * 487 - Tracking Plus Signature 5 Years
+         *     * 488 - Tracking Plus Signature 7 Years
+         *     * 813 - HAZMAT Class 7 - Radioactive Materials Package
+         *     * 820 - HAZMAT Class 9 - Lithium batteries, unmarked package
+         *     * 826 - HAZMAT Division 6.2 – Infectious Substances Package
+         *     * 857 - Hazardous Material
+         *     * 930 - Insurance <= $500
+         *     * 931 - Insurance > $500
+         *     * 955 - Return Receipt (Unsupported as of 01/19/2025)
+         *
+         *     Note:
+         *     * Only one USPS Tracking Plus&#174; extra service and one Insurance extra service may be selected per package
+         */
+        extraServices?: components["schemas"]["ExtraService"][];
+        /** @description This is the 5-digit ZIP code where the package is being mailed from. */
+        inductionZIPCode?: string;
+        /** @description This is the mailer ID associated with the mail owner for this label This provides an additional copy of the scan extract file to the MID's outbound folder. */
+        mailOwnerMID?: string;
+        /** @description This is the mailer ID associated with the logistics manager for this label This provides an additional copy of the scan extract file to the MID's outbound folder. */
+        logisticsManagerMID?: string;
+        /**
+         * @description When set to `true`, duties, taxes, and import fees will be calculated and will be prepaid on behalf of the recipient if supported by the destination country.  The resulting cost will be returned as `response.prepaidDutiesTaxesFees`.
+         *
+         *     By continuing, you agree to the [terms and conditions](https://zonos.com/docs/legal/usps-terms-of-service) for paying international duties, taxes, and fees (DDP), and certify that you will use DDP to ship goods to customers.
+         *
+         *     When set to `false`, duties, taxes, and import fees will not be calculated and you will not have the option to pay duties, taxes, and import fees in advance, on behalf of the recipient.
+         * @default false
+         */
+        prepayDutiesTaxesFees: boolean;
+      } & {
+        [key: string]: unknown;
+      });
     /**
      * International Package Options
      * @description Additional options for international package shipments including redirect addresses, over-labeling information, and manifest preferences.
@@ -340,7 +343,9 @@ export interface components {
      * International Customs Form
      * @description Customs form information required for international shipments including content type, item details, and references.
      */
-    InternationalCustomsForm: components["schemas"]["CustomsForm"] & {
+    InternationalCustomsForm: {
+      [key: string]: unknown;
+    } & (components["schemas"]["CustomsForm"] & {
       /**
        * @description Specifies the content of the package or envelope.
        *
@@ -373,7 +378,7 @@ export interface components {
        *     - One of either `itemValue` and `itemWeight` or `itemTotalValue` and `itemTotalWeight` are required.
        */
       contents: components["schemas"]["InternationalShippingContents"][];
-    };
+    });
     /**
      * Customs Reference Information
      * @description Reference information for customs processing including tax codes, VAT numbers, importer codes, and contact details.
@@ -397,7 +402,9 @@ export interface components {
      * International Customs Form Package Contents
      * @description Detailed information about items included in an international shipment for customs documentation purposes.
      */
-    InternationalShippingContents: components["schemas"]["ShippingContents"] & Record<string, never>;
+    InternationalShippingContents: {
+      [key: string]: unknown;
+    } & (components["schemas"]["ShippingContents"] & Record<string, never>);
     /**
      * International Image Info
      * @description The Image Object defines label characteristics
