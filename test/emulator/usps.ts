@@ -462,7 +462,9 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
   requirePayment(req, state);
   const keyHeader = req.headers["x-idempotency-key"];
   const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
-  const seen = key ? byKey(state).get(key) : undefined;
+  // A key is one purchase at one endpoint: the same key at the other label API is another request.
+  const slot = key ? `${req.path} ${key}` : null;
+  const seen = slot ? byKey(state).get(slot) : undefined;
   if (seen) return seen;
   const body = obj(req.json)!;
   const pkg = obj(body.packageDescription)!;
@@ -565,7 +567,7 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
           body: { labelMetadata: metadata, labelImage: b64(labelBytes), ...(receipt ? { receiptImage: receipt } : {}) },
         };
   }
-  if (key) byKey(state).set(key, answer);
+  if (slot) byKey(state).set(slot, answer);
   return answer;
 }
 

@@ -47,7 +47,12 @@ export function plainText(html: unknown): string {
         const n = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
         const mapped = CP1252.get(n);
         if (mapped) return mapped;
-        return Number.isFinite(n) && n > 31 && n !== 127 && n <= 0x10ffff && !(n >= 128 && n < 160)
+        return Number.isFinite(n) &&
+          n > 31 &&
+          n !== 127 &&
+          n <= 0x10ffff &&
+          !(n >= 128 && n < 160) &&
+          !(n >= 0xd800 && n <= 0xdfff)
           ? String.fromCodePoint(n)
           : "";
       }
