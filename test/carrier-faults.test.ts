@@ -7,6 +7,7 @@ import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { atDeadline, clockStill, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "./clock";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
+import { USPS_CREDENTIALS } from "@/test/usps-context";
 import { rateRequest } from "./factories";
 import { call, makeOrg } from "./helpers";
 
@@ -23,6 +24,7 @@ useRealTimersAfterEach();
 const CARRIERS = [
   { carrier_name: "ups", credentials: UPS_CREDENTIALS },
   { carrier_name: "fedex", credentials: FEDEX_CREDENTIALS },
+  { carrier_name: "usps", credentials: USPS_CREDENTIALS },
 ] as const;
 const phones = {
   shipper: { ...rateRequest().shipper, phone_number: "+1 312 555 0100" },
@@ -102,7 +104,7 @@ describe.each(CARRIERS)("a $carrier_name purchase whose answer never comes", (ca
     );
     emulator.current.set(carrier.carrier_name, { fault: null });
     const again = await clockStill(buy());
-    // Neither carrier can look a label up by reference: the service will not guess, the client decides.
+    // None of these carriers can look a label up by reference: the service will not guess, the client decides.
     expect(again.status).toBe(409);
     expect(again.body.errors[0].code).toBe("purchase_outcome_unknown");
     const shipCalls = emulator.current.calls.filter((c) => c.operation === "ship");
