@@ -214,6 +214,43 @@ const PRICE_FACTOR = new Map([
   ["CONTRACT", 0.9],
 ]);
 
+const EXTRA_NAMES = new Map([
+  [920, "USPS Tracking"],
+  [921, "Signature Confirmation"],
+  [922, "Adult Signature Required 21 or Over"],
+  [925, "Priority Mail Express Merchandise Insurance"],
+  [930, "Insurance <= $500"],
+  [931, "Insurance > $500"],
+  [981, "Signature Requested"],
+]);
+
+/** The extra services asked for, priced (insurance by the declared `packageValue`); unknown codes are refused. */
+function extrasOf(codes: unknown, value: unknown, cls: string): { code: number; name: string; price: number }[] {
+  return list(codes).map((raw) => {
+    const code = Number(raw);
+    const name = EXTRA_NAMES.get(code);
+    need(name, `extra service ${code} is not sold by the emulator`, "packageDescription.extraServices");
+    // The ExtraService list says so: "981 - Signature Requested (PRIORITY_MAIL_EXPRESS only)"; 925 is its insurance.
+    if (code === 981 || code === 925) {
+      need(
+        cls === "PRIORITY_MAIL_EXPRESS" || cls === "ALL" || cls === "ALL_OUTBOUND",
+        `${code} is for PRIORITY_MAIL_EXPRESS only`,
+        "packageDescription.extraServices",
+      );
+    }
+    const insured = Number(value) || 0;
+    const price =
+      code === 921
+        ? 4.1
+        : code === 922
+          ? 8.3
+          : code === 930 || code === 931
+            ? round2(2.9 + 1.35 * Math.ceil(Math.max(0, insured - 100) / 100))
+            : 0;
+    return { code, name, price };
+  });
+}
+
 function zone(from: string, to: string): number {
   const d = Math.abs(Number(from[0] ?? 0) - Number(to[0] ?? 0));
   return Math.min(8, Math.max(1, d + 1));
@@ -289,6 +326,8 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
       },
     };
   }
+  const extras = extrasOf(pkg.extraServices, pkg.packageValue, wanted);
+  const extrasTotal = round2(extras.reduce((sum, e) => sum + e.price, 0));
   const z = zone(str(body.originZIPCode), str(body.destinationZIPCode));
   const nonMachinable = Math.max(Number(pkg.length), Number(pkg.width), Number(pkg.height)) > 22 || weight > 25;
   const shippingOptions = DOMESTIC.filter(([cls]) => ["ALL", "ALL_OUTBOUND", cls].includes(wanted)).map(
@@ -304,7 +343,7 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
             guaranteedDelivery: cls === "PRIORITY_MAIL_EXPRESS",
           },
           totalBasePrice: price,
-          totalPrice: round2(price + surcharge),
+          totalPrice: round2(price + surcharge + extrasTotal),
           rates: [
             {
               description: `${cls.replace(/_/g, " ")} ${category}`,
@@ -320,7 +359,12 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
               fees,
             },
           ],
-          extraServices: [],
+          extraServices: extras.map((e) => ({
+            extraService: String(e.code),
+            name: e.name,
+            price: e.price,
+            SKU: `DX${e.code}XXXXXXXXXX`,
+          })),
         };
       };
       // A parcel USPS cannot sort by machine is priced NON_MACHINABLE only; a machinable one is offered both ways.
@@ -512,7 +556,18 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
     : (DOMESTIC.find(([c]) => c === cls)?.[1] ?? 6) + 0.6 * Math.ceil(weight) + 0.5 * (z - 1);
   const nonMachinable = str(pkg.processingCategory) === "NON_MACHINABLE";
   const fees = nonMachinable ? [{ name: "Nonmachinable Surcharge", SKU: "DXQ0XXXXXXXXXX", price: 4.2 }] : [];
-  const postage = round2(base + (nonMachinable ? 4.2 : 0));
+  const extras = extrasOf(pkg.extraServices, obj(pkg.packageOptions)?.packageValue, cls);
+  // domestic-labels.yaml `physicalSignatureRequired`: "required to include signature extra service code values such
+  // as … 921, 922, … 925, 931 … 981"; the refusal's code is the emulator's.
+  if (extras.some((e) => [921, 922, 925, 931, 981].includes(e.code))) {
+    need(
+      pkg.physicalSignatureRequired === true,
+      "physicalSignatureRequired is required with a signature extra service",
+      "packageDescription.physicalSignatureRequired",
+    );
+  }
+  const extraServices = extras.map((e) => ({ name: e.name, price: e.price, SKU: `DX${e.code}XXXXXXXXXX` }));
+  const postage = round2(base + (nonMachinable ? 4.2 : 0) + extras.reduce((sum, e) => sum + e.price, 0));
   const refs = list(pkg.customerReference).map((r) => str(obj(r)?.referenceNumber));
   sales(state).set(tn, {
     trackingNumber: tn,
@@ -547,7 +602,7 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
       routingInformation: `420${str(to.ZIPCode)}`,
       SKU: `DXXX${z}XXXXX0${Math.ceil(weight)}`,
       postage,
-      extraServices: [],
+      extraServices,
       zone: String(z).padStart(2, "0"),
       mailingDate: `${date}T00:00:00Z`,
       commitment: { name: `${days} Day${days > 1 ? "s" : ""}`, expectedDeliveryDate: addBusinessDays(date, days) },

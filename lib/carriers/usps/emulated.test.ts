@@ -399,3 +399,51 @@ describe("USPS against the emulator: faults", () => {
     expect(error.code).toBe("carrier_rate_limited");
   });
 });
+
+describe("USPS against the emulator: options", () => {
+  it("prices and buys signature and insurance as USPS extra services; warns about what it cannot send", async () => {
+    const options = { signature_confirmation: "adult", insurance: 800, saturday_delivery: true, color: "red" };
+    const plain = await run((ctx) => uspsAdapter.rate(ctx, uspsRateRequest({ services: ["PRIORITY_MAIL"] })));
+    const rated = await run((ctx) => uspsAdapter.rate(ctx, uspsRateRequest({ services: ["PRIORITY_MAIL"], options })));
+    expect(rated.data[0]!.total_charge).toBeGreaterThan(plain.data[0]!.total_charge);
+    expect(rated.data[0]!.extra_charges.map((e) => e.name)).toEqual([
+      "Adult Signature Required 21 or Over",
+      "Insurance > $500",
+    ]);
+    expect(rated.messages.map((m) => m.details?.field)).toEqual(["options.color", "options.saturday_delivery"]);
+    expect(JSON.parse(calls("rate")[1]!.body).packageDescription).toMatchObject({
+      extraServices: [922, 931],
+      packageValue: 800,
+    });
+
+    const { data } = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest({ options })));
+    expect(data.charge!.extra_charges.map((e) => e.name)).toEqual([
+      "Adult Signature Required 21 or Over",
+      "Insurance > $500",
+    ]);
+    expect(JSON.parse(calls("ship")[0]!.body).packageDescription).toMatchObject({
+      extraServices: [922, 931],
+      packageOptions: { packageValue: 800 },
+      physicalSignatureRequired: true,
+    });
+  });
+
+  it("Priority Mail Express takes its own signature and insurance codes; international mail none", async () => {
+    await run((ctx) =>
+      uspsAdapter.ship(
+        ctx,
+        uspsShipRequest({
+          service: "PRIORITY_MAIL_EXPRESS",
+          options: { signature_confirmation: "standard", insurance: 50 },
+        }),
+      ),
+    );
+    expect(JSON.parse(calls("ship")[0]!.body).packageDescription.extraServices).toEqual([981, 925]);
+    const abroad = await run((ctx) =>
+      uspsAdapter.ship(ctx, uspsInternationalShipRequest({ options: { insurance: 50 } })),
+    );
+    expect(abroad.messages).toContainEqual(
+      expect.objectContaining({ code: "not_supported", details: { field: "options.insurance" } }),
+    );
+  });
+});

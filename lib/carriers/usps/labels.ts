@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { components as Domestic } from "@/lib/carriers/usps/generated/domestic-labels";
 import type { components as Intl } from "@/lib/carriers/usps/generated/international-labels";
-import { unusedOptionWarnings } from "@/lib/carriers/options";
 import {
   CarrierError,
   type AdapterMessage,
@@ -15,6 +14,7 @@ import { detectLabelType } from "@/lib/labels/check";
 import { customsForm } from "@/lib/carriers/usps/customs";
 import { badResponse } from "@/lib/carriers/usps/errors";
 import { TERRITORIES } from "@/lib/carriers/usps/rating";
+import { uspsExtras } from "@/lib/carriers/usps/options";
 import { uspsService } from "@/lib/carriers/usps/services";
 import {
   domesticAddress,
@@ -39,6 +39,7 @@ export const LABEL_ACCEPT = "application/vnd.usps.labels+json";
 
 type DomesticRequest = Domestic["schemas"]["LabelRequest"];
 type IntlRequest = Intl["schemas"]["InternationalLabelRequest"];
+type DomesticExtra = Domestic["schemas"]["ExtraService"];
 
 const IMAGE_TYPES = new Map<LabelType, "PDF" | "ZPL203DPI">([
   ["PDF", "PDF"],
@@ -91,7 +92,8 @@ export function buildLabelRequest(
     );
   }
   const m = measures(parcel);
-  const messages = unusedOptionWarnings("usps", req.options, []);
+  const extras = uspsExtras(req.options, service.code, international);
+  const messages = extras.messages;
   const fromAddress = domesticAddress(req.shipper, "shipper");
   const shared = {
     ...m,
@@ -116,6 +118,9 @@ export function buildLabelRequest(
         ...shared,
         mailClass: service.code as "PRIORITY_MAIL",
         hasNonstandardCharacteristics: false,
+        ...(extras.extraServices.length ? { extraServices: extras.extraServices as DomesticExtra[] } : {}),
+        ...(extras.packageValue !== null ? { packageOptions: { packageValue: extras.packageValue } } : {}),
+        ...(extras.physicalSignatureRequired ? { physicalSignatureRequired: true } : {}),
       },
     } as DomesticRequest;
     return { path: "/labels/v3/label", body, international, messages };

@@ -6,8 +6,8 @@ import {
   type RateQuote,
   type RateRequest,
 } from "@/lib/carriers/types";
-import { unusedOptionWarnings } from "@/lib/carriers/options";
 import { badResponse } from "@/lib/carriers/usps/errors";
+import { uspsExtras } from "@/lib/carriers/usps/options";
 import { uspsService } from "@/lib/carriers/usps/services";
 import { measures, oneParcel, originZip, zip5 } from "@/lib/carriers/usps/wire";
 import type { UspsCredentials } from "@/lib/carriers/usps/auth";
@@ -21,6 +21,7 @@ import type { UspsCredentials } from "@/lib/carriers/usps/auth";
 
 type DomesticRequest = Options["schemas"]["DomesticOptionsRequest"];
 type InternationalRequest = Options["schemas"]["InternationalOptionsRequest"];
+type DomesticExtra = Options["schemas"]["ExtraService"];
 
 export interface RateSettings {
   credentials: UspsCredentials;
@@ -45,11 +46,18 @@ export function buildRateRequest(
   const parcel = oneParcel(req.parcels);
   const origin = originZip(req.shipper);
   const m = measures(parcel);
-  const messages = unusedOptionWarnings("usps", req.options, []);
   const destination = req.recipient.country_code.toUpperCase();
   // Puerto Rico, Guam and the other territories are USPS domestic mail: their ZIP Codes are US ones.
   const international = destination !== "US" && !TERRITORIES.has(destination);
+  const only = req.services.length === 1 ? req.services[0]!.trim().toUpperCase() : null;
+  const extras = uspsExtras(req.options, only, international);
+  const messages = extras.messages;
   const packageDescription = { ...m, hasNonstandardCharacteristics: false, mailingDate: s.mailingDate };
+  // International mail gets no extra services here (uspsExtras says so in its messages).
+  const domesticExtras = {
+    ...(extras.extraServices.length ? { extraServices: extras.extraServices as DomesticExtra[] } : {}),
+    ...(extras.packageValue !== null ? { packageValue: extras.packageValue } : {}),
+  };
   if (!international) {
     const destinationZIPCode = zip5(req.recipient.postal_code);
     if (!destinationZIPCode) {
@@ -65,7 +73,7 @@ export function buildRateRequest(
         originZIPCode: origin,
         destinationZIPCode,
         destinationEntryFacilityType: "NONE",
-        packageDescription: { ...packageDescription, mailClass: "ALL_OUTBOUND" },
+        packageDescription: { ...packageDescription, ...domesticExtras, mailClass: "ALL_OUTBOUND" },
       },
     };
   }
