@@ -10,14 +10,19 @@ import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import { GET as label } from "@/app/v1/shipments/[id]/label/route";
 import { POST as cancel } from "@/app/v1/shipments/[id]/cancel/route";
 import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
+import { eq } from "drizzle-orm";
+import { GET as getTracker } from "@/app/v1/trackers/[id]/route";
 import { sharedTokenCache } from "@/lib/carriers/http/token-cache";
+import { getDb } from "@/lib/db/client";
+import { trackers } from "@/lib/db/schema";
+import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { resetEnvCache } from "@/lib/env";
 import { startCarrierEmulator } from "@/test/emulator";
 import { addConnection } from "@/test/emulator-helpers";
 import type { Emulator, Operation } from "@/test/emulator/server";
 import { isValidImpb, isValidS10 } from "@/test/emulator/usps";
 import { USPS_CREDENTIALS } from "@/test/usps-context";
-import { call, makeOrg } from "./helpers";
+import { call, makeOrg, systemCtx } from "./helpers";
 
 /**
  * USPS end to end: the API's routes with a `usps` connection, the service aimed at the carrier emulator
@@ -281,5 +286,37 @@ describe("USPS through the managed endpoints", () => {
     expect(res.body.shipment.status).toBe("cancelled");
     expect(calls("void")).toHaveLength(1);
     expect(calls("void")[0]!.path).toBe(`/labels/v3/label/${shipment.tracking_number}`);
+  });
+
+  it("the background refresh follows a due USPS tracker to delivered, within its budget of one call", async () => {
+    const { key, connectionId } = await uspsOrg();
+    const created = await call(createShipment, "POST", "/v1/shipments", { key, body: domestic() });
+    const { shipment } = (
+      await call(purchase, "POST", `/v1/shipments/${created.body.id}/purchase`, {
+        key,
+        params: { id: created.body.id },
+        body: { selected_rate_id: created.body.rates[0].id },
+      })
+    ).body;
+    skewMs = 3 * 24 * 3_600_000;
+    const db = await getDb();
+    await db
+      .update(trackers)
+      .set({ nextRefreshAt: new Date(Date.now() - 1000) })
+      .where(eq(trackers.id, shipment.tracker_id));
+    const before = calls("track").length;
+    const report = await refreshConnection({ ctx: await systemCtx(db), connectionId });
+    expect(report).toMatchObject({ due: 1, refreshed: 1, failed: 0 });
+    // One tracking call answered (the token, three days old by USPS's clock, is renewed once on its 401).
+    expect(
+      calls("track")
+        .slice(before)
+        .filter((c) => c.status === 200),
+    ).toHaveLength(1);
+    const tracker = await call(getTracker, "GET", `/v1/trackers/${shipment.tracker_id}`, {
+      key,
+      params: { id: shipment.tracker_id },
+    });
+    expect(tracker.body).toMatchObject({ status: "delivered", delivered: true });
   });
 });

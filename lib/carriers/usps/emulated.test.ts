@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
 import { CarrierError, hasCode, type AdapterContext } from "@/lib/carriers/types";
 import { uspsAdapter } from "@/lib/carriers/usps/adapter";
+import { atDeadline, fakeTimeouts } from "@/test/clock";
 import { startCarrierEmulator } from "@/test/emulator";
 import type { Emulator, Operation } from "@/test/emulator/server";
 import { isValidImpb, isValidS10 } from "@/test/emulator/usps";
@@ -30,6 +31,7 @@ beforeAll(async () => {
   emulator = await startCarrierEmulator({ now: clock });
 });
 afterEach(() => {
+  vi.useRealTimers();
   emulator.reset();
   emulator.assertContractKept();
   skewMs = 0;
@@ -379,12 +381,24 @@ describe("USPS against the emulator: faults", () => {
     ["a 503", { fault: { kind: "status", status: 503 } }, "carrier_unavailable"],
     ["a 429 it cannot wait out", { fault: { kind: "rate_limited", retry_after_s: 120 } }, "carrier_rate_limited"],
     ["a body that is not JSON", { fault: { kind: "malformed" } }, "carrier_bad_response"],
-    ["no answer", { fault: { kind: "hang" } }, "carrier_timeout"],
   ];
   it.each(faults)("%s → %s", async (_, switches, code) => {
     emulator.set("usps", switches);
     const error = await failure(run((ctx) => uspsAdapter.track(ctx, "9205590000000100000018"), { deadlineMs: 1500 }));
     expect(hasCode(error.messages, code as never)).toBe(true);
+  });
+
+  it("no answer → carrier_timeout at the deadline", async () => {
+    emulator.set("usps", { fault: { kind: "hang" } });
+    fakeTimeouts();
+    const error = await failure(
+      atDeadline(
+        run((ctx) => uspsAdapter.track(ctx, "9205590000000100000018"), { deadlineMs: 1500 }),
+        () => calls("track").length > 0,
+        1500,
+      ),
+    );
+    expect(error.code).toBe("carrier_timeout");
   });
 
   it("a refused payment authorization with a 503 is unavailable, not an account failure", async () => {
@@ -426,6 +440,16 @@ describe("USPS against the emulator: options", () => {
       packageOptions: { packageValue: 800 },
       physicalSignatureRequired: true,
     });
+  });
+
+  it("prices a parcel in USPS packaging as the shipper's own box, and says so", async () => {
+    const req = uspsRateRequest();
+    const { messages } = await run((ctx) =>
+      uspsAdapter.rate(ctx, { ...req, parcels: [{ ...req.parcels[0]!, packaging_type: "small_box" }] }),
+    );
+    expect(messages).toEqual([
+      expect.objectContaining({ code: "not_supported", details: { field: "parcels[0].packaging_type" } }),
+    ]);
   });
 
   it("Priority Mail Express takes its own signature and insurance codes; international mail none", async () => {

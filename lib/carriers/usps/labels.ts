@@ -22,6 +22,7 @@ import {
   measures,
   names,
   oneParcel,
+  packagingWarnings,
   phone,
   processingCategory,
 } from "@/lib/carriers/usps/wire";
@@ -93,7 +94,7 @@ export function buildLabelRequest(
   }
   const m = measures(parcel);
   const extras = uspsExtras(req.options, service.code, international);
-  const messages = extras.messages;
+  const messages = [...extras.messages, ...packagingWarnings(parcel)];
   const fromAddress = domesticAddress(req.shipper, "shipper");
   const shared = {
     ...m,

@@ -9,7 +9,7 @@ import {
 import { badResponse } from "@/lib/carriers/usps/errors";
 import { uspsExtras } from "@/lib/carriers/usps/options";
 import { uspsService } from "@/lib/carriers/usps/services";
-import { measures, oneParcel, originZip, zip5 } from "@/lib/carriers/usps/wire";
+import { measures, oneParcel, originZip, packagingWarnings, zip5 } from "@/lib/carriers/usps/wire";
 import type { UspsCredentials } from "@/lib/carriers/usps/auth";
 
 /**
@@ -51,7 +51,7 @@ export function buildRateRequest(
   const international = destination !== "US" && !TERRITORIES.has(destination);
   const only = req.services.length === 1 ? req.services[0]!.trim().toUpperCase() : null;
   const extras = uspsExtras(req.options, only, international);
-  const messages = extras.messages;
+  const messages = [...extras.messages, ...packagingWarnings(parcel)];
   const packageDescription = { ...m, hasNonstandardCharacteristics: false, mailingDate: s.mailingDate };
   // International mail gets no extra services here (uspsExtras says so in its messages).
   const domesticExtras = {

@@ -1,4 +1,11 @@
-import { CarrierError, carrierCode, type Address, type Parcel, type WeightUnit } from "@/lib/carriers/types";
+import {
+  CarrierError,
+  carrierCode,
+  type AdapterMessage,
+  type Address,
+  type Parcel,
+  type WeightUnit,
+} from "@/lib/carriers/types";
 
 /**
  * What every USPS request shares (carriers.md §3.2, §3.3): weights in pounds and dimensions in inches (the v3 files
@@ -131,4 +138,27 @@ export function domesticAddress(a: Address, field: string) {
     ...phone(a),
     ...email(a),
   };
+}
+
+/**
+ * Carrier packaging asked for on the parcel (`packaging_type`, `package_preset`): USPS's flat-rate boxes and envelopes
+ * take other rate indicators and are not sold here, so the parcel goes as the shipper's own box, and the warning says
+ * so.
+ */
+export function packagingWarnings(p: Parcel): AdapterMessage[] {
+  const out: AdapterMessage[] = [];
+  for (const [key, value] of [
+    ["packaging_type", p.packaging_type],
+    ["package_preset", p.package_preset],
+  ] as const) {
+    if (value && value !== "your_packaging") {
+      out.push({
+        code: "not_supported",
+        level: "warning",
+        message: "USPS packaging (flat rate) is not sold here: the parcel is priced and labelled as your own box.",
+        details: { field: `parcels[0].${key}` },
+      });
+    }
+  }
+  return out;
 }
