@@ -1,7 +1,7 @@
 /**
  * The carriers' published contracts in the emulator (`npm run bench:contract`). Prints numbers; asserts nothing.
  *
- * Each UPS and FedEx operation an adapter performs (rates at home and abroad, a domestic label, an international
+ * Each UPS, FedEx and USPS operation an adapter performs (rates at home and abroad, a domestic label, an international
  * label with its invoice, a void, tracking) runs N times through invokeCarrier against the emulator. It prints, per
  * carrier and operation, how many requests the carrier's schema accepted (n/n) and how many of the emulator's answers
  * it accepted, the time the emulator spent on the checks per call (request and answer, measured inside the emulator:
@@ -16,7 +16,9 @@ import type { AdapterContext, AdapterMessage, CarrierAdapter, ConnectionInfo } f
 import { resetEnvCache } from "@/lib/env";
 import { fedexEmulator } from "@/test/emulator/fedex";
 import { startEmulator, type Emulator, type Operation } from "@/test/emulator/server";
+import { randomUUID } from "node:crypto";
 import { upsEmulator } from "@/test/emulator/ups";
+import { uspsEmulator } from "@/test/emulator/usps";
 import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
 import {
   UPS_CREDENTIALS,
@@ -25,6 +27,13 @@ import {
   upsRateRequest,
   upsShipRequest,
 } from "@/test/ups-context";
+import {
+  USPS_CREDENTIALS,
+  uspsInternationalRateRequest,
+  uspsInternationalShipRequest,
+  uspsRateRequest,
+  uspsShipRequest,
+} from "@/test/usps-context";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 
@@ -36,16 +45,26 @@ interface Step {
   run: (sold: { tracking: string; identifier: string }) => Run;
 }
 
-const connection = (carrier: "ups" | "fedex"): ConnectionInfo => ({
+type BenchCarrier = "ups" | "fedex" | "usps";
+const CREDENTIALS = new Map<BenchCarrier, Record<string, unknown>>([
+  ["ups", UPS_CREDENTIALS],
+  ["fedex", FEDEX_CREDENTIALS],
+  ["usps", USPS_CREDENTIALS],
+]);
+
+const connection = (carrier: BenchCarrier): ConnectionInfo => ({
   id: `car_bench${carrier}`,
   carrier_name: carrier,
   carrier_id: `${carrier}-bench`,
   test_mode: true,
   config: {},
-  credentials: carrier === "ups" ? UPS_CREDENTIALS : FEDEX_CREDENTIALS,
+  credentials: CREDENTIALS.get(carrier)!,
 });
 
-const STEPS: Record<"ups" | "fedex", Step[]> = {
+// USPS answers a shipment key it has seen with the same label (its idempotency key): each round buys under its own.
+const uspsKey = () => `shp_bench_${randomUUID()}`;
+
+const STEPS: Record<BenchCarrier, Step[]> = {
   ups: [
     { name: "rate", capability: "rates", run: () => (a, ctx) => a.rate(ctx, upsRateRequest()) },
     { name: "rate abroad", capability: "rates", run: () => (a, ctx) => a.rate(ctx, upsInternationalRateRequest()) },
@@ -69,6 +88,26 @@ const STEPS: Record<"ups" | "fedex", Step[]> = {
       run: (s) => (a, ctx) => a.void!(ctx, { shipment_identifier: s.identifier, tracking_number: s.tracking }),
     },
   ],
+  usps: [
+    { name: "rate", capability: "rates", run: () => (a, ctx) => a.rate(ctx, uspsRateRequest()) },
+    { name: "rate abroad", capability: "rates", run: () => (a, ctx) => a.rate(ctx, uspsInternationalRateRequest()) },
+    {
+      name: "ship",
+      capability: "ship",
+      run: () => (a, ctx) => a.ship(ctx, uspsShipRequest({ shipment_key: uspsKey() })),
+    },
+    {
+      name: "ship abroad",
+      capability: "ship",
+      run: () => (a, ctx) => a.ship(ctx, uspsInternationalShipRequest({ shipment_key: uspsKey() })),
+    },
+    { name: "track", capability: "track", run: (s) => (a, ctx) => a.track(ctx, s.tracking) },
+    {
+      name: "void",
+      capability: "void",
+      run: (s) => (a, ctx) => a.void!(ctx, { shipment_identifier: s.identifier, tracking_number: s.tracking }),
+    },
+  ],
 };
 
 interface Measured {
@@ -79,7 +118,7 @@ interface Measured {
   meanCallMs: number;
 }
 
-async function measure(carrier: "ups" | "fedex", step: Step, emulator: Emulator): Promise<Measured> {
+async function measure(carrier: BenchCarrier, step: Step, emulator: Emulator): Promise<Measured> {
   const conn = connection(carrier);
   const operation: Operation = step.capability === "rates" ? "rate" : step.capability;
   const own: Measured["calls"] = [];
@@ -113,7 +152,7 @@ async function measure(carrier: "ups" | "fedex", step: Step, emulator: Emulator)
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function main() {
-  const emulator = await startEmulator([upsEmulator, fedexEmulator]);
+  const emulator = await startEmulator([upsEmulator, fedexEmulator, uspsEmulator]);
   process.env.CARRIER_EMULATOR_URL = emulator.url;
   resetEnvCache();
   console.log(`Contract checks in the emulator: ${ROUNDS} rounds per operation after a first one, one process\n`);
@@ -129,7 +168,7 @@ async function main() {
   ];
   console.log(header.join(" | "));
   try {
-    for (const carrier of ["ups", "fedex"] as const) {
+    for (const carrier of ["ups", "fedex", "usps"] as const) {
       for (const step of STEPS[carrier]) {
         const m = await measure(carrier, step, emulator);
         const warm = m.calls
