@@ -123,7 +123,7 @@ export function buildLabelRequest(
         ...(extras.packageValue !== null ? { packageOptions: { packageValue: extras.packageValue } } : {}),
         ...(extras.physicalSignatureRequired ? { physicalSignatureRequired: true } : {}),
       },
-    } as DomesticRequest;
+    };
     return { path: "/labels/v3/label", body, international, messages };
   }
   const r = req.recipient;
@@ -150,7 +150,7 @@ export function buildLabelRequest(
       mailClass: service.code as "PRIORITY_MAIL_INTERNATIONAL",
     },
     customsForm: form.form,
-  } as IntlRequest;
+  };
   return {
     path: "/international-labels/v3/international-label",
     body,

@@ -581,7 +581,7 @@ export interface components {
              *     Depending on time of label creation, your packages could be charged same day instead of next day.
              * @default false
              */
-            immediateManifest: boolean;
+            immediateManifest?: boolean;
             /** @description * Note: packageOptions.originalPackage fields cannot be used in combination with packageOptions.returnReceiptTracking. */
             originalPackage?: {
               /**
@@ -751,7 +751,7 @@ export interface components {
          * @description Provides the option for a user to not create a "GX" event for the package. By default, a GX event will be created.
          * @default true
          */
-        generateGXEvent: boolean;
+        generateGXEvent?: boolean;
         /** @description containers */
         containers?: components["schemas"]["Container"][];
         /**
@@ -786,7 +786,7 @@ export interface components {
          *       * Utilizing `returnReceiptTracking` will incur the `955` ESC associated fee.
          * @default false
          */
-        returnReceiptTracking: boolean;
+        returnReceiptTracking?: boolean;
       } & {
         [key: string]: unknown;
       });
@@ -800,7 +800,7 @@ export interface components {
          * @description Setting this field to `true` will send electronic data to Postal systems within 15 minutes of label creation.
          * @default false
          */
-        immediateManifest: boolean;
+        immediateManifest?: boolean;
         /**
          * @deprecated
          * @description **Deprecated**: Use the `ancillaryServiceEndorsements` field instead.
@@ -849,7 +849,7 @@ export interface components {
          * @description Provides the option for a user to not create a "GX" event for the package. By default, a GX event will be created.
          * @default true
          */
-        generateGXEvent: boolean;
+        generateGXEvent?: boolean;
         /** @description containers */
         containers?: components["schemas"]["Container"][];
         /**
@@ -904,7 +904,7 @@ export interface components {
          *     - Customer Reference numbers are not displayed with Customs Forms.
          * @default false
          */
-        printReferenceNumber: boolean;
+        printReferenceNumber?: boolean;
       } & {
         [key: string]: unknown;
       });
@@ -1136,7 +1136,7 @@ export interface components {
        * @default PDF
        * @enum {string}
        */
-      imageType:
+      imageType?:
         | "PDF"
         | "TIFF"
         | "JPG"
@@ -1158,7 +1158,7 @@ export interface components {
        * @default 4X6LABEL
        * @enum {string}
        */
-      labelType: "4X4LABEL" | "4X5LABEL" | "4X6LABEL" | "6X4LABEL" | "2X7LABEL";
+      labelType?: "4X4LABEL" | "4X5LABEL" | "4X6LABEL" | "6X4LABEL" | "2X7LABEL";
       /**
        * @deprecated
        * @description indicates if revenue protection information is printed on the label. (true or false)
@@ -1174,7 +1174,7 @@ export interface components {
        * @default SAME_PAGE
        * @enum {string}
        */
-      receiptOption: "SAME_PAGE" | "SEPARATE_PAGE" | "NONE";
+      receiptOption?: "SAME_PAGE" | "SEPARATE_PAGE" | "NONE";
       /**
        * @description The format of label branding images to be shown on the generated label image.
        *
@@ -1192,7 +1192,7 @@ export interface components {
        * @default NONE
        * @enum {string}
        */
-      brandingImageFormat: "ONE_SQUARE" | "TWO_SQUARES" | "RECTANGLE" | "NONE";
+      brandingImageFormat?: "ONE_SQUARE" | "TWO_SQUARES" | "RECTANGLE" | "NONE";
       /**
        * @description The UUIDs associated with custom images uploaded in the Logo Branding endpoint: /branding
        *
@@ -1205,12 +1205,12 @@ export interface components {
        *       "345df38d-6130-4ad1-838c-8883af55c584"
        *     ]
        */
-      brandingImageUUIDs: string[];
+      brandingImageUUIDs?: string[];
       /**
        * @description Applicable only when `imageType` is `LABEL_BROKER`. When `includeLabelBrokerPDF` is `true`, two label images will be returned in the multi-part and vendor response as `labelBrokerQR` and `labelImage`. `labelBrokerQR` will contain the base64 PNG of the Label Broker QR Code and `labelImage` will contain the base64 PDF of the Label stored in Label Broker. When `includeLabelBrokerPDF` is `false`, one image will be returned in the multi-part and vendor response as `labelImage` as the base64 PNG of the Label Broker QR Code.
        * @default false
        */
-      includeLabelBrokerPDF: boolean;
+      includeLabelBrokerPDF?: boolean;
       /**
        * @deprecated
        * @description Note: This field has been deprecated in favor of `addImageComments`.
@@ -1221,14 +1221,14 @@ export interface components {
        *     `^FX Start of label. 123e4567-e89b-12d3-a456-426614174000 ^FS`
        * @default false
        */
-      addZPLComments: boolean;
+      addZPLComments?: boolean;
       /**
        * @description Applicable only when `imageType` is `ZPL203DPI`, `ZPL300DPI`, or `EPL300DPI`.  When `addImageComments` is `true`, comments will be visible within the ZPL or EPL text response to the user to denote different sections of their label.  When `addImageComments` is `false`, no comments will be included in the ZPL or EPL text response.  This will be ignored for any other `imageType`.
        *     Example of a ZPL comment:
        *     `^FX Start of label. 123e4567-e89b-12d3-a456-426614174000 ^FS`
        * @default false
        */
-      addImageComments: boolean;
+      addImageComments?: boolean;
     } & {
       [key: string]: unknown;
     };
@@ -1242,7 +1242,7 @@ export interface components {
        * @default PDF
        * @enum {string}
        */
-      imageType: "PDF" | "TIFF" | "JPG" | "PNG" | "GIF" | "SVG";
+      imageType?: "PDF" | "TIFF" | "JPG" | "PNG" | "GIF" | "SVG";
       /**
        * @description The requested image size.
        *     - Using `6X4LABEL` will return the image in the `indiciaImage` response field.
@@ -1250,7 +1250,7 @@ export interface components {
        * @default 6X4LABEL
        * @enum {string}
        */
-      labelType: "6X4LABEL" | "IMI_DATA_ONLY";
+      labelType?: "6X4LABEL" | "IMI_DATA_ONLY";
       /**
        * @description Indicia & Receipt print out options: Enter `SEPARATE_PAGE` to print the Indicia and the Receipt on separate pages. Enter `NONE` to print the Indicia only and no Receipt.
        *
@@ -1259,7 +1259,7 @@ export interface components {
        * @default NONE
        * @enum {string}
        */
-      receiptOption: "SEPARATE_PAGE" | "NONE";
+      receiptOption?: "SEPARATE_PAGE" | "NONE";
     } & {
       [key: string]: unknown;
     };
@@ -1309,7 +1309,7 @@ export interface components {
            * @description Indicates if postage is printed on the label.  If omitted then the request will be defaulted to true.
            * @default true
            */
-          suppressPostage: boolean;
+          suppressPostage?: boolean;
           /**
            * @description Indicates if the `mailingDate` is printed on the label.  If omitted then the value will default to true.
            *
@@ -1318,7 +1318,7 @@ export interface components {
            *      * The date the label was created cannot be suppressed and will always print on the label.
            * @default true
            */
-          suppressMailDate: boolean;
+          suppressMailDate?: boolean;
           /**
            * @description Indicates if a pay on use returns label is requested along with the outbound label.  If omitted then the request will be defaulted to false.
            *
@@ -1334,7 +1334,7 @@ export interface components {
            *      * `returnLabel` is not available when Extra Service Code `415 - USPS Label Delivery` is used.
            * @default false
            */
-          returnLabel: boolean;
+          returnLabel?: boolean;
           /**
            * @description The package number in a series such as 1 of 3, 2 of 3, etc.  If `totalPackages` is populated then `packageNumber` is required.  `packageNumber` must be less than or equal to `totalPackages`.  This feature is not supported on the 2x7 or 4x4 label format.
            *
@@ -1704,7 +1704,7 @@ export interface components {
            * @description This field has been deprecated.  Postage value is not printed on Return Labels.
            * @default true
            */
-          suppressPostage: boolean;
+          suppressPostage?: boolean;
           /**
            * @deprecated
            * @description This field has been deprecated.
@@ -1715,18 +1715,18 @@ export interface components {
            *      * The date the label was created cannot be suppressed and will always print on the label.
            * @default true
            */
-          suppressMailDate: boolean;
+          suppressMailDate?: boolean;
           /**
            * @deprecated
            * @description This field has been deprecated.  A return label cannot be generated with a return label.  This field will be ignored in the request.
            * @default false
            */
-          returnLabel: boolean;
+          returnLabel?: boolean;
           /**
            * @description Receipt Option
            * @default NONE
            */
-          receiptOption: string;
+          receiptOption?: string;
         } & {
           [key: string]: unknown;
         });
@@ -2030,7 +2030,7 @@ export interface components {
          * @default NONE
          * @enum {string}
          */
-        receiptOption: "SEPARATE_PAGE" | "NONE";
+        receiptOption?: "SEPARATE_PAGE" | "NONE";
         /**
          * @description The type of indicia image requested. If omitted then the default image type is PDF.
          *      * 'PDF'
@@ -2042,7 +2042,7 @@ export interface components {
          * @default PDF
          * @enum {string}
          */
-        imageType: "PDF" | "TIFF" | "JPG" | "PNG" | "GIF" | "SVG";
+        imageType?: "PDF" | "TIFF" | "JPG" | "PNG" | "GIF" | "SVG";
         /**
          * @description Ability to select the indicia image size.  If omitted then the default indicia size is 2X1.5LABEL.
          *     - Using `2X1.5LABEL` will return the image in the `indiciaImage` response field.
@@ -2051,7 +2051,7 @@ export interface components {
          * @example 2X1.5LABEL
          * @enum {string}
          */
-        labelType: "2X1.5LABEL" | "IMI_DATA_ONLY";
+        labelType?: "2X1.5LABEL" | "IMI_DATA_ONLY";
       };
     } & {
       [key: string]: unknown;
@@ -2115,32 +2115,32 @@ export interface components {
          * @description Is the letter/flat/card polybagged, polywrapped, enclosed in any plastic material, or has an exterior surface made of a material that is not paper. Windows in envelopes made of paper do not make mailpieces nonmachinable. Attachments allowable under applicable eligibility standards do not make mailpieces nonmachinable.
          * @default false
          */
-        isPolybagged: boolean;
+        isPolybagged?: boolean;
         /**
          * @description Does the letter/flat/card have clasps, strings, buttons, or similar closure devices.
          * @default false
          */
-        hasClosureDevices: boolean;
+        hasClosureDevices?: boolean;
         /**
          * @description Does the letter/flat/card contain items such as pens, pencils, keys, or coins that cause the thickness of the mailpiece to be uneven; or loose keys or coins or similar objects not affixed to the contents within the mailpiece. Loose items may cause a letter to be nonmailable when mailed in paper envelopes; (see [DMM 601.3.3](https://pe.usps.com/text/dmm300/601.htm#ep1196660)).
          * @default false
          */
-        hasLooseItems: boolean;
+        hasLooseItems?: boolean;
         /**
          * @description Is the letter/flat/card too rigid (does not bend easily when subjected to a transport belt tension of 40 pounds around an 11-inch diameter turn).
          * @default false
          */
-        isRigid: boolean;
+        isRigid?: boolean;
         /**
          * @description Is the letter/flat/card a self-mailer that is not prepared according to [DMM 201.3.14](https://pe.usps.com/text/dmm300/201.htm#ep1079302).
          * @default false
          */
-        isSelfMailer: boolean;
+        isSelfMailer?: boolean;
         /**
          * @description Is the letter/flat/card a booklet that is not prepared according to [DMM 201.3.16](https://pe.usps.com/text/dmm300/201.htm#ep1092751).
          * @default false
          */
-        isBooklet: boolean;
+        isBooklet?: boolean;
       };
       imiType?: components["schemas"]["IMIType"];
     };
@@ -2292,32 +2292,32 @@ export interface components {
          * @description Is the letter/flat/card polybagged, polywrapped, enclosed in any plastic material, or has an exterior surface made of a material that is not paper. Windows in envelopes made of paper do not make mailpieces nonmachinable. Attachments allowable under applicable eligibility standards do not make mailpieces nonmachinable.
          * @default false
          */
-        isPolybagged: boolean;
+        isPolybagged?: boolean;
         /**
          * @description Does the letter/flat/card have clasps, strings, buttons, or similar closure devices.
          * @default false
          */
-        hasClosureDevices: boolean;
+        hasClosureDevices?: boolean;
         /**
          * @description Does the letter/flat/card contain items such as pens, pencils, keys, or coins that cause the thickness of the mailpiece to be uneven; or loose keys or coins or similar objects not affixed to the contents within the mailpiece. Loose items may cause a letter to be nonmailable when mailed in paper envelopes; (see [DMM 601.3.3](https://pe.usps.com/text/dmm300/601.htm#ep1196660)).
          * @default false
          */
-        hasLooseItems: boolean;
+        hasLooseItems?: boolean;
         /**
          * @description Is the letter/flat/card too rigid (does not bend easily when subjected to a transport belt tension of 40 pounds around an 11-inch diameter turn).
          * @default false
          */
-        isRigid: boolean;
+        isRigid?: boolean;
         /**
          * @description Is the letter/flat/card a self-mailer that is not prepared according to [DMM 201.3.14](https://pe.usps.com/text/dmm300/201.htm#ep1079302).
          * @default false
          */
-        isSelfMailer: boolean;
+        isSelfMailer?: boolean;
         /**
          * @description Is the letter/flat/card a booklet that is not prepared according to [DMM 201.3.16](https://pe.usps.com/text/dmm300/201.htm#ep1092751).
          * @default false
          */
-        isBooklet: boolean;
+        isBooklet?: boolean;
       };
       imiType?: components["schemas"]["IMIType"];
     };
@@ -2544,7 +2544,7 @@ export interface components {
        * @default lb
        * @enum {string}
        */
-      weightUOM: "lb";
+      weightUOM?: "lb";
       /** @description The package weight, in weightUOM (Unit Of Measure). Items must weigh 70 pounds (1120 ounces) or less. */
       weight?: number;
       /**
@@ -2553,7 +2553,7 @@ export interface components {
        * @default in
        * @enum {string}
        */
-      dimensionsUOM: "in";
+      dimensionsUOM?: "in";
       /** @description The length of the container, in dimensionsUOM. If partial dimensions are provided, an error response will return. Length, Width, and Height are required for accurate pricing of a rectangular package when any dimension of the item exceeds 12 inches. Girth is required only for a non-rectangular package in addition to Length, Width, and Height when any dimension of the package exceeds 12 inches. For rectangular packages, the Girth dimension must be left blank as this dimension is to only be used for non-rectangular packages. */
       length?: number;
       /** @description The height of the container, in dimensionsUOM. If partial dimensions are provided, an error response will return. Length, Width, and Height are required for accurate pricing of a rectangular package when any dimension of the item exceeds 12 inches. Girth is required only for a non-rectangular package in addition to Length, Width, and Height when any dimension of the package exceeds 12 inches. For rectangular packages, the Girth dimension must be left blank as this dimension is to only be used for non-rectangular packages. */
@@ -2566,7 +2566,7 @@ export interface components {
        * @description Package is nonstandard. Nonstandard packages include cylindrical tubes and rolls, certain high-density items, cartons containing more than 24 ounces of liquids in one or more glass containers, cartons containing 1 gallon or more of liquid in metal or plastic containers, and items in [201.7.6.2](https://pe.usps.com/text/dmm300/201.htm#7.6.2).
        * @default false
        */
-      hasNonstandardCharacteristics: boolean;
+      hasNonstandardCharacteristics?: boolean;
     } & {
       [key: string]: unknown;
     };
@@ -2865,7 +2865,7 @@ export interface components {
        * @default lb
        * @enum {string}
        */
-      weightUOM: "lb";
+      weightUOM?: "lb";
       /**
        * @deprecated
        * @description Provide the weight in `weightUOM` for the individual item listed with `itemDescription`.
@@ -2929,12 +2929,12 @@ export interface components {
          *     * Packages that require customs forms are not eligible to be shipped to a Smart Locker. Parcel lockers are not eligible for Hold for Pickup shipments.
          * @default false
          */
-        parcelLockerDelivery: boolean;
+        parcelLockerDelivery?: boolean;
         /**
          * @description Indicator to request Hold for Pickup at a Post Office Facility. If this field is set as true then the `toAddress` object: 'facilityID', 'email', and 'phone' as well as the `fromAddress` object: 'firstName',  'lastName', 'email', and 'phone' fields are required.
          * @default false
          */
-        holdForPickup: boolean;
+        holdForPickup?: boolean;
         /** @description Facility ID is required when generating a label for parcel locker delivery or Hold for Pickup. The Facility ID is obtained from the API response in the /post-office-locator API. */
         facilityId?: string;
       } & {
@@ -3214,7 +3214,7 @@ export interface components {
        * @default PDF
        * @enum {string}
        */
-      imageType: "PDF" | "TIFF" | "JPG" | "PNG" | "GIF" | "SVG" | "ZPL203DPI" | "ZPL300DPI" | "EPL300DPI";
+      imageType?: "PDF" | "TIFF" | "JPG" | "PNG" | "GIF" | "SVG" | "ZPL203DPI" | "ZPL300DPI" | "EPL300DPI";
       /**
        * @description Ability to select the label image size. If omitted then the default label size is `4X6LABEL`.
        *
@@ -3225,12 +3225,12 @@ export interface components {
        * @default 4X6LABEL
        * @enum {string}
        */
-      labelType: "4X4LABEL" | "4X5LABEL" | "4X6LABEL" | "6X4LABEL" | "2X7LABEL";
+      labelType?: "4X4LABEL" | "4X5LABEL" | "4X6LABEL" | "6X4LABEL" | "2X7LABEL";
       /**
        * @description Indicates if postage is printed on the label. If omitted then the request will be defaulted to true.
        * @default true
        */
-      suppressPostage: boolean;
+      suppressPostage?: boolean;
       /**
        * @description Indicates if the `mailingDate` is printed on the label.  If omitted then the value will default to true.
        *
@@ -3239,7 +3239,7 @@ export interface components {
        *      * The date the label was created cannot be suppressed and will always print on the label.
        * @default true
        */
-      suppressMailDate: boolean;
+      suppressMailDate?: boolean;
       /**
        * @description The format of label branding images to be shown on the generated label image.
        *
@@ -3257,7 +3257,7 @@ export interface components {
        * @default NONE
        * @enum {string}
        */
-      brandingImageFormat: "ONE_SQUARE" | "TWO_SQUARES" | "RECTANGLE" | "NONE";
+      brandingImageFormat?: "ONE_SQUARE" | "TWO_SQUARES" | "RECTANGLE" | "NONE";
       /**
        * @description The UUIDs associated with custom images uploaded in the Logo Branding endpoint: /branding
        *
@@ -3270,7 +3270,7 @@ export interface components {
        *       "345df38d-6130-4ad1-838c-8883af55c584"
        *     ]
        */
-      brandingImageUUIDs: string[];
+      brandingImageUUIDs?: string[];
       /**
        * @description The package number in a series such as 1 of 3, 2 of 3, etc.  If `totalPackages` is populated then `packageNumber` is required.  `packageNumber` must be less than or equal to `totalPackages`.  This feature is not supported on the 2x7 or 4x4 label format.
        *

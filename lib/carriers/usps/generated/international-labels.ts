@@ -202,7 +202,7 @@ export interface components {
          * @default SP
          * @enum {string}
          */
-        rateIndicator: "E4" | "E6" | "FA" | "FB" | "FE" | "FP" | "FS" | "PA" | "PL" | "SP";
+        rateIndicator?: "E4" | "E6" | "FA" | "FB" | "FE" | "FP" | "FS" | "PA" | "PL" | "SP";
         /**
          * @description Used to specify USPS&#174; packaging attributes that may affect postage. Can be used instead of a rate indicator. Either packagingType or rate indicator is required.
          *      * FLAT_RATE_ENVELOPE
@@ -291,7 +291,7 @@ export interface components {
          *     When set to `false`, duties, taxes, and import fees will not be calculated and you will not have the option to pay duties, taxes, and import fees in advance, on behalf of the recipient.
          * @default false
          */
-        prepayDutiesTaxesFees: boolean;
+        prepayDutiesTaxesFees?: boolean;
       } & {
         [key: string]: unknown;
       });
@@ -324,14 +324,14 @@ export interface components {
        * @description Provides the option for a user to not create a "GX" event for the package. By default, a GX event will be created.
        * @default true
        */
-      generateGXEvent: boolean;
+      generateGXEvent?: boolean;
       /**
        * @description Setting this field to `true` will send electronic data to Postal systems within 15 minutes of label creation.
        *     If invoked, this label <u><strong>cannot</strong></u> be cancelled. Instead, one must request an unused label refund – which may be subject to an admin fee.
        *     Depending on time of label creation, your packages could be charged same day instead of next day.
        * @default false
        */
-      immediateManifest: boolean;
+      immediateManifest?: boolean;
     };
     /**
      * International Extra Service Codes
@@ -421,13 +421,13 @@ export interface components {
        * @default PDF
        * @enum {string}
        */
-      imageType: "LABEL_BROKER" | "PDF" | "TIFF" | "ZPL203DPI" | "ZPL300DPI" | "NONE";
+      imageType?: "LABEL_BROKER" | "PDF" | "TIFF" | "ZPL203DPI" | "ZPL300DPI" | "NONE";
       /**
        * @description The requested label image size to generate.
        * @default 4X6LABEL
        * @enum {string}
        */
-      labelType: "4X6LABEL";
+      labelType?: "4X6LABEL";
       /**
        * @deprecated
        * @description This field is deprecated and will be removed in a future release.
@@ -435,19 +435,19 @@ export interface components {
        *     Use `packageDescription.packageOptions.immediateManifest` to trigger an immediate manifest.
        * @default false
        */
-      holdForManifest: boolean;
+      holdForManifest?: boolean;
       /**
        * @description Indicates if Insured Fees and Postal Charges/Fees should be
        *     omitted from the label image.  If true, Insured Fees and Postal
        *     Charges/Fees values will be removed.
        * @default false
        */
-      suppressPostage: boolean;
+      suppressPostage?: boolean;
       /**
        * @description Applicable only when `imageType` is `LABEL_BROKER`. When `includeLabelBrokerPDF` is `true`, two label images will be returned in the multi-part and vendor response as `labelBrokerQR` and `labelImage`. `labelBrokerQR` will contain the base64 PNG of the Label Broker QR Code and `labelImage` will contain the base64 PDF of the Label stored in Label Broker. When `includeLabelBrokerPDF` is `false`, one image will be returned in the multi-part and vendor response as `labelImage` as the base64 PNG of the Label Broker QR Code.
        * @default false
        */
-      includeLabelBrokerPDF: boolean;
+      includeLabelBrokerPDF?: boolean;
       /**
        * @description Applicable only when `imageType` is `ZPL203DPI` or `ZPL300DPI`.  When `addZPLComments` is `true`, comments will be visible within the ZPL text response to the user to denote different sections of their label.  When `addZPLComments` is `false`, no comments will be included in the ZPL text response.  This will be ignored for any other `imageType`.
        *
@@ -455,7 +455,7 @@ export interface components {
        *     `^FX Start of label. 123e4567-e89b-12d3-a456-426614174000 ^FS`
        * @default false
        */
-      addZPLComments: boolean;
+      addZPLComments?: boolean;
     };
     /**
      * International Package Request
@@ -508,7 +508,7 @@ export interface components {
        * @example lb
        * @enum {string}
        */
-      weightUOM: "lb";
+      weightUOM?: "lb";
       weight?: components["schemas"]["weight"];
       /**
        * @description The dimensional weight of the package in pounds, if greater than the value specified in `weight`.
@@ -707,7 +707,7 @@ export interface components {
        * @default lb
        * @enum {string}
        */
-      weightUOM: "lb";
+      weightUOM?: "lb";
       /** @description The package weight, in `weightUOM` (Unit Of Measure). Items must weigh 70 pounds (1120 ounces) or less. */
       weight?: number;
       /**
@@ -716,7 +716,7 @@ export interface components {
        * @default in
        * @enum {string}
        */
-      dimensionsUOM: "in";
+      dimensionsUOM?: "in";
       /** @description The length of the container, in dimensionsUOM. If partial dimensions are provided, an error response will return. `length`, `width`, and `height` are required for accurate pricing of a rectangular package when any dimension of the item exceeds 12 inches. `girth` is required only for a non-rectangular package in addition to `length`, `width`, and `height` when any dimension of the package exceeds 12 inches. For rectangular packages, the `girth` dimension must be left blank as this dimension is to only be used for non-rectangular packages. */
       length?: number;
       /** @description The height of the container, in `dimensionsUOM`. If partial dimensions are provided, an error response will return. `length`, `width`, and `height` are required for accurate pricing of a rectangular package when any dimension of the item exceeds 12 inches. `girth` is required only for a non-rectangular package in addition to `length`, `width`, and `height` when any dimension of the package exceeds 12 inches. For rectangular packages, the `girth` dimension must be left blank as this dimension is to only be used for non-rectangular packages. */
@@ -918,7 +918,7 @@ export interface components {
        * @default lb
        * @enum {string}
        */
-      weightUOM: "lb";
+      weightUOM?: "lb";
       /**
        * @deprecated
        * @description Provide the weight in weightUOM for the individual item listed with `[itemDescription]`.
@@ -1099,20 +1099,20 @@ export interface components {
        * @default PDF
        * @enum {string}
        */
-      imageType: "PDF" | "TIFF" | "ZPL203DPI" | "ZPL300DPI";
+      imageType?: "PDF" | "TIFF" | "ZPL203DPI" | "ZPL300DPI";
       /**
        * @description The requested label image size to generate.
        * @default 4X6LABEL
        * @enum {string}
        */
-      labelType: "4X6LABEL";
+      labelType?: "4X6LABEL";
       /**
        * @description Indicates if Insured Fees and Postal Charges/Fees should be
        *     omitted from the label image.  If true, Insured Fees and Postal
        *     Charges/Fees values will be removed.
        * @default false
        */
-      suppressPostage: boolean;
+      suppressPostage?: boolean;
     };
     /**
      * Indicia Request
@@ -1127,20 +1127,20 @@ export interface components {
          * @default NONE
          * @enum {string}
          */
-        receiptOption: "SEPARATE_PAGE" | "NONE";
+        receiptOption?: "SEPARATE_PAGE" | "NONE";
         /**
          * @description The type of indicia image requested.  If omitted then the default image type is PDF.
          * @default PDF
          * @enum {string}
          */
-        imageType: "PDF" | "TIFF" | "JPG" | "PNG" | "GIF" | "SVG";
+        imageType?: "PDF" | "TIFF" | "JPG" | "PNG" | "GIF" | "SVG";
         /**
          * @description Ability to select the indicia image size.  If omitted then the default indicia size is 2X1.5LABEL.
          * @default 2X1.5LABEL
          * @example 2X1.5LABEL
          * @enum {string}
          */
-        labelType: "2X1.5LABEL";
+        labelType?: "2X1.5LABEL";
       };
     } & {
       [key: string]: unknown;
@@ -1209,32 +1209,32 @@ export interface components {
          * @description Is the letter/flat/card polybagged, polywrapped, enclosed in any plastic material, or has an exterior surface made of a material that is not paper. Windows in envelopes made of paper do not make mailpieces nonmachinable. Attachments allowable under applicable eligibility standards do not make mailpieces nonmachinable.
          * @default false
          */
-        isPolybagged: boolean;
+        isPolybagged?: boolean;
         /**
          * @description Does the letter/flat/card have clasps, strings, buttons, or similar closure devices.
          * @default false
          */
-        hasClosureDevices: boolean;
+        hasClosureDevices?: boolean;
         /**
          * @description Does the letter/flat/card contain items such as pens, pencils, keys, or coins that cause the thickness of the mailpiece to be uneven; or loose keys or coins or similar objects not affixed to the contents within the mailpiece. Loose items may cause a letter to be nonmailable when mailed in paper envelopes; (see [DMM 601.3.3](https://pe.usps.com/text/dmm300/601.htm#ep1196660)).
          * @default false
          */
-        hasLooseItems: boolean;
+        hasLooseItems?: boolean;
         /**
          * @description Is the letter/flat/card too rigid (does not bend easily when subjected to a transport belt tension of 40 pounds around an 11-inch diameter turn).
          * @default false
          */
-        isRigid: boolean;
+        isRigid?: boolean;
         /**
          * @description Is the letter/flat/card a self-mailer that is not prepared according to [DMM 201.3.14](https://pe.usps.com/text/dmm300/201.htm#ep1079302).
          * @default false
          */
-        isSelfMailer: boolean;
+        isSelfMailer?: boolean;
         /**
          * @description Is the letter/flat/card a booklet that is not prepared according to [DMM 201.3.16](https://pe.usps.com/text/dmm300/201.htm#ep1092751).
          * @default false
          */
-        isBooklet: boolean;
+        isBooklet?: boolean;
       };
     };
     /** @description The date or date and time the letter, flat, or card will be mailed. Accepts either a date-only format or a date-time format. The mailing date may be today plus 0 to 7 days in advance. */

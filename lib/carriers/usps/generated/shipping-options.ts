@@ -68,7 +68,7 @@ export interface components {
        * @default NONE
        * @enum {string}
        */
-      destinationEntryFacilityType:
+      destinationEntryFacilityType?:
         | "NONE"
         | "DESTINATION_NETWORK_DISTRIBUTION_CENTER"
         | "DESTINATION_SECTIONAL_CENTER_FACILITY"
@@ -106,7 +106,7 @@ export interface components {
        * @description When `true` the returned `rateOption` elements will include the duties and taxes cost for each item and package fees.
        * @default false
        */
-      requestDutiesTaxesFees: boolean;
+      requestDutiesTaxesFees?: boolean;
       /** @description When `requestDutiesTaxesFees` is `true` then `destinationCity` may be required based on the country of import. */
       destinationCity?: string;
       /** @description When `requestDutiesTaxesFees` is `true` then `destinationState` may be required based on the country of import. */
@@ -776,7 +776,7 @@ export interface components {
        * @description Package is nonstandard. Nonstandard packages include cylindrical tubes and rolls, certain high-density items, cartons containing more than 24 ounces of liquids in one or more glass containers, cartons containing 1 gallon or more of liquid in metal or plastic containers, and items in [201.7.6.2](https://pe.usps.com/text/dmm300/201.htm#7.6.2).
        * @default false
        */
-      hasNonstandardCharacteristics: boolean;
+      hasNonstandardCharacteristics?: boolean;
     } & {
       [key: string]: unknown;
     };
