@@ -127,6 +127,24 @@ describe("tracking", () => {
     expect(data).toMatchObject({ status: "pending", events: [], meta: { mail_class: "Priority Mail®" } });
   });
 
+  it("orders by GMTTimestamp, else the local time with GMTOffset; an event with neither is left out", () => {
+    const { data } = parseTrackResponse(
+      {
+        trackingEvents: [
+          { eventCode: "03", eventTimestamp: "2026-03-02T09:00:00", GMTOffset: "-06:00" },
+          { eventCode: "SF", eventTimestamp: "2026-03-02T10:30:00-05:00", GMTTimestamp: "2026-03-02T15:30:00" },
+          { eventCode: "GX", eventTimestamp: "2026-03-01T18:00:00" },
+        ],
+      },
+      "9400109104250532908587",
+    );
+    expect(data.events.map((e) => [e.code, e.occurred_at, e.date, e.time])).toEqual([
+      ["SF", "2026-03-02T15:30:00.000Z", "2026-03-02", "10:30"],
+      ["03", "2026-03-02T15:00:00.000Z", "2026-03-02", "09:00"],
+    ]);
+    expect(data.status).toBe("in_transit");
+  });
+
   it("takes IMpb and S10 numbers, and nothing else", () => {
     expect(trackingNumberOf(" 9400 1091 0425 0532 9085 87 ")).toBe("9400109104250532908587");
     expect(trackingNumberOf("cp100000017us")).toBe("CP100000017US");

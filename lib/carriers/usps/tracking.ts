@@ -70,12 +70,19 @@ function localParts(stamp: string): { date: string; time: string | null } | null
   return m ? { date: m[1]!, time: m[2] ?? null } : null;
 }
 
-function instant(gmt: string, local: string): string | null {
-  for (const s of [gmt, local]) {
-    if (!s) continue;
-    // GMTTimestamp without an offset is UTC by its name.
-    const withZone = /[zZ]|[+-]\d{2}:?\d{2}$/.test(s) ? s : `${s}Z`;
-    const t = Date.parse(withZone);
+const ZONED = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * The event's instant: `GMTTimestamp` (UTC by its name, with or without a `Z`), else the local `eventTimestamp` with
+ * its own offset or `GMTOffset`; null when neither reads.
+ */
+function instant(gmt: string, local: string, offset: string): string | null {
+  const candidates = [
+    gmt && (ZONED.test(gmt) ? gmt : `${gmt}Z`),
+    local && (ZONED.test(local) ? local : /^[+-]\d{2}:\d{2}$/.test(offset) ? `${local}${offset}` : ""),
+  ];
+  for (const c of candidates) {
+    const t = c ? Date.parse(c) : NaN;
     if (Number.isFinite(t)) return new Date(t).toISOString();
   }
   return null;
@@ -86,7 +93,7 @@ function eventOf(raw: unknown): TrackingEvent | null {
   if (!e || typeof e !== "object") return null;
   const local = str(e.eventTimestamp);
   const parts = localParts(local) ?? localParts(str(e.GMTTimestamp));
-  const occurred = instant(str(e.GMTTimestamp), local);
+  const occurred = instant(str(e.GMTTimestamp), local, str(e.GMTOffset));
   if (!parts || !occurred) return null;
   const code = str(e.eventCode).toUpperCase();
   const place = [str(e.eventCity), [str(e.eventState), str(e.eventZIP)].filter(Boolean).join(" "), str(e.eventCountry)]
@@ -113,10 +120,11 @@ export function parseTrackResponse(body: unknown, trackingNumber: string): Adapt
     .filter((e): e is TrackingEvent => e !== null)
     .sort((a, z) => z.occurred_at.localeCompare(a.occurred_at));
   const latest = events[0];
+  // The newest event's code when the table knows it, else USPS's category, else movement (an event) or pending.
   const status: TrackerStatus =
-    (latest && USPS_KNOWN(latest.code) ? latest.status : null) ??
+    (latest ? uspsStatus(latest.code) : null) ??
     uspsStatus(null, b.statusCategory) ??
-    (latest ? latest.status : "pending");
+    (latest ? "in_transit" : "pending");
   const expected = str(b.expectedDeliveryTimeStamp) || str(b.predictedDeliveryDate);
   const mailClass = plainText(b.mailClass);
   return {
@@ -130,5 +138,3 @@ export function parseTrackResponse(body: unknown, trackingNumber: string): Adapt
     messages: [],
   };
 }
-
-const USPS_KNOWN = (code: string) => uspsStatus(code) !== null;
