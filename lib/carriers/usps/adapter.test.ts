@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { fieldsOf } from "@/lib/client/schema-form";
 import type { CarrierResponse } from "@/lib/carriers/http/client";
 import { CarrierError } from "@/lib/carriers/types";
 import { errorFromResponse, uspsErrors } from "@/lib/carriers/usps/errors";
@@ -185,5 +187,27 @@ describe("connection schemas", () => {
     expect(readUspsConfig({})).toEqual({ priceType: "COMMERCIAL", cutoffTime: "17:00", refundReviewDays: 30 });
     expect(uspsConfigSchema.safeParse({ refund_days: 3 }).success).toBe(false);
     expect(readUspsConfig({ price_type: "CHEAP" }).priceType).toBe("COMMERCIAL");
+  });
+});
+
+describe("the connection form", () => {
+  it("is generated from the schemas with USPS's names for its fields", () => {
+    const fields = fieldsOf(z.toJSONSchema(uspsCredentialsSchema, { io: "input", unrepresentable: "any" }));
+    expect(fields.map((f) => [f.name, f.label, f.kind, f.required])).toEqual([
+      ["client_id", "Consumer key (client ID)", "text", true],
+      ["client_secret", "Consumer secret", "secret", true],
+      ["crid", "CRID", "text", true],
+      ["mid", "MID", "text", true],
+      ["manifest_mid", "Manifest MID", "text", false],
+      ["account_type", "Payment account type", "select", true],
+      ["account_number", "Payment account number", "text", true],
+      ["permit_zip", "Permit ZIP Code", "text", false],
+    ]);
+    const config = fieldsOf(z.toJSONSchema(uspsConfigSchema, { io: "input", unrepresentable: "any" }));
+    expect(config.map((f) => [f.name, f.kind])).toEqual([
+      ["price_type", "select"],
+      ["cutoff_time", "text"],
+      ["refund_review_days", "integer"],
+    ]);
   });
 });

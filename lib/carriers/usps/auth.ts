@@ -24,23 +24,24 @@ const MID = z
   .regex(/^(\d{6}|\d{9})$/, "must be a 6- or 9-digit Mailer ID");
 
 export const uspsCredentialsSchema = z.strictObject({
-  client_id: z.string().trim().min(1).max(200),
+  client_id: z.string().trim().min(1).max(200).meta({ title: "Consumer key (client ID)" }),
   // writeOnly in its JSON Schema (GET /v1/carriers): a form masks it.
-  client_secret: z.string().min(1).max(500).meta({ writeOnly: true }),
+  client_secret: z.string().min(1).max(500).meta({ writeOnly: true, title: "Consumer secret" }),
   /** Customer Registration ID of the Business Customer Gateway (payments.yaml `CRID`: 2 to 18 characters). */
-  crid: z.string().trim().min(2).max(18),
+  crid: z.string().trim().min(2).max(18).meta({ title: "CRID" }),
   /** Mailer ID of the label owner and payer (payments.yaml `MID`). */
-  mid: MID,
+  mid: MID.meta({ title: "MID" }),
   /** The MID that manifests (payments.yaml `manifestMID`); the MID when absent. */
-  manifest_mid: MID.optional(),
+  manifest_mid: MID.meta({ title: "Manifest MID" }).optional(),
   /** An Enterprise Payment System account or a permit (payments.yaml `PaymentAccount.accountType`). */
-  account_type: z.enum(["EPS", "PERMIT"]),
-  account_number: z.string().trim().min(1).max(40),
+  account_type: z.enum(["EPS", "PERMIT"]).meta({ title: "Payment account type" }),
+  account_number: z.string().trim().min(1).max(40).meta({ title: "Payment account number" }),
   /** A permit's post office ZIP Code (payments.yaml `permitZIP`), for PERMIT accounts. */
   permit_zip: z
     .string()
     .trim()
     .regex(/^\d{5}$/, "must be a 5-digit ZIP Code")
+    .meta({ title: "Permit ZIP Code" })
     .optional(),
 });
 export type UspsCredentials = z.output<typeof uspsCredentialsSchema>;

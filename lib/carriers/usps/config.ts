@@ -21,9 +21,9 @@ type PriceType = (typeof USPS_PRICE_TYPES)[number];
 export const DEFAULT_REFUND_REVIEW_DAYS = 30;
 
 const shape = {
-  price_type: z.enum(USPS_PRICE_TYPES).optional(),
+  price_type: z.enum(USPS_PRICE_TYPES).meta({ title: "Price type" }).optional(),
   cutoff_time: cutoffTimeSchema.optional(),
-  refund_review_days: z.number().int().min(1).max(365).optional(),
+  refund_review_days: z.number().int().min(1).max(365).meta({ title: "Refund review (days)" }).optional(),
 };
 
 /** Refuses unknown keys, so a misspelt setting is not silently ignored. */
