@@ -107,8 +107,8 @@ function sales(state: CarrierState): Map<string, Sale> {
   return m;
 }
 
-function byKey(state: CarrierState): Map<string, EmulatorResponse> {
-  let m = state.data.get("idempotency") as Map<string, EmulatorResponse> | undefined;
+function byKey(state: CarrierState): Map<string, { body: string; answer: EmulatorResponse }> {
+  let m = state.data.get("idempotency") as Map<string, { body: string; answer: EmulatorResponse }> | undefined;
   if (!m) state.data.set("idempotency", (m = new Map()));
   return m;
 }
@@ -506,10 +506,15 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
   requirePayment(req, state);
   const keyHeader = req.headers["x-idempotency-key"];
   const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
-  // A key is one purchase at one endpoint: the same key at the other label API is another request.
+  // A key is one purchase at one endpoint: the same key at the other label API is another request. domestic-labels.yaml:
+  // "resubmitted with an identical request payload, the API will return the existing label"; another payload under a
+  // key already used is refused (the emulator's code: the file names none).
   const slot = key ? `${req.path} ${key}` : null;
   const seen = slot ? byKey(state).get(slot) : undefined;
-  if (seen) return seen;
+  if (seen) {
+    need(seen.body === req.body, "X-Idempotency-Key was already used with another request", "X-Idempotency-Key");
+    return seen.answer;
+  }
   const body = obj(req.json)!;
   const pkg = obj(body.packageDescription)!;
   const from = obj(body.fromAddress)!;
@@ -622,7 +627,7 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
           body: { labelMetadata: metadata, labelImage: b64(labelBytes), ...(receipt ? { receiptImage: receipt } : {}) },
         };
   }
-  if (slot) byKey(state).set(slot, answer);
+  if (slot) byKey(state).set(slot, { body: req.body, answer });
   return answer;
 }
 

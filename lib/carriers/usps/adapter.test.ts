@@ -80,9 +80,16 @@ describe("labels", () => {
     ).toThrow("USPS sent a label that is not PDF.");
   });
 
-  it("derives one UUID per shipment key", () => {
-    expect(idempotencyKey("shp_1")).toBe(idempotencyKey("shp_1"));
-    expect(idempotencyKey("shp_1")).not.toBe(idempotencyKey("shp_2"));
+  it("derives one UUID per shipment key and payload", () => {
+    const body = { packageDescription: { mailClass: "PRIORITY_MAIL" } };
+    expect(idempotencyKey("shp_1", body)).toBe(idempotencyKey("shp_1", { ...body }));
+    expect(idempotencyKey("shp_1", body)).not.toBe(idempotencyKey("shp_2", body));
+    expect(idempotencyKey("shp_1", body)).not.toBe(
+      idempotencyKey("shp_1", { packageDescription: { mailClass: "MEDIA_MAIL" } }),
+    );
+    expect(idempotencyKey("shp_1", body)).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 
   it("cuts customs texts to USPS's lengths and says so", () => {

@@ -63,7 +63,7 @@ async function ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResul
       headers: {
         "Content-Type": "application/json",
         Accept: LABEL_ACCEPT,
-        "X-Idempotency-Key": idempotencyKey(req.shipment_key),
+        "X-Idempotency-Key": idempotencyKey(req.shipment_key, built.body),
       },
       operation: "ship",
       // USPS answers the same key with the same label, but a second send is still not ours to assume safe.

@@ -178,6 +178,11 @@ describe("USPS against the emulator: labels", () => {
     expect(first.data.documents).toEqual([]);
     const again = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest({ label_type: "ZPL" })));
     expect(again.data.tracking_number).toBe(first.data.tracking_number);
+    // Another service for the same shipment is another request: a new label, not a refusal.
+    const other = await run((ctx) =>
+      uspsAdapter.ship(ctx, uspsShipRequest({ label_type: "ZPL", service: "MEDIA_MAIL" })),
+    );
+    expect(other.data.tracking_number).not.toBe(first.data.tracking_number);
     expect(JSON.parse(calls("ship")[0]!.body).imageInfo.imageType).toBe("ZPL203DPI");
   });
 

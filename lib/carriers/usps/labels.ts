@@ -33,7 +33,7 @@ import {
  * `application/vnd.usps.labels+json`, which both files define: one JSON object with the label's metadata and the
  * label (and, at home, the receipt) as base64, instead of the default multipart answer. The label is 4×6, PDF or ZPL
  * at 203 dpi; the tracking number is the shipment's identifier. The request carries an `X-Idempotency-Key` made from
- * our shipment key, so USPS answers a purchase sent twice with the same label.
+ * our shipment key and the payload, so USPS answers a purchase sent twice with the same label.
  */
 
 export const LABEL_ACCEPT = "application/vnd.usps.labels+json";
@@ -53,9 +53,17 @@ export function isInternational(req: { recipient: { country_code: string } }): b
   return to !== "US" && !TERRITORIES.has(to);
 }
 
-/** A UUID (the header's format) derived from the shipment key: the same purchase always sends the same one. */
-export function idempotencyKey(shipmentKey: string): string {
-  const h = createHash("sha256").update(`usps-label:${shipmentKey}`).digest("hex");
+/**
+ * The `X-Idempotency-Key` (a UUID): domestic-labels.yaml says USPS answers "the same idempotency key … resubmitted
+ * with an identical request payload" with the existing label, without charging again. Derived from our shipment key
+ * and the payload, so a purchase sent again as it was gets the label already sold, and a changed one (another
+ * service, another day) is a new request rather than a conflict. The file asks for a random UUID "unique per
+ * customer (CRID)"; a SHA-256 of a shipment key that is itself unique is as unique, and repeatable.
+ */
+export function idempotencyKey(shipmentKey: string, body: unknown): string {
+  const h = createHash("sha256")
+    .update(`usps-label:${shipmentKey}:${JSON.stringify(body)}`)
+    .digest("hex");
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
