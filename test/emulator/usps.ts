@@ -33,7 +33,8 @@ import type {
  *   `SEPARATE_PAGE`; IMpb (22 digits) or S10 numbers with their check digits; an `X-Idempotency-Key` seen before
  *   answers the same label again.
  * - Cancel: `CANCELED` until the label's Shipping Services File is written (10 minutes after the sale, by the
- *   emulator's clock), `DISPUTED` with a dispute id afterwards; a second cancellation answers as the first did.
+ *   emulator's clock), `DISPUTED` afterwards with the CRID's dispute id of the day; a second cancellation of a
+ *   disputed label the same day is refused, as the file says, and of a cancelled one answers CANCELED again.
  * - Tracking: sold numbers move with time since the sale (GX, 03 after 2 h, … 01 after 2 days); a label cancelled
  *   before its acceptance scan never moves. References JOURNEY-ATTEMPT, JOURNEY-DELAY, JOURNEY-RETURN and
  *   JOURNEY-LOST end otherwise. Unknown numbers are 404, text that is no USPS number 400.
@@ -98,7 +99,7 @@ interface Sale {
   mailClass: string;
   from: Json;
   to: Json;
-  cancel: { at: number; answer: Json } | null;
+  cancel: { at: number; day: string; answer: Json } | null;
 }
 
 function sales(state: CarrierState): Map<string, Sale> {
@@ -113,8 +114,9 @@ function byKey(state: CarrierState): Map<string, { body: string; answer: Emulato
   return m;
 }
 
-function paymentTokens(state: CarrierState): Map<string, number> {
-  let m = state.data.get("payment") as Map<string, number> | undefined;
+/** Payment tokens issued: when each expires, and the CRID it names (a dispute is per CRID and day). */
+function paymentTokens(state: CarrierState): Map<string, { expires: number; crid: string }> {
+  let m = state.data.get("payment") as Map<string, { expires: number; crid: string }> | undefined;
   if (!m) state.data.set("payment", (m = new Map()));
   return m;
 }
@@ -175,17 +177,20 @@ function payment(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
     }
   }
   const tokenValue = randomBytes(24).toString("base64url");
-  paymentTokens(state).set(tokenValue, state.now().getTime() + PAYMENT_TTL_MS);
+  const crid = str(roles.find((r) => r?.roleName === "PAYER")?.CRID);
+  paymentTokens(state).set(tokenValue, { expires: state.now().getTime() + PAYMENT_TTL_MS, crid });
   return { status: 200, body: { paymentAuthorizationToken: tokenValue, roles } };
 }
 
-function requirePayment(req: EmulatorRequest, state: CarrierState): void {
+/** The CRID of the request's payment token; a token not issued, or expired, is a 401. */
+function requirePayment(req: EmulatorRequest, state: CarrierState): string {
   const header = req.headers["x-payment-authorization-token"];
   const value = Array.isArray(header) ? header[0] : header;
-  const expires = value ? paymentTokens(state).get(value) : undefined;
-  if (expires === undefined || expires <= state.now().getTime()) {
+  const issued = value ? paymentTokens(state).get(value) : undefined;
+  if (!issued || issued.expires <= state.now().getTime()) {
     throw new Refusal(401, "EMU-PAY-401", "The payment authorization token is invalid or expired.");
   }
+  return issued.crid;
 }
 
 // ---------------------------------------------------------------------------------------------------- prices
@@ -631,20 +636,41 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
   return answer;
 }
 
+/**
+ * domestic-labels.yaml (DELETE /label/{trackingNumber}): "The system will only give one unique disputeId per customer
+ * reference ID (CRID) per day. Duplicate submissions of the same label, for the same CRID, on the same day, will be
+ * rejected." The rejection's code and words are the emulator's: the file names none. A label cancelled before its
+ * Shipping Services File is answered CANCELED again.
+ */
 function cancel(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
-  requirePayment(req, state);
+  const crid = requirePayment(req, state);
   const tn = decodeURIComponent(req.path.split("/").pop()!).toUpperCase();
   const sale = sales(state).get(tn);
   if (!sale) throw new Refusal(400, "EMU-LBL-404", "Label not found for this tracking number.", "trackingNumber");
-  if (!sale.cancel) {
-    const now = state.now().getTime();
-    const billed = now - sale.soldAt >= SSF_AFTER_MS;
-    const answer: Json = billed
-      ? { trackingNumber: tn, status: "DISPUTED", disputeId: String(100_000 + serial(state)) }
-      : { trackingNumber: tn, status: "CANCELED" };
-    sale.cancel = { at: now, answer };
+  const now = state.now().getTime();
+  const day = state.now().toISOString().slice(0, 10);
+  if (sale.cancel) {
+    if (sale.cancel.answer.status === "DISPUTED" && sale.cancel.day === day) {
+      throw new Refusal(
+        400,
+        "EMU-LBL-DUP",
+        "A refund request for this label was already submitted today.",
+        "trackingNumber",
+      );
+    }
+    return { status: 200, body: sale.cancel.answer };
   }
-  return { status: 200, body: sale.cancel.answer };
+  const billed = now - sale.soldAt >= SSF_AFTER_MS;
+  let answer: Json = { trackingNumber: tn, status: "CANCELED" };
+  if (billed) {
+    const disputes = (state.data.get("disputes") as Map<string, string> | undefined) ?? new Map<string, string>();
+    state.data.set("disputes", disputes);
+    const id = disputes.get(`${crid} ${day}`) ?? String(100_000 + serial(state));
+    disputes.set(`${crid} ${day}`, id);
+    answer = { trackingNumber: tn, status: "DISPUTED", disputeId: id };
+  }
+  sale.cancel = { at: now, day, answer };
+  return { status: 200, body: answer };
 }
 
 // ---------------------------------------------------------------------------------------------------- tracking

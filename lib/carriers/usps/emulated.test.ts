@@ -296,6 +296,24 @@ describe("USPS against the emulator: cancel and refunds", () => {
     expect(later.messages[0]!.message).toContain("No scan of the label within 30 days");
   });
 
+  it("labels disputed the same day share the CRID's dispute id; USPS refuses the same label's second request that day", async () => {
+    const a = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest({ shipment_key: "shp_a" })));
+    const b = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest({ shipment_key: "shp_b" })));
+    skewMs = 20 * 60_000;
+    const va = await run((ctx) =>
+      uspsAdapter.void(ctx, { tracking_number: a.data.tracking_number, shipment_identifier: null }),
+    );
+    const vb = await run((ctx) =>
+      uspsAdapter.void(ctx, { tracking_number: b.data.tracking_number, shipment_identifier: null }),
+    );
+    expect(vb.data.refund!.reference).toBe(va.data.refund!.reference);
+    // USPS publishes the rule but no code for it: the refusal is reported in USPS's words, not taken as a success.
+    const again = await failure(
+      run((ctx) => uspsAdapter.void(ctx, { tracking_number: a.data.tracking_number, shipment_identifier: null })),
+    );
+    expect(again.messages[0]).toMatchObject({ code: "EMU-LBL-DUP", details: { status: 400, field: "trackingNumber" } });
+  });
+
   it("a refund is refused when the parcel was scanned: the label was used", async () => {
     const { data } = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest()));
     skewMs = 3 * HOUR;
