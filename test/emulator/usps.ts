@@ -275,19 +275,22 @@ function today(state: CarrierState): string {
   return state.now().toISOString().slice(0, 10);
 }
 
-/** shipping-options.yaml `MailingDate`: "today plus 0 to 30 days in advance"; the refusal's code is ours. */
-function mailingDate(pkg: Json, state: CarrierState, field: string): string {
+/**
+ * `MailingDate`: "today plus 0 to 30 days in advance" for prices (shipping-options.yaml), "0 to 7 days" for labels
+ * (domestic-labels.yaml, international-labels.yaml); the refusal's code is ours.
+ */
+function mailingDate(pkg: Json, state: CarrierState, field: string, maxDays: number): string {
   const date = str(pkg.mailingDate).slice(0, 10) || today(state);
   const days = (Date.parse(`${date}T00:00:00Z`) - Date.parse(`${today(state)}T00:00:00Z`)) / 86_400_000;
   // One day of grace back: the shipper's calendar may still be on yesterday when UTC is on today.
-  need(days >= -1 && days <= 30, "mailingDate must be today or up to 30 days ahead", field);
+  need(days >= -1 && days <= maxDays, `mailingDate must be today or up to ${maxDays} days ahead`, field);
   return date;
 }
 
 function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   const body = obj(req.json)!;
   const pkg = obj(body.packageDescription)!;
-  const date = mailingDate(pkg, state, "packageDescription.mailingDate");
+  const date = mailingDate(pkg, state, "packageDescription.mailingDate", 30);
   const weight = Number(pkg.weight);
   const pricing = obj(list(body.pricingOptions)[0]) ?? {};
   const priceType = str(pricing.priceType) || "RETAIL";
@@ -538,7 +541,7 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
     "fromAddress needs a street, a city and a state",
     "fromAddress",
   );
-  const date = mailingDate(pkg, state, "packageDescription.mailingDate");
+  const date = mailingDate(pkg, state, "packageDescription.mailingDate", 7);
   const country = international ? str(to.countryISOAlpha2Code).toUpperCase() : "US";
   if (!international) {
     need(

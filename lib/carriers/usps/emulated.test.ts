@@ -210,6 +210,15 @@ describe("USPS against the emulator: labels", () => {
     });
   });
 
+  it("a label dated beyond USPS's 7 days is USPS's refusal naming the mailing date", async () => {
+    const tz = uspsShipRequest().ship_date.time_zone;
+    const inTenDays = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
+    const error = await failure(
+      run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest({ ship_date: { date: inTenDays, time_zone: tz } }))),
+    );
+    expect(error.messages[0]).toMatchObject({ details: { status: 400, field: "packageDescription.mailingDate" } });
+  });
+
   it("refuses a domestic service abroad and a label type USPS does not draw here", async () => {
     const wrong = await failure(
       run((ctx) => uspsAdapter.ship(ctx, uspsInternationalShipRequest({ service: "PRIORITY_MAIL" }))),
