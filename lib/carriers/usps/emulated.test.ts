@@ -219,6 +219,28 @@ describe("USPS against the emulator: labels", () => {
     expect(error.messages[0]).toMatchObject({ details: { status: 400, field: "packageDescription.mailingDate" } });
   });
 
+  it("a label answer without a readable image is cancelled at once and reported, not sold unseen", async () => {
+    const realFetch = globalThis.fetch;
+    // The emulator's answer with its image swapped for text that is no PDF: what a broken gateway could pass on.
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const res = await realFetch(input, init);
+      if (!String(input).endsWith("/labels/v3/label")) return res;
+      const body = (await res.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...body, labelImage: Buffer.from("not a label").toString("base64") }), {
+        status: res.status,
+        headers: res.headers,
+      });
+    });
+    try {
+      const error = await failure(run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest())));
+      expect(error.code).toBe("carrier_bad_response");
+      expect(error.message).toMatch(/^USPS sent a label that is not PDF\. USPS sold label \d{22}; it was cancelled\.$/);
+      expect(calls("void")).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("refuses a domestic service abroad and a label type USPS does not draw here", async () => {
     const wrong = await failure(
       run((ctx) => uspsAdapter.ship(ctx, uspsInternationalShipRequest({ service: "PRIORITY_MAIL" }))),
