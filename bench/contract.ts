@@ -1,7 +1,7 @@
 /**
  * The carriers' published contracts in the emulator (`npm run bench:contract`). Prints numbers; asserts nothing.
  *
- * Each UPS, FedEx and DHL Express operation an adapter performs (rates at home and abroad, a domestic label, an international
+ * Each UPS, FedEx, USPS and DHL Express operation an adapter performs (rates at home and abroad, a domestic label, an international
  * label with its invoice, a void, tracking) runs N times through invokeCarrier against the emulator. It prints, per
  * carrier and operation, how many requests the carrier's schema accepted (n/n) and how many of the emulator's answers
  * it accepted, the time the emulator spent on the checks per call (request and answer, measured inside the emulator:
@@ -17,8 +17,10 @@ import { resetEnvCache } from "@/lib/env";
 import { dhlExpressEmulator } from "@/test/emulator/dhl_express";
 import { fedexEmulator } from "@/test/emulator/fedex";
 import { startEmulator, type Emulator, type Operation } from "@/test/emulator/server";
+import { randomUUID } from "node:crypto";
 import { upsEmulator } from "@/test/emulator/ups";
 import { DHL_CREDENTIALS, dhlDomesticShip, dhlInternationalRate, dhlInternationalShip } from "@/test/dhl-context";
+import { uspsEmulator } from "@/test/emulator/usps";
 import { FEDEX_CREDENTIALS, fedexDomesticRate, fedexDomesticShip, fedexInternationalShip } from "@/test/fedex-context";
 import {
   UPS_CREDENTIALS,
@@ -27,6 +29,13 @@ import {
   upsRateRequest,
   upsShipRequest,
 } from "@/test/ups-context";
+import {
+  USPS_CREDENTIALS,
+  uspsInternationalRateRequest,
+  uspsInternationalShipRequest,
+  uspsRateRequest,
+  uspsShipRequest,
+} from "@/test/usps-context";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 
@@ -38,20 +47,27 @@ interface Step {
   run: (sold: { tracking: string; identifier: string }) => Run;
 }
 
-type Carrier = "ups" | "fedex" | "dhl_express";
-const CREDENTIALS = { ups: UPS_CREDENTIALS, fedex: FEDEX_CREDENTIALS, dhl_express: DHL_CREDENTIALS };
+type BenchCarrier = "ups" | "fedex" | "usps" | "dhl_express";
+const CREDENTIALS = new Map<BenchCarrier, Record<string, unknown>>([
+  ["ups", UPS_CREDENTIALS],
+  ["fedex", FEDEX_CREDENTIALS],
+  ["usps", USPS_CREDENTIALS],
+  ["dhl_express", DHL_CREDENTIALS],
+]);
 
-const connection = (carrier: Carrier): ConnectionInfo => ({
+const connection = (carrier: BenchCarrier): ConnectionInfo => ({
   id: `car_bench${carrier}`,
   carrier_name: carrier,
   carrier_id: `${carrier}-bench`,
   test_mode: true,
   config: {},
-  credentials: CREDENTIALS[carrier],
+  credentials: CREDENTIALS.get(carrier)!,
 });
 
-// The third step of each carrier buys the label that track and void use.
-const STEPS: Record<Carrier, Step[]> = {
+// USPS answers a shipment key it has seen with the same label (its idempotency key): each round buys under its own.
+const uspsKey = () => `shp_bench_${randomUUID()}`;
+
+const STEPS: Record<BenchCarrier, Step[]> = {
   ups: [
     { name: "rate", capability: "rates", run: () => (a, ctx) => a.rate(ctx, upsRateRequest()) },
     { name: "rate abroad", capability: "rates", run: () => (a, ctx) => a.rate(ctx, upsInternationalRateRequest()) },
@@ -68,6 +84,26 @@ const STEPS: Record<Carrier, Step[]> = {
     { name: "rate", capability: "rates", run: () => (a, ctx) => a.rate(ctx, fedexDomesticRate()) },
     { name: "ship", capability: "ship", run: () => (a, ctx) => a.ship(ctx, fedexDomesticShip()) },
     { name: "ship abroad", capability: "ship", run: () => (a, ctx) => a.ship(ctx, fedexInternationalShip()) },
+    { name: "track", capability: "track", run: (s) => (a, ctx) => a.track(ctx, s.tracking) },
+    {
+      name: "void",
+      capability: "void",
+      run: (s) => (a, ctx) => a.void!(ctx, { shipment_identifier: s.identifier, tracking_number: s.tracking }),
+    },
+  ],
+  usps: [
+    { name: "rate", capability: "rates", run: () => (a, ctx) => a.rate(ctx, uspsRateRequest()) },
+    { name: "rate abroad", capability: "rates", run: () => (a, ctx) => a.rate(ctx, uspsInternationalRateRequest()) },
+    {
+      name: "ship",
+      capability: "ship",
+      run: () => (a, ctx) => a.ship(ctx, uspsShipRequest({ shipment_key: uspsKey() })),
+    },
+    {
+      name: "ship abroad",
+      capability: "ship",
+      run: () => (a, ctx) => a.ship(ctx, uspsInternationalShipRequest({ shipment_key: uspsKey() })),
+    },
     { name: "track", capability: "track", run: (s) => (a, ctx) => a.track(ctx, s.tracking) },
     {
       name: "void",
@@ -92,7 +128,7 @@ interface Measured {
   meanCallMs: number;
 }
 
-async function measure(carrier: Carrier, step: Step, emulator: Emulator): Promise<Measured> {
+async function measure(carrier: BenchCarrier, step: Step, emulator: Emulator): Promise<Measured> {
   const conn = connection(carrier);
   const operation: Operation = step.capability === "rates" ? "rate" : step.capability;
   const own: Measured["calls"] = [];
@@ -126,7 +162,7 @@ async function measure(carrier: Carrier, step: Step, emulator: Emulator): Promis
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function main() {
-  const emulator = await startEmulator([upsEmulator, fedexEmulator, dhlExpressEmulator]);
+  const emulator = await startEmulator([upsEmulator, fedexEmulator, uspsEmulator, dhlExpressEmulator]);
   process.env.CARRIER_EMULATOR_URL = emulator.url;
   resetEnvCache();
   console.log(`Contract checks in the emulator: ${ROUNDS} rounds per operation after a first one, one process\n`);
@@ -142,7 +178,7 @@ async function main() {
   ];
   console.log(header.join(" | "));
   try {
-    for (const carrier of ["ups", "fedex", "dhl_express"] as const) {
+    for (const carrier of ["ups", "fedex", "usps", "dhl_express"] as const) {
       for (const step of STEPS[carrier]) {
         const m = await measure(carrier, step, emulator);
         const warm = m.calls

@@ -8,6 +8,7 @@ import { atDeadline, clockStill, fakeTimeouts, pastRetryPauses, useRealTimersAft
 import { DHL_CREDENTIALS } from "@/test/dhl-context";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
+import { USPS_CREDENTIALS } from "@/test/usps-context";
 import { rateRequest } from "./factories";
 import { call, makeOrg } from "./helpers";
 
@@ -24,6 +25,7 @@ useRealTimersAfterEach();
 const CARRIERS = [
   { carrier_name: "ups", credentials: UPS_CREDENTIALS },
   { carrier_name: "fedex", credentials: FEDEX_CREDENTIALS },
+  { carrier_name: "usps", credentials: USPS_CREDENTIALS },
   { carrier_name: "dhl_express", credentials: DHL_CREDENTIALS },
 ] as const;
 const phones = {
@@ -110,7 +112,7 @@ describe.each(CARRIERS)("a $carrier_name purchase whose answer never comes", (ca
     );
     emulator.current.set(carrier.carrier_name, { fault: null });
     const again = await clockStill(buy());
-    // Neither carrier can look a label up by reference: the service will not guess, the client decides.
+    // None of these carriers can look a label up by reference: the service will not guess, the client decides.
     expect(again.status).toBe(409);
     expect(again.body.errors[0].code).toBe("purchase_outcome_unknown");
     const shipCalls = emulator.current.calls.filter((c) => c.operation === "ship");

@@ -41,6 +41,14 @@ describe("GET /v1/carriers", () => {
     const ups = results.find((c) => c.carrier_name === "ups")!;
     expect(ups.services).toContainEqual(expect.objectContaining({ code: "03" }));
     expect(ups.tracking_budget).toEqual({ concurrency: 2, requests_per_minute: 120, batch_size: 1 });
+    expect(props("usps").client_secret!.writeOnly).toBe(true);
+    expect(props("usps").account_number!.writeOnly).toBeUndefined();
+    // USPS's hourly quota (about 60 an hour for a new app) as one call a minute.
+    expect(results.find((c) => c.carrier_name === "usps")).toMatchObject({
+      capabilities: ["rates", "ship", "void", "track", "refund_status"],
+      label_types: ["PDF", "ZPL"],
+      tracking_budget: { concurrency: 1, requests_per_minute: 1, batch_size: 1 },
+    });
   });
 
   it("needs a key", async () => {

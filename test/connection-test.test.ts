@@ -7,6 +7,7 @@ import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { DHL_CREDENTIALS } from "@/test/dhl-context";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
+import { USPS_CREDENTIALS } from "@/test/usps-context";
 import { call, makeOrg } from "./helpers";
 
 /**
@@ -17,7 +18,10 @@ import { call, makeOrg } from "./helpers";
 
 const emulator = useCarrierEmulator();
 
-async function testConnection(carrier_name: "ups" | "fedex" | "dhl_express", credentials: Record<string, unknown>) {
+async function testConnection(
+  carrier_name: "ups" | "fedex" | "usps" | "dhl_express",
+  credentials: Record<string, unknown>,
+) {
   const { key } = await makeOrg();
   const conn = await addConnection(key, { carrier_name, carrier_id: `${carrier_name}-test`, credentials });
   const res = await call(rates, "POST", "/v1/proxy/rates", {
@@ -37,13 +41,17 @@ const cases = {
     good: FEDEX_CREDENTIALS,
     wrong: { ...FEDEX_CREDENTIALS, secret_key: "invalid" },
   },
+  usps: {
+    good: USPS_CREDENTIALS,
+    wrong: { ...USPS_CREDENTIALS, client_id: "invalid-client" },
+  },
   dhl_express: {
     good: DHL_CREDENTIALS,
     wrong: { ...DHL_CREDENTIALS, password: "invalid" },
   },
 } as const;
 
-describe.each(["ups", "fedex", "dhl_express"] as const)("Test connection, %s", (carrier) => {
+describe.each(["ups", "fedex", "usps", "dhl_express"] as const)("Test connection, %s", (carrier) => {
   it("good credentials: rates, and the verdict says the carrier accepted them", async () => {
     const { status, answer, verdict } = await testConnection(carrier, cases[carrier].good);
     expect(status).toBe(200);

@@ -6,6 +6,7 @@ import { dhlExpressEmulator } from "./dhl_express";
 import { fedexEmulator } from "./fedex";
 import { startEmulator, type EmulatedCarrier, type Emulator } from "./server";
 import { upsEmulator } from "./ups";
+import { uspsEmulator } from "./usps";
 
 /**
  * The carriers' published contracts as the judge: every recorded fixture (the payloads the adapters' unit tests send
@@ -16,8 +17,12 @@ import { upsEmulator } from "./ups";
 
 const contractOf = (carrier: EmulatedCarrier) => loadContract(carrier.contract!.files);
 
-/** Each fixture: the operation it belongs to, and whether it is the request or the answer with its status. */
-const FIXTURES: Record<string, [EmulatedCarrier, string, string, "request" | number]> = {
+/**
+ * Each fixture: the operation it belongs to, whether it is the request or the answer with its status, and for an
+ * answer whose shape depends on the media type asked for (USPS labels), that media type.
+ */
+const VENDOR_JSON = "application/vnd.usps.labels+json";
+const FIXTURES: Record<string, [EmulatedCarrier, string, string, "request" | number, string?]> = {
   "ups/rate-request-domestic.json": [upsEmulator, "POST", "/api/rating/v2409/Shoptimeintransit", "request"],
   "ups/rate-request-international.json": [upsEmulator, "POST", "/api/rating/v2409/Shoptimeintransit", "request"],
   "ups/rate-response-alerts.json": [upsEmulator, "POST", "/api/rating/v2409/Shop", 200],
@@ -66,12 +71,46 @@ const FIXTURES: Record<string, [EmulatedCarrier, string, string, "request" | num
   "dhl_express/ship-response-validation.json": [dhlExpressEmulator, "POST", "/mydhlapi/shipments", 422],
   "dhl_express/track-response.json": [dhlExpressEmulator, "GET", "/mydhlapi/shipments/1/tracking", 200],
   "dhl_express/track-response-not-found.json": [dhlExpressEmulator, "GET", "/mydhlapi/shipments/1/tracking", 404],
+  "usps/cancel-response-canceled.json": [uspsEmulator, "DELETE", "/labels/v3/label/9205590000000100000018", 200],
+  "usps/cancel-response-disputed.json": [uspsEmulator, "DELETE", "/labels/v3/label/9205590000000100000018", 200],
+  "usps/label-request-domestic.json": [uspsEmulator, "POST", "/labels/v3/label", "request"],
+  "usps/label-request-international.json": [
+    uspsEmulator,
+    "POST",
+    "/international-labels/v3/international-label",
+    "request",
+  ],
+  "usps/label-response-domestic.json": [uspsEmulator, "POST", "/labels/v3/label", 200, VENDOR_JSON],
+  "usps/label-response-error.json": [uspsEmulator, "POST", "/labels/v3/label", 400],
+  "usps/label-response-international.json": [
+    uspsEmulator,
+    "POST",
+    "/international-labels/v3/international-label",
+    201,
+    VENDOR_JSON,
+  ],
+  "usps/payment-request.json": [uspsEmulator, "POST", "/payments/v3/payment-authorization", "request"],
+  "usps/payment-response.json": [uspsEmulator, "POST", "/payments/v3/payment-authorization", 200],
+  "usps/payment-response-refused.json": [uspsEmulator, "POST", "/payments/v3/payment-authorization", 403],
+  "usps/rate-request-domestic.json": [uspsEmulator, "POST", "/shipments/v3/options/search", "request"],
+  "usps/rate-request-international.json": [uspsEmulator, "POST", "/shipments/v3/options/search", "request"],
+  "usps/rate-response-domestic.json": [uspsEmulator, "POST", "/shipments/v3/options/search", 200],
+  "usps/rate-response-international.json": [uspsEmulator, "POST", "/shipments/v3/options/search", 200],
+  "usps/track-response-delivered.json": [uspsEmulator, "GET", "/tracking/v3/tracking/9205590000000100000018", 200],
+  "usps/track-response-not-found.json": [uspsEmulator, "GET", "/tracking/v3/tracking/9205590000000100000018", 404],
+  "usps/track-response-out-for-delivery.json": [
+    uspsEmulator,
+    "GET",
+    "/tracking/v3/tracking/9205590000000100000018",
+    200,
+  ],
 };
 
 const FIXTURE_DIRS = {
   ups: "lib/carriers/ups/fixtures",
   fedex: "lib/carriers/fedex/fixtures",
   dhl_express: "lib/carriers/dhl_express/fixtures",
+  usps: "lib/carriers/usps/fixtures",
 };
 
 describe("recorded fixtures against the carriers' published schemas", () => {
@@ -84,7 +123,7 @@ describe("recorded fixtures against the carriers' published schemas", () => {
     expect(found.sort()).toEqual(Object.keys(FIXTURES).sort());
   });
 
-  it.each(Object.entries(FIXTURES))("%s", (name, [carrier, method, path, what]) => {
+  it.each(Object.entries(FIXTURES))("%s", (name, [carrier, method, path, what, mediaType]) => {
     const [dir, file] = name.split("/") as [keyof typeof FIXTURE_DIRS, string];
     const body = JSON.parse(readFileSync(join(FIXTURE_DIRS[dir], file), "utf8")) as unknown;
     const contract = contractOf(carrier);
@@ -103,11 +142,12 @@ describe("recorded fixtures against the carriers' published schemas", () => {
               transid: "t",
               transactionsrc: "t",
               "x-version": "3.1.0",
+              "x-payment-authorization-token": "t",
             },
             contentType: "application/json",
             body,
           })
-        : contract.checkResponse(op, what, body);
+        : contract.checkResponse(op, what, body, mediaType);
     expect(problems).toEqual([]);
   });
 });
@@ -115,7 +155,7 @@ describe("recorded fixtures against the carriers' published schemas", () => {
 describe("the emulator refuses what the carrier's schema refuses", () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await startEmulator([upsEmulator, fedexEmulator]);
+    emulator = await startEmulator([upsEmulator, fedexEmulator, uspsEmulator]);
   });
   afterAll(() => emulator.close());
 
@@ -253,6 +293,52 @@ describe("the emulator refuses what the carrier's schema refuses", () => {
     expect(check(0.0431)).toEqual([{ field: "packages[0].weight", message: "must be multiple of 0.001" }]);
   });
 
+  it("USPS: a label without its package description is USPS's 400 naming the field, and a violation", async () => {
+    const auth = await fetch(`${emulator.url}/usps/oauth2/v3/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "c", client_secret: "s" }),
+    });
+    const { access_token } = (await auth.json()) as { access_token: string };
+    const fixture = JSON.parse(readFileSync("lib/carriers/usps/fixtures/label-request-domestic.json", "utf8")) as {
+      packageDescription?: unknown;
+    };
+    delete fixture.packageDescription;
+    const res = await fetch(`${emulator.url}/usps/labels/v3/label`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${access_token}`,
+        "content-type": "application/json",
+        "x-payment-authorization-token": "p",
+      },
+      body: JSON.stringify(fixture),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { errors: { detail: string; source?: { parameter: string } }[] } };
+    expect(body.error.errors).toEqual([
+      expect.objectContaining({
+        code: "EMU-400",
+        detail: "Invalid request: packageDescription: is required",
+        source: { parameter: "packageDescription" },
+      }),
+    ]);
+    expect(emulator.takeViolations()).toMatchObject([
+      { carrier: "usps", operation: "ship", kind: "request", spec: "usps/domestic-labels.yaml#post-label" },
+    ]);
+  });
+
+  it("USPS: a label answer is held to the schema of the media type it was asked as", () => {
+    const contract = contractOf(uspsEmulator);
+    const op = contract.operation("POST", "/labels/v3/label")!;
+    const vendor = JSON.parse(readFileSync("lib/carriers/usps/fixtures/label-response-domestic.json", "utf8"));
+    expect(contract.checkResponse(op, 200, vendor, VENDOR_JSON)).toEqual([]);
+    // The same body as application/json is the multipart answer's form, whose metadata is nested: refused.
+    expect(contract.checkResponse(op, 200, vendor, "application/json")).toContainEqual({
+      field: "trackingNumber",
+      message: "is not a field the carrier defines",
+    });
+  });
+
   it("an answer outside the schema is a violation too (the emulator is held to the carrier's answers)", () => {
     const contract = contractOf(upsEmulator);
     const op = contract.operation("POST", "/api/rating/v2409/Shop")!;
@@ -267,7 +353,7 @@ describe("the emulator refuses what the carrier's schema refuses", () => {
 
 describe("errata", () => {
   it.each(
-    [upsEmulator, fedexEmulator, dhlExpressEmulator].flatMap((c) =>
+    [upsEmulator, fedexEmulator, uspsEmulator, dhlExpressEmulator].flatMap((c) =>
       c.contract!.files.flatMap((f) => errataOf(f).map((e) => [f, e.at, e] as const)),
     ),
   )("%s %s still differs from what the carrier's file says (else it is no longer needed)", (_, __, erratum) => {

@@ -44,6 +44,11 @@ interface SpecOperation {
   bodyRequired: boolean;
   /** The JSON pointer of each answer's schema by status ("200", "4XX", "default"), or null when it has no body. */
   responses: Map<string, string | null>;
+  /**
+   * The same by status and JSON media type (`200 application/vnd.usps.labels+json`), for an operation whose answer's
+   * shape depends on the media type asked for (USPS labels: multipart-shaped JSON or the vendor JSON).
+   */
+  typedResponses: Map<string, string>;
 }
 
 interface ContractRequest {
@@ -75,8 +80,11 @@ export interface Contract {
   operation(method: string, path: string): SpecOperation | null;
   /** What is wrong with a request by the carrier's contract: one line per problem, empty when nothing is. */
   checkRequest(op: SpecOperation, req: ContractRequest): ContractProblem[];
-  /** What is wrong with an answer by the carrier's contract for that operation. */
-  checkResponse(op: SpecOperation, status: number, body: unknown): ContractProblem[];
+  /**
+   * What is wrong with an answer by the carrier's contract for that operation; `mediaType` (the answer's content
+   * type) picks that type's schema where the operation defines one, else its first JSON one.
+   */
+  checkResponse(op: SpecOperation, status: number, body: unknown, mediaType?: string): ContractProblem[];
 }
 
 const pointer = (...parts: string[]) => "#/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
@@ -156,15 +164,20 @@ function operationsOf(file: string, spec: Json): SpecOperation[] {
           bodies.set(type, `${op.requestBody.$ref}/content/${type.replace(/\//g, "~1")}/schema`);
       }
       const responses = new Map<string, string | null>();
+      const typedResponses = new Map<string, string>();
       for (const [status, raw] of Object.entries((op.responses as Json) ?? {})) {
         const response = deref<Json>(spec, raw);
         const content = (response?.content as Json) ?? {};
-        const type = Object.keys(content).find((t) => t.includes("json"));
-        const at =
+        const schemaAt = (type: string | undefined) =>
           isObject(raw) && typeof raw.$ref === "string"
             ? `${raw.$ref}/content/${(type ?? "").replace(/\//g, "~1")}/schema`
             : pointer("paths", template, method, "responses", status, "content", type ?? "", "schema");
-        responses.set(status, type && isObject(content[type]) && (content[type] as Json).schema ? at : null);
+        const hasSchema = (t: string) => isObject(content[t]) && (content[t] as Json).schema !== undefined;
+        const type = Object.keys(content).find((t) => t.includes("json"));
+        responses.set(status, type && hasSchema(type) ? schemaAt(type) : null);
+        for (const t of Object.keys(content)) {
+          if (t.includes("json") && hasSchema(t)) typedResponses.set(`${status} ${t}`, schemaAt(t));
+        }
       }
       out.push({
         id: `${file}#${(op.operationId as string | undefined) ?? `${method.toUpperCase()} ${template}`}`,
@@ -177,6 +190,7 @@ function operationsOf(file: string, spec: Json): SpecOperation[] {
         bodies,
         bodyRequired: requestBody?.required === true,
         responses,
+        typedResponses,
       });
     }
   }
@@ -270,12 +284,34 @@ function applyErratum(spec: Json, e: Erratum): void {
   (parent as Json)[last] = e.value;
 }
 
+/**
+ * OpenAPI 3.0's `exclusiveMinimum: true` (JSON Schema draft 4: "`minimum` is exclusive") in the draft 7 form ajv
+ * reads (`exclusiveMinimum: <the bound>`); the same for maximum. USPS's files use the 3.0 form. A translation of
+ * what the file says, not a change to it.
+ */
+function draft7Bounds(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(draft7Bounds);
+  if (!isObject(node)) return;
+  for (const [flag, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
+    if (typeof node[flag] !== "boolean") continue;
+    if (node[flag] && typeof node[bound] === "number") {
+      node[flag] = node[bound];
+      delete node[bound];
+    } else delete node[flag];
+  }
+  Object.values(node).forEach(draft7Bounds);
+}
+
 export function loadContract(files: string[]): Contract {
   const bodies = newAjv(false);
   const params = newAjv(true);
   const operations: SpecOperation[] = [];
   for (const file of files) {
     const spec = readSpec(file);
+    draft7Bounds(spec);
     bodies.addSchema(spec, file);
     params.addSchema(spec, file);
     operations.push(...operationsOf(file, spec));
@@ -345,10 +381,11 @@ export function loadContract(files: string[]): Contract {
       return problems;
     },
 
-    checkResponse(op, status, body) {
+    checkResponse(op, status, body, mediaType) {
       const key = [String(status), `${String(status)[0]}XX`, "default"].find((k) => op.responses.has(k));
       if (key === undefined) return [{ field: "", message: `status ${status} is not an answer the carrier defines` }];
-      const at = op.responses.get(key);
+      const type = mediaType?.split(";")[0]!.trim();
+      const at = (type && op.typedResponses.get(`${key} ${type}`)) || op.responses.get(key);
       if (!at) return [];
       const validate = validator(`${op.file}${at}`);
       return validate(body) ? [] : describe(validate.errors, "");

@@ -3,7 +3,7 @@ import { describeViolation } from "./server";
 
 /**
  * `npm run emulator`: the carrier emulator alone, to try the adapters by hand. Point the service at it with
- * CARRIER_EMULATOR_URL, add a `ups` or `fedex` connection with any credentials, and rate, ship, void and track.
+ * CARRIER_EMULATOR_URL, add a `ups`, `fedex` or `usps` connection with any credentials, and rate, ship, void and track.
  * EMULATOR_PORT picks the port (4010). Requests and answers that break a carrier's published contract are printed.
  */
 async function main() {

@@ -19,7 +19,7 @@ import { loadContract, problemText, type Contract, type ContractProblem } from "
  * did not ask for (`assertContractKept`, called after each test by the tests' helpers).
  */
 
-export type Operation = "token" | "rate" | "ship" | "void" | "track";
+export type Operation = "token" | "payment" | "rate" | "ship" | "void" | "track";
 
 type Fault =
   | { kind: "status"; status: number }
@@ -291,7 +291,9 @@ export async function startEmulator(
     // What the carrier itself answers (not an injected fault) is held to the operation's published answers.
     const answer = (r: EmulatorResponse) => {
       if (contract && specOperation) {
-        const problems = timed(() => contract.checkResponse(specOperation, r.status, r.body));
+        const problems = timed(() =>
+          contract.checkResponse(specOperation, r.status, r.body, r.headers?.["content-type"]),
+        );
         if (problems.length) {
           violate({
             carrier: carrier.name,

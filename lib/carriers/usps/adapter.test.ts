@@ -1,0 +1,220 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { fieldsOf } from "@/lib/client/schema-form";
+import type { CarrierResponse } from "@/lib/carriers/http/client";
+import { CarrierError } from "@/lib/carriers/types";
+import { errorFromResponse, uspsErrors } from "@/lib/carriers/usps/errors";
+import { buildLabelRequest, idempotencyKey, parseLabelResponse } from "@/lib/carriers/usps/labels";
+import { parseRateResponse, transitDays } from "@/lib/carriers/usps/rating";
+import { parseTrackResponse, plainText, trackingNumberOf } from "@/lib/carriers/usps/tracking";
+import { uspsConfigSchema, readUspsConfig } from "@/lib/carriers/usps/config";
+import { uspsCredentialsSchema } from "@/lib/carriers/usps/auth";
+import { uspsInternationalShipRequest, uspsShipRequest, USPS_CREDENTIALS } from "@/test/usps-context";
+import { upsCustoms } from "@/test/ups-context";
+
+/** The USPS adapter's parsers and builders against its recorded fixtures (lib/carriers/usps/fixtures). */
+
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(`lib/carriers/usps/fixtures/${name}`, "utf8")) as unknown;
+
+function response(status: number, body: unknown): CarrierResponse {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return {
+    status,
+    headers: new Headers(),
+    body: new TextEncoder().encode(text),
+    text: () => text,
+    json: <T>() => JSON.parse(text) as T,
+  };
+}
+
+describe("rates", () => {
+  it("reads transit days defensively from the commitment's text", () => {
+    expect(transitDays("2 Days")).toBe(2);
+    expect(transitDays("1-Day")).toBe(1);
+    expect(transitDays("3-5 Days")).toBe(5);
+    expect(transitDays("NO STD")).toBe(0);
+    expect(transitDays("")).toBe(0);
+    expect(transitDays(undefined)).toBe(0);
+    expect(transitDays({ name: "2 Days" })).toBe(0);
+  });
+
+  it("quotes each mail class at its cheapest option from the recorded answer, cheapest first", () => {
+    const { quotes } = parseRateResponse(fixture("rate-response-domestic.json"), []);
+    expect(quotes.map((q) => q.total_charge)).toEqual([...quotes.map((q) => q.total_charge)].sort((a, b) => a - b));
+    expect(quotes.every((q) => q.currency === "USD" && q.transit_days > 0)).toBe(true);
+  });
+
+  it("leaves out classes it does not sell, and refuses an answer without pricing options", () => {
+    const { quotes } = parseRateResponse(fixture("rate-response-international.json"), []);
+    expect(quotes.map((q) => q.service)).not.toContain("GLOBAL_EXPRESS_GUARANTEED");
+    expect(() => parseRateResponse({}, [])).toThrow(CarrierError);
+  });
+});
+
+describe("labels", () => {
+  it("reads the recorded domestic and international answers", () => {
+    const dom = parseLabelResponse(fixture("label-response-domestic.json"), {
+      service: "PRIORITY_MAIL",
+      international: false,
+      expected: "ZPL",
+    });
+    expect(dom.trackingNumber).toMatch(/^\d{22}$/);
+    expect(dom.charge?.total_charge).toBeGreaterThan(0);
+    const intl = parseLabelResponse(fixture("label-response-international.json"), {
+      service: "PRIORITY_MAIL_INTERNATIONAL",
+      international: true,
+      expected: "ZPL",
+    });
+    expect(intl.trackingNumber).toMatch(/^CP\d{9}US$/);
+  });
+
+  it("refuses an answer whose label is not the format asked for", () => {
+    expect(() =>
+      parseLabelResponse(fixture("label-response-domestic.json"), {
+        service: "PRIORITY_MAIL",
+        international: false,
+        expected: "PDF",
+      }),
+    ).toThrow("USPS sent a label that is not PDF.");
+  });
+
+  it("derives one UUID per shipment key and payload", () => {
+    const body = { packageDescription: { mailClass: "PRIORITY_MAIL" } };
+    expect(idempotencyKey("shp_1", body)).toBe(idempotencyKey("shp_1", { ...body }));
+    expect(idempotencyKey("shp_1", body)).not.toBe(idempotencyKey("shp_2", body));
+    expect(idempotencyKey("shp_1", body)).not.toBe(
+      idempotencyKey("shp_1", { packageDescription: { mailClass: "MEDIA_MAIL" } }),
+    );
+    expect(idempotencyKey("shp_1", body)).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+
+  it("cuts customs texts to USPS's lengths and says so", () => {
+    const built = buildLabelRequest(
+      uspsInternationalShipRequest({
+        customs: upsCustoms({ content_type: "other", content_description: "Hand-made wooden toys for kids" }),
+      }),
+      "2026-01-05",
+    );
+    const form = (built.body as { customsForm: { customsContentType: string; contentComments: string } }).customsForm;
+    expect(form.customsContentType).toBe("OTHER");
+    expect(form.contentComments).toBe("Hand-made wooden toys for");
+    expect(built.messages.map((m) => m.details?.field)).toContain("customs.content_description");
+  });
+
+  it("refuses a ZIP Code USPS cannot read", () => {
+    const req = uspsShipRequest();
+    expect(() =>
+      buildLabelRequest({ ...req, recipient: { ...req.recipient, postal_code: "7310" } }, "2026-01-05"),
+    ).toThrow("recipient: USPS needs a 5-digit ZIP Code.");
+  });
+});
+
+describe("tracking", () => {
+  it("drops HTML from mail class names and event texts, decoding USPS's entities", () => {
+    expect(plainText("Priority Mail<SUP>&#153;</SUP>")).toBe("Priority Mail™");
+    expect(plainText("USPS Ground Advantage<SUP>&reg;</SUP> &amp; more")).toBe("USPS Ground Advantage® & more");
+    expect(plainText("<b>x</b>&#0;&#xD800;y")).toBe("xy");
+  });
+
+  it("reads the recorded answer newest first, with local times and places", () => {
+    const { data } = parseTrackResponse(fixture("track-response-delivered.json"), "9205590000000100000018");
+    expect(data.status).toBe("delivered");
+    expect(data.events[0]).toMatchObject({ code: "01", status: "delivered", location: "OKLAHOMA CITY, OK 73108" });
+    expect(data.events.at(-1)!.code).toBe("GX");
+    expect(data.events[0]!.time).toMatch(/^\d{2}:\d{2}$/);
+  });
+
+  it("strips HTML from a mail class as USPS's answers carry it", () => {
+    const { data } = parseTrackResponse(
+      { trackingNumber: "9400109104250532908587", mailClass: "Priority Mail<SUP>&#174;</SUP>", trackingEvents: [] },
+      "9400109104250532908587",
+    );
+    expect(data).toMatchObject({ status: "pending", events: [], meta: { mail_class: "Priority Mail®" } });
+  });
+
+  it("orders by GMTTimestamp, else the local time with GMTOffset; an event with neither is left out", () => {
+    const { data } = parseTrackResponse(
+      {
+        trackingEvents: [
+          { eventCode: "03", eventTimestamp: "2026-03-02T09:00:00", GMTOffset: "-06:00" },
+          { eventCode: "SF", eventTimestamp: "2026-03-02T10:30:00-05:00", GMTTimestamp: "2026-03-02T15:30:00" },
+          { eventCode: "GX", eventTimestamp: "2026-03-01T18:00:00" },
+        ],
+      },
+      "9400109104250532908587",
+    );
+    expect(data.events.map((e) => [e.code, e.occurred_at, e.date, e.time])).toEqual([
+      ["SF", "2026-03-02T15:30:00.000Z", "2026-03-02", "10:30"],
+      ["03", "2026-03-02T15:00:00.000Z", "2026-03-02", "09:00"],
+    ]);
+    expect(data.status).toBe("in_transit");
+  });
+
+  it("takes IMpb and S10 numbers, and nothing else", () => {
+    expect(trackingNumberOf(" 9400 1091 0425 0532 9085 87 ")).toBe("9400109104250532908587");
+    expect(trackingNumberOf("cp100000017us")).toBe("CP100000017US");
+    expect(trackingNumberOf("1Z12345E0205271688")).toBeNull();
+  });
+});
+
+describe("errors", () => {
+  it("maps the recorded refusals: USPS's code and detail, auth refusals, not-found", () => {
+    const label = errorFromResponse(response(400, fixture("label-response-error.json")));
+    expect(label.messages[0]).toMatchObject({
+      code: "EMU-400",
+      message: "BOUND_PRINTED_MATTER takes at most 15 lb",
+      details: { status: 400, field: "packageDescription.weight" },
+    });
+    const payment = errorFromResponse(response(403, fixture("payment-response-refused.json")), "the payment account X");
+    expect(payment.code).toBe("carrier_auth_failed");
+    expect(payment.message).toMatch(/^USPS refused the payment account X: /);
+    expect(uspsErrors(fixture("track-response-not-found.json"))[0]!.code).toBe("EMU-TRK-404");
+  });
+
+  it("a 5xx is unavailable, a body it does not know is a bad response, OAuth errors are read", () => {
+    expect(errorFromResponse(response(503, "<html>down</html>")).code).toBe("carrier_unavailable");
+    expect(errorFromResponse(response(418, "teapot")).code).toBe("carrier_bad_response");
+    expect(uspsErrors({ error: "invalid_client", error_description: "Client authentication failed." })).toEqual([
+      { code: "invalid_client", message: "Client authentication failed.", field: null },
+    ]);
+  });
+});
+
+describe("connection schemas", () => {
+  it("takes the test credentials and refuses a malformed MID", () => {
+    expect(uspsCredentialsSchema.safeParse(USPS_CREDENTIALS).success).toBe(true);
+    expect(uspsCredentialsSchema.safeParse({ ...USPS_CREDENTIALS, mid: "12345" }).success).toBe(false);
+  });
+
+  it("reads config with defaults and refuses unknown keys", () => {
+    expect(readUspsConfig({})).toEqual({ priceType: "COMMERCIAL", cutoffTime: "17:00", refundReviewDays: 30 });
+    expect(uspsConfigSchema.safeParse({ refund_days: 3 }).success).toBe(false);
+    expect(readUspsConfig({ price_type: "CHEAP" }).priceType).toBe("COMMERCIAL");
+  });
+});
+
+describe("the connection form", () => {
+  it("is generated from the schemas with USPS's names for its fields", () => {
+    const fields = fieldsOf(z.toJSONSchema(uspsCredentialsSchema, { io: "input", unrepresentable: "any" }));
+    expect(fields.map((f) => [f.name, f.label, f.kind, f.required])).toEqual([
+      ["client_id", "Consumer key (client ID)", "text", true],
+      ["client_secret", "Consumer secret", "secret", true],
+      ["crid", "CRID", "text", true],
+      ["mid", "MID", "text", true],
+      ["manifest_mid", "Manifest MID", "text", false],
+      ["account_type", "Payment account type", "select", true],
+      ["account_number", "Payment account number", "text", true],
+      ["permit_zip", "Permit ZIP Code", "text", false],
+    ]);
+    const config = fieldsOf(z.toJSONSchema(uspsConfigSchema, { io: "input", unrepresentable: "any" }));
+    expect(config.map((f) => [f.name, f.kind])).toEqual([
+      ["price_type", "select"],
+      ["cutoff_time", "text"],
+      ["refund_review_days", "integer"],
+    ]);
+  });
+});

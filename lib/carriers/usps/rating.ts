@@ -1,0 +1,195 @@
+import type { components as Options } from "@/lib/carriers/usps/generated/shipping-options";
+import {
+  CarrierError,
+  type AdapterMessage,
+  type ExtraCharge,
+  type RateQuote,
+  type RateRequest,
+} from "@/lib/carriers/types";
+import { badResponse } from "@/lib/carriers/usps/errors";
+import { uspsExtras } from "@/lib/carriers/usps/options";
+import { uspsService } from "@/lib/carriers/usps/services";
+import { measures, oneParcel, originZip, packagingWarnings, zip5 } from "@/lib/carriers/usps/wire";
+import type { UspsCredentials } from "@/lib/carriers/usps/auth";
+
+/**
+ * Rating through shipping options (shipping-options.yaml `POST /shipments/v3/options/search`; carriers.md §3.2):
+ * one call answers every mail class with its prices and, at home, its delivery commitment. Domestic and
+ * international requests differ (`DomesticOptionsRequest`, `InternationalOptionsRequest`); both are priced for the
+ * connection's payment account at its price type. Currency is always USD.
+ */
+
+type DomesticRequest = Options["schemas"]["DomesticOptionsRequest"];
+type InternationalRequest = Options["schemas"]["InternationalOptionsRequest"];
+type DomesticExtra = Options["schemas"]["ExtraService"];
+
+export interface RateSettings {
+  credentials: UspsCredentials;
+  priceType: "RETAIL" | "COMMERCIAL" | "CONTRACT";
+  /** `YYYY-MM-DD` (carrierShipDate). */
+  mailingDate: string;
+}
+
+const pricingOption = (s: RateSettings) => ({
+  priceType: s.priceType,
+  paymentAccount: { accountType: s.credentials.account_type, accountNumber: s.credentials.account_number },
+});
+
+export function buildRateRequest(
+  req: RateRequest,
+  s: RateSettings,
+): {
+  body: DomesticRequest | InternationalRequest;
+  international: boolean;
+  messages: AdapterMessage[];
+} {
+  const parcel = oneParcel(req.parcels);
+  const origin = originZip(req.shipper);
+  const m = measures(parcel);
+  const destination = req.recipient.country_code.toUpperCase();
+  // Puerto Rico, Guam and the other territories are USPS domestic mail: their ZIP Codes are US ones.
+  const international = destination !== "US" && !TERRITORIES.has(destination);
+  const only = req.services.length === 1 ? req.services[0]!.trim().toUpperCase() : null;
+  const extras = uspsExtras(req.options, only, international);
+  const messages = [...extras.messages, ...packagingWarnings(parcel)];
+  const packageDescription = { ...m, hasNonstandardCharacteristics: false, mailingDate: s.mailingDate };
+  // International mail gets no extra services here (uspsExtras says so in its messages).
+  const domesticExtras = {
+    ...(extras.extraServices.length ? { extraServices: extras.extraServices as DomesticExtra[] } : {}),
+    ...(extras.packageValue !== null ? { packageValue: extras.packageValue } : {}),
+  };
+  if (!international) {
+    const destinationZIPCode = zip5(req.recipient.postal_code);
+    if (!destinationZIPCode) {
+      throw new CarrierError("not_supported", "USPS prices domestic mail by a 5-digit ZIP Code.", {
+        field: "recipient.postal_code",
+      });
+    }
+    return {
+      international,
+      messages,
+      body: {
+        pricingOptions: [pricingOption(s)],
+        originZIPCode: origin,
+        destinationZIPCode,
+        destinationEntryFacilityType: "NONE",
+        packageDescription: { ...packageDescription, ...domesticExtras, mailClass: "ALL_OUTBOUND" },
+      },
+    };
+  }
+  const postal = req.recipient.postal_code.trim();
+  return {
+    international,
+    messages,
+    body: {
+      pricingOptions: [pricingOption(s)],
+      originZIPCode: origin,
+      destinationCountryCode: destination,
+      ...(postal ? { foreignPostalCode: postal.slice(0, 11) } : {}),
+      requestDutiesTaxesFees: false,
+      packageDescription: { ...packageDescription, mailClass: "ALL" },
+    },
+  };
+}
+
+/** Territories USPS serves as domestic mail, with US ZIP Codes (shipping-options prices them by ZIP Code). */
+export const TERRITORIES = new Set(["PR", "GU", "VI", "AS", "MP", "FM", "MH", "PW"]);
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Transit days from the commitment's free text ("2 Days", "1-Day", "3-5 Days"; "NO STD" and other texts have
+ * none): the last number before "day", so a range counts its longest; 0 when there is none.
+ */
+export function transitDays(name: unknown): number {
+  if (typeof name !== "string") return 0;
+  const match = /(\d+)(?:\s*-\s*(\d+))?\s*-?\s*days?\b/i.exec(name);
+  if (!match) return 0;
+  const days = Number(match[2] ?? match[1]);
+  return Number.isInteger(days) && days > 0 && days < 100 ? days : 0;
+}
+
+/** `YYYY-MM-DD` from a commitment's dates (`expectedDeliveryDate`, or the deprecated `scheduleDeliveryDate`). */
+function deliveryDate(commitment: unknown): string | null {
+  const c = commitment as { expectedDeliveryDate?: unknown; scheduleDeliveryDate?: unknown } | undefined;
+  for (const v of [c?.expectedDeliveryDate, c?.scheduleDeliveryDate]) {
+    const date = typeof v === "string" ? /^\d{4}-\d{2}-\d{2}/.exec(v)?.[0] : undefined;
+    if (date) return date;
+  }
+  return null;
+}
+
+interface RateOption {
+  totalPrice?: unknown;
+  totalBasePrice?: unknown;
+  commitment?: unknown;
+  rates?: { description?: unknown; price?: unknown; fees?: { name?: unknown; price?: unknown }[] }[];
+  extraServices?: { name?: unknown; price?: unknown }[];
+}
+
+/** A rate option as a quote; null when it has no total. */
+function quoteOf(code: string, name: string, o: RateOption): RateQuote | null {
+  const total = num(o.totalPrice);
+  if (total === null) return null;
+  const extra: ExtraCharge[] = [];
+  for (const rate of Array.isArray(o.rates) ? o.rates : []) {
+    for (const fee of Array.isArray(rate?.fees) ? rate.fees : []) {
+      const price = num(fee?.price);
+      if (price) extra.push({ name: typeof fee.name === "string" ? fee.name : "Fee", amount: price, currency: "USD" });
+    }
+  }
+  for (const service of Array.isArray(o.extraServices) ? o.extraServices : []) {
+    const price = num(service?.price);
+    if (price)
+      extra.push({
+        name: typeof service.name === "string" ? service.name : "Extra service",
+        amount: price,
+        currency: "USD",
+      });
+  }
+  const base = num(o.totalBasePrice) ?? round2(total - extra.reduce((sum, e) => sum + e.amount, 0));
+  const commitment = o.commitment as { name?: unknown } | undefined;
+  return {
+    service: code,
+    service_name: name,
+    currency: "USD",
+    base_charge: base,
+    discount: 0,
+    duties_and_taxes: 0,
+    total_charge: total,
+    extra_charges: extra,
+    transit_days: transitDays(commitment?.name),
+    estimated_delivery: deliveryDate(commitment),
+  };
+}
+
+/**
+ * Each mail class USPS answered that we sell, at its cheapest rate option (a class comes with one per rate
+ * indicator and processing category USPS found for the parcel), cheapest class first. A class we do not sell
+ * (returns, Connect, Global Express Guaranteed) is left out; `requested` narrows to those codes.
+ */
+export function parseRateResponse(
+  body: unknown,
+  requested: string[],
+): { quotes: RateQuote[]; messages: AdapterMessage[] } {
+  const pricing = (body as { pricingOptions?: unknown } | null)?.pricingOptions;
+  if (!Array.isArray(pricing)) throw badResponse("its pricing options");
+  const wanted = new Set(requested.map((s) => s.trim().toUpperCase()));
+  const best = new Map<string, RateQuote>();
+  for (const p of pricing) {
+    const options = (p as { shippingOptions?: unknown })?.shippingOptions;
+    for (const option of Array.isArray(options) ? options : []) {
+      const o = option as { mailClass?: unknown; rateOptions?: unknown };
+      const service = typeof o.mailClass === "string" ? uspsService(o.mailClass) : undefined;
+      if (!service || (wanted.size > 0 && !wanted.has(service.code))) continue;
+      for (const r of Array.isArray(o.rateOptions) ? o.rateOptions : []) {
+        const quote = quoteOf(service.code, service.name, r as RateOption);
+        const held = best.get(service.code);
+        if (quote && (!held || quote.total_charge < held.total_charge)) best.set(service.code, quote);
+      }
+    }
+  }
+  const quotes = [...best.values()].sort((a, b) => a.total_charge - b.total_charge);
+  return { quotes, messages: [] };
+}
