@@ -1,4 +1,5 @@
 import "server-only";
+import { canadapostAdapter } from "./canadapost/adapter";
 import { isCarrierName, type CarrierName } from "./names";
 import { fedexAdapter } from "./fedex/adapter";
 import { sandboxAdapter } from "./sandbox/adapter";
@@ -10,6 +11,7 @@ const adapters = {
   sandbox: sandboxAdapter,
   ups: upsAdapter,
   fedex: fedexAdapter,
+  canadapost: canadapostAdapter,
 } satisfies Record<CarrierName, CarrierAdapter>;
 
 export function getAdapter(name: string): CarrierAdapter | null {

@@ -1,9 +1,10 @@
+import { canadapostEmulator } from "./canadapost";
 import { fedexEmulator } from "./fedex";
 import { startEmulator, type ContractViolation, type EmulatedCarrier, type Emulator } from "./server";
 import { upsEmulator } from "./ups";
 
 /** Every carrier the emulator speaks; a new networked carrier adds its module here. */
-const EMULATED_CARRIERS: EmulatedCarrier[] = [upsEmulator, fedexEmulator];
+const EMULATED_CARRIERS: EmulatedCarrier[] = [upsEmulator, fedexEmulator, canadapostEmulator];
 
 /** The emulator with every carrier, on a free loopback port unless one is given. */
 export function startCarrierEmulator(
