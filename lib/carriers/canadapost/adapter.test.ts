@@ -1,0 +1,179 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { errorFromResponse } from "@/lib/carriers/canadapost/errors";
+import { buildRateRequest, parseRateResponse } from "@/lib/carriers/canadapost/rating";
+import { buildShipRequest, parseShipResponse } from "@/lib/carriers/canadapost/shipping";
+import { parseTrackResponse, trackFailure } from "@/lib/carriers/canadapost/tracking";
+import { parseRefund, readDetails } from "@/lib/carriers/canadapost/void";
+import type { CarrierResponse } from "@/lib/carriers/http/client";
+import { CarrierError } from "@/lib/carriers/types";
+import {
+  canadapostInternationalShipRequest,
+  canadapostRateRequest,
+  canadapostShipRequest,
+} from "@/test/canadapost-context";
+
+/**
+ * The Canada Post wire mappings against recorded payloads (fixtures/, each validated against Canada Post's XSDs in
+ * test/emulator/contract.test.ts): what the builders send, and what the parsers read from Canada Post's answers,
+ * errors and not-found included.
+ */
+
+const DIR = join(import.meta.dirname, "fixtures");
+const fixture = (name: string) => readFileSync(join(DIR, name), "utf8");
+
+/** A request fixture is what the builder sends; `CANADAPOST_WRITE_FIXTURES=1` records it anew. */
+function expectFixture(name: string, body: string) {
+  const pretty = body.replace(/></g, ">\n<") + "\n";
+  if (process.env.CANADAPOST_WRITE_FIXTURES === "1" || !existsSync(join(DIR, name))) {
+    writeFileSync(join(DIR, name), pretty);
+  }
+  expect(pretty).toBe(fixture(name));
+}
+
+const response = (status: number, text: string): CarrierResponse => ({
+  status,
+  headers: new Headers(),
+  body: new TextEncoder().encode(text),
+  text: () => text,
+  json: () => JSON.parse(text) as never,
+});
+
+const OPTS = { customerNumber: "2004381", contractId: "42708517", shipDate: "2024-03-04" };
+
+describe("Canada Post requests", () => {
+  it("rates one parcel from a Canadian postal code, in kg and cm", () => {
+    const { body } = buildRateRequest(canadapostRateRequest({ options: { signature_confirmation: true } }), OPTS);
+    expectFixture("rate-request.xml", body);
+  });
+
+  it("prices a US parcel by ZIP code and another country by its code", () => {
+    const us = canadapostRateRequest();
+    us.recipient = { ...us.recipient, country_code: "US", postal_code: "10118" };
+    expect(buildRateRequest(us, OPTS).body).toContain("<united-states><zip-code>10118</zip-code></united-states>");
+    const fr = canadapostRateRequest();
+    fr.recipient = { ...fr.recipient, country_code: "FR", postal_code: "75001" };
+    expect(buildRateRequest(fr, OPTS).body).toContain("<country-code>FR</country-code>");
+  });
+
+  it("refuses a shipper outside Canada and several parcels before calling", () => {
+    const us = canadapostRateRequest();
+    us.shipper = { ...us.shipper, country_code: "US", postal_code: "10118" };
+    expect(() => buildRateRequest(us, OPTS)).toThrow(CarrierError);
+    const two = canadapostRateRequest();
+    two.parcels = [two.parcels[0]!, two.parcels[0]!];
+    expect(() => buildRateRequest(two, OPTS)).toThrow(/one parcel/);
+  });
+
+  it("builds a grouped contract shipment", () => {
+    const built = buildShipRequest(canadapostShipRequest({ options: { insurance: 250 } }), {
+      ...OPTS,
+      transmit: false,
+      labelSize: "4x6",
+    });
+    expect(built.messages).toEqual([]);
+    expectFixture("ship-request-contract.xml", built.body);
+  });
+
+  it("builds a non-contract shipment with customs, names cut to Canada Post's limits", () => {
+    const req = canadapostInternationalShipRequest();
+    req.recipient = { ...req.recipient, company_name: "A company name far longer than forty-four characters" };
+    const built = buildShipRequest(req, { ...OPTS, contractId: null, transmit: false, labelSize: "4x6" });
+    expect(built.messages).toEqual([
+      expect.objectContaining({
+        code: "CANADAPOST_FIELD_TRUNCATED",
+        details: { field: "destination.company_name", limit: 44 },
+      }),
+    ]);
+    expectFixture("ship-request-noncontract.xml", built.body);
+  });
+
+  it("escapes what clients write, never concatenates it", () => {
+    const req = canadapostShipRequest({ reference: "A&B <C>" });
+    const { body } = buildShipRequest(req, { ...OPTS, transmit: false, labelSize: "4x6" });
+    expect(body).toContain("<customer-ref-1>A&amp;B &lt;C&gt;</customer-ref-1>");
+  });
+});
+
+describe("Canada Post answers", () => {
+  it("reads quotes: base, options and surcharges as extras, discounts, taxes; the parts add up", () => {
+    const { quotes } = parseRateResponse(fixture("rate-response.xml"), []);
+    expect(quotes[0]).toEqual({
+      service: "DOM.EP",
+      service_name: "Expedited Parcel",
+      currency: "CAD",
+      base_charge: 9.59,
+      discount: 0.29,
+      duties_and_taxes: 1.38,
+      total_charge: 13.98,
+      extra_charges: [
+        { name: "Signature", amount: 2.25, currency: "CAD" },
+        { name: "Fuel surcharge", amount: 1.05, currency: "CAD" },
+      ],
+      transit_days: 1,
+      estimated_delivery: "2024-03-05",
+    });
+    for (const q of quotes) {
+      const sum = q.base_charge + q.extra_charges.reduce((s, e) => s + e.amount, 0) - q.discount + q.duties_and_taxes;
+      expect(Math.round(sum * 100) / 100).toBe(q.total_charge);
+    }
+  });
+
+  it("reads a contract shipment: id, PIN, status, the label link and the charge", () => {
+    const info = parseShipResponse(fixture("ship-response-contract.xml"), "DOM.EP");
+    expect(info).toMatchObject({
+      shipmentId: "340531309186521749",
+      trackingPin: "1234567890123456",
+      status: "created",
+      label: {
+        href: "https://ct.soa-gw.canadapost.ca/ers/artifact/6e93d53968881714/5686293/0",
+        mediaType: "application/pdf",
+      },
+      charge: { total_charge: 11.7, base_charge: 9.59, discount: 0.29, duties_and_taxes: 1.35 },
+    });
+  });
+
+  it("reads a non-contract shipment (no price in the answer)", () => {
+    const info = parseShipResponse(fixture("ship-response-noncontract.xml"), "DOM.EP");
+    expect(info).toMatchObject({ shipmentId: "406951321983787352", trackingPin: "123456789012", charge: null });
+  });
+
+  it("reads a transmitted shipment's details and a refund's service ticket", () => {
+    expect(readDetails(response(200, fixture("shipment-details-transmitted.xml")))).toEqual({
+      kind: "live",
+      status: "transmitted",
+    });
+    expect(readDetails(response(404, fixture("track-response-not-found.xml")))).toEqual({ kind: "gone" });
+    expect(parseRefund(response(200, fixture("refund-response.xml"))).data).toEqual({
+      voided: true,
+      refund: { status: "pending", reference: "0123456789" },
+    });
+  });
+
+  it("reads tracking newest first; a signature event keeps the delivered status", () => {
+    const { data } = parseTrackResponse(fixture("track-response-delivered.xml"), "1371134583769923");
+    expect(data.status).toBe("delivered");
+    expect(data.events.map((e) => [e.code, e.status])).toEqual([
+      ["0020", "delivered"],
+      ["1496", "delivered"],
+      ["0174", "out_for_delivery"],
+      ["0100", "picked_up"],
+    ]);
+    expect(data.events[1]).toMatchObject({ date: "2024-03-06", time: "13:51", location: "TORONTO, ON" });
+    expect(data.events[1]!.occurred_at).toBe("2024-03-06T18:51:41.000Z");
+    expect(data.estimated_delivery).toBeNull();
+    expect(data.meta).toEqual({ service_name: "Expedited Parcels", signed_by: "R RECEIVER" });
+  });
+
+  it("maps <messages>: not found, refused credentials, the throttle, refusals in order", () => {
+    const missing = trackFailure(response(404, fixture("track-response-not-found.xml")), "1234567890123456");
+    expect(missing.code).toBe("tracking_not_found");
+    expect(errorFromResponse(response(401, fixture("error-auth.xml"))).code).toBe("carrier_auth_failed");
+    expect(errorFromResponse(response(503, fixture("error-throttled.xml"))).code).toBe("carrier_rate_limited");
+    const refused = errorFromResponse(response(400, fixture("error-ship.xml")));
+    expect(refused.messages.map((m) => m.code)).toEqual(["9122", "1153"]);
+    expect(errorFromResponse(response(502, "<html>bad gateway</html>")).code).toBe("carrier_unavailable");
+    expect(errorFromResponse(response(418, "nonsense")).code).toBe("carrier_bad_response");
+  });
+});
