@@ -530,7 +530,32 @@ function label(req: EmulatorRequest, state: CarrierState, id: string): EmulatorR
 
 const HOUR = 3_600_000;
 
+/** Tracking calls per API key per rolling 60 s before Canada Post's SLM Monitor refuses (its default limit). */
+export const CANADAPOST_TRACKING_LIMIT = 20;
+
+/**
+ * Canada Post's throttle (carriers.md §5.7): per API key and rolling minute, over its limit "Server" / "Rejected by
+ * SLM Monitor". Canada Post does not document the HTTP status of that answer; the emulator's is 503 (a gateway
+ * refusing), and the adapter reads the message whatever the status.
+ */
+function throttled(req: EmulatorRequest, state: CarrierState): EmulatorResponse | null {
+  const user = Buffer.from(/^Basic (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "", "base64")
+    .toString("utf8")
+    .split(":")[0]!;
+  const key = `track-window:${user}`;
+  const now = state.now().getTime();
+  const recent = ((state.data.get(key) as number[] | undefined) ?? []).filter((t) => t > now - 60_000);
+  if (recent.length >= CANADAPOST_TRACKING_LIMIT) {
+    state.data.set(key, recent);
+    return messages(503, [["Server", "Rejected by SLM Monitor"]], MEDIA.track);
+  }
+  state.data.set(key, [...recent, now]);
+  return null;
+}
+
 function track(req: EmulatorRequest, state: CarrierState, pin: string): EmulatorResponse {
+  const limited = throttled(req, state);
+  if (limited) return limited;
   const sold = [...soldOf(state).values()].find((s) => s.pin === pin);
   if (!sold) return messages(404, [["004", "No Pin History"]], MEDIA.track);
   const hours = (state.now().getTime() - sold.soldAt) / HOUR;

@@ -171,6 +171,11 @@ describe("Canada Post answers", () => {
     expect(missing.code).toBe("tracking_not_found");
     expect(errorFromResponse(response(401, fixture("error-auth.xml"))).code).toBe("carrier_auth_failed");
     expect(errorFromResponse(response(503, fixture("error-throttled.xml"))).code).toBe("carrier_rate_limited");
+    // A key that does not match the mailed-by customer number (AA003): the account's to fix, not "unavailable".
+    const mismatch = fixture("error-auth.xml")
+      .replace("E002", "AA003")
+      .replace("AAA Authentication Failure", "Key mismatch");
+    expect(errorFromResponse(response(400, mismatch)).code).toBe("carrier_auth_failed");
     const refused = errorFromResponse(response(400, fixture("error-ship.xml")));
     expect(refused.messages.map((m) => m.code)).toEqual(["9122", "1153"]);
     expect(errorFromResponse(response(502, "<html>bad gateway</html>")).code).toBe("carrier_unavailable");

@@ -230,15 +230,25 @@ describe("Canada Post faults", () => {
     expect(calls("rate").length).toBeGreaterThan(1);
   });
 
-  it("429 beyond what the deadline allows, and SLM Monitor's throttle, are carrier_rate_limited", async () => {
+  it("429 beyond what the deadline allows is carrier_rate_limited", async () => {
     emulator.set("canadapost", { fault: { kind: "rate_limited", retry_after_s: 120 } });
     const limited = await failure(run((ctx) => canadapostAdapter.track(ctx, "1234567890123456")));
     expect(limited.code).toBe("carrier_rate_limited");
-    emulator.set("canadapost", { fault: { kind: "status", status: 400 } });
-    // A throttled key's answer, as Canada Post gives it: code Server, "Rejected by SLM Monitor".
-    emulator.set("canadapost", { fault: { kind: "status", status: 429 } });
-    const slm = await failure(run((ctx) => canadapostAdapter.track(ctx, "1234567890123456"), { deadlineMs: 300 }));
-    expect(slm.code).toBe("carrier_rate_limited");
+  });
+
+  it("the 21st tracking call of a minute is refused by the SLM Monitor: carrier_rate_limited", async () => {
+    for (let i = 0; i < 20; i++) {
+      const error = await failure(run((ctx) => canadapostAdapter.track(ctx, "1234567890123456")));
+      expect(error.code).toBe("tracking_not_found");
+    }
+    const limited = await failure(run((ctx) => canadapostAdapter.track(ctx, "1234567890123456")));
+    expect(limited.code).toBe("carrier_rate_limited");
+    expect(limited.messages[0]!.details).toMatchObject({ carrier_code: "Server" });
+    // A minute later the key's window has room again.
+    skewMs = 61_000;
+    expect((await failure(run((ctx) => canadapostAdapter.track(ctx, "1234567890123456")))).code).toBe(
+      "tracking_not_found",
+    );
   });
 
   it("a body that is not XML is carrier_bad_response", async () => {

@@ -16,7 +16,12 @@ interface CpMessage {
   description: string;
 }
 
-const AUTH_CODES = new Set(["E002", "E003"]);
+/**
+ * E002/E003 (authentication, authorization) and Canada Post's AA00x ("Messages and Code Tables": the key
+ * deactivated, a development key on production, a key that does not match the mailed-by customer number, mailing on
+ * behalf of a customer it may not, platform ids): the connection's to fix with Canada Post, never "unavailable".
+ */
+const AUTH_CODES = new Set(["E002", "E003", "AA001", "AA002", "AA003", "AA004", "AA005", "AA006"]);
 
 /** The messages of an answer; empty when it is not a `<messages>` document. */
 export function cpMessages(res: CarrierResponse): CpMessage[] {

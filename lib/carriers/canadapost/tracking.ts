@@ -15,10 +15,13 @@ import { list, node, parseXml, text } from "./xml";
  * call. `significant-events/occurrence` come newest first with Canada Post's local date, time and zone.
  */
 
-/** Canada Post's PINs are 11 to 16 letters and digits (shipment.xsd `TrackingPINType`): 16 digits, or S10 (`LM…CA`). */
+/**
+ * Canada Post's PINs are 12, 13 or 16 characters (Get Tracking Details: 12 or 16 digits, or an S10 number such as
+ * `LM123456789CA`; shipment.xsd's `TrackingPINType` allows 11 to 16).
+ */
 export function trackingPin(number: string): string | null {
   const pin = number.replace(/\s+/g, "").toUpperCase();
-  return /^[A-Z0-9]{11,16}$/.test(pin) ? pin : null;
+  return /^(\d{12}|\d{16}|[A-Z]{2}\d{9}[A-Z]{2})$/.test(pin) ? pin : null;
 }
 
 export const notFound = (number: string, code?: string) =>
