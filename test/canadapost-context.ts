@@ -90,7 +90,7 @@ export function canadapostShipRequest(overrides: Partial<ShipRequest> = {}): Shi
   );
 }
 
-export function canadapostCustoms(overrides: Partial<Customs> = {}): Customs {
+function canadapostCustoms(overrides: Partial<Customs> = {}): Customs {
   return {
     content_type: "merchandise",
     content_description: null,

@@ -39,7 +39,7 @@ export function commonConfigHints(budget: TrackingBudget): Record<string, string
 }
 
 /** A harmless quote for Test connection: a fixed domestic parcel (Chicago → Austin), nothing stored or bought. */
-export const TEST_RATE_ROUTE = {
+const TEST_RATE_ROUTE = {
   shipper: { city: "Chicago", state_code: "IL", postal_code: "60607", country_code: "US" },
   recipient: { city: "Austin", state_code: "TX", postal_code: "78701", country_code: "US" },
   parcels: [{ weight: 1, weight_unit: "LB", length: 10, width: 8, height: 4, dimension_unit: "IN" }],

@@ -531,7 +531,7 @@ function label(req: EmulatorRequest, state: CarrierState, id: string): EmulatorR
 const HOUR = 3_600_000;
 
 /** Tracking calls per API key per rolling 60 s before Canada Post's SLM Monitor refuses (its default limit). */
-export const CANADAPOST_TRACKING_LIMIT = 20;
+const CANADAPOST_TRACKING_LIMIT = 20;
 
 /**
  * Canada Post's throttle (carriers.md §5.7): per API key and rolling minute, over its limit "Server" / "Rejected by

@@ -40,7 +40,7 @@ export interface XmlOperation {
 }
 
 /** The request as the emulator hands it to the checks: `raw` is the body as sent. */
-export interface XmlContractRequest {
+interface XmlContractRequest {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
@@ -83,7 +83,7 @@ function schemaFiles(schema: string): { fileName: string; contents: string }[] {
 const schemaCache = new Map<string, { fileName: string; contents: string }[]>();
 
 /** What is wrong with `text` as the document `doc`: not XML, another root element, or what the schema refuses. */
-export async function checkXmlDocument(doc: XmlDocument, text: string): Promise<ContractProblem[]> {
+async function checkXmlDocument(doc: XmlDocument, text: string): Promise<ContractProblem[]> {
   const root = rootOf(text);
   if (!root) return [{ field: "", message: "the body is not XML" }];
   if (root.element !== doc.element || root.namespace !== doc.namespace) {

@@ -46,7 +46,7 @@ const parser = new XMLParser({
 });
 
 /** A value of an element: text, a number, a boolean, a nested element or a list of them; undefined/null are left out. */
-export type XmlValue = string | number | boolean | XmlElement | XmlValue[] | undefined | null;
+type XmlValue = string | number | boolean | XmlElement | XmlValue[] | undefined | null;
 export interface XmlElement {
   [name: string]: XmlValue;
 }
