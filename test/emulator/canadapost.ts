@@ -330,6 +330,15 @@ async function ship(req: EmulatorRequest, state: CarrierState, contract: boolean
   if (country !== "CA" && !options.some((o) => ["RASE", "RTS", "ABAN"].includes(str(o["option-code"])))) {
     return messages(400, [["9122", "A non-delivery handling option is required for this destination."]], media);
   }
+  // Prose rules of Create Shipment's destination (carriers.md §5.3): a Canadian address has its province and a full
+  // postal code, a US one its state and ZIP code. The codes are the emulator's own.
+  const postal = str(destDetails["postal-zip-code"]);
+  if (country === "CA" && (!/^[A-Z]\d[A-Z]\d[A-Z]\d$/.test(postal) || !str(destDetails["prov-state"]))) {
+    return messages(400, [["1153", "A destination in Canada needs its province and postal code (A1A1A1)."]], media);
+  }
+  if (country === "US" && (!/^\d{5}(-\d{4})?$/.test(postal) || !str(destDetails["prov-state"]))) {
+    return messages(400, [["1154", "A destination in the United States needs its state and ZIP code."]], media);
+  }
   if (country !== "CA" && !("customs" in spec)) {
     return messages(400, [["9163", "Customs information is required for this destination."]], media);
   }

@@ -278,3 +278,26 @@ describe("Canada Post faults", () => {
     expect(calls("void").map((c) => c.method)).toEqual(["GET", "DELETE"]);
   });
 });
+
+describe("Canada Post's rules in prose", () => {
+  it("a Canadian destination without its postal code is Canada Post's refusal, passed through", async () => {
+    const req = canadapostShipRequest();
+    req.recipient = { ...req.recipient, postal_code: "" };
+    const error = await failure(run((ctx) => canadapostAdapter.ship(ctx, req)));
+    expect(error.messages[0]).toMatchObject({ code: "1153", level: "error" });
+  });
+
+  it("a label to the US carries the state and ZIP code, and customs", async () => {
+    const req = canadapostInternationalShipRequest({ service: "USA.EP" });
+    req.recipient = {
+      ...req.recipient,
+      city: "New York",
+      state_code: "NY",
+      postal_code: "10118",
+      country_code: "US",
+    };
+    const { data } = await run((ctx) => canadapostAdapter.ship(ctx, req));
+    expect(data.tracking_number).toMatch(/^\d{16}$/);
+    expect(calls("ship")[0]!.body).toContain("<prov-state>NY</prov-state>");
+  });
+});

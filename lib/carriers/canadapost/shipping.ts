@@ -40,7 +40,7 @@ function addressDetails(a: Address, who: "sender" | "destination", messages: Ada
     city: fit(a.city, 40, `${who}.city`, messages),
     "prov-state": fit(a.state_code, 20, `${who}.state_code`, messages),
     "country-code": withCountry ? country : undefined,
-    "postal-zip-code": country === "CA" ? postalCode(a.postal_code) : a.postal_code.trim().slice(0, 14) || undefined,
+    "postal-zip-code": (country === "CA" ? postalCode(a.postal_code) : a.postal_code.trim().slice(0, 14)) || undefined,
   };
 }
 
