@@ -46,8 +46,9 @@ export interface EmulatorRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
+  /** The body as sent (what an XML carrier reads). */
   body: string;
-  /** The body as sent (XML carriers read it); `json` and `form` are it parsed, when it is one of those. */
+  /** The body parsed as JSON or as a form, when it is one; null otherwise. */
   json: unknown;
   form: URLSearchParams | null;
 }
