@@ -89,6 +89,46 @@ describe("Canada Post requests", () => {
     expectFixture("ship-request-noncontract.xml", built.body);
   });
 
+  it("sends options as Canada Post's codes and says which it cannot honour", () => {
+    const built = buildRateRequest(
+      canadapostRateRequest({
+        options: {
+          signature_confirmation: "adult",
+          insurance: { amount: 300, currency: "CAD" },
+          saturday_delivery: true,
+          fedex_one_rate: true,
+          gift_wrap: "yes",
+        },
+      }),
+      OPTS,
+    );
+    expect(built.body).toContain(
+      "<options><option><option-code>PA18</option-code></option><option><option-code>COV</option-code><option-amount>300</option-amount></option></options>",
+    );
+    expect(built.messages.map((m) => [m.code, m.details?.field])).toEqual([
+      ["not_supported", "options.saturday_delivery"],
+      ["not_supported", "options.fedex_one_rate"],
+      ["not_supported", "options.gift_wrap"],
+    ]);
+    const usd = buildRateRequest(
+      canadapostRateRequest({ options: { insurance: { amount: 300, currency: "USD" } } }),
+      OPTS,
+    );
+    expect(usd.body).not.toContain("COV");
+    expect(usd.messages[0]).toMatchObject({ code: "not_supported", details: { field: "options.insurance" } });
+  });
+
+  it("prints on letter paper or as ZPL on a contract, and transmits at once when the connection says so", () => {
+    const letter = buildShipRequest(canadapostShipRequest({ label_type: "ZPL" }), {
+      ...OPTS,
+      transmit: true,
+      labelSize: "letter",
+    });
+    expect(letter.body).toContain("<output-format>8.5x11</output-format><encoding>ZPL</encoding>");
+    expect(letter.body).toContain("<transmit-shipment>true</transmit-shipment>");
+    expect(letter.body).not.toContain("<group-id>");
+  });
+
   it("escapes what clients write, never concatenates it", () => {
     const req = canadapostShipRequest({ reference: "A&B <C>" });
     const { body } = buildShipRequest(req, { ...OPTS, transmit: false, labelSize: "4x6" });

@@ -91,6 +91,11 @@ export function optionCodes(
   if (typed.saturdayDelivery) {
     messages.push(optionNotHonoured("saturday_delivery", "Canada Post has no Saturday delivery option to ask for."));
   }
+  if (typed.fedexOneRate) {
+    messages.push(
+      optionNotHonoured("fedex_one_rate", "options.fedex_one_rate is a FedEx option; Canada Post ignores it."),
+    );
+  }
   messages.push(...unusedOptionWarnings("canadapost", options, ["declared_value", "currency"]));
   return out;
 }
