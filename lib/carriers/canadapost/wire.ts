@@ -96,6 +96,6 @@ export function optionCodes(
       optionNotHonoured("fedex_one_rate", "options.fedex_one_rate is a FedEx option; Canada Post ignores it."),
     );
   }
-  messages.push(...unusedOptionWarnings("canadapost", options, ["declared_value", "currency"]));
+  messages.push(...unusedOptionWarnings("canadapost", options, []));
   return out;
 }
