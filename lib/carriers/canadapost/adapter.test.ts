@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { canadapostAdapter } from "@/lib/carriers/canadapost/adapter";
 import { errorFromResponse } from "@/lib/carriers/canadapost/errors";
 import { buildRateRequest, parseRateResponse } from "@/lib/carriers/canadapost/rating";
 import { buildShipRequest, parseShipResponse } from "@/lib/carriers/canadapost/shipping";
@@ -12,6 +14,7 @@ import {
   canadapostInternationalShipRequest,
   canadapostRateRequest,
   canadapostShipRequest,
+  withCanadapostContext,
 } from "@/test/canadapost-context";
 
 /**
@@ -220,5 +223,43 @@ describe("Canada Post answers", () => {
     expect(refused.messages.map((m) => m.code)).toEqual(["9122", "1153"]);
     expect(errorFromResponse(response(502, "<html>bad gateway</html>")).code).toBe("carrier_unavailable");
     expect(errorFromResponse(response(418, "nonsense")).code).toBe("carrier_bad_response");
+  });
+});
+
+describe("the label link", () => {
+  it("is followed on Canada Post's own host only: a link elsewhere is not fetched, the label is cancelled", async () => {
+    const seen: string[] = [];
+    // Answers the recorded contract shipment, whose label link is on ct.soa-gw.canadapost.ca, not on this host.
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.method === "POST") {
+        res.writeHead(200, { "content-type": "application/vnd.cpc.shipment-v8+xml" });
+        res.end(fixture("ship-response-contract.xml"));
+      } else {
+        res.writeHead(404, { "content-type": "application/xml" });
+        res.end(fixture("track-response-not-found.xml"));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const error = await withCanadapostContext({ baseUrl: `http://127.0.0.1:${port}` }, (ctx) =>
+        canadapostAdapter.ship(ctx, canadapostShipRequest()),
+      ).then(
+        () => null,
+        (e: unknown) => e as CarrierError,
+      );
+      expect(error).toBeInstanceOf(CarrierError);
+      expect(error!.code).toBe("carrier_bad_response");
+      expect(error!.message).toMatch(/points outside its API/);
+      expect(error!.messages[0]!.details).toMatchObject({ shipment_identifier: "340531309186521749" });
+      // The shipment, then its details for the cancellation; never the foreign link.
+      expect(seen).toEqual([
+        "POST /rs/2004381/2004381/shipment",
+        "GET /rs/2004381/2004381/shipment/340531309186521749/details",
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
