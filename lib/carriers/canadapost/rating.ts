@@ -1,7 +1,8 @@
 import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type RateRequest } from "@/lib/carriers/types";
 import { badResponse } from "./errors";
 import { dimensionsCm, oneParcel, optionCodes, postalCode, weightKg } from "./wire";
-import { amount, buildXml, list, NAMESPACE, node, parseXml, text, type XmlElement } from "./xml";
+import type { MailingScenario } from "./requests";
+import { amount, buildXml, list, NAMESPACE, node, parseXml, text } from "./xml";
 
 /**
  * Get Rates (carriers.md §5.2): `POST /rs/ship/price`, a `mailing-scenario` (rating.xsd) for the one parcel, from a
@@ -10,7 +11,7 @@ import { amount, buildXml, list, NAMESPACE, node, parseXml, text, type XmlElemen
  */
 
 /** Where the parcel goes, in rating.xsd's `destination` choice. */
-function destination(req: RateRequest): XmlElement {
+function destination(req: RateRequest): MailingScenario["destination"] {
   const r = req.recipient;
   const country = r.country_code.toUpperCase();
   const code = postalCode(r.postal_code);
@@ -60,7 +61,7 @@ export function buildRateRequest(
   const messages: AdapterMessage[] = [];
   const parcel = oneParcel(req.parcels);
   const options = optionCodes(req.options, messages);
-  const body = buildXml("mailing-scenario", NAMESPACE.rate, {
+  const scenario: MailingScenario = {
     "customer-number": opts.customerNumber,
     // With a contract, the contract's prices; without, the account's (commercial, Canada Post's default).
     "contract-id": opts.contractId ?? undefined,
@@ -70,8 +71,8 @@ export function buildRateRequest(
     services: req.services.length ? { "service-code": req.services.slice(0, 20) } : undefined,
     "origin-postal-code": originPostalCode(req),
     destination: destination(req),
-  });
-  return { body, messages };
+  };
+  return { body: buildXml("mailing-scenario", NAMESPACE.rate, scenario), messages };
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

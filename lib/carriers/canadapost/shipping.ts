@@ -12,7 +12,15 @@ import { canadapostService } from "./services";
 import { badResponse } from "./errors";
 import { originPostalCode } from "./rating";
 import { dimensionsCm, fit, oneParcel, optionCodes, postalCode, weightKg } from "./wire";
-import { amount, buildXml, list, NAMESPACE, node, parseXml, text, type XmlElement } from "./xml";
+import type {
+  AddressDetails,
+  ContractShipment,
+  CustomsElement,
+  DeliverySpec,
+  NonContractShipment,
+  OptionElement,
+} from "./requests";
+import { amount, buildXml, list, NAMESPACE, node, parseXml, text } from "./xml";
 
 /**
  * Create Shipment (contract, shipment.xsd) and Create Non-Contract Shipment (ncshipment.xsd), carriers.md §5.3.
@@ -32,7 +40,12 @@ export interface ShipOptions {
 
 const phone = (v: string | null) => (v ?? "").replace(/[^\d+\-() x]/g, "").slice(0, 25);
 
-function addressDetails(a: Address, who: "sender" | "destination", messages: AdapterMessage[], withCountry = true) {
+function addressDetails(
+  a: Address,
+  who: "sender" | "destination",
+  messages: AdapterMessage[],
+  withCountry = true,
+): AddressDetails {
   const country = a.country_code.toUpperCase();
   return {
     "address-line-1": fit(a.address_line1, 44, `${who}.address_line1`, messages),
@@ -68,7 +81,7 @@ const KG: ReadonlyMap<string, number> = new Map([
 ]);
 
 /** The declaration as Canada Post's `customs` (shipment.xsd `CustomsType`); values in the declaration's currency. */
-function customsElement(req: ShipRequest, contract: boolean, messages: AdapterMessage[]): XmlElement {
+function customsElement(req: ShipRequest, contract: boolean, messages: AdapterMessage[]): CustomsElement {
   const customs = req.customs!;
   const currency = (customs.commodities[0]?.value_currency ?? customs.duty.currency ?? "CAD").toUpperCase();
   const rate = Number(customs.options.conversion_from_cad);
@@ -114,7 +127,7 @@ function customsElement(req: ShipRequest, contract: boolean, messages: AdapterMe
 }
 
 /** Canada Post requires a non-delivery instruction for a parcel leaving Canada: RTS (return) or ABAN (abandon). */
-function nonDelivery(req: ShipRequest): { "option-code": string }[] {
+function nonDelivery(req: ShipRequest): OptionElement[] {
   if (req.recipient.country_code.toUpperCase() === "CA") return [];
   return [{ "option-code": req.customs?.non_delivery === "abandon" ? "ABAN" : "RTS" }];
 }
@@ -136,7 +149,7 @@ export function buildShipRequest(req: ShipRequest, opts: ShipOptions): { body: s
   const s = req.shipper;
   const r = req.recipient;
   const options = [...optionCodes(req.options, messages), ...nonDelivery(req)];
-  const deliverySpec: XmlElement = {
+  const deliverySpec: DeliverySpec = {
     "service-code": req.service,
     sender: {
       name: fit(s.person_name, 44, "sender.person_name", messages),
@@ -169,23 +182,23 @@ export function buildShipRequest(req: ShipRequest, opts: ShipOptions): { body: s
       "customer-ref-2": req.shipment_key.replace(/^shp_/, "").slice(0, 35),
     },
     customs: req.customs ? customsElement(req, contract, messages) : undefined,
-    "settlement-info": contract
+    "settlement-info": opts.contractId
       ? { "contract-id": opts.contractId, "intended-method-of-payment": "Account" }
       : undefined,
   };
-  const body = contract
-    ? buildXml("shipment", NAMESPACE.shipment, {
-        // Mutually exclusive (shipment.xsd): transmitted at once, or grouped for the end-of-day transmit.
-        ...(opts.transmit ? { "transmit-shipment": true } : { "group-id": opts.shipDate.replace(/-/g, "") }),
-        "requested-shipping-point": origin,
-        "expected-mailing-date": opts.shipDate,
-        "provide-pricing-info": true,
-        "delivery-spec": deliverySpec,
-      })
-    : buildXml("non-contract-shipment", NAMESPACE.ncshipment, {
-        "requested-shipping-point": origin,
-        "delivery-spec": deliverySpec,
-      });
+  if (!contract) {
+    const shipment: NonContractShipment = { "requested-shipping-point": origin, "delivery-spec": deliverySpec };
+    return { body: buildXml("non-contract-shipment", NAMESPACE.ncshipment, shipment), messages };
+  }
+  const shipment: ContractShipment = {
+    // Mutually exclusive (shipment.xsd): transmitted at once, or grouped for the end-of-day transmit.
+    ...(opts.transmit ? { "transmit-shipment": true as const } : { "group-id": opts.shipDate.replace(/-/g, "") }),
+    "requested-shipping-point": origin,
+    "expected-mailing-date": opts.shipDate,
+    "provide-pricing-info": true,
+    "delivery-spec": deliverySpec,
+  };
+  const body = buildXml("shipment", NAMESPACE.shipment, shipment);
   return { body, messages };
 }
 

@@ -7,6 +7,7 @@ import {
   type VoidResult,
 } from "@/lib/carriers/types";
 import { badResponse, errorFromResponse } from "./errors";
+import type { RefundRequest } from "./requests";
 import { buildXml, NAMESPACE, node, parseXml, text } from "./xml";
 
 /**
@@ -57,9 +58,10 @@ export function refundRequestBody(contract: boolean, email: string | null): stri
       { field: "config.refund_email" },
     );
   }
+  const request: RefundRequest = { email };
   return contract
-    ? buildXml("shipment-refund-request", NAMESPACE.shipment, { email })
-    : buildXml("non-contract-shipment-refund-request", NAMESPACE.ncshipment, { email });
+    ? buildXml("shipment-refund-request", NAMESPACE.shipment, request)
+    : buildXml("non-contract-shipment-refund-request", NAMESPACE.ncshipment, request);
 }
 
 export function parseRefund(res: CarrierResponse, messages: AdapterMessage[] = []): AdapterResult<VoidResult> {

@@ -1,7 +1,7 @@
 import { optionNotHonoured, unusedOptionWarnings } from "@/lib/carriers/options";
 import { CarrierError, carrierCode, type AdapterMessage, type Parcel } from "@/lib/carriers/types";
 import { readShippingOptions } from "@/lib/schemas/options";
-import type { XmlElement } from "./xml";
+import type { Dimensions, OptionElement } from "./requests";
 
 /**
  * What rating and shipping send alike (carriers.md §5.2): kilograms to 3 decimals and centimetres to 1, rounded up
@@ -29,7 +29,7 @@ export function weightKg(parcel: Parcel): number {
   return Math.max(0.001, ceilTo(parcel.weight * (KG_PER.get(parcel.weight_unit) ?? 1), 3));
 }
 
-export function dimensionsCm(parcel: Parcel): XmlElement | undefined {
+export function dimensionsCm(parcel: Parcel): Dimensions | undefined {
   const { length, width, height } = parcel;
   if (!length || !width || !height) return undefined;
   const f = CM_PER.get(parcel.dimension_unit ?? "CM") ?? 1;
@@ -67,12 +67,9 @@ export function fit(value: string | null | undefined, limit: number, field: stri
 }
 
 /** Our options as Canada Post's option codes (karrio `ShippingOption`; docs/canadapost.md, "Options"). */
-export function optionCodes(
-  options: Record<string, unknown>,
-  messages: AdapterMessage[],
-): { "option-code": string; "option-amount"?: number }[] {
+export function optionCodes(options: Record<string, unknown>, messages: AdapterMessage[]): OptionElement[] {
   const typed = readShippingOptions(options);
-  const out: { "option-code": string; "option-amount"?: number }[] = [];
+  const out: OptionElement[] = [];
   // SO: signature; PA18: proof of age 18 (an adult signs; PA19 is for provinces where majority is 19).
   if (typed.signature === "standard") out.push({ "option-code": "SO" });
   if (typed.signature === "adult") out.push({ "option-code": "PA18" });

@@ -64,11 +64,14 @@ function prune(v: XmlValue): XmlValue {
   return v;
 }
 
-/** A document: `root` in `namespace`, its children in the order given (Canada Post's types are `xsd:all`). */
-export function buildXml(root: string, namespace: string, body: XmlElement): string {
+/**
+ * A document: `root` in `namespace`, its children in the order given (Canada Post's types are `xsd:all`); `body` is
+ * one of the typed documents of requests.ts.
+ */
+export function buildXml(root: string, namespace: string, body: object): string {
   return builder.build({
     "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
-    [root]: { "@_xmlns": namespace, ...(prune(body) as XmlElement) },
+    [root]: { "@_xmlns": namespace, ...(prune(body as XmlElement) as XmlElement) },
   }) as string;
 }
 
