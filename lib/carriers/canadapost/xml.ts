@@ -47,7 +47,7 @@ const parser = new XMLParser({
 
 /** A value of an element: text, a number, a boolean, a nested element or a list of them; undefined/null are left out. */
 type XmlValue = string | number | boolean | XmlElement | XmlValue[] | undefined | null;
-export interface XmlElement {
+interface XmlElement {
   [name: string]: XmlValue;
 }
 
