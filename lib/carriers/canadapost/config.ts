@@ -12,9 +12,9 @@ const secret = z.string().trim().min(1).max(200);
 
 export const canadapostCredentialsSchema = z.strictObject({
   /** The API key's user name (the part before the colon Canada Post shows). */
-  api_username: secret,
-  /** The API key's password. */
-  api_password: secret,
+  api_username: secret.meta({ title: "API user name" }),
+  /** The API key's password; writeOnly in its JSON Schema (GET /v1/carriers), so the connection form masks it. */
+  api_password: secret.meta({ writeOnly: true, title: "API password" }),
   /** The customer number (mailed-by, 1–10 digits: common.xsd `CustomerIDType`). */
   customer_number: z
     .string()
