@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { XMLBuilder, XMLParser } from "fast-xml-parser";
-import type { Address, LabelType } from "@/lib/carriers/types";
+import type { Address, Customs, LabelType } from "@/lib/carriers/types";
+import { renderCommercialInvoice } from "@/lib/labels/invoice";
 import { renderLabel } from "@/lib/labels/render";
 import { problemText, type ContractProblem } from "./contract";
 import type { CarrierState, EmulatedCarrier, EmulatorRequest, EmulatorResponse, Operation } from "./server";
@@ -275,7 +276,48 @@ interface Sold {
   soldAt: number;
   shippingPoint: string;
   refund: { id: string; date: string } | null;
-  label: Uint8Array;
+}
+
+/** Files behind `/rs/artifact/…` links: labels and commercial invoices, by artifact id. */
+const artifactsOf = (state: CarrierState) => {
+  let m = state.data.get("artifacts") as Map<string, { bytes: Uint8Array; mediaType: string }> | undefined;
+  if (!m) state.data.set("artifacts", (m = new Map()));
+  return m;
+};
+
+/** The declaration Canada Post was sent, as lib/labels draws an invoice from (what its sku-list says). */
+function customsOf(customs: Tree): Customs {
+  const items = (node(customs["sku-list"]).item as Tree[] | undefined) ?? [];
+  return {
+    content_type: "merchandise",
+    content_description: null,
+    incoterm: "DAP",
+    duty: {
+      paid_by: "recipient",
+      currency: str(customs.currency) || "CAD",
+      account_number: null,
+      declared_value: null,
+    },
+    invoice: str(customs["invoice-number"]) || null,
+    invoice_date: null,
+    commercial_invoice: false,
+    certify: true,
+    signer: null,
+    aes: null,
+    eel_pfc: null,
+    commodities: items.map((i) => ({
+      description: str(i["customs-description"]),
+      quantity: Number(str(i["customs-number-of-units"])),
+      value_amount: Number(str(i["customs-value-per-unit"])),
+      value_currency: str(customs.currency) || "CAD",
+      weight: Number(str(i["unit-weight"])),
+      weight_unit: "KG",
+      hs_code: str(i["hs-tariff-code"]).replace(/\./g, "") || null,
+      origin_country: str(i["country-of-origin"]) || "CA",
+      sku: str(i.sku) || null,
+    })),
+    options: {},
+  };
 }
 
 const soldOf = (state: CarrierState) => {
@@ -375,9 +417,28 @@ async function ship(req: EmulatorRequest, state: CarrierState, contract: boolean
     soldAt: state.now().getTime(),
     shippingPoint: str(root["requested-shipping-point"]) || "K1A0B1",
     refund: null,
-    label,
   };
   soldOf(state).set(id, sold);
+  const artifacts = artifactsOf(state);
+  const labelArtifact = String(randomInt(10 ** 6, 10 ** 7));
+  artifacts.set(labelArtifact, { bytes: label, mediaType: encoding === "ZPL" ? "application/zpl" : "application/pdf" });
+  // A parcel leaving Canada comes with Canada Post's commercial invoice, a PDF behind its own link.
+  let invoiceArtifact: string | null = null;
+  if (country !== "CA") {
+    invoiceArtifact = String(randomInt(10 ** 6, 10 ** 7));
+    const invoice = await renderCommercialInvoice({
+      carrierName: "Canada Post",
+      serviceName: tariff.name,
+      trackingNumber: pin,
+      shipper: full({ ...senderAddress, country_code: senderAddress.country_code || "CA" }),
+      recipient: full(recipient),
+      customs: customsOf(node(spec.customs)),
+      date: today(state),
+      reference: null,
+      footerText: "CARRIER EMULATOR - NOT A REAL CANADA POST DOCUMENT",
+    });
+    artifacts.set(invoiceArtifact, { bytes: invoice, mediaType: "application/pdf" });
+  }
   const base = `${origin(req)}${req.path}/${id}`;
   const links = {
     link: [
@@ -386,10 +447,20 @@ async function ship(req: EmulatorRequest, state: CarrierState, contract: boolean
       { "@_rel": "refund", "@_href": `${base}/refund`, "@_media-type": media },
       {
         "@_rel": "label",
-        "@_href": `${origin(req)}/rs/artifact/emulatorkey/${id}/0`,
+        "@_href": `${origin(req)}/rs/artifact/emulatorkey/${labelArtifact}/0`,
         "@_index": "0",
         "@_media-type": encoding === "ZPL" ? "application/zpl" : "application/pdf",
       },
+      ...(invoiceArtifact
+        ? [
+            {
+              "@_rel": "commercialInvoice",
+              "@_href": `${origin(req)}/rs/artifact/emulatorkey/${invoiceArtifact}/0`,
+              "@_index": "0",
+              "@_media-type": "application/pdf",
+            },
+          ]
+        : []),
     ],
   };
   if (!contract) {
@@ -527,14 +598,10 @@ function refund(req: EmulatorRequest, state: CarrierState, contract: boolean, id
   );
 }
 
-function label(req: EmulatorRequest, state: CarrierState, id: string): EmulatorResponse {
-  const sold = soldOf(state).get(id);
-  if (!sold) return messages(404, [["8010", "The artifact was not found."]]);
-  return {
-    status: 200,
-    body: sold.label,
-    headers: { "content-type": sold.encoding === "ZPL" ? "application/zpl" : "application/pdf" },
-  };
+function artifact(state: CarrierState, id: string): EmulatorResponse {
+  const file = artifactsOf(state).get(id);
+  if (!file) return messages(404, [["8010", "The artifact was not found."]]);
+  return { status: 200, body: file.bytes, headers: { "content-type": file.mediaType } };
 }
 
 const HOUR = 3_600_000;
@@ -665,7 +732,7 @@ export const canadapostEmulator: EmulatedCarrier = {
       case "RequestNonContractShipmentRefund":
         return refund(req, state, false, m[2]!);
       case "GetArtifact":
-        return label(req, state, m[2]!);
+        return artifact(state, m[2]!);
       default:
         return track(req, state, m[1]!);
     }

@@ -9,6 +9,7 @@ import {
   type AdapterResult,
   type RateQuote,
   type RateRequest,
+  type ShipDocument,
   type ShipRequest,
   type ShipResult,
   type TrackingResult,
@@ -112,29 +113,49 @@ async function ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResul
   const info = parseShipResponse(res.text(), req.service);
   let bytes: Uint8Array;
   try {
-    bytes = await fetchLabel(ctx, info.label, req.label_type);
+    bytes = await fetchArtifact(ctx, info.label, req.label_type);
   } catch (error) {
     throw await unusableLabel(ctx, info.shipmentId, info.trackingPin, error);
+  }
+  const documents: ShipDocument[] = [];
+  const messages = [...built.messages];
+  if (info.invoice) {
+    // The label is sold by now: an invoice we cannot keep is a warning, never a failed purchase (docs/carriers.md).
+    try {
+      documents.push({
+        type: "commercial_invoice",
+        format: "PDF",
+        bytes: await fetchArtifact(ctx, info.invoice, "PDF"),
+        name: "Commercial invoice",
+      });
+    } catch (error) {
+      messages.push({
+        code: carrierCode("CANADAPOST_DOCUMENT_UNREADABLE"),
+        level: "warning",
+        message: `Canada Post's commercial invoice could not be fetched (${error instanceof CarrierError ? error.message : "unreadable"}); print it from Canada Post's site.`,
+        details: { shipment_identifier: info.shipmentId },
+      });
+    }
   }
   return {
     data: {
       tracking_number: info.trackingPin,
       shipment_identifier: info.shipmentId,
       label: { type: req.label_type, bytes },
-      documents: [],
+      documents,
       charge: info.charge,
       meta: { ...(info.status ? { shipment_status: info.status } : {}), contract: base.contract },
     },
-    messages: built.messages,
+    messages,
   };
 }
 
 /**
- * The label behind the shipment's `label` link (carriers.md §5.3): fetched as the binary its media type names, on
- * Canada Post's own host only (a link elsewhere is not followed: the answer does not choose where we send the API
- * key), and checked to be the file asked for.
+ * A file behind one of the shipment's links (the `label`, carriers.md §5.3; the `commercialInvoice`): fetched as the
+ * binary its media type names, on Canada Post's own host only (a link elsewhere is not followed: the answer does not
+ * choose where we send the API key), and checked to be the file asked for.
  */
-async function fetchLabel(
+async function fetchArtifact(
   ctx: AdapterContext,
   link: { href: string; mediaType: string },
   type: "PDF" | "ZPL",
@@ -143,15 +164,15 @@ async function fetchLabel(
   try {
     url = new URL(link.href);
   } catch {
-    throw new CarrierError("carrier_bad_response", "Canada Post's label link is not a URL.");
+    throw new CarrierError("carrier_bad_response", "Canada Post's link is not a URL.");
   }
   if (url.origin !== new URL(ctx.baseUrl).origin) {
-    throw new CarrierError("carrier_bad_response", "Canada Post's label link points outside its API; not followed.");
+    throw new CarrierError("carrier_bad_response", "Canada Post's link points outside its API; not followed.");
   }
   const res = await send(ctx, { method: "GET", url: url.href, operation: "label", idempotent: true }, link.mediaType);
   if (res.status !== 200) throw errorFromResponse(res);
   const ok = type === "PDF" ? isPdf(res.body) : isZpl(res.text());
-  if (!ok) throw new CarrierError("carrier_bad_response", `Canada Post's label is not the ${type} asked for.`);
+  if (!ok) throw new CarrierError("carrier_bad_response", `Canada Post's file is not the ${type} asked for.`);
   return res.body;
 }
 

@@ -95,7 +95,9 @@ describe("Canada Post against the emulator", () => {
     expect(ship!.body).toContain("<customer-ref-2>0123456789abcdef0123456789abcdef</customer-ref-2>");
     // The label link was followed, with the media type it named.
     const [label] = calls("label");
-    expect(label).toMatchObject({ method: "GET", path: `/rs/artifact/emulatorkey/${data.shipment_identifier}/0` });
+    expect(label!.method).toBe("GET");
+    expect(label!.path).toMatch(/^\/rs\/artifact\/emulatorkey\/\d+\/0$/);
+    expect(data.documents).toEqual([]);
     expect(label!.headers.accept).toBe("application/pdf");
   });
 
@@ -125,6 +127,12 @@ describe("Canada Post against the emulator", () => {
     expect(body).toContain("<hs-tariff-code>1702.20</hs-tariff-code>");
     expect(body).toContain("<option-code>RTS</option-code>");
     expect(body).toContain("<invoice-number>INV-42</invoice-number>");
+    // Canada Post's commercial invoice, fetched from its own link beside the label.
+    expect(data.documents).toEqual([
+      { type: "commercial_invoice", format: "PDF", bytes: expect.any(Uint8Array), name: "Commercial invoice" },
+    ]);
+    expect(isPdf(data.documents[0]!.bytes)).toBe(true);
+    expect(calls("label")).toHaveLength(2);
   });
 
   it("refuses customs in another currency without the rate from CAD, before buying", async () => {

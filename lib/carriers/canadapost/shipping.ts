@@ -207,6 +207,8 @@ export interface ShipInfo {
   trackingPin: string;
   status: string | null;
   label: { href: string; mediaType: string };
+  /** The commercial invoice Canada Post draws for a parcel leaving Canada (`link[@rel=commercialInvoice]`). */
+  invoice: { href: string; mediaType: string } | null;
   charge: RateQuote | null;
 }
 
@@ -219,9 +221,10 @@ export function parseShipResponse(xml: string, service: string): ShipInfo {
   if (!info) throw badResponse("the shipment");
   const shipmentId = text(info["shipment-id"]);
   const trackingPin = text(info["tracking-pin"]);
-  const link = list(node(info.links)?.link)
-    .map(node)
-    .find((l) => l?.["@_rel"] === "label");
+  const links = list(node(info.links)?.link).map(node);
+  const link = links.find((l) => l?.["@_rel"] === "label");
+  const invoiceLink = links.find((l) => l?.["@_rel"] === "commercialInvoice");
+  const invoiceHref = text(invoiceLink?.["@_href"]);
   const href = text(link?.["@_href"]);
   if (!shipmentId || !trackingPin || !href) throw badResponse("a shipment id, tracking PIN and label link");
   const price = node(info["shipment-price"]);
@@ -260,6 +263,9 @@ export function parseShipResponse(xml: string, service: string): ShipInfo {
     trackingPin,
     status: text(info["shipment-status"]),
     label: { href, mediaType: text(link?.["@_media-type"]) ?? "application/pdf" },
+    invoice: invoiceHref
+      ? { href: invoiceHref, mediaType: text(invoiceLink?.["@_media-type"]) ?? "application/pdf" }
+      : null,
     charge,
   };
 }
