@@ -262,4 +262,39 @@ describe("the label link", () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it("an invoice that cannot be fetched is a warning: the label sold stands", async () => {
+    const pdf = new TextEncoder().encode("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
+    let origin = "";
+    const server = createServer((req, res) => {
+      if (req.method === "POST") {
+        const answer = fixture("ship-response-contract.xml")
+          .replaceAll("https://ct.soa-gw.canadapost.ca", origin)
+          .replace(
+            "</links>",
+            `<link rel="commercialInvoice" href="${origin}/ers/artifact/6e93d53968881714/5686294/0" index="0" media-type="application/pdf"/></links>`,
+          );
+        res.writeHead(200, { "content-type": "application/vnd.cpc.shipment-v8+xml" });
+        res.end(answer);
+      } else if (req.url?.endsWith("/5686293/0")) {
+        res.writeHead(200, { "content-type": "application/pdf" });
+        res.end(pdf);
+      } else {
+        res.writeHead(404, { "content-type": "application/xml" });
+        res.end(fixture("track-response-not-found.xml"));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const { data, messages } = await withCanadapostContext({ baseUrl: origin }, (ctx) =>
+        canadapostAdapter.ship(ctx, canadapostShipRequest()),
+      );
+      expect(data.label.bytes).toEqual(pdf);
+      expect(data.documents).toEqual([]);
+      expect(messages).toEqual([expect.objectContaining({ code: "CANADAPOST_DOCUMENT_UNREADABLE", level: "warning" })]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });
