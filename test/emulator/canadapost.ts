@@ -701,11 +701,10 @@ export const canadapostEmulator: EmulatedCarrier = {
   operationOf(method, path) {
     return routeOf(method, path)?.operation ?? null;
   },
-  authorize(req) {
-    const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  authorize(headers) {
+    const basic = /^Basic (.+)$/i.exec(headers.authorization ?? "")?.[1];
     const user = basic ? Buffer.from(basic, "base64").toString("utf8").split(":")[0] : "";
-    if (!user || user.startsWith("invalid")) return messages(401, [["E002", "AAA Authentication Failure"]]);
-    return null;
+    return Boolean(user) && !user!.startsWith("invalid");
   },
   async handle(req, state) {
     const r = routeOf(req.method, req.path)!;
@@ -737,13 +736,15 @@ export const canadapostEmulator: EmulatedCarrier = {
         return track(req, state, m[1]!);
     }
   },
-  errorBody(_status, code, message) {
-    // A throttled key is "Server" / "Rejected by SLM Monitor" (carriers.md §5.7); anything else in the same shape.
-    const xmlBody = xml("messages", NS.messages, {
-      message: [
-        { code: code === "429" ? "Server" : code, description: code === "429" ? "Rejected by SLM Monitor" : message },
-      ],
-    });
-    return xmlBody;
+  errorBody(status, code, message) {
+    // Canada Post's words for what the emulator answers on its own (carriers.md §5.6, §5.7): refused credentials are
+    // E002, a throttled key is "Server" / "Rejected by SLM Monitor"; anything else in the same shape.
+    const [c, description] =
+      status === 401
+        ? ["E002", "AAA Authentication Failure"]
+        : status === 429
+          ? ["Server", "Rejected by SLM Monitor"]
+          : [code, message];
+    return xml("messages", NS.messages, { message: [{ code: c, description }] });
   },
 };

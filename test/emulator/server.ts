@@ -117,10 +117,10 @@ export interface EmulatedCarrier {
   /** The media type of its answers when a module sets none (default JSON). */
   contentType?: string;
   /**
-   * A carrier without bearer tokens (Canada Post: HTTP Basic on every call) checks the caller itself: its refusal,
-   * or null to go on. Absent: the emulator's bearer tokens, issued by the carrier's token operation.
+   * For a carrier that authenticates every call itself (Canada Post's HTTP Basic): whether the call's credentials are
+   * good. Absent: a bearer token the carrier's token endpoint issued and that has not expired.
    */
-  authorize?(req: EmulatorRequest): EmulatorResponse | null;
+  authorize?(headers: IncomingMessage["headers"]): boolean;
 }
 
 interface RecordedCall {
@@ -351,18 +351,11 @@ export async function startEmulator(
       }
     }
 
-    const request: EmulatorRequest = {
-      method: req.method!,
-      path,
-      query: url.searchParams,
-      headers: req.headers,
-      body,
-      json: null,
-      form: null,
-    };
     if (carrier.authorize) {
-      const refusal = carrier.authorize(request);
-      if (refusal) return answer(refusal);
+      // The refusal is the carrier's, in its error shape (errorBody), and still held to its contract's answers.
+      if (!carrier.authorize(req.headers)) {
+        return answer({ status: 401, body: carrier.errorBody(401, "401", "Unauthorized") });
+      }
     } else if (operation !== "token") {
       const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
       const expiresAt = bearer ? lane.tokens.get(bearer) : undefined;
@@ -411,7 +404,12 @@ export async function startEmulator(
         return { token, expiresInSeconds: ttl };
       },
     };
-    await answer(await carrier.handle({ ...request, json, form }, state));
+    await answer(
+      await carrier.handle(
+        { method: req.method!, path, query: url.searchParams, headers: req.headers, body, json, form },
+        state,
+      ),
+    );
   }
 
   const server: Server = createServer((req, res) => {
