@@ -9,12 +9,19 @@ import { GET as label } from "@/app/v1/shipments/[id]/label/route";
 import { POST as cancel } from "@/app/v1/shipments/[id]/cancel/route";
 import { CANADAPOST_CONTRACT, CANADAPOST_CREDENTIALS } from "@/test/canadapost-context";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
+import type { Emulator } from "@/test/emulator/server";
+import { POST as createShipment } from "@/app/v1/shipments/route";
+import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
+import { atDeadline, clockStill, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "./clock";
 import { call, makeOrg } from "./helpers";
 import { createShipmentFor, purchaseFor } from "./factories";
 
 /** Canada Post end to end: a `canadapost` connection made through the API, every endpoint against the emulator. */
 
 const emulator = useCarrierEmulator();
+// Faults run on fake timers, as test/carrier-faults.test.ts's (which rates US routes Canada Post does not serve).
+useRealTimersAfterEach();
+const DEADLINE_MS = 1500;
 const calls = (operation: string) =>
   emulator.current.calls.filter((c) => c.carrier === "canadapost" && c.operation === operation);
 
@@ -142,5 +149,64 @@ describe("Canada Post through the managed endpoints", () => {
     const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
     expect(cancelled.status).toBe(200);
     expect(calls("void").map((c) => `${c.method} ${c.path.split("/").pop()}`)).toEqual(["GET details", "POST refund"]);
+  });
+});
+
+const FAULTS: [string, string, (e: Emulator) => void][] = [
+  ["5xx", "carrier_unavailable", (e) => e.set("canadapost", { fault: { kind: "status", status: 503 } })],
+  [
+    "429 beyond the deadline",
+    "carrier_rate_limited",
+    (e) => e.set("canadapost", { fault: { kind: "rate_limited", retry_after_s: 120 } }),
+  ],
+  ["a body that is not XML", "carrier_bad_response", (e) => e.set("canadapost", { fault: { kind: "malformed" } })],
+  ["no answer", "carrier_timeout", (e) => e.set("canadapost", { fault: { kind: "hang" } })],
+  // No tokens: Basic auth on every call, so a refused key is a 401 (E002) to the call itself.
+  ["the key refused", "carrier_auth_failed", (e) => e.set("canadapost", { fault: { kind: "status", status: 401 } })],
+];
+
+describe("Canada Post faults through /v1/proxy/rates", () => {
+  it.each(FAULTS)("%s → %s", async (_name, code, apply) => {
+    const { key } = await canadapostOrg({ ...CANADAPOST_CONTRACT, deadline_ms: DEADLINE_MS });
+    apply(emulator.current);
+    fakeTimeouts();
+    const rated = call(rates, "POST", "/v1/proxy/rates", { key, body: request() });
+    const res =
+      code === "carrier_timeout"
+        ? await atDeadline(rated, () => calls("rate").length > 0, DEADLINE_MS)
+        : await pastRetryPauses(rated);
+    expect(res.status).toBe(424);
+    expect(res.body.rates).toEqual([]);
+    expect(res.body.messages).toContainEqual(
+      expect.objectContaining({ carrier_name: "canadapost", code, level: "error" }),
+    );
+  });
+});
+
+describe("a Canada Post purchase whose answer never comes", () => {
+  it("answers 424 purchase_outcome_unknown, then refuses to buy again without confirm_rebuy", async () => {
+    const { key } = await canadapostOrg({ ...CANADAPOST_CONTRACT, deadline_ms: DEADLINE_MS });
+    const created = await call(createShipment, "POST", "/v1/shipments", { key, body: request() });
+    expect(created.status).toBe(201);
+    const shipment = created.body;
+    emulator.current.set("canadapost", { fault: { kind: "hang" }, fault_operations: ["ship"] });
+    fakeTimeouts();
+    const buy = () =>
+      call(purchase, "POST", `/v1/shipments/${shipment.id}/purchase`, {
+        key,
+        params: { id: shipment.id },
+        body: { selected_rate_id: shipment.rates[0].id },
+      });
+    const first = await atDeadline(buy(), () => calls("ship").length > 0, DEADLINE_MS);
+    expect(first.status).toBe(424);
+    expect(first.body.messages.map((m: { code: string }) => m.code)).toEqual(
+      expect.arrayContaining(["carrier_timeout", "purchase_outcome_unknown"]),
+    );
+    emulator.current.set("canadapost", { fault: null });
+    const again = await clockStill(buy());
+    // Canada Post has no lookup by reference here: the service will not guess, the client decides.
+    expect(again.status).toBe(409);
+    expect(again.body.errors[0].code).toBe("purchase_outcome_unknown");
+    expect(calls("ship")).toHaveLength(1);
   });
 });
