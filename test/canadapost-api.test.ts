@@ -13,7 +13,9 @@ import type { Emulator } from "@/test/emulator/server";
 import { POST as createShipment } from "@/app/v1/shipments/route";
 import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import { atDeadline, clockStill, fakeTimeouts, pastRetryPauses, useRealTimersAfterEach } from "./clock";
-import { call, makeOrg } from "./helpers";
+import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
+import { call, makeOrg, systemCtx } from "./helpers";
+import { seedDueTrackers, trackerRows } from "./refresh-helpers";
 import { createShipmentFor, purchaseFor } from "./factories";
 
 /** Canada Post end to end: a `canadapost` connection made through the API, every endpoint against the emulator. */
@@ -208,5 +210,27 @@ describe("a Canada Post purchase whose answer never comes", () => {
     expect(again.status).toBe(409);
     expect(again.body.errors[0].code).toBe("purchase_outcome_unknown");
     expect(calls("ship")).toHaveLength(1);
+  });
+});
+
+describe("background refresh of Canada Post trackers", () => {
+  it("refreshes each PIN in a call of its own, within the key's budget", async () => {
+    // The budget's own pace (18 a minute) would make this test wait; the connection may lean harder, as any can.
+    const { key, orgId, conn } = await canadapostOrg({ ...CANADAPOST_CONTRACT, refresh_requests_per_minute: 6000 });
+    const rated = await call(rates, "POST", "/v1/proxy/rates", { key, body: request() });
+    const pins: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const bought = await call(shipping, "POST", "/v1/proxy/shipping", {
+        key,
+        body: { ...request(), rates: rated.body.rates, selected_rate_id: rated.body.rates[0].id },
+      });
+      pins.push(bought.body.tracking_number as string);
+    }
+    const ids = await seedDueTrackers(orgId, conn.id, [...pins, "9999999999999999"]);
+    const report = await refreshConnection({ ctx: await systemCtx(), connectionId: conn.id });
+    expect(report).toMatchObject({ due: 3, requests: 3 });
+    expect(calls("track")).toHaveLength(3);
+    const rows = new Map((await trackerRows(ids)).map((r) => [r.trackingNumber, r]));
+    for (const pin of pins) expect(rows.get(pin)!.status).toBe("pending");
   });
 });
