@@ -86,6 +86,18 @@ describe("a canadapost connection", () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
       ["config.contract_id", "config.label_size", "credentials.api_password", "credentials.customer_number"].sort(),
     );
+    // Canada Post's non-contract refund address pattern, checked when the connection is saved.
+    const refund = await call(createConnection, "POST", "/v1/connections", {
+      key,
+      body: {
+        carrier_name: "canadapost",
+        carrier_id: "canadapost-refund",
+        credentials: CANADAPOST_CREDENTIALS,
+        config: { refund_email: "refunds@acme.example" },
+      },
+    });
+    expect(refund.status).toBe(400);
+    expect(refund.body.errors.map((e: { field: string }) => e.field)).toEqual(["config.refund_email"]);
   });
 });
 

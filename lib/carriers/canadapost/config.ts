@@ -53,8 +53,26 @@ const shape = {
   cutoff_time: cutoffTimeSchema.optional(),
 };
 
-/** Refuses unknown keys, so a misspelt setting is not silently ignored. */
-export const canadapostConfigSchema = z.strictObject(shape);
+/**
+ * ncshipment.xsd's `EmailType`: Canada Post takes a non-contract refund request's address only with a top-level
+ * domain of 2 to 5 letters (shipment.xsd's, for contract shipments, has no upper bound).
+ */
+const NON_CONTRACT_EMAIL =
+  /^(['_A-Za-z0-9\-+]+)(\.['_A-Za-z0-9\-+]+)*@([A-Za-z0-9-]+)(\.[A-Za-z0-9-]+)*(\.[A-Za-z]{2,5})$/;
+
+/**
+ * Refuses unknown keys, so a misspelt setting is not silently ignored, and a refund address Canada Post would refuse
+ * on the day a label is cancelled.
+ */
+export const canadapostConfigSchema = z.strictObject(shape).superRefine((c, ctx) => {
+  if (!c.contract_id && c.refund_email && !NON_CONTRACT_EMAIL.test(c.refund_email)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["refund_email"],
+      message: "Canada Post takes a non-contract refund address only with a top-level domain of 2 to 5 letters",
+    });
+  }
+});
 
 export interface CanadapostConfig {
   contractId: string | null;
