@@ -297,4 +297,36 @@ describe("the label link", () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it("a shipment answered without its label link is cancelled, not left sold", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.method === "POST") {
+        res.writeHead(200, { "content-type": "application/vnd.cpc.shipment-v8+xml" });
+        res.end(fixture("ship-response-contract.xml").replace(/<link rel="label"[^>]*\/>/, ""));
+      } else if (req.method === "GET") {
+        res.writeHead(200, { "content-type": "application/vnd.cpc.shipment-v8+xml" });
+        res.end(fixture("shipment-details-transmitted.xml").replace("transmitted", "created"));
+      } else {
+        res.writeHead(204);
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const error = await withCanadapostContext({ baseUrl: `http://127.0.0.1:${port}` }, (ctx) =>
+        canadapostAdapter.ship(ctx, canadapostShipRequest()),
+      ).then(
+        () => null,
+        (e: unknown) => e as CarrierError,
+      );
+      expect(error!.code).toBe("carrier_bad_response");
+      expect(error!.messages[0]!.details).toEqual({ shipment_identifier: "340531309186521749", voided: true });
+      expect(seen.at(-1)).toBe("DELETE /rs/2004381/2004381/shipment/340531309186521749");
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

@@ -30,7 +30,7 @@ import { CANADAPOST_SERVICES } from "./services";
 import { buildShipRequest, parseShipResponse } from "./shipping";
 import { notFound, parseTrackResponse, trackFailure, trackingPin } from "./tracking";
 import { alreadyVoided, parseRefund, readDetails, refundRequestBody } from "./void";
-import { MEDIA } from "./xml";
+import { MEDIA, node, parseXml, text } from "./xml";
 
 /**
  * Canada Post (docs/canadapost.md): its XML web services over HTTP Basic auth, at `ctx.baseUrl`
@@ -110,7 +110,14 @@ async function ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResul
     base.media,
   );
   if (res.status !== 200) throw errorFromResponse(res);
-  const info = parseShipResponse(res.text(), req.service);
+  let info: ReturnType<typeof parseShipResponse>;
+  try {
+    info = parseShipResponse(res.text(), req.service);
+  } catch (error) {
+    // Sold, but without what we need to hand it over (no PIN, no label link): cancel it if its id can be read.
+    const id = soldShipmentId(res.text());
+    throw id ? await unusableLabel(ctx, id, id, error) : error;
+  }
   let bytes: Uint8Array;
   try {
     bytes = await fetchArtifact(ctx, info.label, req.label_type);
@@ -174,6 +181,17 @@ async function fetchArtifact(
   const ok = type === "PDF" ? isPdf(res.body) : isZpl(res.text());
   if (!ok) throw new CarrierError("carrier_bad_response", `Canada Post's file is not the ${type} asked for.`);
   return res.body;
+}
+
+/** The `shipment-id` of a shipment answer too broken to use, or null. */
+function soldShipmentId(xml: string): string | null {
+  try {
+    const tree = parseXml(xml);
+    const info = node(tree["shipment-info"]) ?? node(tree["non-contract-shipment-info"]);
+    return text(info?.["shipment-id"]);
+  } catch {
+    return null;
+  }
 }
 
 /** A label Canada Post sold that we cannot hand over: cancel it (void or refund), and say what happened. */
