@@ -94,7 +94,7 @@ export const rooms = {
     mutate: [
       "lib/trackers/{record-tracking,tracking-rules}.ts",
       "lib/shipments/status.ts",
-      "lib/carriers/{ups,fedex}/status.ts",
+      "lib/carriers/{ups,fedex,canadapost}/status.ts",
     ],
     tests: [
       "test/tracking-merge.test.ts",
@@ -105,6 +105,7 @@ export const rooms = {
       // One pattern each: MUTATION_TESTS joins them with commas, so no braces here.
       "lib/carriers/ups/status.test.ts",
       "lib/carriers/fedex/status.test.ts",
+      "lib/carriers/canadapost/status.test.ts",
     ],
   },
   // webhook signing, the outbox and delivery

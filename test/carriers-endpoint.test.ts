@@ -38,6 +38,11 @@ describe("GET /v1/carriers", () => {
     expect(props("sandbox").api_key!.writeOnly).toBe(true);
     expect(props("dhl_express").password!.writeOnly).toBe(true);
     expect(props("dhl_express").username!.writeOnly).toBeUndefined();
+    expect(props("canadapost").api_password!.writeOnly).toBe(true);
+    expect(props("canadapost").api_username!.writeOnly).toBeUndefined();
+    const canadapost = results.find((c) => c.carrier_name === "canadapost")!;
+    expect(canadapost.tracking_budget).toEqual({ concurrency: 1, requests_per_minute: 18, batch_size: 1 });
+    expect(canadapost.label_sizes).toEqual(["4x6", "letter"]);
     const ups = results.find((c) => c.carrier_name === "ups")!;
     expect(ups.services).toContainEqual(expect.objectContaining({ code: "03" }));
     expect(ups.tracking_budget).toEqual({ concurrency: 2, requests_per_minute: 120, batch_size: 1 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { POST as rates } from "@/app/v1/proxy/rates/route";
 import { connectionTestVerdict } from "@/lib/client/connection-test";
-import { TEST_RATE_ROUTE } from "@/lib/client/connection-settings";
+import { testRateRoute } from "@/lib/client/connection-settings";
+import { CANADAPOST_CREDENTIALS } from "@/test/canadapost-context";
 import type { Message } from "@/lib/schemas/message";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { DHL_CREDENTIALS } from "@/test/dhl-context";
@@ -19,14 +20,14 @@ import { call, makeOrg } from "./helpers";
 const emulator = useCarrierEmulator();
 
 async function testConnection(
-  carrier_name: "ups" | "fedex" | "usps" | "dhl_express",
+  carrier_name: "ups" | "fedex" | "usps" | "dhl_express" | "canadapost",
   credentials: Record<string, unknown>,
 ) {
   const { key } = await makeOrg();
   const conn = await addConnection(key, { carrier_name, carrier_id: `${carrier_name}-test`, credentials });
   const res = await call(rates, "POST", "/v1/proxy/rates", {
     key,
-    body: { ...TEST_RATE_ROUTE, carrier_ids: [conn.id] },
+    body: { ...testRateRoute(carrier_name), carrier_ids: [conn.id] },
   });
   const answer = { rates: (res.body.rates ?? []) as unknown[], messages: (res.body.messages ?? []) as Message[] };
   return { status: res.status, answer, verdict: connectionTestVerdict(answer) };
@@ -106,5 +107,17 @@ describe("connectionTestVerdict", () => {
     expect(connectionTestVerdict({ rates: [], messages: [message("carrier_timeout")] }).kind).toBe("unreachable");
     expect(connectionTestVerdict({ rates: [], messages: [message("carrier_rate_limited")] }).kind).toBe("unreachable");
     expect(connectionTestVerdict({ rates: [{}], messages: [message("110971", "warning")] }).kind).toBe("ok");
+  });
+});
+
+describe("Test connection, canadapost (Basic auth, a Canadian route)", () => {
+  it("good credentials quote Ottawa → Toronto; a key Canada Post refuses (E002) asks for the credentials", async () => {
+    const good = await testConnection("canadapost", CANADAPOST_CREDENTIALS);
+    expect(good.status).toBe(200);
+    expect(good.verdict.kind).toBe("ok");
+    const wrong = await testConnection("canadapost", { ...CANADAPOST_CREDENTIALS, api_username: "invalid-key" });
+    expect(wrong.status).toBe(424);
+    expect(wrong.answer.messages[0]).toMatchObject({ carrier_name: "canadapost", code: "carrier_auth_failed" });
+    expect(wrong.verdict.kind).toBe("credentials");
   });
 });

@@ -1,4 +1,5 @@
 import "server-only";
+import { canadapostAdapter } from "./canadapost/adapter";
 import { isCarrierName, type CarrierName } from "./names";
 import { dhlExpressAdapter } from "./dhl_express/adapter";
 import { fedexAdapter } from "./fedex/adapter";
@@ -14,6 +15,7 @@ const adapters = {
   fedex: fedexAdapter,
   usps: uspsAdapter,
   dhl_express: dhlExpressAdapter,
+  canadapost: canadapostAdapter,
 } satisfies Record<CarrierName, CarrierAdapter>;
 
 export function getAdapter(name: string): CarrierAdapter | null {

@@ -39,8 +39,23 @@ export function commonConfigHints(budget: TrackingBudget): Record<string, string
 }
 
 /** A harmless quote for Test connection: a fixed domestic parcel (Chicago → Austin), nothing stored or bought. */
-export const TEST_RATE_ROUTE = {
+const TEST_RATE_ROUTE = {
   shipper: { city: "Chicago", state_code: "IL", postal_code: "60607", country_code: "US" },
   recipient: { city: "Austin", state_code: "TX", postal_code: "78701", country_code: "US" },
   parcels: [{ weight: 1, weight_unit: "LB", length: 10, width: 8, height: 4, dimension_unit: "IN" }],
 } as const;
+
+/**
+ * Canada Post ships from Canada only, so its harmless quote is a domestic Canadian parcel (Ottawa → Toronto); a US
+ * route would be refused before its credentials were ever sent.
+ */
+const CANADIAN_TEST_RATE_ROUTE = {
+  shipper: { city: "Ottawa", state_code: "ON", postal_code: "K1A 0B1", country_code: "CA" },
+  recipient: { city: "Toronto", state_code: "ON", postal_code: "M5V 3L9", country_code: "CA" },
+  parcels: [{ weight: 1, weight_unit: "KG", length: 25, width: 20, height: 10, dimension_unit: "CM" }],
+} as const;
+
+/** The Test connection quote for a carrier: the fixed US parcel, or a route the carrier serves. */
+export function testRateRoute(carrierName: string) {
+  return carrierName === "canadapost" ? CANADIAN_TEST_RATE_ROUTE : TEST_RATE_ROUTE;
+}

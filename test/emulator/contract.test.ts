@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { canadapostEmulator } from "./canadapost";
 import { errataOf, loadContract, specValue } from "./contract";
 import { dhlExpressEmulator } from "./dhl_express";
 import { fedexEmulator } from "./fedex";
@@ -358,5 +359,104 @@ describe("errata", () => {
     ),
   )("%s %s still differs from what the carrier's file says (else it is no longer needed)", (_, __, erratum) => {
     expect(specValue(erratum.file, erratum.at)).not.toEqual(erratum.value);
+  });
+});
+
+/**
+ * Canada Post's recorded payloads against its XSDs (xml-contract.ts): each fixture is the element its operation takes
+ * or answers, valid by the schema; and the emulator answers a request the schema refuses with Canada Post's
+ * `<messages>` (code Server).
+ */
+const CANADAPOST_FIXTURES: Record<string, [string, string, "request" | number]> = {
+  "rate-request.xml": ["POST", "/rs/ship/price", "request"],
+  "rate-response.xml": ["POST", "/rs/ship/price", 200],
+  "ship-request-contract.xml": ["POST", "/rs/2004381/2004381/shipment", "request"],
+  "ship-response-contract.xml": ["POST", "/rs/2004381/2004381/shipment", 200],
+  "ship-request-noncontract.xml": ["POST", "/rs/2004381/ncshipment", "request"],
+  "ship-response-noncontract.xml": ["POST", "/rs/2004381/ncshipment", 200],
+  "shipment-details-transmitted.xml": ["GET", "/rs/2004381/2004381/shipment/340531309186521749/details", 200],
+  "refund-response.xml": ["POST", "/rs/2004381/2004381/shipment/340531309186521749/refund", 200],
+  "track-response-delivered.xml": ["GET", "/vis/track/pin/1371134583769923/detail", 200],
+  "track-response-not-found.xml": ["GET", "/vis/track/pin/1371134583769923/detail", 404],
+  "error-auth.xml": ["POST", "/rs/ship/price", 401],
+  "error-throttled.xml": ["GET", "/vis/track/pin/1371134583769923/detail", 503],
+  "error-ship.xml": ["POST", "/rs/2004381/2004381/shipment", 400],
+};
+const CANADAPOST_DIR = "lib/carriers/canadapost/fixtures";
+
+describe("Canada Post's recorded fixtures against its XSDs", () => {
+  const contract = canadapostEmulator.contract!.load!();
+
+  it("every Canada Post fixture is listed here", () => {
+    const found = readdirSync(CANADAPOST_DIR).filter((f) => f.endsWith(".xml"));
+    expect(found.sort()).toEqual(Object.keys(CANADAPOST_FIXTURES).sort());
+  });
+
+  it.each(Object.entries(CANADAPOST_FIXTURES))("%s", async (name, [method, path, what]) => {
+    const raw = readFileSync(join(CANADAPOST_DIR, name), "utf8");
+    const op = contract.operation(method, path)!;
+    expect(op).not.toBeNull();
+    const media = method === "GET" && path.startsWith("/vis") ? "application/vnd.cpc.track-v2+xml" : "";
+    const type = path.includes("ncshipment")
+      ? "application/vnd.cpc.ncshipment-v4+xml"
+      : path.includes("shipment")
+        ? "application/vnd.cpc.shipment-v8+xml"
+        : media || "application/vnd.cpc.ship.rate-v4+xml";
+    const problems =
+      what === "request"
+        ? await contract.checkRequest(op, {
+            method,
+            path,
+            query: new URLSearchParams(),
+            headers: { accept: type, "content-type": type },
+            contentType: type,
+            body: undefined,
+            raw,
+          })
+        : await contract.checkResponse(op, what, raw);
+    expect(problems).toEqual([]);
+  });
+
+  it("a fixture of another operation, or broken, is refused", async () => {
+    const op = contract.operation("POST", "/rs/ship/price")!;
+    const wrong = await contract.checkResponse(
+      op,
+      200,
+      readFileSync(join(CANADAPOST_DIR, "refund-response.xml"), "utf8"),
+    );
+    expect(wrong[0]!.message).toMatch(/not the element/);
+    const broken = readFileSync(join(CANADAPOST_DIR, "rate-response.xml"), "utf8").replace("<due>13.98</due>", "");
+    expect((await contract.checkResponse(op, 200, broken))[0]!.message).toMatch(/due/);
+  });
+});
+
+describe("the emulator refuses what Canada Post's schema refuses", () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startEmulator([canadapostEmulator]);
+  });
+  afterAll(() => emulator.close());
+
+  it("a mailing scenario over the schema's weight limit and a wrong media type: <messages>, violations kept", async () => {
+    const body = readFileSync(join(CANADAPOST_DIR, "rate-request.xml"), "utf8").replace(
+      "<weight>2.5</weight>",
+      "<weight>120</weight>",
+    );
+    const res = await fetch(`${emulator.url}/canadapost/rs/ship/price`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from("user:pass").toString("base64")}`,
+        accept: "*/*",
+        "content-type": "application/xml",
+        "accept-language": "en-CA",
+      },
+      body,
+    });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).toContain("<code>Server</code>");
+    const [violation] = emulator.takeViolations();
+    expect(violation).toMatchObject({ carrier: "canadapost", operation: "rate", kind: "request" });
+    expect(violation!.problems.map((p) => p.field)).toEqual(["header accept", "header content-type", "weight"]);
   });
 });

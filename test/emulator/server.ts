@@ -19,7 +19,8 @@ import { loadContract, problemText, type Contract, type ContractProblem } from "
  * did not ask for (`assertContractKept`, called after each test by the tests' helpers).
  */
 
-export type Operation = "token" | "payment" | "rate" | "ship" | "void" | "track";
+/** "payment": USPS's payment authorization; "label": a label fetched from a link the carrier gave (Canada Post's artifacts). */
+export type Operation = "token" | "payment" | "rate" | "ship" | "void" | "track" | "label";
 
 type Fault =
   | { kind: "status"; status: number }
@@ -45,6 +46,7 @@ export interface EmulatorRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
+  /** The body as sent (what an XML carrier reads). */
   body: string;
   /** The body parsed as JSON or as a form, when it is one; null otherwise. */
   json: unknown;
@@ -53,6 +55,7 @@ export interface EmulatorRequest {
 
 export interface EmulatorResponse {
   status: number;
+  /** JSON-able, or text (XML) or bytes (a label file) sent as they are. */
   body: unknown;
   headers?: Record<string, string>;
 }
@@ -65,6 +68,24 @@ export interface CarrierState {
   issueToken(): { token: string; expiresInSeconds: number };
 }
 
+/**
+ * A contract as the server applies it: OpenAPI (contract.ts) or XML Schema (xml-contract.ts, whose checks are
+ * asynchronous). The request carries its raw body for the XML one.
+ */
+interface AppliedContract {
+  operation(method: string, path: string): { id: string } | null;
+  checkRequest(
+    op: { id: string },
+    req: Parameters<Contract["checkRequest"]>[1] & { raw: string },
+  ): ContractProblem[] | Promise<ContractProblem[]>;
+  checkResponse(
+    op: { id: string },
+    status: number,
+    body: unknown,
+    mediaType?: string,
+  ): ContractProblem[] | Promise<ContractProblem[]>;
+}
+
 /** Where a carrier's contract lives and how the carrier refuses a request that breaks it. */
 export interface CarrierContract {
   /** Files under test/emulator/specs/. */
@@ -75,6 +96,8 @@ export interface CarrierContract {
    * endpoints); the emulator stands for the whole base URL, so the contract reads the request's path below it.
    */
   basePath?: string;
+  /** How the files are applied when they are not OpenAPI (Canada Post's XSDs); default loadContract. */
+  load?(): AppliedContract;
   /** The carrier's own answer to a request its schema refuses; the problems name each field. */
   refuse(problems: ContractProblem[]): EmulatorResponse;
 }
@@ -107,6 +130,13 @@ export interface EmulatedCarrier {
   handle(req: EmulatorRequest, state: CarrierState): EmulatorResponse | Promise<EmulatorResponse>;
   /** The carrier's own error body for a status it answers on its own (401 expired token, 429, 5xx). */
   errorBody(status: number, code: string, message: string): unknown;
+  /** The media type of its answers when a module sets none (default JSON). */
+  contentType?: string;
+  /**
+   * For a carrier that authenticates every call itself (Canada Post's HTTP Basic): whether the call's credentials are
+   * good. Absent: a bearer token the carrier's token endpoint issued and that has not expired.
+   */
+  authorize?(headers: IncomingMessage["headers"]): boolean;
 }
 
 interface RecordedCall {
@@ -163,9 +193,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: ServerResponse, r: EmulatorResponse): void {
-  const text = typeof r.body === "string" ? r.body : JSON.stringify(r.body);
-  res.writeHead(r.status, { "content-type": "application/json", ...r.headers });
+function send(res: ServerResponse, r: EmulatorResponse, contentType = "application/json"): void {
+  const text = typeof r.body === "string" || r.body instanceof Uint8Array ? r.body : JSON.stringify(r.body);
+  res.writeHead(r.status, { "content-type": contentType, ...r.headers });
   res.end(text);
 }
 
@@ -178,12 +208,12 @@ export function describeViolation(v: ContractViolation): string {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Parsed specs and compiled validators cost ~0.1–0.4 s per operation: once per process and carrier, on first use.
-const contracts = new Map<string, Contract>();
-function contractOf(carrier: EmulatedCarrier): Contract | null {
+const contracts = new Map<string, AppliedContract>();
+function contractOf(carrier: EmulatedCarrier): AppliedContract | null {
   if (!carrier.contract) return null;
   let contract = contracts.get(carrier.name);
   if (!contract) {
-    contract = loadContract(carrier.contract.files);
+    contract = carrier.contract.load?.() ?? loadContract(carrier.contract.files);
     contracts.set(carrier.name, contract);
   }
   return contract;
@@ -265,10 +295,10 @@ export async function startEmulator(
 
     const body = await readBody(req);
     let contractMs = 0;
-    const timed = <T>(check: () => T): T => {
+    const timed = async <T>(check: () => T | Promise<T>): Promise<T> => {
       const started = performance.now();
       try {
-        return check();
+        return await check();
       } finally {
         contractMs += performance.now() - started;
       }
@@ -289,9 +319,10 @@ export async function startEmulator(
     const specPath = (carrier.contract?.basePath ?? "") + path;
     const specOperation = contract?.operation(req.method!, specPath) ?? null;
     // What the carrier itself answers (not an injected fault) is held to the operation's published answers.
-    const answer = (r: EmulatorResponse) => {
+    const reply = (r: EmulatorResponse) => send(res, r, carrier.contentType);
+    const answer = async (r: EmulatorResponse) => {
       if (contract && specOperation) {
-        const problems = timed(() =>
+        const problems = await timed(() =>
           contract.checkResponse(specOperation, r.status, r.body, r.headers?.["content-type"]),
         );
         if (problems.length) {
@@ -306,7 +337,7 @@ export async function startEmulator(
         }
       }
       record(r.status);
-      send(res, r);
+      reply(r);
     };
     if (switches.latency_ms) await sleep(switches.latency_ms);
 
@@ -322,17 +353,17 @@ export async function startEmulator(
           return;
         case "malformed":
           record(200);
-          return send(res, { status: 200, body: '{"response": {"unexpected' });
+          return reply({ status: 200, body: '{"response": {"unexpected' });
         case "rate_limited":
           record(429);
-          return send(res, {
+          return reply({
             status: 429,
             headers: { "retry-after": String(fault.retry_after_s) },
             body: carrier.errorBody(429, "429", "Rate Limit Exceeded"),
           });
         case "status":
           record(fault.status);
-          return send(res, {
+          return reply({
             status: fault.status,
             body: carrier.errorBody(fault.status, String(fault.status), "Server error"),
           });
@@ -344,7 +375,7 @@ export async function startEmulator(
       // only): the refusal is the carrier's, in its error shape, and outside what its contract checks.
       if (!carrier.authorize(req.headers)) {
         record(401);
-        return send(res, { status: 401, body: carrier.errorBody(401, "401", "Unauthorized") });
+        return reply({ status: 401, body: carrier.errorBody(401, "401", "Unauthorized") });
       }
     } else if (operation !== "token") {
       const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
@@ -362,12 +393,12 @@ export async function startEmulator(
         json = JSON.parse(body);
       } catch {
         record(400);
-        return send(res, { status: 400, body: carrier.errorBody(400, "400", "The request body is not valid JSON") });
+        return reply({ status: 400, body: carrier.errorBody(400, "400", "The request body is not valid JSON") });
       }
     } else if (type.includes("x-www-form-urlencoded")) form = new URLSearchParams(body);
 
     if (contract && carrier.contract && specOperation) {
-      const problems = timed(() =>
+      const problems = await timed(() =>
         contract.checkRequest(specOperation, {
           method: req.method!,
           path: specPath,
@@ -375,6 +406,7 @@ export async function startEmulator(
           headers: req.headers,
           contentType: headerText(req.headers["content-type"]),
           body: form ? Object.fromEntries(form) : body ? json : undefined,
+          raw: body,
         }),
       );
       if (problems.length) {
@@ -393,7 +425,7 @@ export async function startEmulator(
         return { token, expiresInSeconds: ttl };
       },
     };
-    answer(
+    await answer(
       await carrier.handle(
         { method: req.method!, path, query: url.searchParams, headers: req.headers, body, json, form },
         state,

@@ -14,7 +14,7 @@ import {
 } from "@/components/ui/dialog";
 import { formatMoney } from "@/components/ui/money";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
-import { TEST_RATE_ROUTE } from "@/lib/client/connection-settings";
+import { testRateRoute } from "@/lib/client/connection-settings";
 import { connectionTestVerdict } from "@/lib/client/connection-test";
 import type { Connection } from "@/lib/schemas/connection";
 import type { Message } from "@/lib/schemas/message";
@@ -35,7 +35,7 @@ export function TestConnectionDialog({ connection }: { connection: Connection })
     mutationFn: async (): Promise<Answer> => {
       try {
         return await apiFetch<Answer>("/v1/proxy/rates", {
-          body: { ...TEST_RATE_ROUTE, carrier_ids: [connection.id] },
+          body: { ...testRateRoute(connection.carrier_name), carrier_ids: [connection.id] },
         });
       } catch (err) {
         // A carrier's refusal (424) still carries its messages: they are the answer.
