@@ -163,6 +163,14 @@ describe("Canada Post through the managed endpoints", () => {
     const cancelled = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
     expect(cancelled.status).toBe(200);
     expect(calls("void").map((c) => `${c.method} ${c.path.split("/").pop()}`)).toEqual(["GET details", "POST refund"]);
+    // The refund request's service ticket, pending: Canada Post publishes no way to read its outcome, so no check is
+    // planned, and cancelling again says where to look instead of asking.
+    expect(cancelled.body.shipment.refund).toMatchObject({ status: "pending", reference: expect.any(String) });
+    const again = await call(cancel, "POST", `/v1/shipments/${s.id}/cancel`, { key, params: { id: s.id } });
+    expect(again.body.messages).toEqual([
+      expect.objectContaining({ code: "not_supported", level: "warning", carrier_name: "canadapost" }),
+    ]);
+    expect(calls("void")).toHaveLength(2);
   });
 });
 

@@ -9,6 +9,8 @@ import { POST as createShipment } from "@/app/v1/shipments/route";
 import { POST as purchase } from "@/app/v1/shipments/[id]/purchase/route";
 import { GET as label } from "@/app/v1/shipments/[id]/label/route";
 import { POST as cancel } from "@/app/v1/shipments/[id]/cancel/route";
+import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
+import { checkDueRefunds } from "@/lib/shipments/refunds";
 import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
 import { eq } from "drizzle-orm";
 import { GET as getTracker } from "@/app/v1/trackers/[id]/route";
@@ -269,6 +271,68 @@ describe("USPS through the managed endpoints", () => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).toMatchObject({ status: "in_transit", carrier_name: "usps" });
     expect(refreshed.body.events.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a refund that stays pending, then settles on a later check", async () => {
+    const { key } = await uspsOrg();
+    const created = await call(createShipment, "POST", "/v1/shipments", { key, body: domestic() });
+    const bought = await call(purchase, "POST", `/v1/shipments/${created.body.id}/purchase`, {
+      key,
+      params: { id: created.body.id },
+      body: { selected_rate_id: created.body.rates[0].id },
+    });
+    const shipment = bought.body.shipment;
+    // Past the Shipping Services File: USPS answers the cancellation with a refund request (DISPUTED).
+    skewMs = 11 * 60_000;
+    const res = await call(cancel, "POST", `/v1/shipments/${shipment.id}/cancel`, { key, params: { id: shipment.id } });
+    expect(res.status).toBe(200);
+    expect(res.body.shipment.status).toBe("cancelled");
+    expect(res.body.shipment.refund).toMatchObject({ status: "pending", reference: expect.stringMatching(/^\d+$/) });
+
+    // A day later, no scan: still pending, and the check is recorded.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 24 * 3_600_000 });
+    expect(await checkDueRefunds({ ctx: await systemCtx(), now: new Date() })).toMatchObject({ settled: 0 });
+    const waiting = (
+      await call(getShipment, "GET", `/v1/shipments/${shipment.id}`, { key, params: { id: shipment.id } })
+    ).body;
+    expect(waiting.refund).toMatchObject({ status: "pending", settled_at: null });
+    expect(waiting.refund.checked_at).not.toBeNull();
+    expect(calls("track").length).toBeGreaterThanOrEqual(1);
+
+    // Past the connection's review window without a scan: settled as refunded, on the next check.
+    vi.setSystemTime(Date.now() + 31 * 24 * 3_600_000);
+    expect(await checkDueRefunds({ ctx: await systemCtx(), now: new Date() })).toMatchObject({ settled: 1 });
+    const settled = (
+      await call(getShipment, "GET", `/v1/shipments/${shipment.id}`, { key, params: { id: shipment.id } })
+    ).body;
+    expect(settled).toMatchObject({ status: "cancelled", refund: { status: "refunded" } });
+    expect(settled.refund.settled_at).not.toBeNull();
+  });
+
+  it("a label USPS scanned: its refund is refused on the next check", async () => {
+    const { key } = await uspsOrg();
+    const created = await call(createShipment, "POST", "/v1/shipments", { key, body: domestic() });
+    const shipment = (
+      await call(purchase, "POST", `/v1/shipments/${created.body.id}/purchase`, {
+        key,
+        params: { id: created.body.id },
+        body: { selected_rate_id: created.body.rates[0].id },
+      })
+    ).body.shipment;
+    skewMs = 3 * 3_600_000;
+    const res = await call(cancel, "POST", `/v1/shipments/${shipment.id}/cancel`, { key, params: { id: shipment.id } });
+    expect(res.body.shipment.refund.status).toBe("pending");
+    // Asking again the next day (cancelling again) reads the scans.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 24 * 3_600_000 });
+    const again = await call(cancel, "POST", `/v1/shipments/${shipment.id}/cancel`, {
+      key,
+      params: { id: shipment.id },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.shipment.refund.status).toBe("refused");
+    expect(again.body.messages).toContainEqual(
+      expect.objectContaining({ code: "USPS_REFUND_REFUSED", level: "warning", carrier_name: "usps" }),
+    );
   });
 
   it("cancelling a label before USPS billed it voids it", async () => {

@@ -110,7 +110,7 @@ export async function cancelShipment({
         : outcome.messages,
     );
   }
-  const refund = refundStarted(outcome.data.refund, new Date());
+  const refund = refundStarted(outcome.data.refund, new Date(), adapter.checkRefund !== undefined);
   return present(ctx, await finish(ctx, claim, row.trackerId, outcome.messages, clean, refund), outcome.messages);
 }
 

@@ -26,8 +26,11 @@ const REFUNDS_PER_ROUND = 20;
 
 type RefundColumns = Pick<ShipmentRow, "refund" | "refundCheckAfter">;
 
-/** What a void's answer writes: nothing to follow for a label voided before it was billed. */
-export function refundStarted(refund: Refund | null, now: Date): RefundColumns {
+/**
+ * What a void's answer writes: nothing to follow for a label voided before it was billed, nor a check to plan when
+ * the carrier cannot say where a refund stands (`checkable`: its adapter has checkRefund).
+ */
+export function refundStarted(refund: Refund | null, now: Date, checkable: boolean): RefundColumns {
   if (!refund) return { refund: null, refundCheckAfter: null };
   const at = formatTimestamp(now);
   const settled = refund.status !== "pending";
@@ -39,7 +42,7 @@ export function refundStarted(refund: Refund | null, now: Date): RefundColumns {
       checked_at: null,
       settled_at: settled ? at : null,
     },
-    refundCheckAfter: settled ? null : new Date(now.getTime() + REFUND_RECHECK_MS),
+    refundCheckAfter: settled || !checkable ? null : new Date(now.getTime() + REFUND_RECHECK_MS),
   };
 }
 
