@@ -13,7 +13,8 @@ import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
 import { checkDueRefunds } from "@/lib/shipments/refunds";
 import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
 import { eq } from "drizzle-orm";
-import { GET as getTracker } from "@/app/v1/trackers/[id]/route";
+import { GET as getTracker, DELETE as deleteTracker } from "@/app/v1/trackers/[id]/route";
+import { POST as createTracker } from "@/app/v1/trackers/[id]/[tracking_number]/route";
 import { sharedTokenCache } from "@/lib/carriers/http/token-cache";
 import { getDb } from "@/lib/db/client";
 import { trackers } from "@/lib/db/schema";
@@ -333,6 +334,30 @@ describe("USPS through the managed endpoints", () => {
     expect(again.body.messages).toContainEqual(
       expect.objectContaining({ code: "USPS_REFUND_REFUSED", level: "warning", carrier_name: "usps" }),
     );
+  });
+
+  it("a tracker for a USPS number the client did not name a carrier for: told from the number", async () => {
+    const { key } = await uspsOrg();
+    const created = await call(createShipment, "POST", "/v1/shipments", { key, body: domestic() });
+    const shipment = (
+      await call(purchase, "POST", `/v1/shipments/${created.body.id}/purchase`, {
+        key,
+        params: { id: created.body.id },
+        body: { selected_rate_id: created.body.rates[0].id },
+      })
+    ).body.shipment;
+    // The label's own tracker is deleted, so the number is tracked anew.
+    await call(deleteTracker, "DELETE", `/v1/trackers/${shipment.tracker_id}`, {
+      key,
+      params: { id: shipment.tracker_id },
+    });
+    const tn = shipment.tracking_number as string;
+    const res = await call(createTracker, "POST", `/v1/trackers/auto/${tn}`, {
+      key,
+      params: { id: "auto", tracking_number: tn },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ carrier_name: "usps", carrier_id: "usps-main", tracking_number: tn });
   });
 
   it("cancelling a label before USPS billed it voids it", async () => {
