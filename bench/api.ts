@@ -4,7 +4,10 @@
  *  1. proxy rates with the sandbox at zero latency, concurrency 1 and 32, beside a trivial route on the same server;
  *  2. proxy rates across 3 sandbox connections that each take 200 ms: the fan-out should cost ~200 ms, not 600;
  *  3. proxy rates across a sandbox, UPS and FedEx (the last two through the carrier emulator), 200 ms each: the
- *     same fan-out over real wire formats, HTTP and OAuth (one token call per carrier, then cached).
+ *     same fan-out over real wire formats, HTTP and OAuth (one token call per carrier, then cached);
+ *  4. the five real carriers and a sandbox, 200 ms each, across a border both ways (Chicago → Toronto reaches all but
+ *     Canada Post, which ships from Canada only; Toronto → Chicago all but USPS): p50 should stay near 200 ms, the
+ *     slowest carrier, whatever the number of carriers. It prints how many carriers quoted.
  *
  * Env: BENCH_SECONDS (default 10 per run), PORT (default 3210), DATABASE_URL (optional; default embedded PGlite:
  * any database on a Postgres server, used to create and drop a fresh one for the run).
@@ -29,6 +32,7 @@ async function main() {
   const emulator = await startCarrierEmulator();
   emulator.set("ups", { latency_ms: 200 });
   emulator.set("fedex", { latency_ms: 200 });
+  for (const carrier of ["usps", "dhl_express", "canadapost"]) emulator.set(carrier, { latency_ms: 200 });
   const server = await startServer({
     port: PORT,
     env: {
@@ -62,7 +66,40 @@ async function main() {
       carrier_id: "fedex-emulated",
       credentials: { api_key: "bench-key", secret_key: "bench-secret", account_number: "740561073" },
     });
+    await server.api("POST", "/v1/connections", {
+      carrier_name: "usps",
+      carrier_id: "usps-emulated",
+      credentials: {
+        client_id: "bench-client",
+        client_secret: "bench-secret",
+        crid: "56982563",
+        mid: "900000001",
+        manifest_mid: "900000002",
+        account_type: "EPS",
+        account_number: "1000012345",
+      },
+    });
+    await server.api("POST", "/v1/connections", {
+      carrier_name: "dhl_express",
+      carrier_id: "dhl-emulated",
+      credentials: { username: "bench-user", password: "bench-pass", account_number: "123456789" },
+    });
+    await server.api("POST", "/v1/connections", {
+      carrier_name: "canadapost",
+      carrier_id: "canadapost-emulated",
+      credentials: {
+        api_username: "6e93d53968881714",
+        api_password: "0bfa9fcb9853d1f51ee57a",
+        customer_number: "2004381",
+      },
+      config: { contract_id: "42708517" },
+    });
     const mixed = benchShipmentBody(["slow-a", "ups-emulated", "fedex-emulated"]);
+    const six = ["slow-a", "ups-emulated", "fedex-emulated", "usps-emulated", "dhl-emulated", "canadapost-emulated"];
+    const crossings = [
+      ["Chicago → Toronto", benchShipmentBody(six, "us-ca")],
+      ["Toronto → Chicago", benchShipmentBody(six, "ca-us")],
+    ] as const;
     const fast = benchShipmentBody(["sandbox"]);
     // Warm up the JIT and Next's route compilation.
     await run("warm-up", 8, { path: "/v1/proxy/rates", method: "POST", body: fast });
@@ -101,9 +138,33 @@ async function main() {
       );
     }
 
+    // Five real carriers and a sandbox, each 200 ms away, across a border both ways.
+    const quoted: string[] = [];
+    for (const [name, body] of crossings) {
+      const answer = (await server.api("POST", "/v1/proxy/rates", JSON.parse(body))) as {
+        rates: { carrier_name: string }[];
+        messages: { carrier_name: string; code: string }[];
+      };
+      const carriers = [...new Set(answer.rates.map((r) => r.carrier_name))];
+      const refused = answer.messages.map((m) => `${m.carrier_name} ${m.code}`);
+      quoted.push(
+        `${name}: ${carriers.length} of 6 quoted (${carriers.join(", ")}); refused: ${refused.join("; ") || "none"}`,
+      );
+      for (const c of [1, 32]) {
+        rows.push(
+          await run(`POST /v1/proxy/rates, 6 carriers @200ms, ${name}`, c, {
+            path: "/v1/proxy/rates",
+            method: "POST",
+            body,
+          }),
+        );
+      }
+    }
+
     const engine = process.env.DATABASE_URL ? "postgres" : "pglite";
     console.log(`\nShipwell API bench — production build, ${engine}, ${SECONDS}s per run, node ${process.version}\n`);
     printRows(rows);
+    for (const line of quoted) console.log(line);
     for (const c of [1, 32]) {
       const trivial = rows.find((r) => r.connections === c && r.scenario.startsWith("GET"))!;
       const rates = rows.find((r) => r.connections === c && r.scenario.includes("@0ms"))!;

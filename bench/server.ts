@@ -12,23 +12,33 @@ import autocannon from "autocannon";
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 /** The body every bench rates or ships with: Chicago to Austin, one parcel, the given connections. */
-export const benchShipmentBody = (carrier_ids: string[]) =>
+const PLACES = {
+  chicago: {
+    address_line1: "500 Industrial Way",
+    city: "Chicago",
+    state_code: "IL",
+    postal_code: "60607",
+    country_code: "US",
+  },
+  austin: { address_line1: "12 Elm St", city: "Austin", state_code: "TX", postal_code: "78701", country_code: "US" },
+  toronto: {
+    address_line1: "220 Yonge St",
+    city: "Toronto",
+    state_code: "ON",
+    postal_code: "M5B2H1",
+    country_code: "CA",
+  },
+} as const;
+
+/**
+ * A parcel to rate: Chicago → Austin by default; `route` picks a border crossing, so that carriers that ship from one
+ * country only (USPS from the United States, Canada Post from Canada) reach their wire. A crossing adds the customs a
+ * purchase would need; rating does not ask for it.
+ */
+export const benchShipmentBody = (carrier_ids: string[], route: "domestic" | "us-ca" | "ca-us" = "domestic") =>
   JSON.stringify({
-    shipper: {
-      address_line1: "500 Industrial Way",
-      city: "Chicago",
-      state_code: "IL",
-      postal_code: "60607",
-      country_code: "US",
-    },
-    recipient: {
-      address_line1: "12 Elm St",
-      city: "Austin",
-      state_code: "TX",
-      postal_code: "78701",
-      country_code: "US",
-      residential: true,
-    },
+    shipper: route === "ca-us" ? PLACES.toronto : PLACES.chicago,
+    recipient: { ...(route === "us-ca" ? PLACES.toronto : PLACES.austin), residential: true },
     parcels: [{ weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" }],
     carrier_ids,
   });
