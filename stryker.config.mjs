@@ -56,18 +56,21 @@ export const rooms = {
       "lib/short-cache.test.ts",
     ],
   },
-  // carrier deadlines, retries, tokens and the rates fan-out
+  // carrier deadlines, retries, tokens and the rates fan-out; USPS's payment token and its refund verdicts (money)
   carriers: {
     mutate: [
       "lib/carriers/http/{client,deadline,retry,token-cache}.ts",
       "lib/carriers/invoke.ts",
       "lib/rates/fetch-rates.ts",
+      "lib/carriers/usps/{auth,cancel}.ts",
     ],
     tests: [
       "lib/carriers/http/*.test.ts",
       "lib/carriers/invoke.test.ts",
       "test/proxy-rates.test.ts",
       "test/carrier-faults.test.ts",
+      "lib/carriers/usps/adapter.test.ts",
+      "lib/carriers/usps/emulated.test.ts",
     ],
   },
   // tracker claims and the refresh loop
@@ -94,7 +97,7 @@ export const rooms = {
     mutate: [
       "lib/trackers/{record-tracking,tracking-rules}.ts",
       "lib/shipments/status.ts",
-      "lib/carriers/{ups,fedex,canadapost}/status.ts",
+      "lib/carriers/{ups,fedex,usps,dhl_express,canadapost}/status.ts",
     ],
     tests: [
       "test/tracking-merge.test.ts",
@@ -105,6 +108,8 @@ export const rooms = {
       // One pattern each: MUTATION_TESTS joins them with commas, so no braces here.
       "lib/carriers/ups/status.test.ts",
       "lib/carriers/fedex/status.test.ts",
+      "lib/carriers/usps/status.test.ts",
+      "lib/carriers/dhl_express/status.test.ts",
       "lib/carriers/canadapost/status.test.ts",
     ],
   },
