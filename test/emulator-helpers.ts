@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, vi } from "vitest";
 import { POST as createConnection } from "@/app/v1/connections/route";
 import { sharedTokenCache } from "@/lib/carriers/http/token-cache";
 import { resetEnvCache } from "@/lib/env";
@@ -11,19 +11,22 @@ import { call } from "./helpers";
  * (CARRIER_EMULATOR_URL), forgets switches, calls, sold labels and cached tokens after each test, and fails a test
  * that sent a request (or got an answer) the carrier's published contract does not allow.
  */
-export function useCarrierEmulator(): { readonly current: Emulator } {
-  const holder = {} as { current: Emulator };
+export function useCarrierEmulator(): { readonly current: Emulator; skewMs: number } {
+  // `skewMs` moves the emulator's clock ahead of the service's (parcels travel); back to 0 after each test.
+  const holder = { skewMs: 0 } as { current: Emulator; skewMs: number };
   let previous: string | undefined;
   beforeAll(async () => {
-    holder.current = await startCarrierEmulator();
+    holder.current = await startCarrierEmulator({ now: () => new Date(Date.now() + holder.skewMs) });
     previous = process.env.CARRIER_EMULATOR_URL;
     process.env.CARRIER_EMULATOR_URL = holder.current.url;
     resetEnvCache();
   });
   afterEach(() => {
+    vi.useRealTimers();
     holder.current.reset();
     holder.current.assertContractKept();
     sharedTokenCache.clear();
+    holder.skewMs = 0;
   });
   afterAll(async () => {
     if (previous === undefined) delete process.env.CARRIER_EMULATOR_URL;

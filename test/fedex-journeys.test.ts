@@ -1,14 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
 import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
 import { invokeCarrier } from "@/lib/carriers/invoke";
 import type { CarrierAdapter, TrackingResult } from "@/lib/carriers/types";
-import { sharedTokenCache } from "@/lib/carriers/http/token-cache";
-import { resetEnvCache } from "@/lib/env";
-import { startCarrierEmulator } from "@/test/emulator";
 import { fedexEmulatorNumber } from "@/test/emulator/fedex";
-import type { Emulator } from "@/test/emulator/server";
-import { addConnection } from "@/test/emulator-helpers";
+import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { call, makeOrg } from "./helpers";
 import { createShipmentFor, purchaseFor } from "./factories";
@@ -18,27 +14,7 @@ import { createShipmentFor, purchaseFor } from "./factories";
  * cannot find), through the adapter and through a managed tracker's refresh, with the emulator's clock moved on.
  */
 
-let emulator: Emulator;
-let skewMs = 0;
-let previousUrl: string | undefined;
-
-beforeAll(async () => {
-  emulator = await startCarrierEmulator({ now: () => new Date(Date.now() + skewMs) });
-  previousUrl = process.env.CARRIER_EMULATOR_URL;
-  process.env.CARRIER_EMULATOR_URL = emulator.url;
-  resetEnvCache();
-});
-afterEach(() => {
-  emulator.reset();
-  sharedTokenCache.clear();
-  skewMs = 0;
-});
-afterAll(async () => {
-  if (previousUrl === undefined) delete process.env.CARRIER_EMULATOR_URL;
-  else process.env.CARRIER_EMULATOR_URL = previousUrl;
-  resetEnvCache();
-  await emulator.close();
-});
+const lab = useCarrierEmulator();
 
 const HOUR = 3_600_000;
 
@@ -124,7 +100,7 @@ describe("FedEx journeys through a managed tracker's refresh", () => {
     const bought = await purchaseFor(key, created);
     expect(bought.status).toBe(200);
     const { id, tracker_id } = bought.body.shipment;
-    skewMs = hours * HOUR;
+    lab.skewMs = hours * HOUR;
     const refreshed = await call(refreshTracker, "POST", `/v1/trackers/${tracker_id}/refresh`, {
       key,
       params: { id: tracker_id },

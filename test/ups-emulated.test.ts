@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import { GET as getConnection } from "@/app/v1/connections/[id]/route";
@@ -13,15 +13,12 @@ import { GET as label } from "@/app/v1/shipments/[id]/label/route";
 import { POST as cancel } from "@/app/v1/shipments/[id]/cancel/route";
 import { GET as getTracker } from "@/app/v1/trackers/[id]/route";
 import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
-import { sharedTokenCache } from "@/lib/carriers/http/token-cache";
 import { getDb } from "@/lib/db/client";
 import { trackers } from "@/lib/db/schema";
-import { resetEnvCache } from "@/lib/env";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { atDeadline, fakeTimeouts } from "@/test/clock";
-import { startCarrierEmulator } from "@/test/emulator";
-import { addConnection } from "@/test/emulator-helpers";
-import type { Emulator, Operation } from "@/test/emulator/server";
+import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
+import type { Operation } from "@/test/emulator/server";
 import { isValidUpsTrackingNumber } from "@/test/emulator/ups-tracking";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { call, makeOrg, systemCtx } from "./helpers";
@@ -32,31 +29,10 @@ import { call, makeOrg, systemCtx } from "./helpers";
  * so parcels travel.
  */
 
-let emulator: Emulator;
-let skewMs = 0;
-let previousUrl: string | undefined;
+const lab = useCarrierEmulator();
 
-beforeAll(async () => {
-  emulator = await startCarrierEmulator({ now: () => new Date(Date.now() + skewMs) });
-  previousUrl = process.env.CARRIER_EMULATOR_URL;
-  process.env.CARRIER_EMULATOR_URL = emulator.url;
-  resetEnvCache();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  emulator.reset();
-  emulator.assertContractKept();
-  sharedTokenCache.clear();
-  skewMs = 0;
-});
-afterAll(async () => {
-  if (previousUrl === undefined) delete process.env.CARRIER_EMULATOR_URL;
-  else process.env.CARRIER_EMULATOR_URL = previousUrl;
-  resetEnvCache();
-  await emulator.close();
-});
-
-const calls = (operation: Operation) => emulator.calls.filter((c) => c.carrier === "ups" && c.operation === operation);
+const calls = (operation: Operation) =>
+  lab.current.calls.filter((c) => c.carrier === "ups" && c.operation === operation);
 
 const chicago = {
   person_name: "Ada Shipper",
@@ -264,7 +240,7 @@ describe("UPS through the proxy endpoints", () => {
 
   it("a UPS outage is the carrier's failure in messages, never a 500", async () => {
     const { key } = await upsOrg();
-    emulator.set("ups", { fault: { kind: "status", status: 503 } });
+    lab.current.set("ups", { fault: { kind: "status", status: 503 } });
     const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() });
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "ups", code: "carrier_unavailable" });
@@ -279,10 +255,10 @@ describe("UPS through the proxy endpoints", () => {
       config: { deadline_ms: 300 },
       test_mode: true,
     });
-    emulator.set("ups", { fault: { kind: "hang" }, fault_operations: ["rate"] });
+    lab.current.set("ups", { fault: { kind: "hang" }, fault_operations: ["rate"] });
     fakeTimeouts();
     const rated = call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() });
-    const res = await atDeadline(rated, () => emulator.calls.some((c) => c.operation === "rate"), 300);
+    const res = await atDeadline(rated, () => lab.current.calls.some((c) => c.operation === "rate"), 300);
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "ups", code: "carrier_timeout" });
   });
@@ -319,7 +295,7 @@ describe("UPS through the managed endpoints", () => {
     ).toBe("%PDF-");
 
     // The tracker moves with the parcel: 8 h on, UPS has it in transit.
-    skewMs = 8 * 3_600_000;
+    lab.skewMs = 8 * 3_600_000;
     const refreshed = await call(refreshTracker, "POST", `/v1/trackers/${shipment.tracker_id}/refresh`, {
       key,
       params: { id: shipment.tracker_id },
@@ -398,7 +374,7 @@ describe("UPS through the managed endpoints", () => {
       });
       expect(bought.status).toBe(200);
       const { id, tracker_id } = bought.body.shipment;
-      skewMs = hours * 3_600_000;
+      lab.skewMs = hours * 3_600_000;
       const refreshed = await call(refreshTracker, "POST", `/v1/trackers/${tracker_id}/refresh`, {
         key,
         params: { id: tracker_id },
@@ -424,7 +400,7 @@ describe("UPS through the managed endpoints", () => {
         body: { selected_rate_id: ground.id },
       })
     ).body;
-    skewMs = 10 * 24 * 3_600_000;
+    lab.skewMs = 10 * 24 * 3_600_000;
     const db = await getDb();
     await db
       .update(trackers)

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import { GET as getConnection } from "@/app/v1/connections/[id]/route";
 import { POST as createConnection } from "@/app/v1/connections/route";
@@ -15,14 +15,11 @@ import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
 import { eq } from "drizzle-orm";
 import { GET as getTracker, DELETE as deleteTracker } from "@/app/v1/trackers/[id]/route";
 import { POST as createTracker } from "@/app/v1/trackers/[id]/[tracking_number]/route";
-import { sharedTokenCache } from "@/lib/carriers/http/token-cache";
 import { getDb } from "@/lib/db/client";
 import { trackers } from "@/lib/db/schema";
 import { refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
-import { resetEnvCache } from "@/lib/env";
-import { startCarrierEmulator } from "@/test/emulator";
-import { addConnection } from "@/test/emulator-helpers";
-import type { Emulator, Operation } from "@/test/emulator/server";
+import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
+import type { Operation } from "@/test/emulator/server";
 import { isValidImpb, isValidS10 } from "@/test/emulator/usps";
 import { USPS_CREDENTIALS } from "@/test/usps-context";
 import { call, makeOrg, systemCtx } from "./helpers";
@@ -32,31 +29,10 @@ import { call, makeOrg, systemCtx } from "./helpers";
  * (CARRIER_EMULATOR_URL). The emulator's clock can be moved forward so parcels travel.
  */
 
-let emulator: Emulator;
-let skewMs = 0;
-let previousUrl: string | undefined;
+const lab = useCarrierEmulator();
 
-beforeAll(async () => {
-  emulator = await startCarrierEmulator({ now: () => new Date(Date.now() + skewMs) });
-  previousUrl = process.env.CARRIER_EMULATOR_URL;
-  process.env.CARRIER_EMULATOR_URL = emulator.url;
-  resetEnvCache();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  emulator.reset();
-  emulator.assertContractKept();
-  sharedTokenCache.clear();
-  skewMs = 0;
-});
-afterAll(async () => {
-  if (previousUrl === undefined) delete process.env.CARRIER_EMULATOR_URL;
-  else process.env.CARRIER_EMULATOR_URL = previousUrl;
-  resetEnvCache();
-  await emulator.close();
-});
-
-const calls = (operation: Operation) => emulator.calls.filter((c) => c.carrier === "usps" && c.operation === operation);
+const calls = (operation: Operation) =>
+  lab.current.calls.filter((c) => c.carrier === "usps" && c.operation === operation);
 
 const georgetown = {
   person_name: "Ada Shipper",
@@ -234,7 +210,7 @@ describe("USPS through the proxy endpoints", () => {
 
   it("a USPS outage is the carrier's failure in messages, never a 500", async () => {
     const { key } = await uspsOrg();
-    emulator.set("usps", { fault: { kind: "status", status: 503 } });
+    lab.current.set("usps", { fault: { kind: "status", status: 503 } });
     const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: domestic() });
     expect(res.status).toBe(424);
     expect(res.body.messages[0]).toMatchObject({ carrier_name: "usps", code: "carrier_unavailable" });
@@ -264,7 +240,7 @@ describe("USPS through the managed endpoints", () => {
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("application/pdf");
 
-    skewMs = 9 * 3_600_000;
+    lab.skewMs = 9 * 3_600_000;
     const refreshed = await call(refreshTracker, "POST", `/v1/trackers/${shipment.tracker_id}/refresh`, {
       key,
       params: { id: shipment.tracker_id },
@@ -284,7 +260,7 @@ describe("USPS through the managed endpoints", () => {
     });
     const shipment = bought.body.shipment;
     // Past the Shipping Services File: USPS answers the cancellation with a refund request (DISPUTED).
-    skewMs = 11 * 60_000;
+    lab.skewMs = 11 * 60_000;
     const res = await call(cancel, "POST", `/v1/shipments/${shipment.id}/cancel`, { key, params: { id: shipment.id } });
     expect(res.status).toBe(200);
     expect(res.body.shipment.status).toBe("cancelled");
@@ -320,7 +296,7 @@ describe("USPS through the managed endpoints", () => {
         body: { selected_rate_id: created.body.rates[0].id },
       })
     ).body.shipment;
-    skewMs = 3 * 3_600_000;
+    lab.skewMs = 3 * 3_600_000;
     const res = await call(cancel, "POST", `/v1/shipments/${shipment.id}/cancel`, { key, params: { id: shipment.id } });
     expect(res.body.shipment.refund.status).toBe("pending");
     // Asking again the next day (cancelling again) reads the scans.
@@ -387,7 +363,7 @@ describe("USPS through the managed endpoints", () => {
         body: { selected_rate_id: created.body.rates[0].id },
       })
     ).body;
-    skewMs = 3 * 24 * 3_600_000;
+    lab.skewMs = 3 * 24 * 3_600_000;
     const db = await getDb();
     await db
       .update(trackers)
