@@ -8,6 +8,7 @@ import {
   type RateQuote,
   type ShipRequest,
 } from "@/lib/carriers/types";
+import { convertWeight } from "@/lib/carriers/units";
 import { canadapostService } from "./services";
 import { badResponse } from "./errors";
 import { originPostalCode } from "./rating";
@@ -73,13 +74,6 @@ const REASON_FOR_EXPORT: ReadonlyMap<Customs["content_type"], string> = new Map(
   ["other", "OTH"],
 ]);
 
-const KG: ReadonlyMap<string, number> = new Map([
-  ["KG", 1],
-  ["G", 0.001],
-  ["LB", 0.45359237],
-  ["OZ", 0.028349523125],
-]);
-
 /** The declaration as Canada Post's `customs` (shipment.xsd `CustomsType`); values in the declaration's currency. */
 function customsElement(req: ShipRequest, contract: boolean, messages: AdapterMessage[]): CustomsElement {
   const customs = req.customs!;
@@ -115,7 +109,7 @@ function customsElement(req: ShipRequest, contract: boolean, messages: AdapterMe
         "customs-description": fit(c.description, 45, `customs.commodities[${i}].description`, messages),
         sku: fit(c.sku, 15, `customs.commodities[${i}].sku`, messages),
         "hs-tariff-code": hsTariffCode(c.hs_code),
-        "unit-weight": Math.max(0.001, Math.ceil(c.weight * (KG.get(c.weight_unit) ?? 1) * 1000) / 1000),
+        "unit-weight": Math.max(0.001, Math.ceil(convertWeight(c.weight, c.weight_unit, "KG") * 1000) / 1000),
         "customs-value-per-unit": Math.max(0.01, Math.round(c.value_amount * 100) / 100),
         "country-of-origin": c.origin_country.toUpperCase(),
       })),

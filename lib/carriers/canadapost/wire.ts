@@ -1,5 +1,6 @@
 import { optionNotHonoured, unusedOptionWarnings } from "@/lib/carriers/options";
 import { CarrierError, carrierCode, type AdapterMessage, type Parcel } from "@/lib/carriers/types";
+import { convertLength, convertWeight } from "@/lib/carriers/units";
 import { readShippingOptions } from "@/lib/schemas/options";
 import type { Dimensions, OptionElement } from "./requests";
 
@@ -8,17 +9,6 @@ import type { Dimensions, OptionElement } from "./requests";
  * (never under-declared); Canadian postal codes upper case without the space; options as `<option-code>`s.
  */
 
-const KG_PER: ReadonlyMap<string, number> = new Map([
-  ["KG", 1],
-  ["G", 0.001],
-  ["LB", 0.45359237],
-  ["OZ", 0.028349523125],
-]);
-const CM_PER: ReadonlyMap<string, number> = new Map([
-  ["CM", 1],
-  ["IN", 2.54],
-]);
-
 /** Up to `places` decimals, rounded up; the float noise of a conversion (2.5000000001) is not a step up. */
 function ceilTo(value: number, places: number): number {
   const f = 10 ** places;
@@ -26,14 +16,13 @@ function ceilTo(value: number, places: number): number {
 }
 
 export function weightKg(parcel: Parcel): number {
-  return Math.max(0.001, ceilTo(parcel.weight * (KG_PER.get(parcel.weight_unit) ?? 1), 3));
+  return Math.max(0.001, ceilTo(convertWeight(parcel.weight, parcel.weight_unit, "KG"), 3));
 }
 
 export function dimensionsCm(parcel: Parcel): Dimensions | undefined {
   const { length, width, height } = parcel;
   if (!length || !width || !height) return undefined;
-  const f = CM_PER.get(parcel.dimension_unit ?? "CM") ?? 1;
-  const cm = (v: number) => Math.max(0.1, ceilTo(v * f, 1));
+  const cm = (v: number) => Math.max(0.1, ceilTo(convertLength(v, parcel.dimension_unit ?? "CM", "CM"), 1));
   return { length: cm(length), width: cm(width), height: cm(height) };
 }
 

@@ -6,7 +6,8 @@ import type {
   TaxRegistration,
   TaxRegistrationType,
 } from "@/lib/carriers/types";
-import { money, type UnitSystem, weightIn } from "@/lib/carriers/dhl_express/wire";
+import { money, weightIn } from "@/lib/carriers/dhl_express/wire";
+import { type UnitSystem } from "@/lib/carriers/units";
 
 type Content = components["schemas"]["supermodelIoLogisticsExpressCreateShipmentRequest"]["content"];
 type ExportDeclaration = NonNullable<Content["exportDeclaration"]>;

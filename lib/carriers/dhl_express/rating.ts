@@ -16,8 +16,8 @@ import {
   rateAddressOf,
   records,
   str,
-  unitSystemOf,
 } from "@/lib/carriers/dhl_express/wire";
+import { unitSystemOf } from "@/lib/carriers/units";
 
 type RateBody = components["schemas"]["supermodelIoLogisticsExpressRateRequest"];
 

@@ -19,8 +19,8 @@ import {
   plannedShippingDateAndTime,
   records,
   str,
-  unitSystemOf,
 } from "@/lib/carriers/dhl_express/wire";
+import { unitSystemOf } from "@/lib/carriers/units";
 
 type ShipBody = components["schemas"]["supermodelIoLogisticsExpressCreateShipmentRequest"];
 type ImageOption = NonNullable<NonNullable<ShipBody["outputImageProperties"]>["imageOptions"]>[number];

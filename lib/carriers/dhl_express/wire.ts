@@ -1,4 +1,5 @@
 import { CarrierError, carrierCode, type Address, type Parcel, type WeightUnit } from "@/lib/carriers/types";
+import { convertLength, convertWeight, lengthUnitOf, weightUnitOf, type UnitSystem } from "@/lib/carriers/units";
 
 /**
  * The pieces of MyDHL's request format that rating and shipping share: units, addresses, packages, dates, money.
@@ -6,44 +7,15 @@ import { CarrierError, carrierCode, type Address, type Parcel, type WeightUnit }
  * dimensions to three decimals.
  */
 
-export type UnitSystem = "imperial" | "metric";
-
-// Maps: units are the client's words; only our own entries may answer for them.
-const KG_PER: ReadonlyMap<string, number> = new Map([
-  ["KG", 1],
-  ["LB", 0.45359237],
-  ["OZ", 0.028349523125],
-  ["G", 0.001],
-]);
-const CM_PER: ReadonlyMap<string, number> = new Map([
-  ["CM", 1],
-  ["IN", 2.54],
-]);
-
-function factor(table: ReadonlyMap<string, number>, unit: string): number {
-  const f = table.get(unit);
-  // The layer validates units before an adapter runs; one that slipped through is a bug, not a guess.
-  if (f === undefined) throw new Error(`unknown unit ${unit}`);
-  return f;
-}
-
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
-
-/** Pounds and inches when the first parcel is weighed in LB or OZ, kilograms and centimetres otherwise. */
-export function unitSystemOf(parcels: readonly Parcel[]): UnitSystem {
-  const unit = parcels[0]?.weight_unit;
-  return unit === "LB" || unit === "OZ" ? "imperial" : "metric";
-}
 
 /** A weight in the system's unit, to DHL's three decimals and never below its 0.001 minimum. */
 export function weightIn(system: UnitSystem, weight: number, unit: WeightUnit): number {
-  const kg = weight * factor(KG_PER, unit);
-  return Math.max(0.001, round3(system === "metric" ? kg : kg / factor(KG_PER, "LB")));
+  return Math.max(0.001, round3(convertWeight(weight, unit, weightUnitOf(system))));
 }
 
 function lengthIn(system: UnitSystem, value: number, unit: string): number {
-  const cm = value * factor(CM_PER, unit);
-  return Math.max(0.001, round3(system === "metric" ? cm : cm / factor(CM_PER, "IN")));
+  return Math.max(0.001, round3(convertLength(value, unit, lengthUnitOf(system))));
 }
 
 /** A package as rates and shipments take it: its weight, and its dimensions when all three are known. */

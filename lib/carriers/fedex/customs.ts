@@ -7,7 +7,8 @@ import {
   type ShipRequest,
 } from "@/lib/carriers/types";
 import { b13aFilingOption } from "@/lib/carriers/fedex/conditional";
-import { money, paymentType, unitSystemOf, weightIn, weightUnitOf } from "@/lib/carriers/fedex/wire";
+import { money, paymentType, weightIn } from "@/lib/carriers/fedex/wire";
+import { unitSystemOf, weightUnitOf } from "@/lib/carriers/units";
 
 /**
  * A customs declaration in FedEx's terms (Ship API `requestedShipment.customsClearanceDetail`), and Electronic

@@ -19,10 +19,9 @@ import {
   str,
   totalWeightLb,
   transitDaysOf,
-  unitSystemOf,
   weightIn,
-  weightUnitOf,
 } from "@/lib/carriers/fedex/wire";
+import { unitSystemOf, weightUnitOf } from "@/lib/carriers/units";
 
 /**
  * Rate quotes (`POST /rate/v1/rates/quotes`): every service FedEx offers on the route, with transit times, list and

@@ -34,8 +34,8 @@ import {
   str,
   totalWeightLb,
   transitDaysOf,
-  unitSystemOf,
 } from "@/lib/carriers/fedex/wire";
+import { unitSystemOf } from "@/lib/carriers/units";
 
 /**
  * Shipping (`POST /ship/v1/shipments`): the label comes back inline, base64, in the image type asked for (PDF, PNG

@@ -7,48 +7,18 @@ import {
   type TaxRegistrationType,
   type WeightUnit,
 } from "@/lib/carriers/types";
+import { convertLength, convertWeight, lengthUnitOf, weightUnitOf, type UnitSystem } from "@/lib/carriers/units";
 
 /**
  * The pieces of FedEx's request format that rating and shipping share: units, parties, package line items, money.
  * FedEx takes LB or KG and IN or CM (whole numbers), one system per shipment, and a total weight in pounds.
  */
 
-export type UnitSystem = "imperial" | "metric";
-
-// Maps: units are the client's words; only our own entries may answer for them.
-const KG_PER: ReadonlyMap<string, number> = new Map([
-  ["KG", 1],
-  ["LB", 0.45359237],
-  ["OZ", 0.028349523125],
-  ["G", 0.001],
-]);
-const CM_PER: ReadonlyMap<string, number> = new Map([
-  ["CM", 1],
-  ["IN", 2.54],
-]);
-
-function factor(table: ReadonlyMap<string, number>, unit: string): number {
-  const f = table.get(unit);
-  // The layer validates units before an adapter runs; one that slipped through is a bug, not a guess.
-  if (f === undefined) throw new Error(`unknown unit ${unit}`);
-  return f;
-}
-
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
-
-/** Pounds and inches when the first parcel is weighed in LB or OZ, kilograms and centimetres otherwise. */
-export function unitSystemOf(parcels: readonly Parcel[]): UnitSystem {
-  const unit = parcels[0]?.weight_unit;
-  return unit === "LB" || unit === "OZ" ? "imperial" : "metric";
-}
-
-export const weightUnitOf = (system: UnitSystem): "LB" | "KG" => (system === "imperial" ? "LB" : "KG");
 
 /** A weight in the system's unit, to FedEx's precision (two decimals, never below 0.1). */
 export function weightIn(system: UnitSystem, weight: number, unit: WeightUnit): number {
-  const kg = weight * factor(KG_PER, unit);
-  const value = system === "imperial" ? kg / KG_PER.get("LB")! : kg;
-  return Math.max(0.1, round(value, 2));
+  return Math.max(0.1, round(convertWeight(weight, unit, weightUnitOf(system)), 2));
 }
 
 export function totalWeightLb(parcels: readonly Parcel[]): number {
@@ -68,9 +38,8 @@ interface Dimensions {
 /** FedEx takes whole numbers; a parcel is never made smaller than it is, so fractions round up. */
 function dimensionsOf(system: UnitSystem, p: Parcel): Dimensions | undefined {
   if (p.length === null || p.width === null || p.height === null || p.dimension_unit === null) return undefined;
-  const toCm = factor(CM_PER, p.dimension_unit);
-  const per = system === "imperial" ? CM_PER.get("IN")! : 1;
-  const size = (n: number) => Math.max(1, Math.ceil(round((n * toCm) / per, 4)));
+  const from = p.dimension_unit;
+  const size = (n: number) => Math.max(1, Math.ceil(round(convertLength(n, from, lengthUnitOf(system)), 4)));
   return {
     length: size(p.length),
     width: size(p.width),

@@ -286,7 +286,10 @@ describe("void", () => {
   it("voids before pickup and refuses after", async () => {
     const { data } = await sandboxAdapter.ship(ctxAt(now), testShipRequest({ label_type: "ZPL" }));
     const req = { tracking_number: data.tracking_number, shipment_identifier: data.shipment_identifier };
-    expect(await sandboxAdapter.void(ctxAt(later(2)), req)).toEqual({ data: { voided: true, refund: null }, messages: [] });
+    expect(await sandboxAdapter.void(ctxAt(later(2)), req)).toEqual({
+      data: { voided: true, refund: null },
+      messages: [],
+    });
     const refused = await rejection(sandboxAdapter.void(ctxAt(later(3)), req));
     expect(refused.messages[0]).toMatchObject({
       code: "SBX_VOID_NOT_ALLOWED",

@@ -1,29 +1,15 @@
 import type { DimensionUnit, Parcel, WeightUnit } from "@/lib/carriers/types";
 import { sandboxRefusal } from "@/lib/carriers/sandbox/errors";
+import { convertLength, convertWeight, isDimensionUnit, isWeightUnit } from "@/lib/carriers/units";
 
 /**
  * Unit conversion for pricing. Everything is converted to kilograms and centimetres first, so the same parcel
  * costs the same whether it was entered in KG/CM or LB/IN (up to the last gram of rounding).
  */
 
-// Maps, not object literals: a unit is the client's word, and only our own entries may answer for it.
-const KG_PER_UNIT: ReadonlyMap<string, number> = new Map([
-  ["KG", 1],
-  ["LB", 0.45359237], // exact by definition
-  ["OZ", 0.028349523125], // 1/16 lb
-  ["G", 0.001],
-]);
-
-const CM_PER_UNIT: ReadonlyMap<string, number> = new Map([
-  ["CM", 1],
-  ["IN", 2.54],
-]);
-
 /** The layer validates units before an adapter sees them; one that slipped through is refused, never guessed. */
-function factor(table: ReadonlyMap<string, number>, unit: string): number {
-  const f = table.get(unit);
-  if (f === undefined) throw sandboxRefusal("SBX_INVALID_UNIT", "Unknown weight or dimension unit.");
-  return f;
+function known(unit: string, isUnit: (u: string) => boolean): void {
+  if (!isUnit(unit)) throw sandboxRefusal("SBX_INVALID_UNIT", "Unknown weight or dimension unit.");
 }
 
 /**
@@ -36,11 +22,13 @@ const DIM_DIVISOR_CM3_PER_KG = 5000;
 export const MAX_PARCEL_WEIGHT_KG = 70;
 
 export function toKg(weight: number, unit: WeightUnit): number {
-  return weight * factor(KG_PER_UNIT, unit);
+  known(unit, isWeightUnit);
+  return convertWeight(weight, unit, "KG");
 }
 
 function toCm(length: number, unit: DimensionUnit): number {
-  return length * factor(CM_PER_UNIT, unit);
+  known(unit, isDimensionUnit);
+  return convertLength(length, unit, "CM");
 }
 
 /** Rounds to whole grams so float noise from unit conversion cannot tip a price by a cent. */

@@ -362,7 +362,10 @@ describe("UPS against the emulator", () => {
   it("voids a label, and a second void of it settles as voided with an info message", async () => {
     const sold = await run((ctx) => upsAdapter.ship(ctx, upsShipRequest()));
     const req = { tracking_number: sold.data.tracking_number, shipment_identifier: sold.data.shipment_identifier };
-    expect(await run((ctx) => upsAdapter.void(ctx, req))).toEqual({ data: { voided: true, refund: null }, messages: [] });
+    expect(await run((ctx) => upsAdapter.void(ctx, req))).toEqual({
+      data: { voided: true, refund: null },
+      messages: [],
+    });
     const again = await run((ctx) => upsAdapter.void(ctx, req));
     expect(again.data).toEqual({ voided: true, refund: null });
     expect(again.messages).toEqual([expect.objectContaining({ code: "190117", level: "info" })]);

@@ -6,6 +6,7 @@ import {
   type Parcel,
   type WeightUnit,
 } from "@/lib/carriers/types";
+import { convertLength, convertWeight } from "@/lib/carriers/units";
 
 /**
  * Pieces every UPS request shares: UPS's field limits, units, addresses and packages. UPS writes every number as a
@@ -47,21 +48,9 @@ export function unitsFor(originCountry: string): { weight: "LBS" | "KGS"; dimens
     : { weight: "KGS", dimension: "CM" };
 }
 
-const KG_PER_UNIT = new Map<WeightUnit, number>([
-  ["KG", 1],
-  ["LB", 0.45359237],
-  ["OZ", 0.028349523125],
-  ["G", 0.001],
-]);
-const CM_PER_UNIT = new Map<DimensionUnit, number>([
-  ["CM", 1],
-  ["IN", 2.54],
-]);
-
-function convertWeight(value: number, from: WeightUnit, to: "LBS" | "KGS"): number {
-  const kg = value * (KG_PER_UNIT.get(from) ?? 1);
-  return to === "KGS" ? kg : kg / 0.45359237;
-}
+/** A weight in UPS's unit (its words: LBS, KGS). */
+const weightIn = (value: number, from: WeightUnit, to: "LBS" | "KGS") =>
+  convertWeight(value, from, to === "KGS" ? "KG" : "LB");
 
 /** A weight as UPS writes it: rounded up to a tenth (never under-declared), at least 0.1. */
 function weightText(value: number): string {
@@ -71,8 +60,7 @@ function weightText(value: number): string {
 
 /** A dimension as UPS's Shipping API takes it: whole units (3 digits at most), rounded up. */
 function dimensionText(value: number, from: DimensionUnit, to: "IN" | "CM"): string {
-  const cm = value * (CM_PER_UNIT.get(from) ?? 1);
-  const converted = to === "CM" ? cm : cm / 2.54;
+  const converted = convertLength(value, from, to);
   return String(Math.max(1, Math.ceil(converted - 1e-9)));
 }
 
@@ -136,14 +124,14 @@ export function packageMeasures(parcel: Parcel, units: ReturnType<typeof unitsFo
     ...dimensions,
     PackageWeight: {
       UnitOfMeasurement: weightUnit(units.weight),
-      Weight: weightText(convertWeight(parcel.weight, parcel.weight_unit, units.weight)),
+      Weight: weightText(weightIn(parcel.weight, parcel.weight_unit, units.weight)),
     },
   };
 }
 
 /** The shipment's weight: the sum of its parcels', in UPS's unit. */
 export function totalWeight(parcels: Parcel[], unit: "LBS" | "KGS") {
-  const sum = parcels.reduce((s, p) => s + convertWeight(p.weight, p.weight_unit, unit), 0);
+  const sum = parcels.reduce((s, p) => s + weightIn(p.weight, p.weight_unit, unit), 0);
   return { UnitOfMeasurement: weightUnit(unit), Weight: weightText(sum) };
 }
 

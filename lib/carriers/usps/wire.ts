@@ -6,29 +6,23 @@ import {
   type Parcel,
   type WeightUnit,
 } from "@/lib/carriers/types";
+import { convertLength, convertWeight } from "@/lib/carriers/units";
 
 /**
  * What every USPS request shares (carriers.md §3.2, §3.3): weights in pounds and dimensions in inches (the v3 files
  * take no other unit), US ZIP Codes, names split in first and last, and USPS's field lengths.
  */
 
-const LB_PER_UNIT = new Map<WeightUnit, number>([
-  ["LB", 1],
-  ["OZ", 1 / 16],
-  ["KG", 1 / 0.45359237],
-  ["G", 1 / 453.59237],
-]);
-
 /** A weight in pounds, rounded up to a hundredth (never under-declared), at least 0.01. */
 export function pounds(value: number, unit: WeightUnit): number {
-  const lb = value * (LB_PER_UNIT.get(unit) ?? 1);
+  const lb = convertWeight(value, unit, "LB");
   return Math.max(0.01, Math.ceil(lb * 100 - 1e-9) / 100);
 }
 
 /** A dimension in inches, rounded up to a tenth; a parcel without dimensions is sent as 1 in each way. */
 function inches(value: number | null, unit: Parcel["dimension_unit"]): number {
   if (value === null || !(value > 0)) return 1;
-  const inch = unit === "CM" ? value / 2.54 : value;
+  const inch = convertLength(value, unit ?? "IN", "IN");
   return Math.max(0.1, Math.ceil(inch * 10 - 1e-9) / 10);
 }
 
