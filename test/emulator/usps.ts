@@ -580,7 +580,8 @@ async function label(req: EmulatorRequest, state: CarrierState, international: b
     );
   }
   const extraServices = extras.map((e) => ({ name: e.name, price: e.price, SKU: `DX${e.code}XXXXXXXXXX` }));
-  const postage = round2(base + (nonMachinable ? 4.2 : 0) + extras.reduce((sum, e) => sum + e.price, 0));
+  // "Amount of Postage Required, does not include insurance or other extra service fees" (LabelMetadata.postage).
+  const postage = round2(base + (nonMachinable ? 4.2 : 0));
   const refs = list(pkg.customerReference).map((r) => str(obj(r)?.referenceNumber));
   sales(state).set(tn, {
     trackingNumber: tn,

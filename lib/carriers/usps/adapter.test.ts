@@ -46,6 +46,17 @@ describe("rates", () => {
     expect(quotes.every((q) => q.currency === "USD" && q.transit_days > 0)).toBe(true);
   });
 
+  it("quotes the processing category the label will declare, not a cheaper one", () => {
+    const any = parseRateResponse(fixture("rate-response-domestic.json"), []).quotes;
+    const machinable = parseRateResponse(fixture("rate-response-domestic.json"), [], "MACHINABLE").quotes;
+    const non = parseRateResponse(fixture("rate-response-domestic.json"), [], "NON_MACHINABLE").quotes;
+    const price = (qs: typeof any, code: string) => qs.find((q) => q.service === code)!.total_charge;
+    const code = non.find((q) => price(non, q.service) > price(machinable, q.service))?.service;
+    expect(code).toBeDefined();
+    expect(price(any, code!)).toBe(price(machinable, code!));
+    expect(price(non, code!)).toBeGreaterThan(price(machinable, code!));
+  });
+
   it("leaves out classes it does not sell, and refuses an answer without pricing options", () => {
     const { quotes } = parseRateResponse(fixture("rate-response-international.json"), []);
     expect(quotes.map((q) => q.service)).not.toContain("GLOBAL_EXPRESS_GUARANTEED");
@@ -68,6 +79,31 @@ describe("labels", () => {
       expected: "ZPL",
     });
     expect(intl.trackingNumber).toMatch(/^CP\d{9}US$/);
+  });
+
+  it("charges postage plus the extra services USPS bills on top; the package's fees are within postage", () => {
+    const answer = {
+      ...(fixture("label-response-domestic.json") as Record<string, unknown>),
+      postage: 14.4,
+      fees: [{ name: "Nonmachinable Surcharge", SKU: "DXQ0XXXXXXXXXX", price: 4.2 }],
+      extraServices: [{ name: "Insurance <= $500", SKU: "DX930XXXXXXXXX", price: 3.05 }],
+    };
+    const { charge } = parseLabelResponse(answer, { service: "PRIORITY_MAIL", international: false, expected: "ZPL" });
+    expect(charge).toMatchObject({ base_charge: 10.2, total_charge: 17.45, currency: "USD" });
+    expect(charge!.extra_charges).toEqual([
+      { name: "Nonmachinable Surcharge", amount: 4.2, currency: "USD" },
+      { name: "Insurance <= $500", amount: 3.05, currency: "USD" },
+    ]);
+    // International labels name their extra services `serviceName`.
+    const intl = parseLabelResponse(
+      {
+        ...(fixture("label-response-international.json") as Record<string, unknown>),
+        postage: 40,
+        extraServices: [{ serviceName: "Insurance", price: 2.5 }],
+      },
+      { service: "PRIORITY_MAIL_INTERNATIONAL", international: true, expected: "ZPL" },
+    );
+    expect(intl.charge).toMatchObject({ total_charge: 42.5, extra_charges: [{ name: "Insurance", amount: 2.5 }] });
   });
 
   it("refuses an answer whose label is not the format asked for", () => {

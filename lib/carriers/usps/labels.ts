@@ -212,18 +212,24 @@ export function parseLabelResponse(
   return { trackingNumber: tn.trim(), label, documents, charge: chargeOf(b, opts.service), messages };
 }
 
-/** The label's price: `postage` is what the account pays, its fees and extra services itemized within it. */
+/**
+ * The label's price. `postage` is "Amount of Postage Required, does not include insurance or other extra service fees"
+ * (domestic-labels.yaml, international-labels.yaml `LabelMetadata`): the package's own fees (a nonmachinable
+ * surcharge) are within it, and the extra services (insurance, signature) are paid on top. Extra services name
+ * themselves `name` on domestic labels and `serviceName` on international ones.
+ */
 function chargeOf(b: Record<string, unknown> | null, code: string): RateQuote | null {
   const postage = num(b?.postage);
   if (postage === null) return null;
-  const extra: ExtraCharge[] = [];
-  for (const list of [b?.fees, b?.extraServices]) {
-    for (const f of Array.isArray(list) ? list : []) {
-      const price = num((f as { price?: unknown })?.price);
-      const name = (f as { name?: unknown })?.name;
-      if (price) extra.push({ name: typeof name === "string" ? name : "Fee", amount: price, currency: "USD" });
-    }
-  }
+  const itemized = (list: unknown, fallback: string): ExtraCharge[] =>
+    (Array.isArray(list) ? list : []).flatMap((f: { price?: unknown; name?: unknown; serviceName?: unknown }) => {
+      const price = num(f?.price);
+      const name = [f?.name, f?.serviceName].find((n): n is string => typeof n === "string" && n !== "");
+      return price ? [{ name: name ?? fallback, amount: price, currency: "USD" }] : [];
+    });
+  const fees = itemized(b?.fees, "Fee");
+  const services = itemized(b?.extraServices, "Extra service");
+  const total = Math.round((postage + services.reduce((s, e) => s + e.amount, 0)) * 100) / 100;
   const commitment = b?.commitment as { name?: unknown; expectedDeliveryDate?: unknown } | undefined;
   const date =
     typeof commitment?.expectedDeliveryDate === "string" ? commitment.expectedDeliveryDate.slice(0, 10) : null;
@@ -231,11 +237,11 @@ function chargeOf(b: Record<string, unknown> | null, code: string): RateQuote | 
     service: code,
     service_name: uspsService(code)?.name ?? code,
     currency: "USD",
-    base_charge: Math.round((postage - extra.reduce((s, e) => s + e.amount, 0)) * 100) / 100,
+    base_charge: Math.round((postage - fees.reduce((s, e) => s + e.amount, 0)) * 100) / 100,
     discount: 0,
     duties_and_taxes: 0,
-    total_charge: postage,
-    extra_charges: extra,
+    total_charge: total,
+    extra_charges: [...fees, ...services],
     transit_days: 0,
     estimated_delivery: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null,
   };

@@ -124,7 +124,12 @@ interface RateOption {
   totalPrice?: unknown;
   totalBasePrice?: unknown;
   commitment?: unknown;
-  rates?: { description?: unknown; price?: unknown; fees?: { name?: unknown; price?: unknown }[] }[];
+  rates?: {
+    description?: unknown;
+    price?: unknown;
+    processingCategory?: unknown;
+    fees?: { name?: unknown; price?: unknown }[];
+  }[];
   extraServices?: { name?: unknown; price?: unknown }[];
 }
 
@@ -165,18 +170,22 @@ function quoteOf(code: string, name: string, o: RateOption): RateQuote | null {
 }
 
 /**
- * Each mail class USPS answered that we sell, at its cheapest rate option (a class comes with one per rate
- * indicator and processing category USPS found for the parcel), cheapest class first. A class we do not sell
- * (returns, Connect, Global Express Guaranteed) is left out; `requested` narrows to those codes.
+ * Each mail class USPS answered that we sell, at the cheapest rate option of the processing category the label will
+ * declare (`category`: wire.ts processingCategory, from the parcel's measures), cheapest class first. USPS answers an
+ * option per rate indicator and processing category it found for the parcel; quoting a machinable price for a
+ * parcel whose label says NON_MACHINABLE would quote less than the label costs. An option that names no category, or
+ * a class with none of the label's, is taken at its cheapest. A class we do not sell (returns, Connect, Global
+ * Express Guaranteed) is left out; `requested` narrows to those codes.
  */
 export function parseRateResponse(
   body: unknown,
   requested: string[],
+  category: string | null = null,
 ): { quotes: RateQuote[]; messages: AdapterMessage[] } {
   const pricing = (body as { pricingOptions?: unknown } | null)?.pricingOptions;
   if (!Array.isArray(pricing)) throw badResponse("its pricing options");
   const wanted = new Set(requested.map((s) => s.trim().toUpperCase()));
-  const best = new Map<string, RateQuote>();
+  const best = new Map<string, { quote: RateQuote; fits: boolean }>();
   for (const p of pricing) {
     const options = (p as { shippingOptions?: unknown })?.shippingOptions;
     for (const option of Array.isArray(options) ? options : []) {
@@ -185,11 +194,25 @@ export function parseRateResponse(
       if (!service || (wanted.size > 0 && !wanted.has(service.code))) continue;
       for (const r of Array.isArray(o.rateOptions) ? o.rateOptions : []) {
         const quote = quoteOf(service.code, service.name, r as RateOption);
+        if (!quote) continue;
+        const fits = fitsCategory(r as RateOption, category);
         const held = best.get(service.code);
-        if (quote && (!held || quote.total_charge < held.total_charge)) best.set(service.code, quote);
+        // One of the label's category beats any other; among equals, the cheaper.
+        if (!held || (fits && !held.fits) || (fits === held.fits && quote.total_charge < held.quote.total_charge)) {
+          best.set(service.code, { quote, fits });
+        }
       }
     }
   }
-  const quotes = [...best.values()].sort((a, b) => a.total_charge - b.total_charge);
+  const quotes = [...best.values()].map((b) => b.quote).sort((a, b) => a.total_charge - b.total_charge);
   return { quotes, messages: [] };
+}
+
+/** Whether a rate option prices the label's processing category (an option that names none fits any). */
+function fitsCategory(o: RateOption, category: string | null): boolean {
+  if (category === null) return true;
+  const named = (Array.isArray(o.rates) ? o.rates : [])
+    .map((r) => r?.processingCategory)
+    .filter((c): c is string => typeof c === "string");
+  return named.length === 0 || named.includes(category);
 }
