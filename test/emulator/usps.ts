@@ -658,7 +658,7 @@ function cancel(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
       throw new Refusal(
         400,
         "EMU-LBL-DUP",
-        "A refund request for this label was already submitted today.",
+        "A refund request for this order has already been submitted today",
         "trackingNumber",
       );
     }

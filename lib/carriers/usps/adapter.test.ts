@@ -6,6 +6,8 @@ import type { CarrierResponse } from "@/lib/carriers/http/client";
 import { CarrierError } from "@/lib/carriers/types";
 import { errorFromResponse, uspsErrors } from "@/lib/carriers/usps/errors";
 import { buildLabelRequest, idempotencyKey, parseLabelResponse } from "@/lib/carriers/usps/labels";
+import { checkRefund } from "@/lib/carriers/usps/cancel";
+import type { AdapterContext } from "@/lib/carriers/types";
 import { parseRateResponse, transitDays } from "@/lib/carriers/usps/rating";
 import { parseTrackResponse, plainText, trackingNumberOf } from "@/lib/carriers/usps/tracking";
 import { uspsConfigSchema, readUspsConfig } from "@/lib/carriers/usps/config";
@@ -252,5 +254,51 @@ describe("the connection form", () => {
       ["cutoff_time", "text"],
       ["refund_review_days", "integer"],
     ]);
+  });
+});
+
+describe("refund verdicts", () => {
+  const requested = new Date("2026-11-01T12:00:00Z");
+  const ctxAt = (now: Date) => ({ connection: { config: {} }, now: () => now }) as unknown as AdapterContext;
+  const req = {
+    tracking_number: "9205590000000100000018",
+    shipment_identifier: null,
+    refund: { status: "pending" as const, reference: "104660" },
+    requested_at: requested,
+  };
+  const tracked = (codes: string[]) => async () => ({
+    data: {
+      tracking_number: req.tracking_number,
+      status: "in_transit" as const,
+      events: codes.map((code) => ({
+        date: "2026-11-02",
+        time: null,
+        description: "",
+        location: "",
+        code,
+        status: "in_transit" as const,
+        occurred_at: "2026-11-02T10:00:00Z",
+      })),
+      estimated_delivery: null,
+      meta: {},
+    },
+    messages: [],
+  });
+  const day = 24 * 3_600_000;
+
+  it("a listed scan refuses; a label only made, a blank or an unlisted code proves nothing", async () => {
+    const soon = ctxAt(new Date(requested.getTime() + day));
+    expect((await checkRefund(soon, req, tracked(["03"]))).data.status).toBe("refused");
+    for (const codes of [["GX"], ["MA"], [""], ["ZZ"], []]) {
+      expect((await checkRefund(soon, req, tracked(codes))).data).toEqual({ status: "pending", reference: "104660" });
+    }
+  });
+
+  it("no scan within the review window: refunded, said to be inferred", async () => {
+    const late = await checkRefund(ctxAt(new Date(requested.getTime() + 30 * day)), req, tracked(["GX"]));
+    expect(late.data.status).toBe("refunded");
+    expect(late.messages[0]).toMatchObject({ code: "USPS_REFUND_INFERRED", level: "info" });
+    const early = await checkRefund(ctxAt(new Date(requested.getTime() + 30 * day - 1)), req, tracked(["GX"]));
+    expect(early.data.status).toBe("pending");
   });
 });

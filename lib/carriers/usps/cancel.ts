@@ -14,7 +14,7 @@ import {
 import { sendAuthorized } from "@/lib/carriers/usps/auth";
 import { readUspsConfig } from "@/lib/carriers/usps/config";
 import { badResponse, errorFromResponse } from "@/lib/carriers/usps/errors";
-import { PRE_SHIPMENT_CODES } from "@/lib/carriers/usps/status";
+import { PRE_SHIPMENT_CODES, USPS_STATUS_BY_CODE } from "@/lib/carriers/usps/status";
 
 /**
  * Cancelling a label (domestic-labels.yaml `DELETE /labels/v3/label/{trackingNumber}`, international-labels.yaml
@@ -29,6 +29,15 @@ import { PRE_SHIPMENT_CODES } from "@/lib/carriers/usps/status";
  * default 30) is taken as granted (`refunded`), with a message saying it is inferred; before that, `pending`.
  */
 
+/**
+ * USPS's refusal of a second refund request for a label the same day (domestic-labels.yaml
+ * `ExampleCancelError_REFUND_SAMELABEL_SAMEDAY`: "A refund request for this order has already been submitted today").
+ * The file gives its code as a placeholder (`00000XX`), so the words are what tell it apart.
+ */
+function refundAlreadyRequested(text: string): boolean {
+  return /refund request for this (order|label) has already been submitted/i.test(text);
+}
+
 /** International labels carry a 13-character S10 number; domestic ones 20 digits or more. */
 const isInternationalNumber = (tn: string) => /^[A-Z]{2}\d{9}[A-Z]{2}$/.test(tn);
 
@@ -42,6 +51,20 @@ export async function voidLabel(ctx: AdapterContext, req: VoidRequest): Promise<
     () => ({ method: "DELETE", url: `${ctx.baseUrl}${path}`, operation: "void", idempotent: true }),
     { payment: true },
   );
+  if (res.status === 400 && refundAlreadyRequested(res.text())) {
+    // A void whose first answer was lost (the HTTP client repeats a DELETE after a 5xx or a dropped connection), or
+    // a clerk cancelling again the same day: USPS already holds the refund request, so the label is voided.
+    return {
+      data: { voided: true, refund: { status: "pending", reference: null } },
+      messages: [
+        {
+          code: carrierCode("USPS_REFUND_PENDING"),
+          level: "info",
+          message: "USPS already holds a refund request for this label; the refund is pending until USPS settles it.",
+        },
+      ],
+    };
+  }
   if (res.status !== 200) throw errorFromResponse(res);
   const body = res.json<{ status?: unknown; disputeId?: unknown }>();
   if (body?.status === "CANCELED") return { data: { voided: true, refund: null }, messages: [] };
@@ -62,8 +85,15 @@ export async function voidLabel(ctx: AdapterContext, req: VoidRequest): Promise<
 const DAY_MS = 86_400_000;
 
 /** Whether the tracking shows any scan of the parcel itself (anything but "label created"). */
+/**
+ * Whether the parcel was scanned: an event whose code USPS lists (the status table) and that is not one of the codes
+ * of a label only made. A blank or unlisted code proves nothing, and a refusal of the refund must be proven.
+ */
 function scanned(tracking: TrackingResult): boolean {
-  return tracking.events.some((e) => !PRE_SHIPMENT_CODES.has(e.code));
+  return tracking.events.some((e) => {
+    const code = e.code.trim().toUpperCase();
+    return USPS_STATUS_BY_CODE.has(code) && !PRE_SHIPMENT_CODES.has(code);
+  });
 }
 
 export async function checkRefund(

@@ -327,7 +327,7 @@ describe("USPS against the emulator: cancel and refunds", () => {
     expect(later.messages[0]!.message).toContain("No scan of the label within 30 days");
   });
 
-  it("labels disputed the same day share the CRID's dispute id; USPS refuses the same label's second request that day", async () => {
+  it("labels disputed the same day share the CRID's dispute id; a second request that day is the one USPS holds", async () => {
     const a = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest({ shipment_key: "shp_a" })));
     const b = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest({ shipment_key: "shp_b" })));
     skewMs = 20 * 60_000;
@@ -338,11 +338,21 @@ describe("USPS against the emulator: cancel and refunds", () => {
       uspsAdapter.void(ctx, { tracking_number: b.data.tracking_number, shipment_identifier: null }),
     );
     expect(vb.data.refund!.reference).toBe(va.data.refund!.reference);
-    // USPS publishes the rule but no code for it: the refusal is reported in USPS's words, not taken as a success.
-    const again = await failure(
-      run((ctx) => uspsAdapter.void(ctx, { tracking_number: a.data.tracking_number, shipment_identifier: null })),
+    // USPS refuses the same label's second request that day (its 400, in the file's words): the label is voided and
+    // its refund pending all the same, so a void whose first answer was lost, repeated, settles as voided.
+    const again = await run((ctx) =>
+      uspsAdapter.void(ctx, { tracking_number: a.data.tracking_number, shipment_identifier: null }),
     );
-    expect(again.messages[0]).toMatchObject({ code: "EMU-LBL-DUP", details: { status: 400, field: "trackingNumber" } });
+    expect(again.data).toEqual({ voided: true, refund: { status: "pending", reference: null } });
+    expect(again.messages).toEqual([expect.objectContaining({ code: "USPS_REFUND_PENDING", level: "info" })]);
+    expect(calls("void").at(-1)!.status).toBe(400);
+  });
+
+  it("a refusal of a cancellation for another reason stays a refusal", async () => {
+    const failed = await failure(
+      run((ctx) => uspsAdapter.void(ctx, { tracking_number: "9205590000000999999999", shipment_identifier: null })),
+    );
+    expect(failed.messages[0]).toMatchObject({ details: { status: 400 } });
   });
 
   it("a refund is refused when the parcel was scanned: the label was used", async () => {
