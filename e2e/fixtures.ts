@@ -78,8 +78,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await api.dispose();
   },
 
-  // Every page a test opens fails it on a CSP violation: a script or style the policy refuses is a page that does not
-  // work as it did in development, where nothing reported it (lib/security-headers.ts).
+  // Every page a test opens fails it on a CSP violation: a script or style the policy refuses (lib/security-headers.ts)
+  // is a part of the page that stops working without an error a test would otherwise see. A spec that needs a second
+  // browser context takes it from `newContext`, never `browser.newContext()`, which nothing watches.
   context: async ({ context }, use) => {
     const found = await watchCsp(context);
     await use(context);
