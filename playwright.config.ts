@@ -64,7 +64,8 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: "npx tsx test/emulator/main.ts",
+      // The emulator draws Canada Post labels with lib/labels (server-only: the react-server condition resolves it).
+      command: "npx tsx --conditions=react-server test/emulator/main.ts",
       url: `${emulatorURL}/__emulator/calls`,
       reuseExistingServer: !process.env.CI,
       timeout: 30_000,

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
+import { cspNonce, pagePolicy } from "@/lib/security-headers";
 
 // The pages anyone may open; everything else the matcher sends here needs a session. An invitation link's page
 // (/invite/{token}) is public too: it tells a signed-out visitor whom the link is from before they sign up or in.
@@ -12,19 +13,29 @@ const isPublic = (pathname: string) =>
  * A cheap first check on page visits (no database): without a session cookie, go to sign-in and come back after.
  * Pages check the session itself again on the server (lib/dashboard/session.ts), which also catches expired and
  * revoked sessions. The path travels in a request header so that check can send the visit back here too.
+ *
+ * Every page answer carries its Content-Security-Policy, with a nonce of its own (lib/security-headers.ts). The
+ * policy is set on the request too: that is where Next.js reads the nonce it puts on its scripts.
  */
 export function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const path = pathname + search;
+  // NODE_ENV is fixed when Next.js builds (or runs `next dev`), not a setting: lib/env.ts has nothing to add here.
+  const policy = pagePolicy(cspNonce(), { dev: process.env.NODE_ENV === "development" });
+  let res: NextResponse;
   if (!isPublic(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
     const url = req.nextUrl.clone();
     url.pathname = "/sign-in";
     url.search = `?next=${encodeURIComponent(path)}`;
-    return NextResponse.redirect(url);
+    res = NextResponse.redirect(url);
+  } else {
+    const headers = new Headers(req.headers);
+    headers.set("x-shipwell-path", path);
+    headers.set("Content-Security-Policy", policy);
+    res = NextResponse.next({ request: { headers } });
   }
-  const headers = new Headers(req.headers);
-  headers.set("x-shipwell-path", path);
-  return NextResponse.next({ request: { headers } });
+  res.headers.set("Content-Security-Policy", policy);
+  return res;
 }
 
 export const config = {

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { Providers } from "@/app/providers";
 import "./globals.css";
 
@@ -8,7 +9,11 @@ export const metadata: Metadata = {
   icons: { icon: "/favicon.svg" },
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page is rendered per request, none prerendered at build time: its scripts carry the nonce of the visit's
+  // Content-Security-Policy (proxy.ts), which a page written at build time could not know, so its scripts would be
+  // refused and it would never become interactive.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen bg-background text-foreground antialiased">

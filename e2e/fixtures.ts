@@ -1,7 +1,14 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 
 export { expect };
 
@@ -9,12 +16,40 @@ export { expect };
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const BLOCKING = new Set(["serious", "critical"]);
 
+/**
+ * Collects every Content-Security-Policy violation Chromium reports in a browser context, in any of its pages and
+ * frames: the `securitypolicyviolation` event each document fires (listened for by a script Playwright adds to every
+ * new document, which the page's policy does not govern) and the console's "Content Security Policy" messages (which
+ * also name a policy Chromium could not read). Returns the list, which grows as the context is used.
+ */
+export async function watchCsp(context: BrowserContext): Promise<string[]> {
+  const found: string[] = [];
+  await context.exposeBinding("__shipwellCspViolation", ({ frame }, text: string) => {
+    found.push(`${frame.url()}: ${text}`);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __shipwellCspViolation: (text: string) => void }).__shipwellCspViolation;
+      report(`${e.effectiveDirective} refused ${e.blockedURI || "inline"}${e.sample ? ` (${e.sample})` : ""}`);
+    });
+  });
+  context.on("console", (message) => {
+    if (/content.security.policy/i.test(message.text())) found.push(`console: ${message.text()}`);
+  });
+  return found;
+}
+
 type Fixtures = {
   /**
    * Scans the page with axe-core, failing on any serious or critical violation, and saves a full-page screenshot
    * to the report and to test-results/pages/<name>.png, so a person can look at every page after a run.
    */
   checkPage: (page: Page, name: string) => Promise<void>;
+  /**
+   * A new browser context (another person, or no one signed in), watched as `page`'s is: a CSP violation in it fails
+   * the test. Use it instead of `browser.newContext()`; it is closed at the test's end if the test did not.
+   */
+  newContext: () => Promise<BrowserContext>;
   /** Requests to the server with the bootstrap key (`Authorization: Token …`), relative to baseURL. */
   api: APIRequestContext;
 };
@@ -41,6 +76,29 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     });
     await use(api);
     await api.dispose();
+  },
+
+  // Every page a test opens fails it on a CSP violation: a script or style the policy refuses (lib/security-headers.ts)
+  // is a part of the page that stops working without an error a test would otherwise see. A spec that needs a second
+  // browser context takes it from `newContext`, never `browser.newContext()`, which nothing watches.
+  context: async ({ context }, use) => {
+    const found = await watchCsp(context);
+    await use(context);
+    expect(found, "Content-Security-Policy violations").toEqual([]);
+  },
+
+  newContext: async ({ browser }, use) => {
+    const opened: { context: BrowserContext; found: string[] }[] = [];
+    await use(async () => {
+      const context = await browser.newContext();
+      opened.push({ context, found: await watchCsp(context) });
+      return context;
+    });
+    for (const { context } of opened) await context.close();
+    expect(
+      opened.flatMap(({ found }) => found),
+      "Content-Security-Policy violations",
+    ).toEqual([]);
   },
 
   checkPage: async ({}, use, testInfo) => {

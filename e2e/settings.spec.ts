@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { expect, field, signUp, test } from "./fixtures";
 
 /** A fresh organization of its own (its first person is the owner), so this file shares no settings with others. */
@@ -8,8 +8,11 @@ async function newOwner(page: Page, tag: string) {
   return user;
 }
 
-async function inFreshBrowser<T>(browser: Browser, fn: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext();
+async function inFreshBrowser<T>(
+  newContext: () => Promise<BrowserContext>,
+  fn: (page: Page) => Promise<T>,
+): Promise<T> {
+  const context = await newContext();
   try {
     return await fn(await context.newPage());
   } finally {
@@ -99,7 +102,7 @@ test.describe("settings", () => {
 
   test("an invited member joins through the link after signing up, and cannot open API keys", async ({
     page,
-    browser,
+    newContext,
     checkPage,
   }) => {
     const owner = await newOwner(page, "team");
@@ -115,7 +118,7 @@ test.describe("settings", () => {
     await expect(page.getByText(`${invitee.email}`)).toBeVisible();
     await checkPage(page, "settings-team");
 
-    await inFreshBrowser(browser, async (other) => {
+    await inFreshBrowser(newContext, async (other) => {
       await other.goto(link);
       await expect(other.getByRole("heading", { name: `Join Sol team's organization` })).toBeVisible();
       await checkPage(other, "invite");

@@ -53,7 +53,7 @@ test.describe("trackers", () => {
   test("a bought label's tracker: the timeline grows after Refresh now, a share link shows a public page without the recipient, delete ends it", async ({
     page,
     api,
-    browser,
+    newContext,
     request,
     checkPage,
   }) => {
@@ -99,7 +99,7 @@ test.describe("trackers", () => {
     await expect(page.getByTestId("share-link")).toHaveText(url);
 
     // Signed out (a new browser context, no cookie): the page, cacheable for a minute, with the security headers.
-    const anonymous = await browser.newContext();
+    const anonymous = await newContext();
     const visitor = await anonymous.newPage();
     const answer = await visitor.goto(url);
     expect(answer?.status()).toBe(200);

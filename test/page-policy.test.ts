@@ -1,0 +1,71 @@
+import { NextRequest } from "next/server";
+import { describe, expect, it } from "vitest";
+import { cspNonce, pagePolicy } from "@/lib/security-headers";
+import { proxy } from "@/proxy";
+
+const SESSION = "shipwell.session_token=abc";
+const visit = (path: string, headers: Record<string, string> = {}) =>
+  proxy(new NextRequest(new URL(path, "http://shipwell.test"), { headers }));
+
+/** The directives of a policy, by name. */
+const directives = (policy: string) =>
+  new Map(policy.split("; ").map((part) => [part.split(" ")[0], part.split(" ").slice(1)] as const));
+
+const nonceOf = (policy: string) => /'nonce-([^']+)'/.exec(policy)?.[1];
+
+describe("pagePolicy", () => {
+  it("allows scripts by nonce and strict-dynamic only, never inline or eval in production", () => {
+    const policy = directives(pagePolicy("abc"));
+    expect(policy.get("script-src")).toEqual(["'self'", "'nonce-abc'", "'strict-dynamic'"]);
+    expect(policy.get("object-src")).toEqual(["'none'"]);
+    expect(policy.get("base-uri")).toEqual(["'none'"]);
+    expect(policy.get("form-action")).toEqual(["'self'"]);
+    expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(policy.get("default-src")).toEqual(["'self'"]);
+    // A nonce in style-src would make browsers ignore its 'unsafe-inline' (lib/security-headers.ts says why it is there).
+    expect(policy.get("style-src")).toEqual(["'self'", "'unsafe-inline'"]);
+  });
+
+  it("adds 'unsafe-eval' for scripts in development only", () => {
+    expect(directives(pagePolicy("abc", { dev: true })).get("script-src")).toContain("'unsafe-eval'");
+    expect(pagePolicy("abc")).not.toContain("unsafe-eval");
+  });
+});
+
+describe("cspNonce", () => {
+  it("is 128 random bits in base64, different every time", () => {
+    const nonces = new Set(Array.from({ length: 1000 }, cspNonce));
+    expect(nonces.size).toBe(1000);
+    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+  });
+});
+
+describe("proxy.ts and the policy", () => {
+  it("gives a page visit the policy, on the answer and on the request Next.js renders from, with one nonce", () => {
+    const res = visit("/shipments", { cookie: SESSION });
+    const policy = res.headers.get("Content-Security-Policy")!;
+    expect(nonceOf(policy)).toBeTruthy();
+    // NextResponse.next passes the request's new headers to the renderer as x-middleware-request-* headers.
+    expect(res.headers.get("x-middleware-request-content-security-policy")).toBe(policy);
+  });
+
+  it("overrides a policy the client sent, so a client cannot choose the nonce", () => {
+    const res = visit("/sign-in", { "content-security-policy": "script-src 'nonce-chosen'" });
+    const policy = res.headers.get("x-middleware-request-content-security-policy")!;
+    expect(nonceOf(policy)).not.toBe("chosen");
+    expect(res.headers.get("Content-Security-Policy")).toBe(policy);
+  });
+
+  it("gives every visit a nonce of its own", () => {
+    const nonces = new Set(
+      Array.from({ length: 20 }, () => nonceOf(visit("/sign-in").headers.get("Content-Security-Policy")!)),
+    );
+    expect(nonces.size).toBe(20);
+  });
+
+  it("puts the policy on the way to sign-in too", () => {
+    const res = visit("/shipments");
+    expect(res.status).toBe(307);
+    expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+  });
+});
