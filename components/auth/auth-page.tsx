@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { currentSession, safeNext } from "@/lib/dashboard/session";
+import { safeNext } from "@/lib/dashboard/next-path";
+import { currentSession } from "@/lib/dashboard/session";
 import { AuthForm } from "./auth-form";
 
 /** The sign-in and sign-up pages: someone already signed in goes straight on to where they were going. */
