@@ -209,6 +209,38 @@ describe("the API with a session", () => {
     expect(ok.headers.get("shipwell-version")).toBe("2026-11");
   });
 
+  it("trusts only this site's origin for better-auth's callbacks and cookie-authenticated writes", async () => {
+    const account = newAccount();
+    const cookie = await signUp(account);
+    // A callback to another site is refused, not followed; a path on this site is fine.
+    for (const callbackURL of ["http://evil.test", "https://evil.test/x", "//evil.test", "http://localhost:8080/"]) {
+      const res = await authPost("/sign-in/email", { ...account, callbackURL });
+      expect(res.status, callbackURL).toBe(403);
+    }
+    expect((await authPost("/sign-in/email", { ...account, callbackURL: "/shipments" })).status).toBe(200);
+    // Another site, another scheme or another port of this host, writing with the person's cookie.
+    for (const origin of ["http://evil.test", "https://localhost", "http://localhost:8080"]) {
+      const res = await authPost("/update-user", { name: "Mallory" }, { cookie, origin });
+      expect(res.status, origin).toBe(403);
+    }
+    const db = await getDb();
+    const [row] = await db.select({ name: users.name }).from(users).where(eq(users.email, account.email));
+    expect(row!.name).toBe(account.name);
+    expect((await authPost("/update-user", { name: "Ada" }, { cookie })).status).toBe(200);
+  });
+
+  it("refuses a cookie-authenticated /v1 write from this host on another scheme or port", async () => {
+    const cookie = await signUp(newAccount());
+    for (const origin of ["https://localhost", "http://localhost:8080", "http://localhost.evil.test"]) {
+      const res = await call(createShipment, "POST", "/v1/shipments", {
+        headers: { Cookie: cookie, Origin: origin },
+        body: rateRequest(),
+      });
+      expect(res.status, origin).toBe(403);
+    }
+    expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: cookie } })).body.count).toBe(0);
+  });
+
   it("remembers the ship-from of the last shipment a person created", async () => {
     const account = newAccount();
     const cookie = await signUp(account);

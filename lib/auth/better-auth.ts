@@ -9,6 +9,7 @@ import { env, isEmbedded } from "@/lib/env";
 import { log } from "@/lib/log";
 import { placeNewUser } from "./memberships";
 import { SESSION_COOKIE_PREFIX } from "./session-cookie";
+import { siteOrigins } from "./site-origin";
 
 /** docs/api.md, "Accounts and roles": how long a session lasts, and how often its expiry slides forward. */
 const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
@@ -25,9 +26,11 @@ function configure(db: Db) {
   return betterAuth({
     appName: "Shipwell",
     secret: derivedSecret("session cookies"),
-    // Without PUBLIC_URL the request's own origin is the base (any host), so the origin check better-auth makes on
-    // its endpoints is a same-origin check.
-    baseURL: PUBLIC_URL ?? { allowedHosts: ["*"], protocol: "auto", fallback: "http://localhost" },
+    // Without PUBLIC_URL each request's own origin is its base. Trusted (for the Origin of a write with a cookie, and
+    // for callbackURL and the like) are this site's origins only, scheme and port included: a dynamic base with
+    // `allowedHosts: ["*"]` would trust every http and https origin.
+    baseURL: PUBLIC_URL,
+    trustedOrigins: (request) => (request ? siteOrigins(request) : []),
     basePath: "/api/auth",
     database: drizzleAdapter(db, {
       provider: "pg",
@@ -55,6 +58,8 @@ function configure(db: Db) {
       cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: PUBLIC_URL ? PUBLIC_URL.startsWith("https://") : NODE_ENV === "production" && !isEmbedded(),
       trustedProxyHeaders: TRUST_PROXY > 0,
+      // better-auth skips its origin and callback checks when NODE_ENV is "test"; they must hold, and be tested, there too.
+      disableOriginCheck: false,
       // An address from a header is the client's to write; sessions keep the user agent only.
       ipAddress: { disableIpTracking: true },
       database: { generateId: ({ model }) => newId(ID_KINDS[model] ?? "verification") },
