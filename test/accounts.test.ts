@@ -6,6 +6,7 @@ import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { authEndpoint } from "@/lib/api/auth-endpoint";
 import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom } from "@/lib/auth/memberships";
 import { getDb } from "@/lib/db/client";
+import { resetEnvCache } from "@/lib/env";
 import { accounts, memberships, organizations, sessions, users } from "@/lib/db/schema";
 import { sessionsOf, signedInUser } from "@/lib/auth/sessions";
 import type { Db } from "@/lib/db/tx";
@@ -140,6 +141,42 @@ describe("accounts", () => {
     for (let i = 0; i < 12; i++)
       last = (await signIn({ email: account.email, password: "wrong!!!!!!" }, `10.3.0.${i}`)).status;
     expect(last).toBe(429);
+  });
+
+  it("limits every endpoint that checks a password, however its path is written, before hashing", async () => {
+    const account = newAccount();
+    const cookie = await signUp(account, "10.4.0.1");
+    // Small budgets, so the test makes few scrypt hashes: 3 a minute per address, 5 an hour per account.
+    process.env.SIGN_IN_RATE_LIMIT_PER_MINUTE = "3";
+    process.env.SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR = "5";
+    resetEnvCache();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => {
+      delete process.env.SIGN_IN_RATE_LIMIT_PER_MINUTE;
+      delete process.env.SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR;
+      resetEnvCache();
+      vi.useRealTimers();
+    });
+    const guess = { password: "a wrong guess!", currentPassword: "a wrong guess!", newPassword: "whatever new one" };
+    for (const path of [
+      "/verify-password",
+      "/change-password",
+      "/verify-password/",
+      "/Verify-Password",
+      "//verify-password",
+    ]) {
+      resetSignInLimits();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await authPost(path, guess, { cookie, address: "10.4.0.2" })).status);
+      expect(statuses.slice(0, 3), path).not.toContain(429);
+      expect(statuses[3], path).toBe(429);
+    }
+    // From many addresses, one session still gets only its hourly budget of guesses.
+    resetSignInLimits();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await authPost("/verify-password", guess, { cookie, address: `10.5.0.${i}` })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
   });
 
   it("signs out: the session's cookie stops working at once", async () => {

@@ -1,18 +1,35 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { authFor } from "@/lib/auth/better-auth";
+import { sessionCookieValue } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { clientAddress } from "./client-address";
 import { RateLimiter } from "./rate-limit";
 
-// Attempts to sign in or create an account guess passwords or fill the users table; both are limited per client
-// address (as the front door sees it, TRUST_PROXY-aware), and signing in per email address as well, so one account
-// cannot be guessed at from many addresses faster than SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR a hour.
-const LIMITED = new Set(["/api/auth/sign-in/email", "/api/auth/sign-up/email", "/api/auth/change-password"]);
+// Every endpoint that checks a password (or, at sign-up, hashes one) costs a scrypt hash per call and lets a caller
+// guess: all are limited per client address (as the front door sees it, TRUST_PROXY-aware), and per account as well,
+// so one account cannot be guessed at from many addresses faster than SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR an hour: by
+// the email a sign-in names, by the session a signed-in check (verify-password, change-password, delete-user) uses.
+const LIMITED = new Set([
+  "/api/auth/sign-in/email",
+  "/api/auth/sign-up/email",
+  "/api/auth/change-password",
+  "/api/auth/verify-password",
+  "/api/auth/delete-user",
+  "/api/auth/reset-password",
+]);
 const g = globalThis as unknown as { __shipwellSignInByAddress?: RateLimiter; __shipwellSignInByEmail?: RateLimiter };
 const byAddress = (g.__shipwellSignInByAddress ??= new RateLimiter());
-const byEmail = (g.__shipwellSignInByEmail ??= new RateLimiter());
+const byAccount = (g.__shipwellSignInByEmail ??= new RateLimiter());
+
+/** The path as better-auth's router matches it: any case, repeated or trailing slashes folded. */
+const routeOf = (pathname: string) =>
+  pathname
+    .toLowerCase()
+    .replace(/\/{2,}/g, "/")
+    .replace(/(.)\/+$/, "$1");
 
 function tooMany(retryAfterSeconds: number): Response {
   // better-auth's error shape, which the sign-in form already reads.
@@ -31,18 +48,28 @@ async function emailOf(req: Request): Promise<string | null> {
   }
 }
 
+/** Whose password an attempt tries: the email a sign-in names, else the session it is made in (hashed: never kept). */
+async function accountOf(req: Request, route: string): Promise<string | null> {
+  if (route.endsWith("/sign-in/email")) {
+    const email = await emailOf(req);
+    return email ? `email:${email}` : null;
+  }
+  const token = sessionCookieValue(req.headers.get("cookie"));
+  return token ? `session:${createHash("sha256").update(token).digest("base64url")}` : null;
+}
+
 /** better-auth's endpoints under /api/auth (sign-up, sign-in, sign-out, sessions, password), behind our limits. */
 export async function authEndpoint(req: Request): Promise<Response> {
-  const path = new URL(req.url).pathname;
-  if (req.method === "POST" && LIMITED.has(path)) {
+  const route = routeOf(new URL(req.url).pathname);
+  if (req.method === "POST" && LIMITED.has(route)) {
     const perMinute = env().SIGN_IN_RATE_LIMIT_PER_MINUTE;
     const byAddr = byAddress.take(clientAddress(req), perMinute);
     if (!byAddr.allowed) return tooMany(byAddr.retryAfterSeconds);
-    const email = path.endsWith("/sign-in/email") ? await emailOf(req) : null;
-    if (email) {
-      const decision = byEmail.take(email, env().SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR, 3_600_000);
+    const account = route.endsWith("/sign-up/email") ? null : await accountOf(req, route);
+    if (account) {
+      const decision = byAccount.take(account, env().SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR, 3_600_000);
       if (!decision.allowed) {
-        log().warn({ msg: "sign-in attempts limited for an account" });
+        log().warn({ msg: "password attempts limited for an account" });
         return tooMany(decision.retryAfterSeconds);
       }
     }
@@ -55,5 +82,5 @@ export async function authEndpoint(req: Request): Promise<Response> {
 /** Tests start each case with full buckets. */
 export function resetSignInLimits(): void {
   byAddress.reset();
-  byEmail.reset();
+  byAccount.reset();
 }
