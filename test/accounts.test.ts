@@ -204,6 +204,26 @@ describe("accounts", () => {
     expect((await signIn({ email: account.email, password: newPassword })).status).toBe(200);
   });
 
+  it("signs out every other session on a password change, whatever the client asks", async () => {
+    for (const asked of [{ revokeOtherSessions: false }, {}]) {
+      const account = newAccount();
+      const first = await signUp(account);
+      const second = cookieFrom(await signIn(account));
+      const newPassword = `${account.password} v2`;
+      const changed = await authPost(
+        "/change-password",
+        { currentPassword: account.password, newPassword, ...asked },
+        { cookie: second },
+      );
+      expect(changed.status).toBe(200);
+      const other = await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: first } });
+      expect(other.status, JSON.stringify(asked)).toBe(401);
+      // The person who changed it stays signed in, on the session the answer set.
+      const current = cookieFrom(changed) || second;
+      expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: current } })).status).toBe(200);
+    }
+  });
+
   it("lists a person's sessions and revokes one", async () => {
     const account = newAccount();
     const first = await signUp(account);

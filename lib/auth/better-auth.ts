@@ -1,6 +1,7 @@
 import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthMiddleware } from "better-auth/api";
 import { derivedSecret } from "@/lib/connections/crypto";
 import { accounts, sessions, users, verifications } from "@/lib/db/schema";
 import { newId, type IdKind } from "@/lib/db/ids";
@@ -70,6 +71,14 @@ function configure(db: Db) {
         if (level === "error")
           log().error({ msg: "auth error", detail: message.slice(0, 80).replace(/\S+@\S+/g, "…") });
       },
+    },
+    hooks: {
+      // A password change signs out every other session (docs/api.md, "Sessions"), whatever the client asked: whoever
+      // changes a password because it leaked must not have to remember to tick a box.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/change-password") return;
+        return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
+      }),
     },
     databaseHooks: {
       user: { create: { after: async (user) => void (await placeNewUser(db, user)) } },
