@@ -224,6 +224,33 @@ describe("accounts", () => {
     }
   });
 
+  it("never answers a raw session token: sign-in, get-session, list-sessions, change-password", async () => {
+    const account = newAccount();
+    const first = await signUp(account);
+    const signedIn = await signIn(account);
+    const cookie = cookieFrom(signedIn);
+    const tokens = [first, cookie].map((c) => decodeURIComponent(c.split("=")[1]!).split(".")[0]!);
+    const answers = [
+      signedIn,
+      await authEndpoint(new Request(`${ORIGIN}/api/auth/get-session`, { headers: { Cookie: cookie } })),
+      await authEndpoint(new Request(`${ORIGIN}/api/auth/list-sessions`, { headers: { Cookie: cookie } })),
+      await authPost(
+        "/change-password",
+        { currentPassword: account.password, newPassword: `${account.password} v2` },
+        { cookie },
+      ),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, answer.url).toBe(200);
+      const text = await answer.text();
+      expect(text.length).toBeGreaterThan(2);
+      for (const token of tokens) expect(text, answer.url).not.toContain(token);
+      expect(text).not.toMatch(/"token"\s*:\s*"/);
+    }
+    // The cookie still carries the session: that is where the browser keeps it.
+    expect(cookieFrom(answers[3]!)).toMatch(/shipwell\.session_token=/);
+  });
+
   it("lists a person's sessions and revokes one", async () => {
     const account = newAccount();
     const first = await signUp(account);

@@ -74,9 +74,43 @@ export async function authEndpoint(req: Request): Promise<Response> {
       }
     }
   }
-  const response = await authFor(await getDb()).handler(req);
+  const response = await withoutTokens(await authFor(await getDb()).handler(req));
   response.headers.set("Cache-Control", "no-store");
   return response;
+}
+
+/** Drops every `token` string from an answer's JSON, at any depth (`session.token`, each listed session's). */
+function dropTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropTokens);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, v]) => !(key === "token" && typeof v === "string"))
+      .map(([key, v]) => [key, dropTokens(v)]),
+  );
+}
+
+/**
+ * better-auth answers the raw session token in sign-in, sign-up, get-session, list-sessions and change-password.
+ * Our pages need none of them (the HttpOnly cookie carries the session), and a token in a JSON body is one script
+ * injection away from being sent elsewhere: it is taken out. The cookie is left as it is.
+ */
+async function withoutTokens(response: Response): Promise<Response> {
+  if (!response.headers.get("content-type")?.includes("application/json")) return response;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, response);
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(dropTokens(body)), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 /** Tests start each case with full buckets. */
