@@ -4,6 +4,7 @@ import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { authEndpoint } from "@/lib/api/auth-endpoint";
+import { createInvitation } from "@/lib/auth/invitations";
 import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom } from "@/lib/auth/memberships";
 import { getDb } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
@@ -110,6 +111,60 @@ describe("accounts", () => {
     const placed = await placeNewUser(racing, { id, name: "Racer" });
     expect(placed).toEqual({ orgId: company.orgId, orgName: "Company", role: "member" });
     expect(await membershipOf(db, id)).toEqual(placed);
+  });
+
+  it("answers a sign-up the same whether or not the email already has an account", async () => {
+    const taken = newAccount("Taken");
+    await signUp(taken);
+    const fresh = newAccount("Fresh");
+    const answers = await Promise.all([
+      authPost("/sign-up/email", { ...taken, password: "another password entirely" }, { address: "10.6.0.1" }),
+      authPost("/sign-up/email", fresh, { address: "10.6.0.2" }),
+    ]);
+    const seen = await Promise.all(
+      answers.map(async (res) => ({
+        status: res.status,
+        cookie: cookieFrom(res),
+        keys: Object.keys(await res.json()).sort(),
+      })),
+    );
+    expect(seen[0]).toEqual(seen[1]);
+    expect(seen[0]!.status).toBe(200);
+    // Neither signs in by itself: the new account signs in with its password, the taken one does not.
+    expect(seen[0]!.cookie).toBe("");
+    expect((await signIn(fresh, "10.6.0.3")).status).toBe(200);
+    expect((await signIn({ email: taken.email, password: "another password entirely" }, "10.6.0.3")).status).toBe(401);
+  });
+
+  it("takes new accounts by invitation only with SIGN_UP=invite_only, besides the first account", async () => {
+    const db = await getDb();
+    process.env.SIGN_UP = "invite_only";
+    resetEnvCache();
+    onTestFinished(() => {
+      delete process.env.SIGN_UP;
+      resetEnvCache();
+    });
+    // A default organization nobody has joined yet: its first account may sign up.
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    const { org } = await ensureDefaultOrganization({ ctx: await systemCtx() });
+    const first = newAccount("First");
+    await signUp(first, "10.7.0.1");
+    expect(await membershipOf(db, await userIdOf(first.email))).toMatchObject({ orgId: org.id, role: "owner" });
+
+    // A stranger is answered as any sign-up is, and no account is made.
+    const stranger = newAccount("Stranger");
+    const refused = await authPost("/sign-up/email", stranger, { address: "10.7.0.2" });
+    expect(refused.status).toBe(200);
+    expect(cookieFrom(refused)).toBe("");
+    expect(await db.select().from(users).where(eq(users.email, stranger.email))).toEqual([]);
+    expect((await signIn(stranger, "10.7.0.3")).status).toBe(401);
+
+    // Someone invited joins.
+    const invited = newAccount("Invited");
+    const owner = { ...(await orgCtx(org.id)), actor: { type: "user" as const, id: await userIdOf(first.email) } };
+    await createInvitation({ ctx: owner, email: invited.email, role: "member" });
+    await signUp(invited, "10.7.0.4");
+    expect(await userIdOf(invited.email)).toMatch(/^usr_/);
   });
 
   it("answers one generic error for a wrong password and for an unknown email", async () => {

@@ -1,7 +1,7 @@
 import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { derivedSecret } from "@/lib/connections/crypto";
 import { accounts, sessions, users, verifications } from "@/lib/db/schema";
 import { newId, type IdKind } from "@/lib/db/ids";
@@ -10,6 +10,7 @@ import { env, isEmbedded } from "@/lib/env";
 import { log } from "@/lib/log";
 import { placeNewUser } from "./memberships";
 import { SESSION_COOKIE_PREFIX } from "./session-cookie";
+import { maySignUp } from "./sign-up-policy";
 import { siteOrigins } from "./site-origin";
 
 /** docs/api.md, "Accounts and roles": how long a session lasts, and how often its expiry slides forward. */
@@ -43,7 +44,10 @@ function configure(db: Db) {
       // Passwords are hashed with scrypt (N=16384, r=16: 32 MiB per hash), better-auth's default, memory-hard.
       minPasswordLength: 10,
       maxPasswordLength: 128,
-      autoSignIn: true,
+      // A sign-up answers the same whether the email is new, taken or (SIGN_UP=invite_only) not invited: better-auth
+      // then answers a taken address with a made-up user after hashing the password anyway, and signs nobody in, so
+      // the page signs in next with the same password (components/auth/auth-form.tsx).
+      autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
     },
     session: {
@@ -81,7 +85,16 @@ function configure(db: Db) {
       }),
     },
     databaseHooks: {
-      user: { create: { after: async (user) => void (await placeNewUser(db, user)) } },
+      user: {
+        create: {
+          // Refused as FORBIDDEN, which better-auth answers as it answers a taken address.
+          before: async (user) => {
+            if (!(await maySignUp(db, user.email)))
+              throw new APIError("FORBIDDEN", { message: "Sign-up is by invitation." });
+          },
+          after: async (user) => void (await placeNewUser(db, user)),
+        },
+      },
     },
   });
 }
