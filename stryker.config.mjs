@@ -31,12 +31,13 @@ export const rooms = {
       "lib/shipments/*.test.ts",
     ],
   },
-  // idempotency, API keys and their cache, sessions, roles, the team, the request's key check and limits,
-  // connection credentials (encryption and the decrypted cache)
+  // idempotency, API keys and their cache, sessions, roles, the team and invitations, the request's key check and
+  // limits, sign-in's limits, origins, sign-up policy and next path, connection credentials (encryption and cache)
   access: {
     mutate: [
-      "lib/api/{idempotency,authenticate,rate-limit}.ts",
-      "lib/auth/{api-keys,sessions,roles,memberships,team,invitations}.ts",
+      "lib/api/{idempotency,authenticate,rate-limit,auth-endpoint}.ts",
+      "lib/auth/{api-keys,sessions,roles,memberships,team,invitations,open-invitations,site-origin,sign-up-policy}.ts",
+      "lib/dashboard/next-path.ts",
       "lib/connections/{crypto,cache}.ts",
       "lib/short-cache.ts",
     ],
@@ -54,6 +55,7 @@ export const rooms = {
       "lib/api/*.test.ts",
       "lib/connections/*.test.ts",
       "lib/short-cache.test.ts",
+      "lib/dashboard/next-path.test.ts",
     ],
   },
   // carrier deadlines, retries, tokens and the rates fan-out; USPS's payment token and its refund verdicts (money)

@@ -6,20 +6,28 @@ import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
 import type { Cookie } from "./browser";
 
-/** Signs an account up (the first one owns the default organization): its session cookies, as better-auth sets them. */
+/**
+ * Signs an account up (the first one owns the default organization), then in, as the sign-up page does (a sign-up
+ * signs nobody in by itself): its session cookies, as better-auth sets them.
+ */
 export async function signUp(base: string, email: string): Promise<Cookie[]> {
-  const res = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: base },
-    body: JSON.stringify({ name: "Bench Clerk", email, password: randomBytes(12).toString("hex") }),
-  });
-  if (!res.ok) throw new Error(`sign-up → ${res.status} ${await res.text()}`);
+  const account = { name: "Bench Clerk", email, password: randomBytes(12).toString("hex") };
+  const post = (endpoint: string, body: unknown) =>
+    fetch(`${base}/api/auth/${endpoint}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: base },
+      body: JSON.stringify(body),
+    });
+  const created = await post("sign-up/email", account);
+  if (!created.ok) throw new Error(`sign-up → ${created.status} ${await created.text()}`);
+  const res = await post("sign-in/email", { email, password: account.password });
+  if (!res.ok) throw new Error(`sign-in → ${res.status} ${await res.text()}`);
   const cookies = res.headers.getSetCookie().map((line) => {
     const pair = line.split(";")[0]!;
     const eq = pair.indexOf("=");
     return { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
   });
-  if (!cookies.some((c) => c.name.endsWith("session_token"))) throw new Error("sign-up set no session cookie");
+  if (!cookies.some((c) => c.name.endsWith("session_token"))) throw new Error("sign-in set no session cookie");
   return cookies;
 }
 

@@ -30,6 +30,9 @@ const schema = z
       .url()
       .optional()
       .or(z.literal("").transform(() => undefined)),
+    // Who may create an account (docs/api.md, "Accounts and roles"): anyone, or only the first account (the default
+    // organization's owner) and people with an open invitation.
+    SIGN_UP: z.enum(["open", "invite_only"]).default("open"),
     // Sign-in and sign-up attempts per client address and minute, and sign-in attempts per email address and hour.
     SIGN_IN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR: z.coerce.number().int().min(1).default(20),

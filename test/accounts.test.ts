@@ -4,8 +4,10 @@ import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { authEndpoint } from "@/lib/api/auth-endpoint";
+import { createInvitation } from "@/lib/auth/invitations";
 import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom } from "@/lib/auth/memberships";
 import { getDb } from "@/lib/db/client";
+import { resetEnvCache } from "@/lib/env";
 import { accounts, memberships, organizations, sessions, users } from "@/lib/db/schema";
 import { sessionsOf, signedInUser } from "@/lib/auth/sessions";
 import type { Db } from "@/lib/db/tx";
@@ -111,6 +113,60 @@ describe("accounts", () => {
     expect(await membershipOf(db, id)).toEqual(placed);
   });
 
+  it("answers a sign-up the same whether or not the email already has an account", async () => {
+    const taken = newAccount("Taken");
+    await signUp(taken);
+    const fresh = newAccount("Fresh");
+    const answers = await Promise.all([
+      authPost("/sign-up/email", { ...taken, password: "another password entirely" }, { address: "10.6.0.1" }),
+      authPost("/sign-up/email", fresh, { address: "10.6.0.2" }),
+    ]);
+    const seen = await Promise.all(
+      answers.map(async (res) => ({
+        status: res.status,
+        cookie: cookieFrom(res),
+        keys: Object.keys(await res.json()).sort(),
+      })),
+    );
+    expect(seen[0]).toEqual(seen[1]);
+    expect(seen[0]!.status).toBe(200);
+    // Neither signs in by itself: the new account signs in with its password, the taken one does not.
+    expect(seen[0]!.cookie).toBe("");
+    expect((await signIn(fresh, "10.6.0.3")).status).toBe(200);
+    expect((await signIn({ email: taken.email, password: "another password entirely" }, "10.6.0.3")).status).toBe(401);
+  });
+
+  it("takes new accounts by invitation only with SIGN_UP=invite_only, besides the first account", async () => {
+    const db = await getDb();
+    process.env.SIGN_UP = "invite_only";
+    resetEnvCache();
+    onTestFinished(() => {
+      delete process.env.SIGN_UP;
+      resetEnvCache();
+    });
+    // A default organization nobody has joined yet: its first account may sign up.
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    const { org } = await ensureDefaultOrganization({ ctx: await systemCtx() });
+    const first = newAccount("First");
+    await signUp(first, "10.7.0.1");
+    expect(await membershipOf(db, await userIdOf(first.email))).toMatchObject({ orgId: org.id, role: "owner" });
+
+    // A stranger is answered as any sign-up is, and no account is made.
+    const stranger = newAccount("Stranger");
+    const refused = await authPost("/sign-up/email", stranger, { address: "10.7.0.2" });
+    expect(refused.status).toBe(200);
+    expect(cookieFrom(refused)).toBe("");
+    expect(await db.select().from(users).where(eq(users.email, stranger.email))).toEqual([]);
+    expect((await signIn(stranger, "10.7.0.3")).status).toBe(401);
+
+    // Someone invited joins.
+    const invited = newAccount("Invited");
+    const owner = { ...(await orgCtx(org.id)), actor: { type: "user" as const, id: await userIdOf(first.email) } };
+    await createInvitation({ ctx: owner, email: invited.email, role: "member" });
+    await signUp(invited, "10.7.0.4");
+    expect(await userIdOf(invited.email)).toMatch(/^usr_/);
+  });
+
   it("answers one generic error for a wrong password and for an unknown email", async () => {
     const account = newAccount();
     await signUp(account);
@@ -142,6 +198,42 @@ describe("accounts", () => {
     expect(last).toBe(429);
   });
 
+  it("limits every endpoint that checks a password, however its path is written, before hashing", async () => {
+    const account = newAccount();
+    const cookie = await signUp(account, "10.4.0.1");
+    // Small budgets, so the test makes few scrypt hashes: 3 a minute per address, 5 an hour per account.
+    process.env.SIGN_IN_RATE_LIMIT_PER_MINUTE = "3";
+    process.env.SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR = "5";
+    resetEnvCache();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => {
+      delete process.env.SIGN_IN_RATE_LIMIT_PER_MINUTE;
+      delete process.env.SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR;
+      resetEnvCache();
+      vi.useRealTimers();
+    });
+    const guess = { password: "a wrong guess!", currentPassword: "a wrong guess!", newPassword: "whatever new one" };
+    for (const path of [
+      "/verify-password",
+      "/change-password",
+      "/verify-password/",
+      "/Verify-Password",
+      "//verify-password",
+    ]) {
+      resetSignInLimits();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await authPost(path, guess, { cookie, address: "10.4.0.2" })).status);
+      expect(statuses.slice(0, 3), path).not.toContain(429);
+      expect(statuses[3], path).toBe(429);
+    }
+    // From many addresses, one session still gets only its hourly budget of guesses.
+    resetSignInLimits();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await authPost("/verify-password", guess, { cookie, address: `10.5.0.${i}` })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+
   it("signs out: the session's cookie stops working at once", async () => {
     const cookie = await signUp(newAccount());
     const out = await authPost("/sign-out", {}, { cookie });
@@ -165,6 +257,53 @@ describe("accounts", () => {
     expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: first } })).status).toBe(401);
     expect((await signIn(account)).status).toBe(401);
     expect((await signIn({ email: account.email, password: newPassword })).status).toBe(200);
+  });
+
+  it("signs out every other session on a password change, whatever the client asks", async () => {
+    for (const asked of [{ revokeOtherSessions: false }, {}]) {
+      const account = newAccount();
+      const first = await signUp(account);
+      const second = cookieFrom(await signIn(account));
+      const newPassword = `${account.password} v2`;
+      const changed = await authPost(
+        "/change-password",
+        { currentPassword: account.password, newPassword, ...asked },
+        { cookie: second },
+      );
+      expect(changed.status).toBe(200);
+      const other = await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: first } });
+      expect(other.status, JSON.stringify(asked)).toBe(401);
+      // The person who changed it stays signed in, on the session the answer set.
+      const current = cookieFrom(changed) || second;
+      expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: current } })).status).toBe(200);
+    }
+  });
+
+  it("never answers a raw session token: sign-in, get-session, list-sessions, change-password", async () => {
+    const account = newAccount();
+    const first = await signUp(account);
+    const signedIn = await signIn(account);
+    const cookie = cookieFrom(signedIn);
+    const tokens = [first, cookie].map((c) => decodeURIComponent(c.split("=")[1]!).split(".")[0]!);
+    const answers = [
+      signedIn,
+      await authEndpoint(new Request(`${ORIGIN}/api/auth/get-session`, { headers: { Cookie: cookie } })),
+      await authEndpoint(new Request(`${ORIGIN}/api/auth/list-sessions`, { headers: { Cookie: cookie } })),
+      await authPost(
+        "/change-password",
+        { currentPassword: account.password, newPassword: `${account.password} v2` },
+        { cookie },
+      ),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, answer.url).toBe(200);
+      const text = await answer.text();
+      expect(text.length).toBeGreaterThan(2);
+      for (const token of tokens) expect(text, answer.url).not.toContain(token);
+      expect(text).not.toMatch(/"token"\s*:\s*"/);
+    }
+    // The cookie still carries the session: that is where the browser keeps it.
+    expect(cookieFrom(answers[3]!)).toMatch(/shipwell\.session_token=/);
   });
 
   it("lists a person's sessions and revokes one", async () => {
@@ -207,6 +346,38 @@ describe("the API with a session", () => {
     });
     expect(ok.status).toBe(201);
     expect(ok.headers.get("shipwell-version")).toBe("2026-11");
+  });
+
+  it("trusts only this site's origin for better-auth's callbacks and cookie-authenticated writes", async () => {
+    const account = newAccount();
+    const cookie = await signUp(account);
+    // A callback to another site is refused, not followed; a path on this site is fine.
+    for (const callbackURL of ["http://evil.test", "https://evil.test/x", "//evil.test", "http://localhost:8080/"]) {
+      const res = await authPost("/sign-in/email", { ...account, callbackURL });
+      expect(res.status, callbackURL).toBe(403);
+    }
+    expect((await authPost("/sign-in/email", { ...account, callbackURL: "/shipments" })).status).toBe(200);
+    // Another site, another scheme or another port of this host, writing with the person's cookie.
+    for (const origin of ["http://evil.test", "https://localhost", "http://localhost:8080"]) {
+      const res = await authPost("/update-user", { name: "Mallory" }, { cookie, origin });
+      expect(res.status, origin).toBe(403);
+    }
+    const db = await getDb();
+    const [row] = await db.select({ name: users.name }).from(users).where(eq(users.email, account.email));
+    expect(row!.name).toBe(account.name);
+    expect((await authPost("/update-user", { name: "Ada" }, { cookie })).status).toBe(200);
+  });
+
+  it("refuses a cookie-authenticated /v1 write from this host on another scheme or port", async () => {
+    const cookie = await signUp(newAccount());
+    for (const origin of ["https://localhost", "http://localhost:8080", "http://localhost.evil.test"]) {
+      const res = await call(createShipment, "POST", "/v1/shipments", {
+        headers: { Cookie: cookie, Origin: origin },
+        body: rateRequest(),
+      });
+      expect(res.status, origin).toBe(403);
+    }
+    expect((await call(listShipments, "GET", "/v1/shipments", { headers: { Cookie: cookie } })).body.count).toBe(0);
   });
 
   it("remembers the ship-from of the last shipment a person created", async () => {

@@ -150,33 +150,49 @@ describe("a session cookie", () => {
     }
   });
 
-  it("knows this site by PUBLIC_URL, by the Host header, or (behind a trusted proxy only) by X-Forwarded-Host", async () => {
+  it("knows this site by PUBLIC_URL, by the Host header, or (behind a trusted proxy only) by X-Forwarded-Host and -Proto", async () => {
     const cookie = await signUp(newAccount());
     const write = (headers: Record<string, string>) =>
       callerOf(request({ Cookie: cookie, ...headers }, "POST", "http://10.1.2.3:3000/v1/shipments"));
 
     // The host the request was sent to, from Host, else from its URL.
     await expect(write({ Origin: "http://10.1.2.3:3000" })).resolves.toMatchObject({ type: "user" });
-    await expect(write({ Origin: "https://ship.example.com", Host: "ship.example.com" })).resolves.toMatchObject({
+    await expect(write({ Origin: "http://ship.example.com", Host: "ship.example.com" })).resolves.toMatchObject({
       type: "user",
     });
     await expect(write({ Origin: "http://10.1.2.3:3000", Host: "ship.example.com" })).rejects.toMatchObject({
       code: "forbidden",
     });
+    // The scheme and the port count: the request came over http to the default port.
+    for (const origin of ["https://ship.example.com", "http://ship.example.com:8080"]) {
+      await expect(write({ Origin: origin, Host: "ship.example.com" }), origin).rejects.toMatchObject({
+        code: "forbidden",
+      });
+    }
 
     process.env.PUBLIC_URL = "https://ship.example.com";
     resetEnvCache();
     await expect(write({ Origin: "https://ship.example.com" })).resolves.toMatchObject({ type: "user" });
     await expect(write({ Origin: "https://other.example.com" })).rejects.toMatchObject({ code: "forbidden" });
 
-    const proxied = { Origin: "https://public.example.org", "X-Forwarded-Host": "public.example.org, inner.local" };
+    const proxied = {
+      Origin: "https://public.example.org",
+      "X-Forwarded-Host": "public.example.org, inner.local",
+      "X-Forwarded-Proto": "https, http",
+    };
     await expect(write(proxied)).rejects.toMatchObject({ code: "forbidden" });
     process.env.TRUST_PROXY = "1";
     resetEnvCache();
     await expect(write(proxied)).resolves.toMatchObject({ type: "user" });
     await expect(
-      write({ Origin: "https://public.example.org", "X-Forwarded-Host": "public.example.org , inner.local" }),
+      write({ ...proxied, "X-Forwarded-Host": "public.example.org , inner.local", "X-Forwarded-Proto": " https" }),
     ).resolves.toMatchObject({ type: "user" });
+    // The proxy says the request came over http: an https page of that host is another origin.
+    await expect(write({ ...proxied, "X-Forwarded-Proto": "http" })).rejects.toMatchObject({ code: "forbidden" });
+    // A forwarded "host" that carries credentials or a path names no origin.
+    await expect(write({ ...proxied, "X-Forwarded-Host": "evil.test@public.example.org" })).rejects.toMatchObject({
+      code: "forbidden",
+    });
     // A trusted proxy that forwards no host: the Host header, else the request's URL, as without one.
     await expect(write({ Origin: "http://10.1.2.3:3000" })).resolves.toMatchObject({ type: "user" });
   });

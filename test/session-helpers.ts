@@ -39,10 +39,13 @@ export function authPost(
   );
 }
 
+/** Signs up and then in, as the sign-up page does (a sign-up signs nobody in by itself); the session's cookie. */
 export async function signUp(account: Account, address?: string): Promise<string> {
   const res = await authPost("/sign-up/email", account, { address });
   if (res.status !== 200) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
-  return cookieFrom(res);
+  const signedIn = await signIn(account, address);
+  if (signedIn.status !== 200) throw new Error(`sign-in after sign-up answered ${signedIn.status}`);
+  return cookieFrom(signedIn);
 }
 
 export async function signIn(account: Pick<Account, "email" | "password">, address?: string): Promise<Response> {

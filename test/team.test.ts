@@ -201,6 +201,55 @@ describe("team: invitations", () => {
   });
 });
 
+describe("team: a person's other invitations", () => {
+  it("closes their other open invitations to the organization when they accept one, and leaves other organizations' alone", async () => {
+    const { orgId, owner } = await team();
+    const ctx = await as(orgId, owner);
+    const invitee = await person("Invitee");
+    const member = await createInvitation({ ctx, email: invitee.email, role: "member" });
+    const admin = await createInvitation({ ctx, email: invitee.email, role: "admin" });
+    const elsewhere = await team();
+    const theirs = await createInvitation({
+      ctx: await as(elsewhere.orgId, elsewhere.owner),
+      email: invitee.email,
+      role: "member",
+    });
+
+    await acceptInvitation({ db: await getDb(), token: member.token, user: invitee });
+    expect(await membershipOf(await getDb(), invitee.id)).toMatchObject({ orgId, role: "member" });
+    // The admin link no longer raises the member it was sent to before they joined.
+    expect((await invitationByToken(await getDb(), admin.token))?.state).toBe("revoked");
+    await expect(acceptInvitation({ db: await getDb(), token: admin.token, user: invitee })).rejects.toThrow(/revoked/);
+    expect(await listOpenInvitations(ctx)).toEqual([]);
+    expect((await invitationByToken(await getDb(), theirs.token))?.state).toBe("pending");
+  });
+
+  it("closes a person's open invitations when the command line adds them, and when they are removed", async () => {
+    const { orgId, owner } = await team();
+    const ctx = await as(orgId, owner);
+    const removed = await person("Removed");
+    // Invited, then added another way (the command line's `members add`) before using the link.
+    const open = await createInvitation({ ctx, email: removed.email, role: "admin" });
+    await addMember({ ctx: await systemCtx(), orgId, email: removed.email, role: "member" });
+    expect((await invitationByToken(await getDb(), open.token))?.state).toBe("revoked");
+    // A link left open from before these rules (or by a race with the check at invitation) dies with the removal.
+    const db = await getDb();
+    await db.update(invitations).set({ revokedAt: null }).where(eq(invitations.id, open.invitation.id));
+    const elsewhere = await team();
+    const theirs = await createInvitation({
+      ctx: await as(elsewhere.orgId, elsewhere.owner),
+      email: removed.email,
+      role: "member",
+    });
+
+    await removeMember({ ctx, userId: removed.id });
+    expect((await invitationByToken(db, open.token))?.state).toBe("revoked");
+    await expect(acceptInvitation({ db, token: open.token, user: removed })).rejects.toThrow(/revoked/);
+    expect(await membershipOf(db, removed.id)).not.toMatchObject({ orgId });
+    expect((await invitationByToken(db, theirs.token))?.state).toBe("pending");
+  });
+});
+
 describe("team: the rules' edges", () => {
   it("knows roles by rank: an owner may do what an admin may, an admin what a member may, never upwards", () => {
     const ranked: Role[] = ["member", "admin", "owner"];

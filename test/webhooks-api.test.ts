@@ -171,6 +171,10 @@ describe("endpoint URLs and event types", () => {
       "https://100.100.100.200/", // a cloud's metadata service, in carrier-grade NAT space
       "https://[::1]/",
       "https://[::ffff:127.0.0.1]/",
+      "https://[::a9fe:a9fe]/latest/meta-data/", // 169.254.169.254, IPv4-compatible
+      "https://[::169.254.169.254]/",
+      "https://[64:ff9b::7f00:1]/",
+      "https://[2002:a9fe:a9fe::]/",
       "https://[fd00:ec2::254]/",
       "https://[fe80::1]/",
       "https://0.0.0.0/",

@@ -17,7 +17,8 @@ const COPY: Record<Mode, { endpoint: string; submit: string; busy: string }> = {
 
 /**
  * Sign-in and sign-up, friendly to password managers (autocomplete names, one form, real labels). Sign-in answers one
- * message for any wrong email or password, so the form cannot be used to learn who has an account.
+ * message for any wrong email or password, and sign-up one answer for any address, so the form cannot be used to
+ * learn who has an account.
  */
 export function AuthForm({ mode, next }: { mode: Mode; next: string }) {
   const router = useRouter();
@@ -43,6 +44,19 @@ export function AuthForm({ mode, next }: { mode: Mode; next: string }) {
             : (answer.message ?? "That did not work; try again."),
         );
         return;
+      }
+      // A sign-up answers alike for a new, a taken or an uninvited address and signs nobody in; signing in with the
+      // same password is what tells the person, and only them, whether the account is theirs.
+      if (mode === "sign-up") {
+        const signedIn = await authPost(COPY["sign-in"].endpoint, { email: body.email, password: body.password });
+        if (!signedIn.ok) {
+          setError(
+            signedIn.status === 401
+              ? "No account could be made with these details. If you already have one, sign in; new accounts may need an invitation to this address."
+              : (signedIn.message ?? "That did not work; try again."),
+          );
+          return;
+        }
       }
       router.replace(next);
       router.refresh();

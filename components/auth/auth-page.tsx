@@ -1,6 +1,8 @@
 import { redirect } from "next/navigation";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { currentSession, safeNext } from "@/lib/dashboard/session";
+import { safeNext } from "@/lib/dashboard/next-path";
+import { currentSession } from "@/lib/dashboard/session";
+import { env } from "@/lib/env";
 import { AuthForm } from "./auth-form";
 
 /** The sign-in and sign-up pages: someone already signed in goes straight on to where they were going. */
@@ -23,7 +25,9 @@ export async function AuthPage({
         <CardDescription>
           {mode === "sign-in"
             ? "Buy labels, print them and follow parcels."
-            : "The first account owns this installation's organization; later ones start their own."}
+            : env().SIGN_UP === "invite_only"
+              ? "Accounts here are by invitation: use the email address your invitation was sent to."
+              : "The first account owns this installation's organization; later ones start their own."}
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -1,18 +1,35 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { authFor } from "@/lib/auth/better-auth";
+import { sessionCookieValue } from "@/lib/auth/session-cookie";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { clientAddress } from "./client-address";
 import { RateLimiter } from "./rate-limit";
 
-// Attempts to sign in or create an account guess passwords or fill the users table; both are limited per client
-// address (as the front door sees it, TRUST_PROXY-aware), and signing in per email address as well, so one account
-// cannot be guessed at from many addresses faster than SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR a hour.
-const LIMITED = new Set(["/api/auth/sign-in/email", "/api/auth/sign-up/email", "/api/auth/change-password"]);
+// Every endpoint that checks a password (or, at sign-up, hashes one) costs a scrypt hash per call and lets a caller
+// guess: all are limited per client address (as the front door sees it, TRUST_PROXY-aware), and per account as well,
+// so one account cannot be guessed at from many addresses faster than SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR an hour: by
+// the email a sign-in names, by the session a signed-in check (verify-password, change-password, delete-user) uses.
+const LIMITED = new Set([
+  "/api/auth/sign-in/email",
+  "/api/auth/sign-up/email",
+  "/api/auth/change-password",
+  "/api/auth/verify-password",
+  "/api/auth/delete-user",
+  "/api/auth/reset-password",
+]);
 const g = globalThis as unknown as { __shipwellSignInByAddress?: RateLimiter; __shipwellSignInByEmail?: RateLimiter };
 const byAddress = (g.__shipwellSignInByAddress ??= new RateLimiter());
-const byEmail = (g.__shipwellSignInByEmail ??= new RateLimiter());
+const byAccount = (g.__shipwellSignInByEmail ??= new RateLimiter());
+
+/** The path as better-auth's router matches it: any case, repeated or trailing slashes folded. */
+const routeOf = (pathname: string) =>
+  pathname
+    .toLowerCase()
+    .replace(/\/{2,}/g, "/")
+    .replace(/(.)\/+$/, "$1");
 
 function tooMany(retryAfterSeconds: number): Response {
   // better-auth's error shape, which the sign-in form already reads.
@@ -31,29 +48,73 @@ async function emailOf(req: Request): Promise<string | null> {
   }
 }
 
+/** Whose password an attempt tries: the email a sign-in names, else the session it is made in (hashed: never kept). */
+async function accountOf(req: Request, route: string): Promise<string | null> {
+  if (route.endsWith("/sign-in/email")) {
+    const email = await emailOf(req);
+    return email ? `email:${email}` : null;
+  }
+  const token = sessionCookieValue(req.headers.get("cookie"));
+  return token ? `session:${createHash("sha256").update(token).digest("base64url")}` : null;
+}
+
 /** better-auth's endpoints under /api/auth (sign-up, sign-in, sign-out, sessions, password), behind our limits. */
 export async function authEndpoint(req: Request): Promise<Response> {
-  const path = new URL(req.url).pathname;
-  if (req.method === "POST" && LIMITED.has(path)) {
+  const route = routeOf(new URL(req.url).pathname);
+  if (req.method === "POST" && LIMITED.has(route)) {
     const perMinute = env().SIGN_IN_RATE_LIMIT_PER_MINUTE;
     const byAddr = byAddress.take(clientAddress(req), perMinute);
     if (!byAddr.allowed) return tooMany(byAddr.retryAfterSeconds);
-    const email = path.endsWith("/sign-in/email") ? await emailOf(req) : null;
-    if (email) {
-      const decision = byEmail.take(email, env().SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR, 3_600_000);
+    const account = route.endsWith("/sign-up/email") ? null : await accountOf(req, route);
+    if (account) {
+      const decision = byAccount.take(account, env().SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR, 3_600_000);
       if (!decision.allowed) {
-        log().warn({ msg: "sign-in attempts limited for an account" });
+        log().warn({ msg: "password attempts limited for an account" });
         return tooMany(decision.retryAfterSeconds);
       }
     }
   }
-  const response = await authFor(await getDb()).handler(req);
+  const response = await withoutTokens(await authFor(await getDb()).handler(req));
   response.headers.set("Cache-Control", "no-store");
   return response;
+}
+
+/** Drops every `token` string from an answer's JSON, at any depth (`session.token`, each listed session's). */
+function dropTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropTokens);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, v]) => !(key === "token" && typeof v === "string"))
+      .map(([key, v]) => [key, dropTokens(v)]),
+  );
+}
+
+/**
+ * better-auth answers the raw session token in sign-in, sign-up, get-session, list-sessions and change-password.
+ * Our pages need none of them (the HttpOnly cookie carries the session), and a token in a JSON body is one script
+ * injection away from being sent elsewhere: it is taken out. The cookie is left as it is.
+ */
+async function withoutTokens(response: Response): Promise<Response> {
+  if (!response.headers.get("content-type")?.includes("application/json")) return response;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, response);
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(dropTokens(body)), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 /** Tests start each case with full buckets. */
 export function resetSignInLimits(): void {
   byAddress.reset();
-  byEmail.reset();
+  byAccount.reset();
 }

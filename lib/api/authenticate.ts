@@ -3,6 +3,7 @@ import { authenticateApiKey } from "@/lib/auth/api-keys";
 import type { Role } from "@/lib/auth/roles";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
 import { signedInUser } from "@/lib/auth/sessions";
+import { fromThisSite } from "@/lib/auth/site-origin";
 import type { Db } from "@/lib/db/tx";
 import { env } from "@/lib/env";
 import { clientAddress } from "./client-address";
@@ -20,27 +21,6 @@ export type Caller =
   | { type: "user"; id: string; orgId: string; role: Role };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/**
- * Whether a request's `Origin` is this site: PUBLIC_URL's origin, or the host the request was sent to (behind
- * TRUST_PROXY proxies, the host they forwarded). Browsers send `Origin` with every cross-site request and every
- * non-GET one, so a write without it, or from another site, did not come from our pages.
- */
-function fromThisSite(req: Request): boolean {
-  const origin = req.headers.get("origin");
-  if (!origin || origin === "null") return false;
-  let asked: URL;
-  try {
-    asked = new URL(origin);
-  } catch {
-    return false;
-  }
-  const publicUrl = env().PUBLIC_URL;
-  if (publicUrl && asked.origin === new URL(publicUrl).origin) return true;
-  const forwarded = env().TRUST_PROXY > 0 ? req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
-  const host = forwarded || req.headers.get("host") || new URL(req.url).host;
-  return asked.host === host.toLowerCase();
-}
 
 /**
  * The request's caller: an API key in `Authorization`, else the dashboard's session cookie (docs/api.md,

@@ -6,6 +6,7 @@ import { invitations, memberships, organizations, users } from "@/lib/db/schema"
 import { newId } from "@/lib/db/ids";
 import type { Db } from "@/lib/db/tx";
 import { ForbiddenError, NotFoundError, StateConflictError, ValidationError } from "@/lib/errors";
+import { closeOpenInvitations } from "./open-invitations";
 import type { Role } from "./roles";
 import { requireRole } from "./team";
 
@@ -143,7 +144,8 @@ export async function invitationByToken(
 /**
  * Accepts an invitation as the signed-in person `user`: adds their membership with the invited role (a person
  * already in the organization keeps their role) and uses the link up, in one transaction holding the invitation's
- * row, so a link works once however many tabs press Accept. The account's email must be the invited one.
+ * row, so a link works once however many tabs press Accept. The account's email must be the invited one. The
+ * person's other open invitations to the organization are revoked with it (closeOpenInvitations).
  */
 export async function acceptInvitation({
   db,
@@ -170,6 +172,7 @@ export async function acceptInvitation({
       throw new ForbiddenError(`This invitation is for ${row.email}; sign in with that address to accept it.`);
     await tx.db.insert(memberships).values({ orgId: row.orgId, userId: user.id, role: row.role }).onConflictDoNothing();
     await tx.db.update(invitations).set({ acceptedAt: now, acceptedBy: user.id }).where(eq(invitations.id, row.id));
+    await closeOpenInvitations(tx.db, { orgId: row.orgId, email: row.email, except: row.id, now });
     return { orgId: row.orgId, role: row.role };
   });
 }

@@ -7,6 +7,7 @@ import { memberships, organizations, users } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import { createOrganization } from "@/lib/orgs/create-organization";
 import { RatingAddressInput } from "@/lib/schemas/address";
+import { closeOpenInvitations } from "./open-invitations";
 import type { Role } from "./roles";
 
 type ShipFrom = z.output<typeof RatingAddressInput>;
@@ -88,7 +89,8 @@ export async function lastShipFrom(ctx: DomainContext): Promise<ShipFrom | null>
 
 /**
  * Puts an existing account into an organization with a role, or changes its role there (the command line's
- * `members add`, until the dashboard's Team settings invite people). They act in it from their next request.
+ * `members add`, until the dashboard's Team settings invite people). They act in it from their next request; their
+ * open invitations to it are revoked, as when they accept one.
  */
 export async function addMember({
   ctx,
@@ -103,9 +105,12 @@ export async function addMember({
 }): Promise<{ userId: string; orgId: string; role: Role }> {
   const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
   if (!user) throw new NotFoundError("No account has that email address; the person signs up first.");
-  await ctx.db
-    .insert(memberships)
-    .values({ orgId, userId: user.id, role })
-    .onConflictDoUpdate({ target: [memberships.orgId, memberships.userId], set: { role } });
+  await withTransaction(ctx, async (tx) => {
+    await tx.db
+      .insert(memberships)
+      .values({ orgId, userId: user.id, role })
+      .onConflictDoUpdate({ target: [memberships.orgId, memberships.userId], set: { role } });
+    await closeOpenInvitations(tx.db, { orgId, email, now: new Date() });
+  });
   return { userId: user.id, orgId, role };
 }

@@ -12,3 +12,10 @@ const PRESENT = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${SESSION_COOKIE.replace(".
 export function hasSessionCookie(cookieHeader: string | null): boolean {
   return PRESENT.test(cookieHeader ?? "");
 }
+
+const VALUE = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${SESSION_COOKIE.replace(".", "\\.")}=([^;]*)`);
+
+/** The session cookie's value as sent (signed token), or null: a key for per-session limits, never checked here. */
+export function sessionCookieValue(cookieHeader: string | null): string | null {
+  return VALUE.exec(cookieHeader ?? "")?.[1] || null;
+}

@@ -4,6 +4,7 @@ import { withTransaction, type DomainContext } from "@/lib/context";
 import { memberships, users } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { ForbiddenError, NotFoundError, StateConflictError } from "@/lib/errors";
+import { closeOpenInvitations } from "./open-invitations";
 import { roleAllows, type Role } from "./roles";
 
 /** One person of the organization, as Settings → Team lists them. */
@@ -108,7 +109,8 @@ export async function changeMemberRole({
 /**
  * Takes a person out of the organization (their account stays; they act in another organization of theirs, if any).
  * Admins and owners may; only an owner removes an owner; the last owner cannot be removed; nobody removes themself
- * here (they would lock themself out mid-page).
+ * here (they would lock themself out mid-page). Their open invitations to the organization are revoked with it, so no
+ * old link brings them back.
  */
 export async function removeMember({ ctx, userId }: { ctx: DomainContext; userId: string }): Promise<void> {
   const actorRole = await requireRole(ctx, "admin");
@@ -120,5 +122,7 @@ export async function removeMember({ ctx, userId }: { ctx: DomainContext; userId
     if (current === "owner" && owners.length <= 1)
       throw new StateConflictError("The last owner cannot be removed: make someone else an owner first.");
     await tx.db.delete(memberships).where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, userId)));
+    const [person] = await tx.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    if (person) await closeOpenInvitations(tx.db, { orgId: ctx.org.id, email: person.email, now: new Date() });
   });
 }

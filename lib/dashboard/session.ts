@@ -8,6 +8,7 @@ import { signedInUser } from "@/lib/auth/sessions";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { randomHex128 } from "@/lib/random";
+import { safeNext } from "./next-path";
 
 /** The signed-in user, their organization and role, and a domain context acting as them. */
 export interface DashboardSession {
@@ -20,11 +21,6 @@ export interface DashboardSession {
 
 /** Set by proxy.ts on every page request, so a page can send a signed-out visit back to where it was going. */
 const PATH_HEADER = "x-shipwell-path";
-
-/** Only a path on this site may be a place to come back to (never `//evil.example` or `https://…`). */
-export function safeNext(value: string | null | undefined): string {
-  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/shipments";
-}
 
 /** The session of the request being rendered, or null. Read once per render however many components ask. */
 export const currentSession = cache(async (): Promise<DashboardSession | null> => {

@@ -84,9 +84,46 @@ describe("which addresses a webhook may reach", () => {
     ]) {
       expect(isPublicAddress(refused), refused).toBe(false);
     }
-    for (const allowed of ["8.8.8.8", "93.184.216.34", "2606:4700::1111", "::ffff:8.8.8.8"]) {
+    for (const allowed of ["8.8.8.8", "93.184.216.34", "2606:4700::1111", "2606:4700::5efe:1111"]) {
       expect(isPublicAddress(allowed), allowed).toBe(true);
     }
+  });
+
+  it("refuses every IPv6 form that carries an IPv4 address, whatever the IPv4 address", () => {
+    for (const refused of [
+      // IPv4-compatible (::/96, deprecated): the metadata service and loopback, in hex and dotted form
+      "::a9fe:a9fe",
+      "::7f00:1",
+      "::169.254.169.254",
+      "::808:808",
+      // IPv4-mapped and IPv4-translated, even of a public address: a public host has no reason to answer with one
+      "::ffff:8.8.8.8",
+      "::ffff:808:808",
+      "::ffff:0:808:808",
+      // NAT64, well-known and local-use prefixes (RFC 6052, RFC 8215)
+      "64:ff9b::808:808",
+      "64:ff9b::a9fe:a9fe",
+      "64:ff9b:1::808:808",
+      // 6to4, Teredo
+      "2002:808:808::1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+      // ISATAP interface identifiers under a public prefix
+      "2606:4700::5efe:a9fe:a9fe",
+      "2606:4700::200:5efe:7f00:1",
+    ]) {
+      expect(isPublicAddress(refused), refused).toBe(false);
+    }
+  });
+
+  it("refuses an endpoint URL whose host is an IPv4-compatible literal", async () => {
+    const result = await safePost({
+      url: "https://[::a9fe:a9fe]/latest/meta-data",
+      body: "{}",
+      headers: {},
+      allowHttp: false,
+      allowPrivate: false,
+    });
+    expect(result.errorClass).toBe("refused_address");
   });
 
   it("takes https URLs, and http only when allowed; never credentials in the URL", () => {

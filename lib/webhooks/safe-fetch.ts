@@ -70,16 +70,36 @@ const EXCERPT_BYTES = 2048;
 export const isIpLiteral = (host: string): boolean => ipaddr.isValid(host);
 
 /**
+ * IPv6 prefixes whose addresses carry an IPv4 address inside, all refused whatever that address is: the IPv4 address
+ * may be private, and a host answering with one of these forms has no honest reason to. IPv4-compatible (::/96,
+ * deprecated, which ipaddr.js calls plain unicast: `::a9fe:a9fe` is 169.254.169.254), IPv4-mapped and -translated,
+ * NAT64 (well-known and local-use prefixes, RFC 6052 and RFC 8215), 6to4 and Teredo.
+ */
+const IPV4_CARRYING = [
+  "::/96",
+  "::ffff:0:0/96",
+  "::ffff:0:0:0/96",
+  "64:ff9b::/96",
+  "64:ff9b:1::/48",
+  "2002::/16",
+  "2001::/32",
+].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+
+/** An ISATAP interface identifier (`…:0:5efe:a.b.c.d`, or `200:5efe` when universal, RFC 5214) under any prefix. */
+const isIsatap = (parts: number[]) => (parts[4]! & 0xfdff) === 0 && parts[5] === 0x5efe;
+
+/**
  * True for a public unicast address: everything ipaddr.js classifies otherwise is refused (private, loopback,
  * link-local, which holds cloud metadata at 169.254.169.254, unique-local, which holds AWS's fd00:ec2::254, CGNAT,
- * multicast, broadcast, unspecified, reserved and documentation ranges, and the IPv6 forms that carry an IPv4
- * address inside: NAT64, 6to4, Teredo). An IPv4-mapped IPv6 address is judged as the IPv4 address it maps.
+ * multicast, broadcast, unspecified, reserved and documentation ranges), and so is every IPv6 form that carries an
+ * IPv4 address inside (IPV4_CARRYING, ISATAP).
  */
 export function isPublicAddress(address: string): boolean {
   if (!isIpLiteral(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6") {
+    const v6 = parsed as ipaddr.IPv6;
+    if (IPV4_CARRYING.some((range) => v6.match(range)) || isIsatap(v6.parts)) return false;
   }
   return parsed.range() === "unicast";
 }
