@@ -1,15 +1,18 @@
 import "server-only";
 import { authFor } from "@/lib/auth/better-auth";
+import { recordSignIn } from "@/lib/audit/sign-in";
 import { getDb } from "@/lib/db/client";
+import type { Db } from "@/lib/db/tx";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { clientAddress } from "./client-address";
+import { clientAddress, requestOrigin } from "./client-address";
 import { RateLimiter } from "./rate-limit";
 
 // Attempts to sign in or create an account guess passwords or fill the users table; both are limited per client
 // address (as the front door sees it, TRUST_PROXY-aware), and signing in per email address as well, so one account
 // cannot be guessed at from many addresses faster than SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR a hour.
 const LIMITED = new Set(["/api/auth/sign-in/email", "/api/auth/sign-up/email", "/api/auth/change-password"]);
+const SIGN_IN = "/api/auth/sign-in/email";
 const g = globalThis as unknown as { __shipwellSignInByAddress?: RateLimiter; __shipwellSignInByEmail?: RateLimiter };
 const byAddress = (g.__shipwellSignInByAddress ??= new RateLimiter());
 const byEmail = (g.__shipwellSignInByEmail ??= new RateLimiter());
@@ -47,9 +50,21 @@ export async function authEndpoint(req: Request): Promise<Response> {
       }
     }
   }
-  const response = await authFor(await getDb()).handler(req);
+  // Read before better-auth consumes the body.
+  const signingIn = req.method === "POST" && path === SIGN_IN ? await emailOf(req) : null;
+  const db = await getDb();
+  const response = await authFor(db).handler(req);
   response.headers.set("Cache-Control", "no-store");
+  if (signingIn) await auditSignIn(db, signingIn, req, response);
   return response;
+}
+
+/** The attempt in the audit log; a failure to write it is logged and never changes the sign-in's answer. */
+async function auditSignIn(db: Db, email: string, req: Request, response: Response): Promise<void> {
+  if (response.status === 429) return;
+  await recordSignIn({ db, email, succeeded: response.ok, origin: requestOrigin(req.headers) }).catch((err: unknown) =>
+    log().error({ msg: "could not record a sign-in in the audit log", err }),
+  );
 }
 
 /** Tests start each case with full buckets. */

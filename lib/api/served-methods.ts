@@ -54,6 +54,7 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/events": ["GET"],
   "/v1/events/{id}": ["GET"],
   "/v1/events/{id}/redeliver": ["POST"],
+  "/v1/audit_events": ["GET"],
 };
 
 const segments = (path: string) => path.replace(/\/+$/, "").split("/");

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { memberships, users } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
@@ -99,6 +100,7 @@ export async function changeMemberRole({
       .update(memberships)
       .set({ role })
       .where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, userId)));
+    await recordAudit(tx, { action: "member.role_changed", resourceId: userId, summary: { from: current, to: role } });
   });
   const member = (await listMembers(ctx)).find((m) => m.userId === userId);
   if (!member) throw new NotFoundError("That person is not a member of this organization.");
@@ -120,5 +122,6 @@ export async function removeMember({ ctx, userId }: { ctx: DomainContext; userId
     if (current === "owner" && owners.length <= 1)
       throw new StateConflictError("The last owner cannot be removed: make someone else an owner first.");
     await tx.db.delete(memberships).where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, userId)));
+    await recordAudit(tx, { action: "member.removed", resourceId: userId, summary: { role: current } });
   });
 }
