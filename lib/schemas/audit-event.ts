@@ -4,7 +4,7 @@ import { instant } from "./instant";
 import { statusFilter } from "./status-filter";
 
 /** Every action the audit log records (docs/api.md, "Audit log"): `<resource>.<what happened>`. */
-export const AUDIT_ACTIONS = [
+const AUDIT_ACTIONS = [
   "shipment.created",
   "shipment.purchased",
   "shipment.cancelled",
@@ -33,10 +33,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_ACTOR_TYPES = ["user", "api_key", "system", "anonymous"] as const;
-
-/** The resource an action is about: the part of its action before the dot. */
-export type AuditResourceType = AuditAction extends `${infer R}.${string}` ? R : never;
+const AUDIT_ACTOR_TYPES = ["user", "api_key", "system", "anonymous"] as const;
 
 export const AuditEvent = z
   .object({
