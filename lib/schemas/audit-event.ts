@@ -22,6 +22,7 @@ const AUDIT_ACTIONS = [
   "webhook_endpoint.updated",
   "webhook_endpoint.deleted",
   "webhook_endpoint.secret_rotated",
+  "webhook_endpoint.disabled",
   "event.redelivered",
   "invitation.created",
   "invitation.revoked",
