@@ -4,7 +4,7 @@ import { instant } from "./instant";
 import { statusFilter } from "./status-filter";
 
 /** Every action the audit log records (docs/api.md, "Audit log"): `<resource>.<what happened>`. */
-const AUDIT_ACTIONS = [
+export const AUDIT_ACTIONS = [
   "shipment.created",
   "shipment.purchased",
   "shipment.cancelled",
