@@ -18,6 +18,7 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/settings": ["GET"],
   "/settings/account": ["GET"],
   "/settings/api-keys": ["GET"],
+  "/settings/audit": ["GET"],
   "/settings/connections": ["GET"],
   "/settings/team": ["GET"],
   "/invite/{token}": ["GET"],
