@@ -19,6 +19,7 @@ import { POST as rotate } from "@/app/v1/webhooks/[id]/rotate-secret/route";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { purgeAuditEvents } from "@/lib/audit/retention";
 import { makeTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
+import { ensureApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { acceptInvitation, createInvitation, revokeInvitation } from "@/lib/auth/invitations";
 import { addMember } from "@/lib/auth/memberships";
 import { changeMemberRole, removeMember } from "@/lib/auth/team";
@@ -158,6 +159,14 @@ describe("audit rows for API key changes", () => {
     expect(list.results.find((e) => e.action === "connection.updated")!.summary).toEqual({
       fields: ["credentials", "display_name"],
     });
+    expect(list.results.find((e) => e.action === "api_key.created")).toMatchObject({
+      resource: { type: "api_key", id: made.body.id },
+      summary: { source: "api", api_version: made.body.api_version },
+    });
+    expect(list.results.find((e) => e.action === "api_key.revoked")).toMatchObject({
+      resource: { type: "api_key", id: made.body.id },
+      summary: {},
+    });
     expect(list.results.find((e) => e.action === "webhook_endpoint.created")!.summary).toMatchObject({
       url_host: "hooks.example.com",
     });
@@ -229,13 +238,28 @@ describe("audit rows and transactions", () => {
     expect((await audit(key, { action: "connection.created" })).results).toHaveLength(1);
   });
 
+  it("records a key once: an ensured key found again and a revoked key revoked again write nothing more", async () => {
+    const { orgId, key } = await makeOrg();
+    const ctx = await systemCtx();
+    const chosen = `bootstrap-${orgId}-${"x".repeat(32)}`;
+    const first = await ensureApiKey({ ctx, orgId, name: "Bootstrap key", key: chosen });
+    await ensureApiKey({ ctx, orgId, name: "Bootstrap key", key: chosen });
+    await revokeApiKey({ ctx, keyId: first.id, orgId });
+    await revokeApiKey({ ctx, keyId: first.id, orgId });
+    const rows = (await audit(key, { resource_id: first.id })).results.reverse();
+    expect(rows.map((e) => [e.action, e.actor, e.summary])).toEqual([
+      ["api_key.created", { type: "system", id: null, name: "test" }, { source: "bootstrap" }],
+      ["api_key.revoked", { type: "system", id: null, name: "test" }, {}],
+    ]);
+  });
+
   it("records the system's own changes with the job's name", async () => {
     const { orgId, key } = await makeOrg();
     const rows = await (await getDb()).select().from(auditEvents).where(eq(auditEvents.orgId, orgId));
     // makeOrg: the organization's sandbox connection and its first key, made by the "test" job.
-    expect(rows.map((r) => [r.action, r.actorType, r.actorName]).sort()).toEqual([
-      ["api_key.created", "system", "test"],
-      ["connection.created", "system", "test"],
+    expect(rows.map((r) => [r.action, r.actorType, r.actorName, r.summary]).sort()).toEqual([
+      ["api_key.created", "system", "test", { source: "api", api_version: expect.any(String) }],
+      ["connection.created", "system", "test", expect.objectContaining({ carrier: "sandbox", credentials: false })],
     ]);
     expect(rows.every((r) => r.clientAddress === null)).toBe(true);
     expect((await audit(key)).results).toHaveLength(2);
@@ -277,7 +301,18 @@ describe("audit rows for the team and sign-ins", () => {
       ["member.removed", owner.id, joiner.id],
     ]);
     expect(list[0]!.client).toEqual({ address: "198.51.100.4", user_agent: "Firefox" });
-    expect(list[4]!.summary).toEqual({ from: "member", to: "admin" });
+    expect(list.map((e) => e.summary)).toEqual([
+      { role: "member" },
+      { role: "member" },
+      { role: "member" },
+      { role: "member" },
+      { from: "member", to: "admin" },
+      { role: "admin" },
+    ]);
+    // Refused changes write nothing: the last owner stays, and nobody removes themself.
+    await expect(removeMember({ ctx, userId: owner.id })).rejects.toThrow();
+    await expect(changeMemberRole({ ctx, userId: owner.id, role: "member" })).rejects.toThrow(/last owner/);
+    expect((await audit(key, { actor_type: "user" })).results).toHaveLength(6);
     expect(JSON.stringify(list)).not.toMatch(/example\.test/);
   });
 
