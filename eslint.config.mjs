@@ -16,6 +16,7 @@ const DOMAIN = [
   "lib/shipments",
   "lib/trackers",
   "lib/webhooks",
+  "lib/audit",
 ];
 const ABOVE_DOMAIN = [
   "lib/api",

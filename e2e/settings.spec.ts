@@ -98,6 +98,16 @@ test.describe("settings", () => {
     await page.getByRole("button", { name: "Revoke key settings-e2e" }).click();
     await expect(page.getByRole("row", { name: /settings-e2e/ })).toContainText("Revoked");
     expect(await shipments()).toBe(401);
+
+    // The audit log names the person who made and revoked the key, newest first, and filters by action.
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await expect(page.getByRole("row", { name: /api_key\.revoked/ })).toContainText("Sol keys");
+    await expect(page.getByRole("row", { name: /api_key\.created/ }).first()).toBeVisible();
+    await checkPage(page, "settings-audit");
+    await page.getByLabel("Action").selectOption("api_key.revoked");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/action=api_key\.revoked/);
+    await expect(page.getByRole("row", { name: /api_key\.created/ })).toHaveCount(0);
   });
 
   test("an invited member joins through the link after signing up, and cannot open API keys", async ({

@@ -8,7 +8,16 @@ import { randomHex128 } from "@/lib/random";
  * Who is acting: an API key (the API), a signed-in user (the dashboard), or the service itself (background jobs,
  * the command line, start-up). Verbs that care (audit, permissions) read it; nothing else branches on it.
  */
-export type Actor = { type: "api_key"; id: string } | { type: "user"; id: string } | { type: "system"; name: string };
+export type Actor =
+  | { type: "api_key"; id: string; /** The key's name, for the audit log (the API always knows it). */ name?: string }
+  | { type: "user"; id: string }
+  | { type: "system"; name: string };
+
+/** Where a request came from, for the audit log: the client's address (TRUST_PROXY-aware) and its user agent. */
+export interface RequestOrigin {
+  address: string | null;
+  userAgent: string | null;
+}
 
 /** What every domain verb runs with. Verbs take `({ ctx, ... })`. */
 export interface DomainContext {
@@ -19,6 +28,8 @@ export interface DomainContext {
   log: Logger;
   /** Aborted when the caller gives up (the client hung up). Jobs have none. */
   signal?: AbortSignal;
+  /** The request's client (API and dashboard); jobs have none. */
+  origin?: RequestOrigin;
 }
 
 /** Verbs that span organizations (jobs, the command line, start-up) run as the service, with no organization. */

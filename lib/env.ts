@@ -67,6 +67,8 @@ const schema = z
     WEBHOOKS_ALLOW_PRIVATE_URLS: boolish.default(false),
     // Who sends webhooks: auto (Inngest when it is configured, else an in-process timer ticking every second).
     WEBHOOK_DELIVERY: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),
+    // The audit log (docs/api.md, "Audit log") keeps rows this many days; the webhook sender's rounds prune older ones.
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
     SKIP_MIGRATIONS: boolish.default(false),
     // Background tracker refresh. auto: Inngest when it is configured (below), else an in-process timer.
     TRACKER_REFRESH: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),

@@ -125,7 +125,7 @@ describe("the API-key lookup cache", () => {
   it("needs no options: a caller without a limit on unknown keys looks them up all the same", async () => {
     const { key, keyId, orgId } = await makeOrg();
     const db = await getDb();
-    expect(await authenticateApiKey(db, key)).toEqual({ keyId, orgId, apiVersion: CURRENT_API_VERSION });
+    expect(await authenticateApiKey(db, key)).toEqual({ keyId, orgId, name: "test", apiVersion: CURRENT_API_VERSION });
     expect(await authenticateApiKey(db, "shw_" + "n".repeat(43))).toBeNull();
   });
 

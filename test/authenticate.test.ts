@@ -34,6 +34,7 @@ describe("an API key", () => {
       expect(await callerOf(request({ Authorization: authorization }))).toEqual({
         type: "api_key",
         id: keyId,
+        name: "test",
         orgId,
         apiVersion: expect.any(String),
       });

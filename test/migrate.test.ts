@@ -33,6 +33,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "accounts",
       "addresses",
       "api_keys",
+      "audit_events",
       "carrier_connections",
       "carrier_ledger",
       "events",

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { auditEvents, events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { formatTimestamp } from "@/lib/timestamp";
 import { settleBatch } from "@/lib/webhooks/deliver";
 import { claimBatch, planWebhookRound } from "@/lib/webhooks/due-deliveries";
@@ -268,6 +268,11 @@ describe("disabling an endpoint", () => {
       org_id: orgId,
       reason: "gone",
     });
+    // And the audit log says the sender did it, and why.
+    const rows = await (await getDb()).select().from(auditEvents).where(eq(auditEvents.resourceId, id));
+    expect(rows.map((r) => [r.action, r.actorType, r.actorName, r.summary])).toEqual([
+      ["webhook_endpoint.disabled", "system", "test", { reason: "gone" }],
+    ]);
   });
 
   it("logs nothing when the endpoint was disabled meanwhile (by the user, or another sender)", async () => {
@@ -297,6 +302,7 @@ describe("disabling an endpoint", () => {
       { failingSince: t0, disabled: "gone" },
     );
     expect(warn).not.toHaveBeenCalled();
+    expect(await db.select().from(auditEvents).where(eq(auditEvents.resourceId, id))).toEqual([]);
     const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
     expect(row).toMatchObject({ enabled: false, disabledReason: "user" });
   });

@@ -26,6 +26,7 @@ vi.mock("@/lib/webhooks/send-due", () => ({
 vi.mock("@/lib/webhooks/retention", () => ({
   purgeExpired: vi.fn(async () => ({ events: 7, attempts: 11 })),
 }));
+vi.mock("@/lib/audit/retention", () => ({ purgeAuditEvents: vi.fn(async () => 5) }));
 
 afterEach(() => {
   vi.clearAllMocks();
@@ -40,7 +41,9 @@ describe("send-webhooks steps", () => {
     plan.ids = Array.from({ length: 41 }, (_, i) => `whk_${i}`);
     const { result, ctx } = await new InngestTestEngine({ function: sendWebhooksFunction }).execute();
     const stepIds = (ctx.step.run as unknown as { mock: { calls: [string][] } }).mock.calls.map((c) => c[0]);
-    expect([...new Set(stepIds)].sort()).toEqual(["plan", "purge", "send-whk_0", "send-whk_20", "send-whk_40"].sort());
+    expect([...new Set(stepIds)].sort()).toEqual(
+      ["plan", "purge", "purge-audit", "send-whk_0", "send-whk_20", "send-whk_40"].sort(),
+    );
 
     const sentTo = vi.mocked(sendEndpointDeliveries).mock.calls.map(([args]) => args.endpointId);
     expect([...new Set(sentTo)].sort()).toEqual([...plan.ids].sort());
@@ -64,6 +67,7 @@ describe("send-webhooks steps", () => {
       succeeded: 103,
       failed: 20,
       purged: { events: 7, attempts: 11 },
+      audit_purged: 5,
     });
   });
 
@@ -76,7 +80,7 @@ describe("send-webhooks steps", () => {
       const { result, ctx } = await new InngestTestEngine({ function: sendWebhooksFunction }).execute();
       // No endpoint, no send step.
       const stepIds = (ctx.step.run as unknown as { mock: { calls: [string][] } }).mock.calls.map((c) => c[0]);
-      expect([...new Set(stepIds)].sort()).toEqual(["plan", "purge"]);
+      expect([...new Set(stepIds)].sort()).toEqual(["plan", "purge", "purge-audit"]);
       expect(plan.nows).toEqual([new Date("2026-11-20T10:00:00Z")]);
       expect(vi.mocked(purgeExpired).mock.calls[0]![0].now).toEqual(new Date("2026-11-20T10:00:00Z"));
       expect(result).toMatchObject({ endpoints: 0, sent: 0, succeeded: 0, failed: 0 });

@@ -1,7 +1,7 @@
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { roleAllows, type Role } from "@/lib/auth/roles";
 
-type Section = "account" | "connections" | "api-keys" | "webhooks" | "team";
+type Section = "account" | "connections" | "api-keys" | "webhooks" | "team" | "audit";
 
 /** The settings pages, in order, with the least role that sees each tab (the pages check again themselves). */
 const SECTIONS: readonly { section: Section; href: string; label: string; role: Role }[] = [
@@ -12,6 +12,7 @@ const SECTIONS: readonly { section: Section; href: string; label: string; role: 
   // Members read the endpoints and their delivery logs; admins change them.
   { section: "webhooks", href: "/settings/webhooks", label: "Webhooks", role: "member" },
   { section: "team", href: "/settings/team", label: "Team", role: "member" },
+  { section: "audit", href: "/settings/audit", label: "Audit log", role: "admin" },
 ];
 
 /** The settings pages' title and tabs; a member sees only what a member may use. */

@@ -2,10 +2,12 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { authFor } from "@/lib/auth/better-auth";
 import { sessionCookieValue } from "@/lib/auth/session-cookie";
+import { recordSignIn } from "@/lib/audit/sign-in";
 import { getDb } from "@/lib/db/client";
+import type { Db } from "@/lib/db/tx";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { clientAddress } from "./client-address";
+import { clientAddress, requestOrigin } from "./client-address";
 import { RateLimiter } from "./rate-limit";
 
 // Every endpoint that checks a password (or, at sign-up, hashes one) costs a scrypt hash per call and lets a caller
@@ -20,6 +22,7 @@ const LIMITED = new Set([
   "/api/auth/delete-user",
   "/api/auth/reset-password",
 ]);
+const SIGN_IN = "/api/auth/sign-in/email";
 const g = globalThis as unknown as { __shipwellSignInByAddress?: RateLimiter; __shipwellSignInByEmail?: RateLimiter };
 const byAddress = (g.__shipwellSignInByAddress ??= new RateLimiter());
 const byAccount = (g.__shipwellSignInByEmail ??= new RateLimiter());
@@ -74,8 +77,12 @@ export async function authEndpoint(req: Request): Promise<Response> {
       }
     }
   }
-  const response = await withoutTokens(await authFor(await getDb()).handler(req));
+  // Read before better-auth consumes the body.
+  const signingIn = req.method === "POST" && route === SIGN_IN ? await emailOf(req) : null;
+  const db = await getDb();
+  const response = await withoutTokens(await authFor(db).handler(req));
   response.headers.set("Cache-Control", "no-store");
+  if (signingIn) await auditSignIn(db, signingIn, req, response);
   return response;
 }
 
@@ -111,6 +118,14 @@ async function withoutTokens(response: Response): Promise<Response> {
     statusText: response.statusText,
     headers,
   });
+}
+
+/** The attempt in the audit log; a failure to write it is logged and never changes the sign-in's answer. */
+async function auditSignIn(db: Db, email: string, req: Request, response: Response): Promise<void> {
+  if (response.status === 429) return;
+  await recordSignIn({ db, email, succeeded: response.ok, origin: requestOrigin(req.headers) }).catch((err: unknown) =>
+    log().error({ msg: "could not record a sign-in in the audit log", err }),
+  );
 }
 
 /** Tests start each case with full buckets. */

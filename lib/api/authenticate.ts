@@ -17,7 +17,7 @@ const limitHeaders = (d: RateDecision) => ({
 
 /** Who a request acts as: an API key (for its whole organization) or a signed-in person with a role there. */
 export type Caller =
-  | { type: "api_key"; id: string; orgId: string; apiVersion: string }
+  | { type: "api_key"; id: string; name: string; orgId: string; apiVersion: string }
   | { type: "user"; id: string; orgId: string; role: Role };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -31,7 +31,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export async function authenticate(req: Request, db: Db): Promise<Caller> {
   if (req.headers.get("authorization") !== null || !hasSessionCookie(req.headers.get("cookie"))) {
     const key = await authenticateKey(req, db);
-    return { type: "api_key", id: key.keyId, orgId: key.orgId, apiVersion: key.apiVersion };
+    return { type: "api_key", id: key.keyId, name: key.name, orgId: key.orgId, apiVersion: key.apiVersion };
   }
   const signedIn = await signedInUser(db, req.headers);
   if (!signedIn) {

@@ -16,3 +16,14 @@ export function paginate<T>(req: Request, page: PageQuery, count: number, result
     results,
   };
 }
+
+/** A cursor-paged list body: `{next, next_cursor, results}`; `next` is the same query with the cursor moved on. */
+export function cursorPaginate<T>(req: Request, nextCursor: string | null, results: T[]) {
+  const url = new URL(req.url);
+  url.searchParams.set("cursor", nextCursor ?? "");
+  return {
+    next: nextCursor === null ? null : `${url.pathname}?${url.searchParams.toString()}`,
+    next_cursor: nextCursor,
+    results,
+  };
+}

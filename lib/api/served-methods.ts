@@ -18,6 +18,7 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/settings": ["GET"],
   "/settings/account": ["GET"],
   "/settings/api-keys": ["GET"],
+  "/settings/audit": ["GET"],
   "/settings/connections": ["GET"],
   "/settings/team": ["GET"],
   "/invite/{token}": ["GET"],
@@ -54,6 +55,7 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/events": ["GET"],
   "/v1/events/{id}": ["GET"],
   "/v1/events/{id}/redeliver": ["POST"],
+  "/v1/audit_events": ["GET"],
 };
 
 const segments = (path: string) => path.replace(/\/+$/, "").split("/");

@@ -10,6 +10,7 @@ import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { parseInput, rawInputProblems } from "@/lib/validation";
 import { roleAllows } from "@/lib/auth/roles";
 import { authenticate } from "./authenticate";
+import { requestOrigin } from "./client-address";
 import { ApiError, toErrorResponse } from "./errors";
 import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";
@@ -234,7 +235,8 @@ export function withApi<
 
       const ctx: ApiContext = {
         org: { id: who.orgId },
-        actor: { type: who.type, id: who.id },
+        actor: who.type === "api_key" ? { type: "api_key", id: who.id, name: who.name } : { type: "user", id: who.id },
+        origin: requestOrigin(req.headers),
         requestId,
         db,
         log: log().child({ request_id: requestId, org_id: who.orgId }),

@@ -1,7 +1,8 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, desc, eq, isNull, lt, or } from "drizzle-orm";
-import type { DomainContext, SystemContext } from "@/lib/context";
+import { recordAudit } from "@/lib/audit/record";
+import { withTransaction, type DomainContext, type SystemContext } from "@/lib/context";
 import { apiKeys, organizations } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
 import type { DbOrTx } from "@/lib/db/tx";
@@ -53,18 +54,29 @@ export async function createApiKey({
   const org = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.orgId));
   if (org.length === 0) throw new NotFoundError(`Organization ${input.orgId} does not exist.`);
   const key = generateApiKey();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      id: newId("key"),
-      orgId: input.orgId,
-      name: input.name,
-      keyHash: hashApiKey(key),
-      keyPrefix: displayPrefix(key),
-      source: input.source,
-      apiVersion: input.apiVersion ?? CURRENT_API_VERSION,
-    })
-    .returning();
+  const row = await withTransaction(ctx, async (tx) => {
+    const [inserted] = await tx.db
+      .insert(apiKeys)
+      .values({
+        id: newId("key"),
+        orgId: input.orgId,
+        name: input.name,
+        keyHash: hashApiKey(key),
+        keyPrefix: displayPrefix(key),
+        source: input.source,
+        apiVersion: input.apiVersion ?? CURRENT_API_VERSION,
+      })
+      .returning();
+    await recordAudit(
+      { ...tx, org: { id: input.orgId } },
+      {
+        action: "api_key.created",
+        resourceId: inserted!.id,
+        summary: { source: input.source, api_version: inserted!.apiVersion },
+      },
+    );
+    return inserted;
+  });
   return { id: row!.id, orgId: input.orgId, name: input.name, key, apiKey: presentApiKey(row!) };
 }
 
@@ -95,18 +107,31 @@ export async function ensureApiKey({
   name: string;
   key: string;
 }): Promise<{ id: string; created: boolean; revoked: boolean }> {
-  const inserted = await ctx.db
-    .insert(apiKeys)
-    .values({
-      id: newId("key"),
-      orgId,
-      name,
-      keyHash: hashApiKey(key),
-      keyPrefix: displayPrefix(key),
-      source: "bootstrap",
-    })
-    .onConflictDoNothing()
-    .returning({ id: apiKeys.id });
+  const inserted = await withTransaction(ctx, async (tx) => {
+    const added = await tx.db
+      .insert(apiKeys)
+      .values({
+        id: newId("key"),
+        orgId,
+        name,
+        keyHash: hashApiKey(key),
+        keyPrefix: displayPrefix(key),
+        source: "bootstrap",
+      })
+      .onConflictDoNothing()
+      .returning({ id: apiKeys.id });
+    if (added[0]) {
+      await recordAudit(
+        { ...tx, org: { id: orgId } },
+        {
+          action: "api_key.created",
+          resourceId: added[0].id,
+          summary: { source: "bootstrap" },
+        },
+      );
+    }
+    return added;
+  });
   if (inserted[0]) return { id: inserted[0].id, created: true, revoked: false };
   const [row] = await ctx.db
     .select()
@@ -174,10 +199,17 @@ export async function revokeApiKey({ ctx, keyId, orgId }: { ctx: KeysContext; ke
   const row = existing[0];
   if (!row) throw new NotFoundError(`API key ${keyId} does not exist.`);
   if (!row.revokedAt) {
-    await db
-      .update(apiKeys)
-      .set({ revokedAt: new Date() })
-      .where(and(where, isNull(apiKeys.revokedAt)));
+    await withTransaction(ctx, async (tx) => {
+      const revoked = await tx.db
+        .update(apiKeys)
+        .set({ revokedAt: new Date() })
+        .where(and(where, isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
+      // Revoked by a concurrent call meanwhile: that one is recorded.
+      if (revoked.length > 0) {
+        await recordAudit({ ...tx, org: { id: row.orgId } }, { action: "api_key.revoked", resourceId: row.id });
+      }
+    });
   }
   forgetKey(row.id);
   return {
@@ -194,6 +226,8 @@ const LAST_USED_PRECISION_MS = 60_000;
 export interface Authenticated {
   keyId: string;
   orgId: string;
+  /** The key's name, for the audit log. */
+  name: string;
   /** The key's API version (lib/versions.ts); a request may override it. */
   apiVersion: string;
 }
@@ -240,6 +274,7 @@ async function lookup(db: DbOrTx, hash: string) {
     .select({
       keyId: apiKeys.id,
       orgId: apiKeys.orgId,
+      name: apiKeys.name,
       apiVersion: apiKeys.apiVersion,
       revokedAt: apiKeys.revokedAt,
       lastUsedAt: apiKeys.lastUsedAt,
@@ -265,7 +300,8 @@ export async function authenticateApiKey(
   if (!entry) {
     if (!recentlyValid.get(db, hash)) opts.beforeUnknownLookup?.();
     const row = await lookup(db, hash);
-    const value = row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId, apiVersion: row.apiVersion } : null;
+    const value =
+      row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId, name: row.name, apiVersion: row.apiVersion } : null;
     entry = { value, lastUsedAt: row?.lastUsedAt?.getTime() ?? 0 };
     authCache.set(db, hash, entry);
     if (value) recentlyValid.set(db, hash, value.keyId);

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { invitations, memberships, organizations, users } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
@@ -73,20 +74,25 @@ export async function createInvitation({
     .where(and(eq(memberships.orgId, ctx.org.id), eq(users.email, address)));
   if (already) throw new ValidationError("is already a member of this organization", "email");
   const token = randomBytes(32).toString("base64url");
-  const [row] = await ctx.db
-    .insert(invitations)
-    .values({
-      id: newId("invitation"),
-      orgId: ctx.org.id,
-      email: address,
-      role,
-      tokenHash: hashToken(token),
-      invitedBy: ctx.actor.type === "user" ? ctx.actor.id : null,
-      expiresAt: new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000),
-      createdAt: now,
-    })
-    .returning();
-  return { invitation: present(row!, now), token };
+  const row = await withTransaction(ctx, async (tx) => {
+    const [inserted] = await tx.db
+      .insert(invitations)
+      .values({
+        id: newId("invitation"),
+        orgId: ctx.org.id,
+        email: address,
+        role,
+        tokenHash: hashToken(token),
+        invitedBy: ctx.actor.type === "user" ? ctx.actor.id : null,
+        expiresAt: new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000),
+        createdAt: now,
+      })
+      .returning();
+    // The role, not the address: an email is personal data, and the invitation's id leads to it while it is kept.
+    await recordAudit(tx, { action: "invitation.created", resourceId: inserted!.id, summary: { role } });
+    return inserted!;
+  });
+  return { invitation: present(row, now), token };
 }
 
 /** The organization's invitations not yet accepted or revoked (expired ones too, marked so), newest first. */
@@ -104,19 +110,23 @@ export async function listOpenInvitations(ctx: DomainContext): Promise<Invitatio
 /** Makes a pending invitation's link stop working. Admins and owners; another organization's id is not found. */
 export async function revokeInvitation({ ctx, id }: { ctx: DomainContext; id: string }): Promise<Invitation> {
   await requireRole(ctx, "admin");
-  const [row] = await ctx.db
-    .update(invitations)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(invitations.id, id),
-        eq(invitations.orgId, ctx.org.id),
-        isNull(invitations.acceptedAt),
-        isNull(invitations.revokedAt),
-      ),
-    )
-    .returning();
-  if (!row) throw new NotFoundError("No open invitation has that id.");
+  const row = await withTransaction(ctx, async (tx) => {
+    const [revoked] = await tx.db
+      .update(invitations)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(
+          eq(invitations.id, id),
+          eq(invitations.orgId, ctx.org.id),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+        ),
+      )
+      .returning();
+    if (!revoked) throw new NotFoundError("No open invitation has that id.");
+    await recordAudit(tx, { action: "invitation.revoked", resourceId: revoked.id, summary: { role: revoked.role } });
+    return revoked;
+  });
   return present(row);
 }
 
@@ -173,6 +183,12 @@ export async function acceptInvitation({
     await tx.db.insert(memberships).values({ orgId: row.orgId, userId: user.id, role: row.role }).onConflictDoNothing();
     await tx.db.update(invitations).set({ acceptedAt: now, acceptedBy: user.id }).where(eq(invitations.id, row.id));
     await closeOpenInvitations(tx.db, { orgId: row.orgId, email: row.email, except: row.id, now });
+    // The person accepting is the actor, in the organization they join.
+    const actor = { type: "user" as const, id: user.id };
+    await recordAudit(
+      { db: tx.db, org: { id: row.orgId }, actor },
+      { action: "invitation.accepted", resourceId: row.id, summary: { role: row.role } },
+    );
     return { orgId: row.orgId, role: row.role };
   });
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { memberships, users } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
@@ -100,6 +101,7 @@ export async function changeMemberRole({
       .update(memberships)
       .set({ role })
       .where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, userId)));
+    await recordAudit(tx, { action: "member.role_changed", resourceId: userId, summary: { from: current, to: role } });
   });
   const member = (await listMembers(ctx)).find((m) => m.userId === userId);
   if (!member) throw new NotFoundError("That person is not a member of this organization.");
@@ -124,5 +126,6 @@ export async function removeMember({ ctx, userId }: { ctx: DomainContext; userId
     await tx.db.delete(memberships).where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, userId)));
     const [person] = await tx.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
     if (person) await closeOpenInvitations(tx.db, { orgId: ctx.org.id, email: person.email, now: new Date() });
+    await recordAudit(tx, { action: "member.removed", resourceId: userId, summary: { role: current } });
   });
 }

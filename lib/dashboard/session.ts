@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import type { DomainContext } from "@/lib/context";
 import type { Role } from "@/lib/auth/roles";
 import { signedInUser } from "@/lib/auth/sessions";
+import { requestOrigin } from "@/lib/api/client-address";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { randomHex128 } from "@/lib/random";
@@ -25,7 +26,8 @@ const PATH_HEADER = "x-shipwell-path";
 /** The session of the request being rendered, or null. Read once per render however many components ask. */
 export const currentSession = cache(async (): Promise<DashboardSession | null> => {
   const db = await getDb();
-  const signedIn = await signedInUser(db, await headers());
+  const asked = await headers();
+  const signedIn = await signedInUser(db, asked);
   if (!signedIn) return null;
   const { user, membership, sessionId } = signedIn;
   const requestId = `page_${randomHex128()}`;
@@ -38,6 +40,7 @@ export const currentSession = cache(async (): Promise<DashboardSession | null> =
       db,
       org: { id: membership.orgId },
       actor: { type: "user", id: user.id },
+      origin: requestOrigin(asked),
       requestId,
       log: log().child({ request_id: requestId, org_id: membership.orgId }),
     },

@@ -18,6 +18,7 @@ const ID_PREFIXES = {
   session: "ses_",
   account: "acc_",
   verification: "ver_",
+  audit: "aud_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -23,6 +23,7 @@ vi.mock("@/lib/trackers/refresh/refresh-connection", () => ({
   logConnectionRound: vi.fn(),
 }));
 vi.mock("@/lib/webhooks/retention", () => ({ purgeExpired: vi.fn() }));
+vi.mock("@/lib/audit/retention", () => ({ purgeAuditEvents: vi.fn().mockResolvedValue(0) }));
 vi.mock("@/lib/webhooks/due-deliveries", () => ({ planWebhookRound: vi.fn() }));
 vi.mock("@/lib/webhooks/send-due", () => ({ sendEndpointDeliveries: vi.fn(), logEndpointRound: vi.fn() }));
 

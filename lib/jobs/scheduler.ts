@@ -5,6 +5,7 @@ import { log } from "@/lib/log";
 import { planRefresh } from "@/lib/trackers/refresh/due-trackers";
 import { logConnectionRound, refreshConnection } from "@/lib/trackers/refresh/refresh-connection";
 import { checkDueRefunds } from "@/lib/shipments/refunds";
+import { purgeAuditEvents } from "@/lib/audit/retention";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
@@ -161,20 +162,29 @@ export function startRefreshLoop({ intervalMs }: { intervalMs: number }): Refres
 const WEBHOOK_WORKERS = 32;
 const PURGE_EVERY_MS = 60_000;
 
-/** The webhook sender: a worker per endpoint with due deliveries, and the 30-day retention about once a minute. */
+/**
+ * The webhook sender: a worker per endpoint with due deliveries, and about once a minute the 30-day retention of
+ * events and the audit log's (AUDIT_RETENTION_DAYS).
+ */
 export function startWebhookLoop({ intervalMs }: { intervalMs: number }): BackgroundLoop {
   let lastPurge = 0;
   return startLoop(WEBHOOK_KEY, "webhook sender", intervalMs, WEBHOOK_WORKERS + 1, async (ctx, start, stopping) => {
     const now = new Date();
     if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
       lastPurge = now.getTime();
-      start("purge", () =>
-        purgeExpired({ ctx, now })
+      // One unit for both retentions: they share the purge's slot beside the 32 workers, one after the other.
+      start("purge", async () => {
+        await purgeExpired({ ctx, now })
           .then((purged) => {
             if (purged.events + purged.attempts > 0) ctx.log.info({ msg: "webhook_retention", ...purged });
           })
-          .catch((err) => ctx.log.error({ msg: "webhook retention failed", err })),
-      );
+          .catch((err) => ctx.log.error({ msg: "webhook retention failed", err }));
+        await purgeAuditEvents({ ctx, now })
+          .then((purged) => {
+            if (purged > 0) ctx.log.info({ msg: "audit_retention", audit_events: purged });
+          })
+          .catch((err) => ctx.log.error({ msg: "audit retention failed", err }));
+      });
     }
     for (const endpointId of await planWebhookRound({ ctx, now })) {
       start(endpointId, () =>

@@ -3,6 +3,7 @@ import { systemContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { onEventsWritten } from "@/lib/webhooks/nudge";
+import { purgeAuditEvents } from "@/lib/audit/retention";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
@@ -47,12 +48,16 @@ export const sendWebhooksFunction = inngest.createFunction(
       )
     ).flat();
     const purged = await step.run("purge", async () => purgeExpired({ ctx: await context(), now: new Date() }));
+    const auditPurged = await step.run("purge-audit", async () =>
+      purgeAuditEvents({ ctx: await context(), now: new Date() }),
+    );
     return {
       endpoints: reports.length,
       sent: reports.reduce((n, r) => n + r.sent, 0),
       succeeded: reports.reduce((n, r) => n + r.succeeded, 0),
       failed: reports.reduce((n, r) => n + r.failed, 0),
       purged,
+      audit_purged: auditPurged,
     };
   },
 );

@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage } from "@/lib/carriers/types";
@@ -208,12 +209,18 @@ async function finish(
   refund: Pick<ShipmentRow, "refund" | "refundCheckAfter"> = { refund: null, refundCheckAfter: null },
 ): Promise<ShipmentRow> {
   return recordWithRetries(() =>
-    withTransaction(ctx, async ({ db: tx }) => {
+    withTransaction(ctx, async (txCtx) => {
+      const tx = txCtx.db;
       const now = new Date();
       if (trackerId) await stopTracking(tx, { orgId: claim.orgId, id: trackerId }, now);
       const row = await completeClaim(tx, claim, "cancelled", { messages, meta, ...refund }, now);
       // Rolls the tracker back too.
       if (!row) throw new StateConflictError("The shipment changed while it was being cancelled; fetch it and retry.");
+      await recordAudit(txCtx, {
+        action: "shipment.cancelled",
+        resourceId: claim.shipmentId,
+        summary: { label_voided: row.carrierConnectionId !== null, refund: refund.refund?.status ?? null },
+      });
       return row;
     }),
   );

@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { rememberShipFrom } from "@/lib/auth/memberships";
@@ -21,7 +22,8 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
   const id = newId("shipment");
   const shipperId = newId("address");
   const recipientId = newId("address");
-  const parts = await withTransaction(ctx, async ({ db: tx }) => {
+  const parts = await withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     const addressRows = await tx
       .insert(addresses)
       .values([addressValues(input.shipper, shipperId, orgId), addressValues(input.recipient, recipientId, orgId)])
@@ -81,6 +83,16 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
     await recordEvents(tx, [
       { orgId, type: "shipment.created", resourceId: id, testMode: row!.testMode, data: presented },
     ]);
+    await recordAudit(txCtx, {
+      action: "shipment.created",
+      resourceId: id,
+      summary: {
+        test_mode: row!.testMode,
+        parcels: parcelRows.length,
+        rates: rateRows.length,
+        ...(input.carrier_ids ? { carrier_ids: input.carrier_ids } : {}),
+      },
+    });
     return presented;
   });
   return parts;

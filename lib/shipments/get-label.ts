@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import type { DomainContext } from "@/lib/context";
+import { recordAudit } from "@/lib/audit/record";
+import { withTransaction, type DomainContext } from "@/lib/context";
 import { labels } from "@/lib/db/schema";
 import type { LabelType } from "@/lib/carriers/types";
 import { StateConflictError, ValidationError } from "@/lib/errors";
@@ -57,6 +58,11 @@ export async function getLabel({
   }
   const type = label.type as LabelType;
   if (format && format !== type) throw new ValidationError(`this shipment's label is ${type}`, "format");
+  // A label is what a parcel ships on: who took a copy, and when, is worth knowing. Recorded before the file is
+  // made: an answer that fails after this line still handed nothing out, but a rare extra row beats a missing one.
+  await withTransaction(ctx, (tx) =>
+    recordAudit(tx, { action: "shipment.label_downloaded", resourceId: row.id, summary: { label_type: type, layout } }),
+  );
   const name = (row.trackingNumber ?? row.id).replace(/[^A-Za-z0-9_-]/g, "");
   if (layout === "label") {
     return {

@@ -7,6 +7,7 @@ import type { CarrierMessage, Customs, ShipResult } from "@/lib/carriers/types";
 import type { ConnectionRow } from "@/lib/connections/present";
 import type { Payment } from "@/lib/schemas/payment";
 import type { Rate } from "@/lib/schemas/rate";
+import { recordAudit } from "@/lib/audit/record";
 import { trackNewLabel } from "@/lib/trackers/label-tracker";
 import { ClaimLostError, completeClaim, type Claim } from "./claim";
 import { searchTextOf, type AddressRow, type ShipmentRow } from "./rows";
@@ -35,7 +36,8 @@ export interface PurchaseRecord {
 export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Promise<ShipmentRow> {
   const { claim, connection, shipped } = p;
   const now = new Date();
-  return withTransaction(ctx, async ({ db: tx }) => {
+  return withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     const [current] = await tx
       .select()
       .from(shipments)
@@ -98,6 +100,21 @@ export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Pro
     );
     // Rolls back the label and the tracker too.
     if (!row) throw new ClaimLostError();
+    await recordAudit(txCtx, {
+      action: "shipment.purchased",
+      resourceId: claim.shipmentId,
+      summary: {
+        connection_id: connection.id,
+        carrier: connection.carrierName,
+        service: p.selected.service,
+        rate_id: p.selected.id,
+        total_charge: p.selected.total_charge,
+        currency: p.selected.currency,
+        label_type: shipped.label.type,
+        tracker_id: trackerId,
+        test_mode: connection.testMode,
+      },
+    });
     return row;
   });
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { trackers } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
@@ -41,7 +42,8 @@ export async function createTracker({
   const { connection, result } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId });
 
   const now = new Date();
-  const row = await withTransaction(ctx, async ({ db: tx }) => {
+  const row = await withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     const [inserted] = await tx
       .insert(trackers)
       .values({
@@ -59,6 +61,11 @@ export async function createTracker({
       .onConflictDoNothing()
       .returning();
     if (!inserted) return null;
+    await recordAudit(txCtx, {
+      action: "tracker.created",
+      resourceId: inserted.id,
+      summary: { carrier: carrierName, connection_id: connection.id, test_mode: connection.testMode },
+    });
     return (await recordTracking(tx, inserted, result, { now, timeScale: refreshTimeScale(connection), created: true }))
       .tracker;
   });

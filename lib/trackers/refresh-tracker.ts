@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { connectionForCarrier, orgConnection } from "@/lib/connections/select-connections";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
@@ -21,9 +22,15 @@ export async function refreshTracker({ ctx, id }: { ctx: DomainContext; id: stri
     await recordTrackingFailure(ctx.db, row, outcome.messages, { keepSchedule: true });
     throw new CarrierFailureError(outcome.messages);
   }
-  const recorded = await withTransaction(ctx, ({ db: tx }) =>
-    recordTracking(tx, row, outcome.data, { timeScale: refreshTimeScale(connection) }),
-  );
+  const recorded = await withTransaction(ctx, async (txCtx) => {
+    const merged = await recordTracking(txCtx.db, row, outcome.data, { timeScale: refreshTimeScale(connection) });
+    await recordAudit(txCtx, {
+      action: "tracker.refreshed",
+      resourceId: row.id,
+      summary: { from: row.status, to: merged.tracker.status },
+    });
+    return merged;
+  });
   return loadStoredTracker(ctx.db, recorded.tracker);
 }
 

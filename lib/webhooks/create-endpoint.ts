@@ -1,4 +1,6 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
+import { endpointSummary } from "./audit-summary";
 import { count, eq } from "drizzle-orm";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { newId } from "@/lib/db/ids";
@@ -30,7 +32,8 @@ export async function createEndpoint({
   assertEndpointUrlAllowed(input.url, input.test_mode);
   const id = newId("webhook");
   const secret = newSigningSecret();
-  const row = await withTransaction(ctx, async ({ db: tx }) => {
+  const row = await withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     // The organization's row is locked while its endpoints are counted, so concurrent creations cannot pass the cap.
     await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, ctx.org.id)).for("update");
     const [existing] = await tx
@@ -57,6 +60,11 @@ export async function createEndpoint({
         secretEncrypted: encryptSecret(id, secret),
       })
       .returning();
+    await recordAudit(txCtx, {
+      action: "webhook_endpoint.created",
+      resourceId: id,
+      summary: endpointSummary(inserted!),
+    });
     return inserted!;
   });
   return { ...presentEndpoint(row), secret };

@@ -1,4 +1,7 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
+import { withTransaction } from "@/lib/context";
+import { endpointSummary } from "./audit-summary";
 import { and, eq } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
@@ -11,10 +14,14 @@ import { presentEndpoint } from "./present-endpoint";
  * nothing more is sent to it, and its log is gone. The events stay, for the organization's other endpoints.
  */
 export async function deleteEndpoint({ ctx, id }: { ctx: DomainContext; id: string }): Promise<WebhookEndpoint> {
-  const [row] = await ctx.db
-    .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.orgId, ctx.org.id), eq(webhookEndpoints.id, id)))
-    .returning();
-  if (!row) throw new NotFoundError(`Webhook endpoint ${id} does not exist.`);
+  const row = await withTransaction(ctx, async (tx) => {
+    const [gone] = await tx.db
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.orgId, ctx.org.id), eq(webhookEndpoints.id, id)))
+      .returning();
+    if (!gone) throw new NotFoundError(`Webhook endpoint ${id} does not exist.`);
+    await recordAudit(tx, { action: "webhook_endpoint.deleted", resourceId: id, summary: endpointSummary(gone) });
+    return gone;
+  });
   return presentEndpoint(row);
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { withTransaction, type DomainContext, type SystemContext } from "@/lib/context";
 import { newId } from "@/lib/db/ids";
@@ -135,7 +136,8 @@ export async function settleBatch(
 ): Promise<void> {
   const { endpoint, leaseUntil } = batch;
   const ours = (ids: number[]) => and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.leaseUntil, leaseUntil));
-  await withTransaction(ctx, async ({ db: tx }) => {
+  await withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     await tx.execute(ASYNC_COMMIT);
     if (sent.length > 0) {
       await tx
@@ -188,6 +190,12 @@ export async function settleBatch(
           org_id: endpoint.orgId,
           reason: endpointState.disabled,
         });
+        // The sender's own change: the organization sees who disabled its endpoint (the job) and why.
+        await recordAudit(
+          { ...txCtx, org: { id: endpoint.orgId } },
+          { action: "webhook_endpoint.disabled", resourceId: endpoint.id, summary: { reason: endpointState.disabled } },
+          last,
+        );
       }
     } else if (endpointState.failingSince?.getTime() !== endpoint.failingSince?.getTime()) {
       await tx

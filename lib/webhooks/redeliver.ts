@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { events, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
@@ -27,7 +28,8 @@ export async function redeliverEvent({
   endpointId: string | null;
   now?: Date;
 }): Promise<Redelivery> {
-  return withTransaction(ctx, async ({ db: tx }) => {
+  return withTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
     // An event past its 30 days is gone for redelivery too, whether or not the sweep has deleted it yet.
     const [event] = await tx
       .select()
@@ -99,6 +101,11 @@ export async function redeliverEvent({
       });
     }
     ctx.log.info({ msg: "webhook event redelivered", event_id: event.id, endpoints: deliveries.length });
+    await recordAudit(txCtx, {
+      action: "event.redelivered",
+      resourceId: event.id,
+      summary: { event_type: event.type, endpoint_ids: deliveries.map((d) => d.endpoint_id) },
+    });
     return { event_id: event.id, deliveries };
   });
 }

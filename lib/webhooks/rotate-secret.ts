@@ -1,4 +1,6 @@
 import "server-only";
+import { recordAudit } from "@/lib/audit/record";
+import { withTransaction } from "@/lib/context";
 import { and, eq, sql } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
@@ -26,17 +28,26 @@ export async function rotateSecret({
   now?: Date;
 }): Promise<WebhookEndpointWithSecret> {
   const secret = newSigningSecret();
-  const [row] = await ctx.db
-    .update(webhookEndpoints)
-    .set({
-      // Both envelopes are bound to the endpoint's id, so the current one moves over as it is, never decrypted.
-      previousSecretEncrypted: sql`${webhookEndpoints.secretEncrypted}`,
-      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS),
-      secretEncrypted: encryptSecret(id, secret),
-      updatedAt: now,
-    })
-    .where(and(eq(webhookEndpoints.orgId, ctx.org.id), eq(webhookEndpoints.id, id)))
-    .returning();
-  if (!row) throw new NotFoundError(`Webhook endpoint ${id} does not exist.`);
+  const row = await withTransaction(ctx, async (tx) => {
+    const [rotated] = await tx.db
+      .update(webhookEndpoints)
+      .set({
+        // Both envelopes are bound to the endpoint's id, so the current one moves over as it is, never decrypted.
+        previousSecretEncrypted: sql`${webhookEndpoints.secretEncrypted}`,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_VALID_MS),
+        secretEncrypted: encryptSecret(id, secret),
+        updatedAt: now,
+      })
+      .where(and(eq(webhookEndpoints.orgId, ctx.org.id), eq(webhookEndpoints.id, id)))
+      .returning();
+    if (!rotated) throw new NotFoundError(`Webhook endpoint ${id} does not exist.`);
+    // Never the secret: only that it changed, and until when the old one still signs.
+    await recordAudit(tx, {
+      action: "webhook_endpoint.secret_rotated",
+      resourceId: id,
+      summary: { previous_secret_expires_at: rotated.previousSecretExpiresAt?.toISOString() ?? null },
+    });
+    return rotated;
+  });
   return { ...presentEndpoint(row), secret };
 }

@@ -1,4 +1,7 @@
 import "server-only";
+import { changedFields, recordAudit } from "@/lib/audit/record";
+import { withTransaction } from "@/lib/context";
+import { endpointSummary } from "./audit-summary";
 import { and, eq } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
 import { webhookEndpoints } from "@/lib/db/schema";
@@ -36,11 +39,21 @@ export async function updateEndpoint({
   }
   if (input.enabled === true) Object.assign(changes, { enabled: true, disabledReason: null, failingSince: null });
   if (input.enabled === false && row.enabled) Object.assign(changes, { enabled: false, disabledReason: "user" });
-  const [updated] = await ctx.db
-    .update(webhookEndpoints)
-    .set(changes)
-    .where(and(eq(webhookEndpoints.orgId, ctx.org.id), eq(webhookEndpoints.id, id)))
-    .returning();
+  const updated = await withTransaction(ctx, async (tx) => {
+    const [written] = await tx.db
+      .update(webhookEndpoints)
+      .set(changes)
+      .where(and(eq(webhookEndpoints.orgId, ctx.org.id), eq(webhookEndpoints.id, id)))
+      .returning();
+    if (written) {
+      await recordAudit(tx, {
+        action: "webhook_endpoint.updated",
+        resourceId: id,
+        summary: { fields: changedFields(input), ...endpointSummary(written) },
+      });
+    }
+    return written;
+  });
   if (!updated) throw new NotFoundError(`Webhook endpoint ${id} does not exist.`); // deleted meanwhile
   return presentEndpoint(updated);
 }

@@ -1,5 +1,6 @@
 import * as apiKey from "@/app/v1/api_keys/[id]/route";
 import * as apiKeys from "@/app/v1/api_keys/route";
+import * as auditEvents from "@/app/v1/audit_events/route";
 import * as carriers from "@/app/v1/carriers/route";
 import * as eventRedeliver from "@/app/v1/events/[id]/redeliver/route";
 import * as event from "@/app/v1/events/[id]/route";
@@ -60,4 +61,5 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   events,
   event,
   eventRedeliver,
+  auditEvents,
 ];

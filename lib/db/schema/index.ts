@@ -8,3 +8,4 @@ export * from "./trackers";
 export * from "./carrier-ledger";
 export * from "./accounts";
 export * from "./webhooks";
+export * from "./audit-events";
