@@ -92,7 +92,7 @@ describe("Inngest function refresh-trackers", () => {
         refreshed: 7,
         failed: 4,
         backed_off: 7,
-        refunds: { checked: 0, settled: 0 },
+        refunds: { checked: 0, settled: 0, failed: 0 },
       });
     } finally {
       logs.restore();

@@ -184,7 +184,7 @@ describe("the background round", () => {
     adapter.checkRefund = check;
     const ctx = systemContext(await getDb(), "test");
 
-    expect(await checkDueRefunds({ ctx, now: new Date() })).toEqual({ checked: 0, settled: 0 });
+    expect(await checkDueRefunds({ ctx, now: new Date() })).toEqual({ checked: 0, settled: 0, failed: 0 });
     expect(check).not.toHaveBeenCalled();
 
     const later = new Date(Date.now() + REFUND_RECHECK_MS + 60_000);
@@ -192,10 +192,46 @@ describe("the background round", () => {
     expect(round.checked).toBeGreaterThanOrEqual(2);
     // Every other pending refund of this file answers pending: the one refunded is the one settled.
     expect(round.settled).toBe(1);
+    expect(round.failed).toBe(0);
     expect(check.mock.calls.length).toBe(round.checked);
     expect((await show(first.key, first.s.id)).refund.status).toBe("refunded");
     expect((await show(second.key, second.s.id)).refund.status).toBe("pending");
     // The one still pending waits for its next turn.
     expect((await stored(second.s.id)).refundCheckAfter!.getTime()).toBe(later.getTime() + REFUND_RECHECK_MS);
+  });
+
+  it("a shipment that cannot be written does not hold the queue: it waits an hour, the others go on", async () => {
+    const first = await cancelledWithPendingRefund("400001");
+    const second = await cancelledWithPendingRefund("400002");
+    const db = await getDb();
+    // Every other due refund of this file first, so these two are the round's oldest.
+    await db
+      .update(shipments)
+      .set({ refundCheckAfter: new Date(Date.now() - 60_000) })
+      .where(eq(shipments.id, first.s.id));
+    await db
+      .update(shipments)
+      .set({ refundCheckAfter: new Date(Date.now() - 30_000) })
+      .where(eq(shipments.id, second.s.id));
+    checkAnswers({ status: "refunded", reference: null }, { status: "refunded", reference: null });
+    let broken = false;
+    // The first write of the round fails, as a database that went away for a moment.
+    const flaky = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === "update" && !broken) {
+          broken = true;
+          return () => {
+            throw new Error("connection lost");
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const now = new Date();
+    const round = await checkDueRefunds({ ctx: systemContext(flaky, "test"), now });
+    expect(round).toMatchObject({ failed: 1, settled: 1 });
+    expect((await stored(first.s.id)).refund!.status).toBe("pending");
+    expect((await stored(first.s.id)).refundCheckAfter!.getTime()).toBe(now.getTime() + 60 * 60_000);
+    expect((await stored(second.s.id)).refund!.status).toBe("refunded");
   });
 });

@@ -4,7 +4,8 @@ import { POST as trackPost } from "@/app/v1/trackers/[id]/[tracking_number]/rout
 import { NOT_FOUND_SCENARIO } from "@/lib/carriers/sandbox/scenarios";
 import { makeTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
 import { getDb } from "@/lib/db/client";
-import { trackers } from "@/lib/db/schema";
+import { carrierConnections, trackers } from "@/lib/db/schema";
+import { forgetOrgConnections } from "@/lib/connections/cache";
 import { call, makeOrg } from "./helpers";
 import { addSandbox } from "./factories";
 
@@ -74,5 +75,18 @@ describe("POST /v1/trackers/auto/{tracking_number}", () => {
     expect(res.body.messages[0]).toMatchObject({ code: "tracking_not_found", carrier_name: "sandbox" });
     const db = await getDb();
     expect(await db.select().from(trackers).where(eq(trackers.orgId, orgId))).toHaveLength(0);
+  });
+
+  it("answers a tracker the organization already keeps for the number, even under a carrier it cannot use now", async () => {
+    const { key, orgId } = await makeOrg();
+    const number = makeTrackingNumber({ purchasedAt: daysAgo(4), scenario: 0 });
+    const first = await detect(key, number);
+    expect(first.status).toBe(201);
+    const db = await getDb();
+    await db.update(carrierConnections).set({ active: false }).where(eq(carrierConnections.orgId, orgId));
+    forgetOrgConnections(orgId);
+    const again = await detect(key, number);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
   });
 });

@@ -136,9 +136,22 @@ export async function checkDueRefunds({ ctx, now }: { ctx: SystemContext; now: D
     .orderBy(asc(shipments.refundCheckAfter))
     .limit(REFUNDS_PER_ROUND);
   let settled = 0;
+  let failed = 0;
   for (const row of due) {
-    const { row: after } = await checkRefund(forOrganization(ctx, row.orgId), row, now);
-    if (after.refund?.status !== "pending") settled++;
+    try {
+      const { row: after } = await checkRefund(forOrganization(ctx, row.orgId), row, now);
+      if (after.refund?.status !== "pending") settled++;
+    } catch (err) {
+      // One shipment that cannot be written (the database went away mid-round) must not hold the queue: the oldest
+      // due comes first, and it would come first again. It waits an hour; the others go on.
+      failed++;
+      ctx.log.error({ msg: "refund check failed", shipment_id: row.id, err });
+      await ctx.db
+        .update(shipments)
+        .set({ refundCheckAfter: new Date(now.getTime() + REFUND_RETRY_MS) })
+        .where(and(eq(shipments.orgId, row.orgId), eq(shipments.id, row.id)))
+        .catch(() => undefined);
+    }
   }
-  return { checked: due.length, settled };
+  return { checked: due.length, settled, failed };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { trackers } from "@/lib/db/schema";
@@ -81,11 +81,13 @@ export async function createTracker({
 export const DETECT_CARRIER = "auto";
 
 /**
- * A tracker for a number whose carrier the client did not name: the carriers its shape and check digit allow
- * (lib/carriers/detect.ts), among those the organization has an active tracking connection for (narrowed by
- * `carrierId`), in that order. A tracker already kept for the number under one of them is answered; otherwise each is
- * asked in turn until one knows the number (a carrier that does not is not an error while another may). No candidate
- * is carrier_not_found, saying why; every candidate not knowing it is tracking_not_found.
+ * A tracker for a number whose carrier the client did not name. A tracker the organization already keeps for the
+ * number is answered, whichever carrier it is under (a Canada Post PIN fits no published format, a connection may
+ * have gone inactive since). Otherwise the candidates are the carriers its shape and check digit allow
+ * (lib/carriers/detect.ts) that the organization has an active tracking connection for (narrowed by `carrierId`),
+ * in that order, each asked in turn until one knows the number: one that does not, or that fails (throttled, down),
+ * is not the end while another may know it. No candidate is carrier_not_found, saying why; when none knows it, a
+ * carrier's failure is answered before tracking_not_found (the number may be that carrier's).
  */
 async function createDetected({
   ctx,
@@ -96,6 +98,13 @@ async function createDetected({
   trackingNumber: string;
   carrierId?: string;
 }): Promise<{ created: boolean; tracker: StoredTracker }> {
+  const [kept] = await ctx.db
+    .select()
+    .from(trackers)
+    .where(and(eq(trackers.orgId, ctx.org.id), eq(trackers.trackingNumber, trackingNumber)))
+    .orderBy(desc(trackers.createdAt))
+    .limit(1);
+  if (kept) return { created: false, tracker: await loadStoredTracker(ctx.db, kept) };
   const shaped = carriersForNumber(trackingNumber);
   const connected = new Set(
     (await orgConnections(ctx.db, ctx.org.id))
@@ -111,20 +120,18 @@ async function createDetected({
         : `${excerpt(trackingNumber)} looks like a ${shaped.join(" or ")} number, and no active connection${carrierId ? ` matching ${excerpt(carrierId)}` : ""} of that carrier can track it.`,
     );
   }
-  for (const carrierName of candidates) {
-    const existing = await findByNumber(ctx, carrierName, trackingNumber);
-    if (existing) return { created: false, tracker: await loadStoredTracker(ctx.db, existing) };
-  }
-  let unknown: unknown;
+  let unknown: CarrierFailureError | undefined;
+  let failed: CarrierFailureError | undefined;
   for (const carrierName of candidates) {
     try {
       return await createTracker({ ctx, carrierName, trackingNumber, carrierId });
     } catch (err) {
-      if (!(err instanceof CarrierFailureError && err.code === "tracking_not_found")) throw err;
-      unknown = err;
+      if (!(err instanceof CarrierFailureError)) throw err;
+      if (err.code === "tracking_not_found") unknown ??= err;
+      else failed ??= err;
     }
   }
-  throw unknown;
+  throw (failed ?? unknown)!;
 }
 
 async function findByNumber(ctx: DomainContext, carrierName: string, trackingNumber: string) {
