@@ -13,4 +13,21 @@ describe("database unavailable", () => {
     expect(res.body.errors[0].code).toBe("unavailable");
     expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres/);
   });
+
+  it("answers sign-in (better-auth) 503 with Retry-After too, not better-auth's 500", async () => {
+    const { authEndpoint } = await import("@/lib/api/auth-endpoint");
+    const signIn = () =>
+      authEndpoint(
+        new Request("http://localhost/api/auth/sign-in/email", {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: "http://localhost" },
+          body: JSON.stringify({ email: "clerk@example.com", password: "correct horse battery" }),
+        }),
+      );
+    for (const res of [await signIn(), await signIn()]) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(await res.json()).toMatchObject({ code: "UNAVAILABLE" });
+    }
+  });
 });

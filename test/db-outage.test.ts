@@ -75,6 +75,19 @@ async function ready() {
   return { status: res.status, ms: performance.now() - started, retryAfter: res.headers.get("retry-after") };
 }
 
+/** better-auth's sign-in, which reads the users table. */
+async function signInAttempt() {
+  const { authEndpoint } = await import("@/lib/api/auth-endpoint");
+  const res = await authEndpoint(
+    new Request("http://localhost/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://localhost" },
+      body: JSON.stringify({ email: "clerk@example.com", password: "correct horse battery" }),
+    }),
+  );
+  return { status: res.status, retryAfter: res.headers.get("retry-after") };
+}
+
 const ms = (n: number) => Math.round(n);
 
 async function outage(cut: (relay: TcpRelay) => Promise<void>, label: string) {
@@ -90,6 +103,7 @@ async function outage(cut: (relay: TcpRelay) => Promise<void>, label: string) {
   await cut(relay!);
   await pause(2_500);
   const whileDown = await ready();
+  const signIn = await signInAttempt();
   const liveness = health();
   await relay!.up();
   const backAt = performance.now();
@@ -128,6 +142,7 @@ async function outage(cut: (relay: TcpRelay) => Promise<void>, label: string) {
 
   expect(whileDown).toMatchObject({ status: 503, retryAfter: "5" });
   expect(whileDown.ms).toBeLessThanOrEqual(PROMISED_ANSWER_MS);
+  expect(signIn).toEqual({ status: 503, retryAfter: "5" });
   expect((await liveness).status).toBe(200);
   expect(afterward.status).toBe(200);
 }

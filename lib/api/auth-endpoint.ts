@@ -1,6 +1,7 @@
 import "server-only";
 import { authFor } from "@/lib/auth/better-auth";
-import { getDb } from "@/lib/db/client";
+import { getDb, isDatabaseDown } from "@/lib/db/client";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { clientAddress } from "./client-address";
@@ -47,9 +48,29 @@ export async function authEndpoint(req: Request): Promise<Response> {
       }
     }
   }
-  const response = await authFor(await getDb()).handler(req);
+  // While the database is known to be away, better-auth is not asked: it would fail, and log the failed query with
+  // its parameters (an email address).
+  if (isDatabaseDown()) return databaseDown();
+  let response: Response;
+  try {
+    response = await authFor(await getDb()).handler(req);
+  } catch (err) {
+    // The database could not be opened (down since the start).
+    if (!isDatabaseUnavailable(err)) throw err;
+    return databaseDown();
+  }
+  // better-auth answers a failed query with a bare 500; while the database is away that is an outage (503, as the
+  // API answers it), not a fault of ours.
+  if (response.status === 500 && isDatabaseDown()) return databaseDown();
   response.headers.set("Cache-Control", "no-store");
   return response;
+}
+
+function databaseDown(): Response {
+  return Response.json(
+    { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Try again shortly." },
+    { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } },
+  );
 }
 
 /** Tests start each case with full buckets. */
