@@ -14,28 +14,39 @@ export function guardedSql(sql: Sql, circuit: DatabaseCircuit): Sql {
       throw err;
     });
 
+  // Like postgres.js, never a synchronous throw: a refusal is a rejected answer.
+  const refusal = (): Error | null => {
+    try {
+      circuit.check();
+      return null;
+    } catch (err) {
+      return err as Error;
+    }
+  };
+
   function unsafe(...args: Parameters<Sql["unsafe"]>) {
-    circuit.check();
-    const query = sql.unsafe(...args);
+    const refused = refusal();
+    const query = refused ? null : sql.unsafe(...args);
     // postgres.js runs a query when it is first awaited, so nothing is attached to it here: `.values()` must still
     // reach it before it runs. The answer is a thenable over the same query.
     const answer = {
       values() {
-        query.values();
+        query?.values();
         return answer;
       },
       then<A, B>(
         onFulfilled?: (rows: unknown) => A | PromiseLike<A>,
         onRejected?: (err: unknown) => B | PromiseLike<B>,
       ) {
-        return observed(query).then(onFulfilled, onRejected);
+        return (query ? observed(query) : Promise.reject(refused)).then(onFulfilled, onRejected);
       },
     };
     return answer;
   }
 
   function begin(...args: unknown[]) {
-    circuit.check();
+    const refused = refusal();
+    if (refused) return Promise.reject(refused);
     return observed((sql.begin as (...a: unknown[]) => Promise<unknown>)(...args));
   }
 
