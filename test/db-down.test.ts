@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 // Nothing listens on port 1: the database is "down" for this file.
 process.env.DATABASE_URL = "postgres://postgres@127.0.0.1:1/none";
@@ -29,5 +29,22 @@ describe("database unavailable", () => {
       expect(res.headers.get("retry-after")).toBe("5");
       expect(await res.json()).toMatchObject({ code: "UNAVAILABLE" });
     }
+  });
+
+  it("logs the failure that found the database gone, not every refusal after it", async () => {
+    const { GET } = await import("@/app/v1/connections/route");
+    const { call } = await import("./helpers");
+    const { log } = await import("@/lib/log");
+    const error = vi.spyOn(log(), "error");
+    const statuses = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push(
+        (await call(GET, "GET", "/v1/connections", { key: "shw_whatever-key-0000000000000000000" })).status,
+      );
+    }
+    expect(statuses).toEqual([503, 503, 503, 503, 503]);
+    const lines = error.mock.calls.filter(([line]) => (line as { msg?: string }).msg === "database unavailable");
+    expect(lines.length).toBeLessThanOrEqual(1);
+    error.mockRestore();
   });
 });

@@ -31,6 +31,8 @@ const DB_DOWN_CODES = new Set([
   "53300",
 ]);
 
+const CIRCUIT_CODES = new Set(["DATABASE_DOWN"]);
+
 function hasCode(err: unknown, codes: Set<string>): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
@@ -46,4 +48,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 /** The database could not be reached at all (not a live connection lost): what opens the circuit. */
 export function isDatabaseUnreachable(err: unknown): boolean {
   return hasCode(err, UNREACHABLE_CODES);
+}
+
+/** The circuit refused the query without trying (circuit.ts): the outage is already logged once, by the circuit. */
+export function isCircuitRefusal(err: unknown): boolean {
+  return hasCode(err, CIRCUIT_CODES);
 }
