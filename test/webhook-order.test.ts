@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { withTransaction } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/tx";
 import { changeShipmentStatus } from "@/lib/shipments/status";
 import { sendDueWebhooks } from "@/lib/webhooks/send-due";
 import { createShipmentFor } from "./factories";
-import { makeOrg, orgCtx, systemCtx } from "./helpers";
+import { makeOrg, orgCtx, systemCtx, writesWaiting } from "./helpers";
 import { createEndpoint, useWebhookReceivers } from "./webhook-helpers";
 
 /**
@@ -41,16 +42,16 @@ describe.skipIf(!process.env.DATABASE_URL)("webhook order (Postgres)", () => {
       (shipmentId: string, to: "purchased" | "cancelled") => (tx: Parameters<typeof changeShipmentStatus>[0]) =>
         changeShipmentStatus(tx, [{ orgId, shipmentId, to, allowed: () => true }], new Date());
 
-    // X bought in a transaction held open; X cancelled meanwhile (it waits for X's row); Y bought and committed.
+    // X bought in a transaction that holds X's row and pauses before it writes anything; X cancelled meanwhile (it
+    // must wait for X's row, or its events would be numbered before the purchase's); Y bought and committed.
     let commitFirst!: () => void;
-    let firstWrote!: () => void;
-    const wrote = new Promise<void>((resolve) => (firstWrote = resolve));
-    const first = withTransaction(ctx, async ({ db: tx }) => {
-      await move(x.id, "purchased")(tx);
-      firstWrote();
-      await new Promise<void>((resolve) => (commitFirst = resolve));
-    });
-    await wrote;
+    const gate = new Promise<void>((resolve) => (commitFirst = resolve));
+    let holding!: () => void;
+    const holds = new Promise<void>((resolve) => (holding = resolve));
+    const first = withTransaction(ctx, async ({ db: tx }) =>
+      move(x.id, "purchased")(writesWaiting(tx as unknown as Db, gate, holding) as unknown as Tx),
+    );
+    await holds;
     const second = withTransaction(ctx, async ({ db: tx }) => move(x.id, "cancelled")(tx));
     await untilWaitingOnLock();
     await withTransaction(ctx, async ({ db: tx }) => move(y.id, "purchased")(tx));
