@@ -3,8 +3,9 @@ import { createHash } from "node:crypto";
 import { authFor } from "@/lib/auth/better-auth";
 import { sessionCookieValue } from "@/lib/auth/session-cookie";
 import { recordSignIn } from "@/lib/audit/sign-in";
-import { getDb } from "@/lib/db/client";
+import { getDb, isDatabaseDown } from "@/lib/db/client";
 import type { Db } from "@/lib/db/tx";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { clientAddress, requestOrigin } from "./client-address";
@@ -77,10 +78,25 @@ export async function authEndpoint(req: Request): Promise<Response> {
       }
     }
   }
+  // While the database is known to be away, better-auth is not asked: it would fail, and log the failed query with
+  // its parameters (an email address).
+  if (isDatabaseDown()) return databaseDown();
   // Read before better-auth consumes the body.
   const signingIn = req.method === "POST" && route === SIGN_IN ? await emailOf(req) : null;
-  const db = await getDb();
-  const response = await withoutTokens(await authFor(db).handler(req));
+  let db: Db;
+  let answered: Response;
+  try {
+    db = await getDb();
+    answered = await authFor(db).handler(req);
+  } catch (err) {
+    // The database could not be opened (down since the start).
+    if (!isDatabaseUnavailable(err)) throw err;
+    return databaseDown();
+  }
+  // better-auth answers a failed query with a bare 500; while the database is away that is an outage (503, as the
+  // API answers it), not a fault of ours.
+  if (answered.status === 500 && isDatabaseDown()) return databaseDown();
+  const response = await withoutTokens(answered);
   response.headers.set("Cache-Control", "no-store");
   if (signingIn) await auditSignIn(db, signingIn, req, response);
   return response;
@@ -125,6 +141,13 @@ async function auditSignIn(db: Db, email: string, req: Request, response: Respon
   if (response.status === 429) return;
   await recordSignIn({ db, email, succeeded: response.ok, origin: requestOrigin(req.headers) }).catch((err: unknown) =>
     log().error({ msg: "could not record a sign-in in the audit log", err }),
+  );
+}
+
+function databaseDown(): Response {
+  return Response.json(
+    { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Try again shortly." },
+    { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } },
   );
 }
 

@@ -9,7 +9,7 @@ import {
   type FieldProblem,
 } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { isCircuitRefusal, isDatabaseUnavailable } from "@/lib/db/unavailable";
 
 /** docs/api.md, "Errors", in one place: every error code and the status it answers with. */
 export const ERROR_STATUS = {
@@ -85,7 +85,9 @@ export function toErrorResponse(
   }
   if (err instanceof DomainError) return envelope(err.code, [{ message: err.message, field: null }]);
   if (isDatabaseUnavailable(err)) {
-    log().error({ msg: "database unavailable", request_id: requestId, err });
+    // The failure that found the database gone is logged in full; the refusals that follow while it is away (every
+    // request, at once) are not, or an outage under traffic would flood the log: the circuit logs it opening.
+    if (!isCircuitRefusal(err)) log().error({ msg: "database unavailable", request_id: requestId, err });
     return envelope(
       "unavailable",
       [{ message: "The service is temporarily unavailable. Try again shortly.", field: null }],

@@ -3,7 +3,9 @@ import { readFile } from "node:fs/promises";
 import { env, isBuildPhase, isInMemory } from "@/lib/env";
 import { log } from "@/lib/log";
 import * as schema from "./schema";
+import { DatabaseCircuit } from "./circuit";
 import { lockDataDir } from "./data-dir-lock";
+import { guardedSql } from "./guarded-sql";
 import { runMigrations } from "./migrate";
 import type { Db } from "./tx";
 
@@ -18,11 +20,18 @@ interface Handle {
   close: () => Promise<void>;
 }
 
-const g = globalThis as unknown as { __shipwellDb?: Promise<Handle> };
+// Postgres only (docs/api.md, "When the database is down"). A pooled connection that failed is tried again no sooner than this.
+const BACKOFF_S = 0.05;
+// While the database is unreachable the circuit asks it again this often: requests succeed again within about
+// this long (plus one connection) of its return.
+const PROBE_EVERY_MS = 200;
+
+// The open handle's circuit (Postgres only), for isDatabaseDown().
+const g = globalThis as unknown as { __shipwellDb?: Promise<Handle>; __shipwellCircuit?: DatabaseCircuit };
 
 async function open(): Promise<Handle> {
   if (isBuildPhase()) throw new Error("The database is not opened during the build.");
-  const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX } = env();
+  const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS } = env();
   let handle: Handle;
   if (DATABASE_URL) {
     const { default: postgres } = await import("postgres");
@@ -30,13 +39,31 @@ async function open(): Promise<Handle> {
     const sql = postgres(DATABASE_URL, {
       max: DATABASE_POOL_MAX,
       onnotice: () => {},
-      connect_timeout: 10,
+      // An outage is answered within a bounded time (docs/api.md, "When the database is down"): an attempt to
+      // connect gives up after DATABASE_CONNECT_TIMEOUT_MS (a query queued behind others in the pool may wait for a
+      // few such attempts before the circuit opens), and a connection that failed is tried again after BACKOFF_S,
+      // not after postgres.js's growing backoff (up to 20 s), so the first query after the database is back connects.
+      connect_timeout: DATABASE_CONNECT_TIMEOUT_MS / 1000,
+      backoff: () => BACKOFF_S,
       idle_timeout: 60,
     });
+    const circuit = new DatabaseCircuit({
+      probe: () => sql`select 1`,
+      probeEveryMs: PROBE_EVERY_MS,
+      onChange: (state) =>
+        state === "open"
+          ? log().error({ msg: "database unreachable; answering 503 until a probe reaches it" })
+          : log().info({ msg: "database reachable again" }),
+    });
+    g.__shipwellCircuit = circuit;
     handle = {
-      db: drizzle(sql, { schema }) as unknown as Db,
+      db: drizzle(guardedSql(sql, circuit), { schema }) as unknown as Db,
       engine: "postgres",
-      close: () => sql.end({ timeout: 5 }),
+      close: () => {
+        circuit.stop();
+        if (g.__shipwellCircuit === circuit) g.__shipwellCircuit = undefined;
+        return sql.end({ timeout: 5 });
+      },
     };
   } else {
     const release = isInMemory() ? () => {} : lockDataDir(DATA_DIR);
@@ -91,6 +118,14 @@ export function getDb(): Promise<Db> {
     });
   }
   return g.__shipwellDb.then((h) => h.db);
+}
+
+/**
+ * Whether the database is known to be unreachable right now (the circuit is open), without a round trip: for code
+ * that cannot see the error itself (better-auth answers its own 500) to answer 503 instead.
+ */
+export function isDatabaseDown(): boolean {
+  return g.__shipwellCircuit?.isOpen ?? false;
 }
 
 export async function closeDb(): Promise<void> {

@@ -11,8 +11,9 @@ import { eventsWritten } from "./nudge";
  * transaction of the change: an event exists exactly when its change committed, and one rolled back with it was
  * never written, so it can be neither lost nor sent by mistake. Each event is fanned out in the same statement
  * batch to one pending delivery per enabled endpoint of its organization (and mode) that wants its type; the sender
- * (send-due.ts) takes them from there. Delivery ids grow in the order events are written: an endpoint's deliveries
- * go out in that order.
+ * (send-due.ts) takes them from there. Delivery ids are numbered as they are written, and an endpoint's committed
+ * deliveries go out by id. Every writer locks the resource's row before it writes the resource's events, so one
+ * resource's deliveries are numbered (and sent) in the order its changes committed (docs/webhooks.md, "Order").
  */
 
 export interface NewEvent {

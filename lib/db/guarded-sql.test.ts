@@ -1,0 +1,69 @@
+import { describe, expect, it, vi } from "vitest";
+import type { Sql } from "postgres";
+import { DatabaseCircuit, DatabaseDownError } from "./circuit";
+import { guardedSql } from "./guarded-sql";
+
+const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+
+/** postgres.js's shape as drizzle uses it: a query runs when first awaited, `.values()` before that changes rows. */
+function fakeSql(outcome: () => Promise<unknown>) {
+  const ran: { raw: boolean }[] = [];
+  const unsafe = vi.fn(() => {
+    const state = { raw: false };
+    let running: Promise<unknown> | null = null;
+    const run = () => (running ??= (ran.push({ ...state }), outcome()));
+    const query = {
+      values() {
+        state.raw = true;
+        return query;
+      },
+      then: (a?: (v: unknown) => unknown, b?: (e: unknown) => unknown) => run().then(a, b),
+    };
+    return query;
+  });
+  const begin = vi.fn(() => outcome());
+  const sql = Object.assign(() => {}, { unsafe, begin, options: { max: 3 } }) as unknown as Sql;
+  return { sql, unsafe, begin, ran };
+}
+
+const circuit = () => new DatabaseCircuit({ probe: () => Promise.reject(refused), probeEveryMs: 60_000 });
+
+describe("the pool drizzle is given", () => {
+  it("runs a query once, with .values() applied before it runs, and answers its rows", async () => {
+    const fake = fakeSql(async () => [["a"]]);
+    const c = circuit();
+    const sql = guardedSql(fake.sql, c);
+    expect(await sql.unsafe("select 1", [], { prepare: true }).values()).toEqual([["a"]]);
+    expect(await sql.unsafe("select 1")).toEqual([["a"]]);
+    expect(fake.ran).toEqual([{ raw: true }, { raw: false }]);
+    expect(fake.unsafe).toHaveBeenCalledWith("select 1", [], { prepare: true });
+  });
+
+  it("passes everything else through", () => {
+    const fake = fakeSql(async () => []);
+    expect(guardedSql(fake.sql, circuit()).options).toEqual({ max: 3 });
+  });
+
+  it("a query or a transaction that cannot reach the database opens the circuit; then nothing reaches the pool", async () => {
+    for (const call of [(sql: Sql) => sql.unsafe("select 1").values(), (sql: Sql) => sql.begin(async () => {})]) {
+      const fake = fakeSql(() => Promise.reject(refused));
+      const c = circuit();
+      const sql = guardedSql(fake.sql, c);
+      await expect(call(sql)).rejects.toBe(refused);
+      expect(c.isOpen).toBe(true);
+      await expect(sql.unsafe("select 1").values()).rejects.toBeInstanceOf(DatabaseDownError);
+      await expect(sql.begin(async () => {})).rejects.toBeInstanceOf(DatabaseDownError);
+      expect(fake.unsafe.mock.calls.length + fake.begin.mock.calls.length).toBe(1);
+      c.stop();
+    }
+  });
+
+  it("a query's own error does not open it", async () => {
+    const fake = fakeSql(() => Promise.reject(Object.assign(new Error("duplicate key"), { code: "23505" })));
+    const c = circuit();
+    const sql = guardedSql(fake.sql, c);
+    await expect(sql.unsafe("insert")).rejects.toMatchObject({ code: "23505" });
+    await expect(sql.begin(async () => {})).rejects.toMatchObject({ code: "23505" });
+    expect(c.isOpen).toBe(false);
+  });
+});
