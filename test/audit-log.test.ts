@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { GET as listAudit } from "@/app/v1/audit_events/route";
 import { POST as createKey } from "@/app/v1/api_keys/route";
 import { DELETE as revokeKey } from "@/app/v1/api_keys/[id]/route";
@@ -327,7 +327,11 @@ describe("audit rows for the team and sign-ins", () => {
 
     const db = await getDb();
     expect((await db.select().from(auditEvents)).length).toBe(before);
-    const rows = await db.select().from(auditEvents).where(eq(auditEvents.resourceId, someone.id));
+    const rows = await db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.resourceId, someone.id))
+      .orderBy(asc(auditEvents.createdAt));
     // Signing up signs in separately (the sign-up answer is the same for a taken address): that is the first.
     expect(rows.map((r) => [r.action, r.actorType, r.actorId, r.clientAddress])).toEqual([
       ["user.signed_in", "user", someone.id, "10.31.1.1"],

@@ -1,9 +1,17 @@
 import { cn } from "@/components/ui/cn";
 
-/** A plain semantic table; the wrapper scrolls sideways on narrow screens instead of squeezing columns. */
-export function Table({ className, ...props }: React.ComponentProps<"table">) {
+/**
+ * A plain semantic table; the wrapper scrolls sideways on narrow screens instead of squeezing columns. A table with
+ * no link or button in its rows gives a `scrollLabel`: the wrapper is then a named region in the tab order, so a
+ * keyboard can scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable).
+ */
+export function Table({ className, scrollLabel, ...props }: React.ComponentProps<"table"> & { scrollLabel?: string }) {
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      data-slot="table-container"
+      className="relative w-full overflow-x-auto focus-visible:outline-2 focus-visible:outline-ring"
+      {...(scrollLabel ? { role: "region", "aria-label": scrollLabel, tabIndex: 0 } : {})}
+    >
       <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

@@ -44,8 +44,8 @@ export function AuditTable({
       <h2 id="audit-heading" className="text-lg font-semibold">
         Audit log
       </h2>
-      <div className="overflow-x-auto rounded-md border">
-        <Table>
+      <div className="rounded-md border">
+        <Table scrollLabel="Audit log entries">
           <TableHeader>
             <TableRow>
               <TableHead>When</TableHead>
