@@ -2,7 +2,7 @@
  * Where sign-in (and sign-up, and a signed-out page visit) sends a person afterwards: a path on this site, asked for
  * in `?next=`. Pure, so the pages, the auth form and their tests share one rule.
  */
-export const DEFAULT_NEXT = "/shipments";
+const DEFAULT_NEXT = "/shipments";
 
 // Longer than any page of ours; a longer `next` is someone's experiment, not a place to come back to.
 const MAX_NEXT = 2048;

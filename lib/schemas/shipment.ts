@@ -47,7 +47,7 @@ export const ShipmentStatusFilter = statusFilter(SHIPMENT_STATUSES);
  * manifested, Canada Post once transmitted): `pending` until the carrier settles it as `refunded` or `refused`.
  * Null on a label voided before it was billed, and on every shipment not cancelled.
  */
-export const ShipmentRefund = z
+const ShipmentRefund = z
   .object({
     status: z.enum(REFUND_STATUSES),
     /** The carrier's id of the refund request (USPS dispute id, Canada Post service ticket). */

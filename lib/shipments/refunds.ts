@@ -18,7 +18,7 @@ import type { ShipmentRow } from "./rows";
  */
 
 /** How long a pending refund waits between two checks: carriers settle them in days, not minutes. */
-export const REFUND_RECHECK_MS = 6 * 60 * 60 * 1000;
+const REFUND_RECHECK_MS = 6 * 60 * 60 * 1000;
 /** After a check that failed (the carrier down, the connection gone): soon enough to notice a recovery. */
 const REFUND_RETRY_MS = 60 * 60 * 1000;
 /** Shipments one background round asks about: a round must end well within a minute's schedule. */
@@ -47,7 +47,7 @@ export function refundStarted(refund: Refund | null, now: Date, checkable: boole
 }
 
 /** What a check's answer writes; the carrier's reference, once it gives one, is kept. */
-export function refundChecked(stored: StoredRefund, answer: Refund, now: Date): RefundColumns {
+function refundChecked(stored: StoredRefund, answer: Refund, now: Date): RefundColumns {
   const at = formatTimestamp(now);
   const settled = answer.status !== "pending";
   return {

@@ -78,7 +78,7 @@ export async function createTracker({
 }
 
 /** The carrier segment that asks the service to tell the carrier from the number (docs/api.md, "Managed mode: trackers"). */
-export const DETECT_CARRIER = "auto";
+const DETECT_CARRIER = "auto";
 
 /**
  * A tracker for a number whose carrier the client did not name. A tracker the organization already keeps for the

@@ -61,7 +61,7 @@ export function credentialsOf(ctx: AdapterContext): UspsCredentials {
 }
 
 /** The payment account as messages name it (an account number, not personal data). */
-export const paymentAccountName = (c: UspsCredentials) => `the payment account ${c.account_type} ${c.account_number}`;
+const paymentAccountName = (c: UspsCredentials) => `the payment account ${c.account_type} ${c.account_number}`;
 
 // Test and production tokens are different tokens: the environment is part of each key.
 const accessKey = (ctx: AdapterContext, c: UspsCredentials) =>
@@ -97,7 +97,7 @@ async function fetchAccessToken(ctx: AdapterContext, c: UspsCredentials) {
 type PaymentRequest = Payments["schemas"]["Parties"];
 
 /** The roles a label needs: who pays, and who owns the label (the same account for a connection). */
-export function paymentRequest(c: UspsCredentials): PaymentRequest {
+function paymentRequest(c: UspsCredentials): PaymentRequest {
   const account = {
     CRID: c.crid,
     MID: c.mid,

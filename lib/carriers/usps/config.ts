@@ -11,14 +11,14 @@ import { cutoffTimeSchema, DEFAULT_CUTOFF } from "@/lib/carriers/ship-date";
  * | `cutoff_time`        | "17:00"        | the daily cut-off at the origin (local `HH:MM`): later, or on a weekend, the mailing date is the next business day |
  * | `refund_review_days` | 30             | days after a disputed cancellation without any scan of the label before its refund is taken as granted (docs/usps.md, "Refunds") |
  */
-export const USPS_PRICE_TYPES = ["RETAIL", "COMMERCIAL", "CONTRACT"] as const;
+const USPS_PRICE_TYPES = ["RETAIL", "COMMERCIAL", "CONTRACT"] as const;
 type PriceType = (typeof USPS_PRICE_TYPES)[number];
 
 /**
  * USPS publishes no period in its v3 files for deciding a label refund; 30 days is our default, not USPS's: the
  * connection can set its own (docs/usps.md).
  */
-export const DEFAULT_REFUND_REVIEW_DAYS = 30;
+const DEFAULT_REFUND_REVIEW_DAYS = 30;
 
 const shape = {
   price_type: z.enum(USPS_PRICE_TYPES).meta({ title: "Price type" }).optional(),

@@ -48,7 +48,7 @@ const IMAGE_TYPES = new Map<LabelType, "PDF" | "ZPL203DPI">([
 ]);
 
 /** Whether the parcel is international mail for USPS (anything outside the US and the territories it serves). */
-export function isInternational(req: { recipient: { country_code: string } }): boolean {
+function isInternational(req: { recipient: { country_code: string } }): boolean {
   const to = req.recipient.country_code.toUpperCase();
   return to !== "US" && !TERRITORIES.has(to);
 }

@@ -63,7 +63,7 @@ export function zip5(postalCode: string): string | null {
   return /^(\d{5})(?:[-\s]?\d{4})?$/.exec(postalCode.trim())?.[1] ?? null;
 }
 
-export function zip4(postalCode: string): string | null {
+function zip4(postalCode: string): string | null {
   return /^\d{5}[-\s]?(\d{4})$/.exec(postalCode.trim())?.[1] ?? null;
 }
 
