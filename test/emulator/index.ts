@@ -1,7 +1,7 @@
 import { canadapostEmulator } from "./canadapost";
 import { dhlExpressEmulator } from "./dhl_express";
 import { fedexEmulator } from "./fedex";
-import { startEmulator, type ContractViolation, type EmulatedCarrier, type Emulator } from "./server";
+import { startEmulator, type EmulatedCarrier, type Emulator } from "./server";
 import { upsEmulator } from "./ups";
 import { uspsEmulator } from "./usps";
 
@@ -15,8 +15,6 @@ const EMULATED_CARRIERS: EmulatedCarrier[] = [
 ];
 
 /** The emulator with every carrier, on a free loopback port unless one is given. */
-export function startCarrierEmulator(
-  opts: { port?: number; now?: () => Date; onViolation?: (v: ContractViolation) => void } = {},
-): Promise<Emulator> {
+export function startCarrierEmulator(opts: Parameters<typeof startEmulator>[1] = {}): Promise<Emulator> {
   return startEmulator(EMULATED_CARRIERS, opts);
 }
