@@ -25,6 +25,7 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/settings/webhooks": ["GET"],
   "/settings/webhooks/{id}": ["GET"],
   "/api/health": ["GET"],
+  "/api/ready": ["GET"],
   "/api/inngest": ["GET", "POST", "PUT"],
   "/v1/openapi.json": ["GET"],
   "/v1/api_keys": ["GET", "POST"],
