@@ -43,6 +43,8 @@ export const sliceOf = (limit: number) => Math.max(1, Math.floor(limit / 20));
 export class RateLimiter {
   private buckets = new Map<string, Bucket>();
   private unsettled = new Map<string, SettleEntry>();
+  // What the settle on its way carries: spent too, and not yet known to the others.
+  private inFlight = new Map<string, number>();
   private settle?: Settle;
   private settling?: Promise<boolean>;
   private timer?: ReturnType<typeof setInterval>;
@@ -81,7 +83,7 @@ export class RateLimiter {
    * knows of a bucket is never less than what is left of it.
    */
   async admit(key: string, limit: number, windowMs = 60_000): Promise<RateDecision> {
-    while (this.settle && (this.unsettled.get(key)?.spent ?? 0) >= sliceOf(limit)) {
+    while (this.settle && this.unknownToOthers(key) >= sliceOf(limit)) {
       if (!(await this.settleNow())) break;
     }
     return this.take(key, limit, windowMs);
@@ -105,6 +107,10 @@ export class RateLimiter {
     this.timer.unref?.();
   }
 
+  private unknownToOthers(key: string): number {
+    return (this.unsettled.get(key)?.spent ?? 0) + (this.inFlight.get(key) ?? 0);
+  }
+
   private spend(key: string, tokens: number, limit: number, windowMs: number) {
     if (!this.settle) return;
     const entry = this.unsettled.get(key) ?? { key, spent: 0, limit, windowMs };
@@ -114,22 +120,26 @@ export class RateLimiter {
 
   /** Sends what was spent since the last settle; one settle at a time. False when the store did not answer. */
   private settleNow(): Promise<boolean> {
+    if (this.settling) return this.settling;
     if (!this.settle || this.unsettled.size === 0) return Promise.resolve(true);
-    return (this.settling ??= this.settleOnce(this.settle).finally(() => (this.settling = undefined)));
+    return (this.settling = this.settleOnce(this.settle).finally(() => (this.settling = undefined)));
   }
 
   private async settleOnce(settle: Settle): Promise<boolean> {
     const batch = [...this.unsettled.values()];
     this.unsettled = new Map();
+    this.inFlight = new Map(batch.map((e) => [e.key, e.spent]));
     let balances: number[];
     try {
       balances = await settle(batch);
     } catch (err) {
+      this.inFlight.clear();
       // Spent is not lost: it goes with the next settle. Meanwhile this instance keeps to its own buckets.
       for (const e of batch) this.spend(e.key, e.spent, e.limit, e.windowMs);
       log().warn({ msg: "rate limits could not be settled with the database", err });
       return false;
     }
+    this.inFlight.clear();
     const now = this.now();
     batch.forEach((e, i) => {
       // The shared balance, less what this instance spent while the settle was on its way.
