@@ -48,6 +48,7 @@ export class RateLimiter {
   private settle?: Settle;
   private settling?: Promise<boolean>;
   private timer?: ReturnType<typeof setInterval>;
+  private failing = false;
   // Date.now read at each take, not captured: a test that freezes the clock freezes the buckets too.
   constructor(private readonly now: () => number = () => Date.now()) {}
 
@@ -136,9 +137,12 @@ export class RateLimiter {
       this.inFlight.clear();
       // Spent is not lost: it goes with the next settle. Meanwhile this instance keeps to its own buckets.
       for (const e of batch) this.spend(e.key, e.spent, e.limit, e.windowMs);
-      log().warn({ msg: "rate limits could not be settled with the database", err });
+      // Once per outage, not four times a second.
+      if (!this.failing) log().warn({ msg: "rate limits could not be settled with the database", err });
+      this.failing = true;
       return false;
     }
+    this.failing = false;
     this.inFlight.clear();
     const now = this.now();
     batch.forEach((e, i) => {
