@@ -34,7 +34,10 @@ async function main() {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    headers.set("x-forwarded-for", req.socket.remoteAddress ?? "127.0.0.1");
+    // As the front door does (lib/front-door.ts): the peer appended. The test runs with TRUST_PROXY=1, playing the
+    // load balancer, so each test can be a client address of its own.
+    const forwarded = typeof req.headers["x-forwarded-for"] === "string" ? `${req.headers["x-forwarded-for"]}, ` : "";
+    headers.set("x-forwarded-for", forwarded + (req.socket.remoteAddress ?? "127.0.0.1"));
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
     const answer = await route[2](new Request(url, { method: req.method, headers, body }), {
       params: Promise.resolve({ ...route[1].exec(url.pathname)!.groups }),

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * one row per action. Postgres only: the embedded database is one process's.
  */
 const LIMIT = 200;
+const ADDRESS_LIMIT = 60;
 const REVOCATION_SECONDS = 5; // docs/api.md, "API keys and organizations": the key lookup cache
 
 interface Instance {
@@ -25,6 +26,8 @@ function startInstance(): Promise<Instance> {
       TRACKER_REFRESH: "off",
       WEBHOOK_DELIVERY: "off",
       RATE_LIMIT_PER_MINUTE: String(LIMIT),
+      UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: String(ADDRESS_LIMIT),
+      TRUST_PROXY: "1",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -87,6 +90,32 @@ describe.skipIf(!process.env.DATABASE_URL)("two instances on one Postgres", () =
     );
     expect(admitted).toBeGreaterThanOrEqual(LIMIT);
     expect(overshoot).toBeLessThanOrEqual(0.1);
+  });
+
+  it("hold one client address to its limit across both when it has no valid key", { timeout: 60_000 }, async () => {
+    const started = Date.now();
+    let admitted = 0;
+    // Guesses from one address, spread over both instances: 401 while the address has tokens, then 429.
+    await Promise.all(
+      instances.flatMap((instance) =>
+        Array.from({ length: 4 }, async (_, c) => {
+          for (let i = 0; i < (ADDRESS_LIMIT * 1.5) / 4; i++) {
+            const { status } = await request(instance, "GET", "/v1/shipments/shp_missing", `shw_guess${c}x${i}`, {
+              headers: { "X-Forwarded-For": "198.51.100.7" },
+            });
+            if (status === 401) admitted++;
+            else expect(status).toBe(429);
+          }
+        }),
+      ),
+    );
+    const allowed = ADDRESS_LIMIT + (ADDRESS_LIMIT * (Date.now() - started)) / 60_000;
+    console.log(
+      `two instances, ${ADDRESS_LIMIT}/min per address: ${admitted} key lookups where one bucket allows ` +
+        `${allowed.toFixed(1)}; overshoot ${(((admitted - allowed) / ADDRESS_LIMIT) * 100).toFixed(1)} %`,
+    );
+    expect(admitted).toBeGreaterThanOrEqual(ADDRESS_LIMIT);
+    expect((admitted - allowed) / ADDRESS_LIMIT).toBeLessThanOrEqual(0.1);
   });
 
   it("buy one label when a purchase reaches both at once", { timeout: 60_000 }, async () => {
