@@ -153,9 +153,15 @@ describe("RateLimiter shared between instances", () => {
     let down = true;
     const store = sharedStore();
     const limiter = new RateLimiter(() => 0);
-    limiter.share((entries) => (down ? Promise.reject(new Error("connect ECONNREFUSED")) : store.settle(entries)));
+    let attempts = 0;
+    limiter.share((entries) => {
+      attempts++;
+      return down ? Promise.reject(new Error("connect ECONNREFUSED")) : store.settle(entries);
+    });
     for (let i = 0; i < 10; i++) expect((await limiter.admit("k", 10)).allowed).toBe(true);
     expect((await limiter.admit("k", 10)).allowed).toBe(false);
+    // One attempt found it away; the rest of the burst did not ask again.
+    expect(attempts).toBe(1);
     down = false;
     await vi.advanceTimersByTimeAsync(SETTLE_EVERY_MS);
     expect(store.tokens.get("k")).toBe(0);

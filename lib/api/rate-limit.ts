@@ -84,7 +84,8 @@ export class RateLimiter {
    * knows of a bucket is never less than what is left of it.
    */
   async admit(key: string, limit: number, windowMs = 60_000): Promise<RateDecision> {
-    while (this.settle && this.unknownToOthers(key) >= sliceOf(limit)) {
+    // While the store is failing, the timer keeps trying: requests do not each wait on a database that is away.
+    while (this.settle && !this.failing && this.unknownToOthers(key) >= sliceOf(limit)) {
       if (!(await this.settleNow())) break;
     }
     return this.take(key, limit, windowMs);
