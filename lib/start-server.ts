@@ -19,6 +19,9 @@ const WEBHOOK_TICK_MS = 1_000;
  */
 export async function startServer(): Promise<void> {
   if (isBuildPhase()) return;
+  // Several instances may share a Postgres: the limits are the deployment's, settled through it. The embedded
+  // database is one process's, whose buckets in memory are the whole truth.
+  if (env().DATABASE_URL) await shareLimits();
   await bootstrapUntilDone();
   if (trackerRefreshRunner() === "in_process") {
     const { startRefreshLoop } = await import("@/lib/jobs/scheduler");
@@ -32,6 +35,15 @@ export async function startServer(): Promise<void> {
     const { nudgeInngestOnEvents } = await import("@/lib/jobs/send-webhooks");
     nudgeInngestOnEvents();
   }
+}
+
+async function shareLimits(): Promise<void> {
+  const [{ shareApiLimits }, { shareSignInLimits }] = await Promise.all([
+    import("@/lib/api/rate-limit-store"),
+    import("@/lib/api/auth-endpoint"),
+  ]);
+  shareApiLimits();
+  shareSignInLimits();
 }
 
 async function bootstrapUntilDone(): Promise<void> {

@@ -43,6 +43,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "memberships",
       "organizations",
       "parcels",
+      "rate_limits",
       "rates",
       "sessions",
       "shipment_documents",

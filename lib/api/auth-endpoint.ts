@@ -10,6 +10,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { clientAddress, requestOrigin } from "./client-address";
 import { RateLimiter } from "./rate-limit";
+import { postgresSettle } from "./rate-limit-store";
 
 // Every endpoint that checks a password (or, at sign-up, hashes one) costs a scrypt hash per call and lets a caller
 // guess: all are limited per client address (as the front door sees it, TRUST_PROXY-aware), and per account as well,
@@ -67,11 +68,11 @@ export async function authEndpoint(req: Request): Promise<Response> {
   const route = routeOf(new URL(req.url).pathname);
   if (req.method === "POST" && LIMITED.has(route)) {
     const perMinute = env().SIGN_IN_RATE_LIMIT_PER_MINUTE;
-    const byAddr = byAddress.take(clientAddress(req), perMinute);
+    const byAddr = await byAddress.admit(clientAddress(req), perMinute);
     if (!byAddr.allowed) return tooMany(byAddr.retryAfterSeconds);
     const account = route.endsWith("/sign-up/email") ? null : await accountOf(req, route);
     if (account) {
-      const decision = byAccount.take(account, env().SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR, 3_600_000);
+      const decision = await byAccount.admit(account, env().SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR, 3_600_000);
       if (!decision.allowed) {
         log().warn({ msg: "password attempts limited for an account" });
         return tooMany(decision.retryAfterSeconds);
@@ -149,6 +150,12 @@ function databaseDown(): Response {
     { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Try again shortly." },
     { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } },
   );
+}
+
+/** Shares the sign-in buckets with the other instances (lib/start-server.ts, on Postgres). */
+export function shareSignInLimits(): void {
+  byAddress.share(postgresSettle("sign-in-address"));
+  byAccount.share(postgresSettle("sign-in-account"));
 }
 
 /** Tests start each case with full buckets. */

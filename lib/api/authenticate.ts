@@ -59,8 +59,8 @@ async function authenticateKey(req: Request, db: Db) {
   const address = clientAddress(req);
   const perMinute = env().UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE;
   const drawn: { decision?: RateDecision } = {};
-  const draw = (): RateDecision => {
-    const decision = (drawn.decision = addressLimiter.take(address, perMinute));
+  const draw = async (): Promise<RateDecision> => {
+    const decision = (drawn.decision = await addressLimiter.admit(address, perMinute));
     if (!decision.allowed) {
       throw new ApiError(
         "rate_limited",
@@ -70,15 +70,15 @@ async function authenticateKey(req: Request, db: Db) {
     }
     return decision;
   };
-  const unauthorized = (message: string) =>
+  const unauthorized = async (message: string) =>
     new ApiError("unauthorized", message, {
-      headers: { "WWW-Authenticate": "Token", ...limitHeaders(drawn.decision ?? draw()) },
+      headers: { "WWW-Authenticate": "Token", ...limitHeaders(drawn.decision ?? (await draw())) },
     });
 
   const match = req.headers.get("authorization")?.match(/^Token\s+(\S+)\s*$/i);
-  if (!match?.[1]) throw unauthorized("Provide an API key as `Authorization: Token <API_KEY>`.");
+  if (!match?.[1]) throw await unauthorized("Provide an API key as `Authorization: Token <API_KEY>`.");
   const found = await authenticateApiKey(db, match[1], { beforeUnknownLookup: draw });
-  if (!found) throw unauthorized("The API key is not valid or has been revoked.");
+  if (!found) throw await unauthorized("The API key is not valid or has been revoked.");
   if (drawn.decision) addressLimiter.refund(address, perMinute);
   return found;
 }

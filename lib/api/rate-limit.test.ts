@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { RateLimiter } from "./rate-limit";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RateLimiter, SETTLE_EVERY_MS, sliceOf, type Settle } from "./rate-limit";
 
 describe("RateLimiter", () => {
   it("allows the budget, then refuses with the wait until the next token, and refills over time", () => {
@@ -88,5 +88,82 @@ describe("RateLimiter's arithmetic", () => {
     expect(size()).toBeLessThanOrEqual(2); // "busy", and at most the newcomer
     expect(size()).toBeGreaterThanOrEqual(1);
     expect(limiter.take("busy", 2)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+});
+
+describe("RateLimiter shared between instances", () => {
+  // The settle timer, moved by the test: nothing waits for real time.
+  afterEach(() => vi.useRealTimers());
+
+  /** The shared bucket as rate_limits keeps it, with the clock standing still (no refill). */
+  function sharedStore() {
+    const tokens = new Map<string, number>();
+    let calls = 0;
+    const settle: Settle = async (entries) => {
+      calls++;
+      return entries.map((e) => {
+        const left = Math.max(-e.limit, Math.min(e.limit, tokens.get(e.key) ?? e.limit) - e.spent);
+        tokens.set(e.key, left);
+        return left;
+      });
+    };
+    return { settle, tokens, calls: () => calls };
+  }
+
+  it("two instances in a burst admit the limit and at most one slice more, settling once per slice", async () => {
+    const store = sharedStore();
+    const [a, b] = [new RateLimiter(() => 0), new RateLimiter(() => 0)];
+    a.share(store.settle);
+    b.share(store.settle);
+    let admitted = 0;
+    // Interleaved, as a load balancer spreads one client's burst: 400 requests each for a limit of 200.
+    await Promise.all(
+      [a, b].map(async (limiter) => {
+        for (let i = 0; i < 400; i++) if ((await limiter.admit("k", 200)).allowed) admitted++;
+      }),
+    );
+    expect(admitted).toBeGreaterThanOrEqual(200);
+    expect(admitted).toBeLessThanOrEqual(200 + sliceOf(200));
+    // One round trip per slice spent, not one per request.
+    expect(store.calls()).toBeLessThanOrEqual(Math.ceil(admitted / sliceOf(200)) + 2);
+  });
+
+  it("learns what the others spent at its next settle, and gives refunds back to the shared bucket", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval"] });
+    const store = sharedStore();
+    const [a, b] = [new RateLimiter(() => 0), new RateLimiter(() => 0)];
+    a.share(store.settle);
+    b.share(store.settle);
+    for (let i = 0; i < 20; i++) expect((await a.admit("k", 20)).allowed).toBe(true);
+    expect((await a.admit("k", 20)).allowed).toBe(false);
+    // b has not seen the key: one slice before it settles and finds the bucket empty.
+    expect((await b.admit("k", 20)).allowed).toBe(true);
+    expect((await b.admit("k", 20)).allowed).toBe(false);
+    expect(store.tokens.get("k")).toBe(-1);
+    a.refund("k", 20);
+    b.refund("k", 20);
+    // Two tokens back (paying the debt of one), one spent again: the shared bucket ends empty.
+    expect((await a.admit("k", 20)).allowed).toBe(true);
+    await vi.advanceTimersByTimeAsync(SETTLE_EVERY_MS);
+    expect(store.tokens.get("k")).toBe(0);
+  });
+
+  it("keeps to its own bucket while the store does not answer, and settles what it spent once it does", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval"] });
+    let down = true;
+    const store = sharedStore();
+    const limiter = new RateLimiter(() => 0);
+    let attempts = 0;
+    limiter.share((entries) => {
+      attempts++;
+      return down ? Promise.reject(new Error("connect ECONNREFUSED")) : store.settle(entries);
+    });
+    for (let i = 0; i < 10; i++) expect((await limiter.admit("k", 10)).allowed).toBe(true);
+    expect((await limiter.admit("k", 10)).allowed).toBe(false);
+    // One attempt found it away; the rest of the burst did not ask again.
+    expect(attempts).toBe(1);
+    down = false;
+    await vi.advanceTimersByTimeAsync(SETTLE_EVERY_MS);
+    expect(store.tokens.get("k")).toBe(0);
   });
 });

@@ -180,7 +180,10 @@ export function withApi<
       const version = versionOf(req, who.type === "api_key" ? who.apiVersion : CURRENT_API_VERSION);
       baseHeaders["Shipwell-Version"] = version;
 
-      const limit = rateLimiter.take(who.type === "api_key" ? who.id : `user:${who.id}`, env().RATE_LIMIT_PER_MINUTE);
+      const limit = await rateLimiter.admit(
+        who.type === "api_key" ? who.id : `user:${who.id}`,
+        env().RATE_LIMIT_PER_MINUTE,
+      );
       baseHeaders["X-RateLimit-Limit"] = String(limit.limit);
       baseHeaders["X-RateLimit-Remaining"] = String(limit.remaining);
       if (!limit.allowed) {

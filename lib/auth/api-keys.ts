@@ -291,14 +291,14 @@ async function lookup(db: DbOrTx, hash: string) {
 export async function authenticateApiKey(
   db: DbOrTx,
   key: string,
-  opts: { beforeUnknownLookup?: () => void } = {},
+  opts: { beforeUnknownLookup?: () => unknown } = {},
 ): Promise<Authenticated | null> {
   if (!key.startsWith(KEY_PREFIX) && key.length < 20) return null;
   const hash = hashApiKey(key);
   const now = Date.now();
   let entry = authCache.get(db, hash);
   if (!entry) {
-    if (!recentlyValid.get(db, hash)) opts.beforeUnknownLookup?.();
+    if (!recentlyValid.get(db, hash)) await opts.beforeUnknownLookup?.();
     const row = await lookup(db, hash);
     const value =
       row && !row.revokedAt ? { keyId: row.keyId, orgId: row.orgId, name: row.name, apiVersion: row.apiVersion } : null;

@@ -9,3 +9,4 @@ export * from "./carrier-ledger";
 export * from "./accounts";
 export * from "./webhooks";
 export * from "./audit-events";
+export * from "./rate-limits";
