@@ -23,7 +23,14 @@ export default defineConfig({
     // Tests that run the code in child processes: a mutant's hits there are invisible to Stryker (docs/testing.md).
     exclude: [
       ...configDefaults.exclude,
-      ...(stryker ? ["test/crash-purchase.test.ts", "test/cross-process.test.ts", "test/cli.test.ts"] : []),
+      ...(stryker
+        ? [
+            "test/crash-purchase.test.ts",
+            "test/cross-process.test.ts",
+            "test/cli.test.ts",
+            "test/two-instances.test.ts",
+          ]
+        : []),
     ],
     globalSetup: ["test/global-setup.ts"],
     // test/mutation-coverage.ts tells Stryker which tests cover a mutant hit in their hooks.
