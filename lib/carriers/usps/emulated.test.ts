@@ -3,6 +3,7 @@ import { PDFDocument } from "pdf-lib";
 import { TokenCache } from "@/lib/carriers/http/token-cache";
 import { CarrierError, hasCode, type AdapterContext } from "@/lib/carriers/types";
 import { uspsAdapter } from "@/lib/carriers/usps/adapter";
+import { uspsCredentialsSchema } from "@/lib/carriers/usps/auth";
 import { atDeadline, fakeTimeouts } from "@/test/clock";
 import { startCarrierEmulator } from "@/test/emulator";
 import type { Emulator, Operation } from "@/test/emulator/server";
@@ -533,5 +534,90 @@ describe("USPS against the emulator: options", () => {
     expect(abroad.messages).toContainEqual(
       expect.objectContaining({ code: "not_supported", details: { field: "options.insurance" } }),
     );
+  });
+});
+
+describe("USPS tokens and credentials, refused and broken", () => {
+  const statusFault = (status: number, operations: Operation[]) =>
+    emulator.set("usps", { fault: { kind: "status", status }, fault_operations: operations });
+
+  it.each([400, 401, 403])("the token endpoint's %i is carrier_auth_failed naming the OAuth client", async (status) => {
+    statusFault(status, ["token"]);
+    const error = await failure(run((ctx) => uspsAdapter.track(ctx, "9205590000000100000018")));
+    expect(error.code).toBe("carrier_auth_failed");
+    expect(error.message).toMatch(/^USPS refused the OAuth client/);
+  });
+
+  it("the token endpoint's 500 is the carrier unavailable, not a refusal", async () => {
+    statusFault(500, ["token"]);
+    const error = await failure(run((ctx) => uspsAdapter.track(ctx, "9205590000000100000018")));
+    expect(error.code).not.toBe("carrier_auth_failed");
+    expect(hasCode(error.messages, "carrier_unavailable")).toBe(true);
+  });
+
+  it("a payment authorization answered 4xx names the payment account; a 5xx is the carrier unavailable", async () => {
+    statusFault(409, ["payment"]);
+    const refused = await failure(run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest())));
+    expect(refused.code).toBe("carrier_auth_failed");
+    expect(refused.message).toMatch(/^USPS refused the payment account EPS 1000012345/);
+    emulator.reset();
+    statusFault(500, ["payment"]);
+    const down = await failure(run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest())));
+    expect(hasCode(down.messages, "carrier_unavailable")).toBe(true);
+    expect(calls("ship")).toHaveLength(0);
+  });
+
+  it("a PERMIT account sends its permit ZIP Code in both roles; an EPS account never does", async () => {
+    const permit = { ...USPS_CREDENTIALS, account_type: "PERMIT", permit_zip: "29440" };
+    await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest()), { credentials: permit });
+    const roles = JSON.parse(calls("payment")[0]!.body).roles as Record<string, unknown>[];
+    expect(roles.map((r) => [r.accountType, r.permitZIP])).toEqual([
+      ["PERMIT", "29440"],
+      ["PERMIT", "29440"],
+    ]);
+    emulator.reset();
+    tokens = new TokenCache();
+    await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest()), {
+      credentials: { ...USPS_CREDENTIALS, permit_zip: "29440" },
+    });
+    const eps = JSON.parse(calls("payment")[0]!.body).roles as Record<string, unknown>[];
+    expect(eps.every((r) => !("permitZIP" in r))).toBe(true);
+    // Without a manifest MID, the MID manifests.
+    emulator.reset();
+    tokens = new TokenCache();
+    const { manifest_mid: _, ...noManifest } = USPS_CREDENTIALS;
+    await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest()), { credentials: noManifest });
+    expect(JSON.parse(calls("payment")[0]!.body).roles[0].manifestMID).toBe(USPS_CREDENTIALS.mid);
+  });
+
+  it("credentials read defensively: incomplete ones are carrier_auth_failed naming the fields, before any call", async () => {
+    const error = await failure(
+      run((ctx) => uspsAdapter.track(ctx, "9205590000000100000018"), {
+        credentials: { ...USPS_CREDENTIALS, mid: "12345", permit_zip: "2944" },
+      }),
+    );
+    expect(error.code).toBe("carrier_auth_failed");
+    expect(error.messages[0]!.details).toEqual({ fields: ["mid", "permit_zip"] });
+    expect(emulator.calls).toHaveLength(0);
+  });
+});
+
+describe("USPS's credentials schema", () => {
+  const parse = (over: Record<string, unknown>) => uspsCredentialsSchema.safeParse({ ...USPS_CREDENTIALS, ...over });
+  it.each([
+    ["a 6-digit MID", { mid: "123456" }, true],
+    ["a 9-digit MID", { mid: " 900000001 " }, true],
+    ["a 7-digit MID", { mid: "1234567" }, false],
+    ["a MID with letters", { mid: "12345a" }, false],
+    ["a 9-digit MID with a tail", { mid: "9000000012" }, false],
+    ["a 5-digit permit ZIP", { permit_zip: "29440" }, true],
+    ["a ZIP+4 permit ZIP", { permit_zip: "29440-1234" }, false],
+    ["a 4-digit permit ZIP", { permit_zip: "2944" }, false],
+    ["a blank client id", { client_id: "  " }, false],
+    ["a one-letter CRID", { crid: "5" }, false],
+    ["an unknown account type", { account_type: "CARD" }, false],
+    ["a field USPS does not have", { password: "x" }, false],
+  ])("%s: %s", (_name, over, ok) => {
+    expect(parse(over).success).toBe(ok);
   });
 });
