@@ -301,4 +301,23 @@ describe("refund verdicts", () => {
     const early = await checkRefund(ctxAt(new Date(requested.getTime() + 30 * day - 1)), req, tracked(["GX"]));
     expect(early.data.status).toBe("pending");
   });
+
+  it("a scan's code is read whatever its case and spaces", async () => {
+    const soon = ctxAt(new Date(requested.getTime() + day));
+    expect((await checkRefund(soon, req, tracked([" sf "]))).data.status).toBe("refused");
+  });
+
+  it("USPS not knowing the number is no scan; any other tracking failure is not an answer", async () => {
+    const soon = ctxAt(new Date(requested.getTime() + day));
+    const unknown = async () => {
+      throw new CarrierError("tracking_not_found", "USPS does not know this number.");
+    };
+    expect((await checkRefund(soon, req, unknown)).data).toEqual({ status: "pending", reference: "104660" });
+    const down = async () => {
+      throw new CarrierError("carrier_unavailable", "USPS is unavailable.");
+    };
+    await expect(checkRefund(soon, req, down)).rejects.toMatchObject({ code: "carrier_unavailable" });
+    const late = ctxAt(new Date(requested.getTime() + 31 * day));
+    await expect(checkRefund(late, req, down)).rejects.toThrow("USPS is unavailable.");
+  });
 });

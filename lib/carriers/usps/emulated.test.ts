@@ -621,3 +621,47 @@ describe("USPS's credentials schema", () => {
     expect(parse(over).success).toBe(ok);
   });
 });
+
+describe("USPS cancellations, answer by answer", () => {
+  it("a label cancelled before USPS billed it is voided with no refund; spaces in its number do not matter", async () => {
+    const { data } = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest()));
+    const spaced = data.tracking_number.replace(/(\d{4})/g, "$1 ");
+    const voided = await run((ctx) => uspsAdapter.void(ctx, { tracking_number: spaced, shipment_identifier: null }));
+    expect(voided.data).toEqual({ voided: true, refund: null });
+    expect(voided.messages).toEqual([]);
+    expect(calls("void")[0]!.path).toBe(`/labels/v3/label/${data.tracking_number}`);
+  });
+
+  it("an international label is cancelled at the international path", async () => {
+    const { data } = await run((ctx) => uspsAdapter.ship(ctx, uspsInternationalShipRequest()));
+    await run((ctx) => uspsAdapter.void(ctx, { tracking_number: data.tracking_number, shipment_identifier: null }));
+    expect(calls("void")[0]!.path).toBe(`/international-labels/v3/international-label/${data.tracking_number}`);
+  });
+
+  it("a cancellation lost to a 5xx is sent again, and voids", async () => {
+    const { data } = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest()));
+    emulator.set("usps", { fault: { kind: "status", status: 503 }, fault_operations: ["void"], fault_times: 1 });
+    const voided = await run((ctx) =>
+      uspsAdapter.void(ctx, { tracking_number: data.tracking_number, shipment_identifier: null }),
+    );
+    expect(voided.data.voided).toBe(true);
+    expect(calls("void").map((c) => c.status)).toEqual([503, 200]);
+  });
+
+  it("a refund request's answer carries its dispute id and says so; one without an id is still pending", async () => {
+    const { data } = await run((ctx) => uspsAdapter.ship(ctx, uspsShipRequest()));
+    skewMs = 20 * 60_000;
+    const disputed = await run((ctx) =>
+      uspsAdapter.void(ctx, { tracking_number: data.tracking_number, shipment_identifier: null }),
+    );
+    const id = disputed.data.refund!.reference!;
+    expect(disputed.data.refund).toEqual({ status: "pending", reference: expect.stringMatching(/^\d+$/) });
+    expect(disputed.messages).toEqual([
+      expect.objectContaining({
+        code: "USPS_REFUND_PENDING",
+        level: "info",
+        message: `USPS had billed the label, so it opened a refund request (dispute ${id}); the refund is pending until USPS settles it.`,
+      }),
+    ]);
+  });
+});
