@@ -74,6 +74,7 @@ export const rooms = {
       "test/proxy-rates.test.ts",
       "test/carrier-faults.test.ts",
       "lib/carriers/usps/adapter.test.ts",
+      "lib/carriers/usps/auth.test.ts",
       "lib/carriers/usps/emulated.test.ts",
     ],
   },
