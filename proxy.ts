@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { hasSessionCookie } from "@/lib/auth/session-cookie";
+import { isDatabaseDown } from "@/lib/db/down";
 import { cspNonce, pagePolicy } from "@/lib/security-headers";
 
 // The pages anyone may open; everything else the matcher sends here needs a session. An invitation link's page
@@ -16,6 +17,11 @@ const isPublic = (pathname: string) =>
  *
  * Every page answer carries its Content-Security-Policy, with a nonce of its own (lib/security-headers.ts). The
  * policy is set on the request too: that is where Next.js reads the nonce it puts on its scripts.
+ *
+ * While the database is known to be away (the circuit in lib/db is open) a page cannot be rendered: the visit is
+ * answered 503 with Retry-After at once, by a page that asks again by itself (docs/api.md, "When the database is
+ * down"), rather than an error page with a 500 after a wait. A page that found the database away mid-render comes
+ * back here (lib/dashboard/session.ts).
  */
 export function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
@@ -23,7 +29,16 @@ export function proxy(req: NextRequest) {
   // NODE_ENV is fixed when Next.js builds (or runs `next dev`), not a setting: lib/env.ts has nothing to add here.
   const policy = pagePolicy(cspNonce(), { dev: process.env.NODE_ENV === "development" });
   let res: NextResponse;
-  if (!isPublic(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
+  if (isDatabaseDown()) {
+    res = new NextResponse(UNAVAILABLE_PAGE, {
+      status: 503,
+      headers: {
+        "Content-Type": "text/html; charset=utf-8",
+        "Retry-After": RETRY_AFTER_S,
+        "Cache-Control": "no-store",
+      },
+    });
+  } else if (!isPublic(pathname) && !hasSessionCookie(req.headers.get("cookie"))) {
     const url = req.nextUrl.clone();
     url.pathname = "/sign-in";
     url.search = `?next=${encodeURIComponent(path)}`;
@@ -37,6 +52,16 @@ export function proxy(req: NextRequest) {
   res.headers.set("Content-Security-Policy", policy);
   return res;
 }
+
+const RETRY_AFTER_S = "5";
+// No script and no style of its own: it needs nothing the policy would have to allow. The refresh asks again.
+const UNAVAILABLE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${RETRY_AFTER_S}"><title>Shipwell is unavailable for a moment</title></head>
+<body><main><h1>Shipwell cannot reach its database</h1>
+<p>Nothing you did caused this, and nothing was lost. This page tries again every ${RETRY_AFTER_S} seconds.</p>
+</main></body></html>
+`;
 
 export const config = {
   // Pages only: not the API, not Next.js's own files, not static files with an extension.

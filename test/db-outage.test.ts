@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { NextRequest } from "next/server";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { tcpRelay, type TcpRelay } from "./tcp-relay";
 
 /**
@@ -32,6 +33,26 @@ interface Answer {
   status: number;
   retryAfter: string | null;
   code: string | undefined;
+}
+
+// A dashboard page's render, outside Next.js: the request headers a page reads (proxy.ts sets the path one).
+vi.mock("next/headers", () => ({
+  headers: async () =>
+    new Headers({ cookie: "shipwell.session_token=abc", "x-shipwell-path": "/shipments?status=purchased" }),
+}));
+
+/** A page visit as proxy.ts answers it, and a dashboard page's first step (requireSession) as it ends. */
+async function pageVisit() {
+  const { proxy } = await import("@/proxy");
+  const { requireSession } = await import("@/lib/dashboard/session");
+  const res = proxy(
+    new NextRequest("http://localhost/shipments", { headers: { cookie: "shipwell.session_token=abc" } }),
+  );
+  const render = await requireSession().then(
+    () => "rendered",
+    (err: { digest?: string }) => err.digest ?? "threw",
+  );
+  return { status: res.status, retryAfter: res.headers.get("retry-after"), render };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -104,6 +125,7 @@ async function outage(cut: (relay: TcpRelay) => Promise<void>, label: string) {
   await pause(2_500);
   const whileDown = await ready();
   const signIn = await signInAttempt();
+  const page = await pageVisit();
   const liveness = health();
   await relay!.up();
   const backAt = performance.now();
@@ -145,6 +167,11 @@ async function outage(cut: (relay: TcpRelay) => Promise<void>, label: string) {
   expect(signIn).toEqual({ status: 503, retryAfter: "5" });
   expect((await liveness).status).toBe(200);
   expect(afterward.status).toBe(200);
+  // A page visit is answered 503 by proxy.ts; a render that met the outage sends the visit back there, to the same
+  // page (a signed-out visit would go to sign-in instead: afterward, the made-up session cookie does).
+  expect(page).toMatchObject({ status: 503, retryAfter: "5" });
+  expect(page.render).toMatch(/^NEXT_REDIRECT;replace;\/shipments\?status=purchased;307;/);
+  expect((await pageVisit()).render).toMatch(/^NEXT_REDIRECT;replace;\/sign-in\?next=/);
 }
 
 describe.skipIf(!relay)("a database outage under traffic (Postgres)", { timeout: 30_000 }, () => {

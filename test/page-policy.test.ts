@@ -1,5 +1,7 @@
 import { NextRequest } from "next/server";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DatabaseCircuit } from "@/lib/db/circuit";
+import { registerCircuit, unregisterCircuit } from "@/lib/db/down";
 import { cspNonce, pagePolicy } from "@/lib/security-headers";
 import { proxy } from "@/proxy";
 
@@ -67,5 +69,32 @@ describe("proxy.ts and the policy", () => {
     const res = visit("/shipments");
     expect(res.status).toBe(307);
     expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+  });
+});
+
+describe("proxy.ts while the database is away", () => {
+  // A circuit as lib/db/client.ts registers it; only whether it is open matters here.
+  const circuit = { isOpen: true } as unknown as DatabaseCircuit;
+  afterEach(() => unregisterCircuit(circuit));
+
+  it("answers every page 503 at once, with Retry-After, a page that asks again, and the policy", async () => {
+    registerCircuit(circuit);
+    for (const path of ["/shipments", "/sign-in", "/track/trk_1"]) {
+      const res = visit(path, { cookie: SESSION });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("Retry-After")).toBe("5");
+      expect(res.headers.get("Cache-Control")).toBe("no-store");
+      expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+      const html = await res.text();
+      expect(html).toContain('<meta http-equiv="refresh" content="5">');
+      expect(html).toContain("<h1>Shipwell cannot reach its database</h1>");
+      expect(html).not.toMatch(/<script|<style| style=/);
+    }
+  });
+
+  it("renders pages again as soon as the circuit closes", () => {
+    registerCircuit(circuit);
+    unregisterCircuit(circuit);
+    expect(visit("/shipments", { cookie: SESSION }).status).toBe(200);
   });
 });

@@ -1,5 +1,7 @@
 import "server-only";
 import { and, desc, eq, gt } from "drizzle-orm";
+import { DatabaseDownError } from "@/lib/db/circuit";
+import { isDatabaseDown } from "@/lib/db/down";
 import { sessions } from "@/lib/db/schema";
 import type { Db, DbOrTx } from "@/lib/db/tx";
 import { hasSessionCookie } from "./session-cookie";
@@ -14,7 +16,9 @@ export interface SignedIn {
 /**
  * The person a request's session cookie belongs to, with the organization they act in; null when the cookie is
  * missing, forged, expired or revoked. A user whose organization was never recorded (the sign-up hook failed after
- * the account was written) is placed now, so an account never ends up belonging nowhere.
+ * the account was written) is placed now, so an account never ends up belonging nowhere. While the database is away
+ * this throws (DatabaseDownError, answered 503) rather than answer "nobody": better-auth answers a session it could
+ * not read as no session, which would send a signed-in clerk to sign in.
  */
 export async function signedInUser(db: Db, headers: Headers): Promise<SignedIn | null> {
   if (!hasSessionCookie(headers.get("cookie"))) return null;
@@ -22,7 +26,10 @@ export async function signedInUser(db: Db, headers: Headers): Promise<SignedIn |
   // browser) does not pay for better-auth's import, over a second of a cold start.
   const { authFor } = await import("./better-auth");
   const found = await authFor(db).api.getSession({ headers, query: { disableCookieCache: true } });
-  if (!found) return null;
+  if (!found) {
+    if (isDatabaseDown()) throw new DatabaseDownError();
+    return null;
+  }
   const { user, session } = found;
   const membership = (await membershipOf(db, user.id)) ?? (await placeNewUser(db, user));
   return { user: { id: user.id, name: user.name, email: user.email }, sessionId: session.id, membership };

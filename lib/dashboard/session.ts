@@ -7,6 +7,7 @@ import type { Role } from "@/lib/auth/roles";
 import { signedInUser } from "@/lib/auth/sessions";
 import { requestOrigin } from "@/lib/api/client-address";
 import { getDb } from "@/lib/db/client";
+import { isDatabaseDown } from "@/lib/db/down";
 import { log } from "@/lib/log";
 import { randomHex128 } from "@/lib/random";
 import { safeNext } from "./next-path";
@@ -52,8 +53,16 @@ export const currentSession = cache(async (): Promise<DashboardSession | null> =
  * already turned away visits without a cookie; this also catches expired and revoked sessions.
  */
 export async function requireSession(): Promise<DashboardSession> {
-  const session = await currentSession();
-  if (session) return session;
   const next = safeNext((await headers()).get(PATH_HEADER));
+  let session: DashboardSession | null;
+  try {
+    session = await currentSession();
+  } catch (err) {
+    // The database went away under this render: the circuit is open now, so the same visit again is answered 503
+    // by proxy.ts at once (a page cannot set its own status). Anything else is the error page's business.
+    if (isDatabaseDown()) redirect(next);
+    throw err;
+  }
+  if (session) return session;
   redirect(`/sign-in?next=${encodeURIComponent(next)}`);
 }

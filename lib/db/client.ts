@@ -5,6 +5,7 @@ import { log } from "@/lib/log";
 import * as schema from "./schema";
 import { DatabaseCircuit } from "./circuit";
 import { lockDataDir } from "./data-dir-lock";
+import { registerCircuit, unregisterCircuit } from "./down";
 import { guardedSql } from "./guarded-sql";
 import { runMigrations } from "./migrate";
 import type { Db } from "./tx";
@@ -26,8 +27,7 @@ const BACKOFF_S = 0.05;
 // this long (plus one connection) of its return.
 const PROBE_EVERY_MS = 200;
 
-// The open handle's circuit (Postgres only), for isDatabaseDown().
-const g = globalThis as unknown as { __shipwellDb?: Promise<Handle>; __shipwellCircuit?: DatabaseCircuit };
+const g = globalThis as unknown as { __shipwellDb?: Promise<Handle> };
 
 async function open(): Promise<Handle> {
   if (isBuildPhase()) throw new Error("The database is not opened during the build.");
@@ -55,13 +55,13 @@ async function open(): Promise<Handle> {
           ? log().error({ msg: "database unreachable; answering 503 until a probe reaches it" })
           : log().info({ msg: "database reachable again" }),
     });
-    g.__shipwellCircuit = circuit;
+    registerCircuit(circuit);
     handle = {
       db: drizzle(guardedSql(sql, circuit), { schema }) as unknown as Db,
       engine: "postgres",
       close: () => {
         circuit.stop();
-        if (g.__shipwellCircuit === circuit) g.__shipwellCircuit = undefined;
+        unregisterCircuit(circuit);
         return sql.end({ timeout: 5 });
       },
     };
@@ -118,14 +118,6 @@ export function getDb(): Promise<Db> {
     });
   }
   return g.__shipwellDb.then((h) => h.db);
-}
-
-/**
- * Whether the database is known to be unreachable right now (the circuit is open), without a round trip: for code
- * that cannot see the error itself (better-auth answers its own 500) to answer 503 instead.
- */
-export function isDatabaseDown(): boolean {
-  return g.__shipwellCircuit?.isOpen ?? false;
 }
 
 export async function closeDb(): Promise<void> {
