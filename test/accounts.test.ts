@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments/route";
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { authEndpoint } from "@/lib/api/auth-endpoint";
 import { createInvitation } from "@/lib/auth/invitations";
+import { maySignUp } from "@/lib/auth/sign-up-policy";
 import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom } from "@/lib/auth/memberships";
 import { getDb } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
@@ -54,7 +55,7 @@ describe("accounts", () => {
     expect(inDefault).toHaveLength(1);
     for (const m of placed) expect(m?.role).toBe("owner");
     // Placing again changes nothing.
-    const again = await placeNewUser(db, { id: await userIdOf(a.email), name: "A" });
+    const again = await placeNewUser(db, { id: await userIdOf(a.email), name: "A", email: a.email });
     expect(again).toEqual(placed[0]);
   });
 
@@ -83,7 +84,7 @@ describe("accounts", () => {
       await signUp(account);
       const id = await userIdOf(account.email);
       await db.delete(memberships).where(eq(memberships.userId, id));
-      const placed = await placeNewUser(db, { id, name: name! });
+      const placed = await placeNewUser(db, { id, name: name!, email: account.email });
       expect(placed).toEqual({ orgId: expect.stringMatching(/^org_/), orgName, role: "owner" });
       expect(await membershipOf(db, id)).toEqual(placed);
     }
@@ -108,7 +109,7 @@ describe("accounts", () => {
       }
       return db.transaction(fn, config);
     };
-    const placed = await placeNewUser(racing, { id, name: "Racer" });
+    const placed = await placeNewUser(racing, { id, name: "Racer", email: "racer@example.test" });
     expect(placed).toEqual({ orgId: company.orgId, orgName: "Company", role: "member" });
     expect(await membershipOf(db, id)).toEqual(placed);
   });
@@ -165,6 +166,53 @@ describe("accounts", () => {
     await createInvitation({ ctx: owner, email: invited.email, role: "member" });
     await signUp(invited, "10.7.0.4");
     expect(await userIdOf(invited.email)).toMatch(/^usr_/);
+  });
+
+  it("lets exactly one of three simultaneous first sign-ups in with SIGN_UP=invite_only", async () => {
+    const db = await getDb();
+    process.env.SIGN_UP = "invite_only";
+    resetEnvCache();
+    onTestFinished(() => {
+      delete process.env.SIGN_UP;
+      resetEnvCache();
+    });
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    const { org } = await ensureDefaultOrganization({ ctx: await systemCtx() });
+    const racers = [newAccount("Racer A"), newAccount("Racer B"), newAccount("Racer C")];
+    await Promise.all(racers.map((racer, i) => authPost("/sign-up/email", racer, { address: `10.8.0.${i}` })));
+    const made = await db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(
+        inArray(
+          users.email,
+          racers.map((r) => r.email),
+        ),
+      );
+    // One account, and it owns the default organization; the others were answered as any sign-up and got nothing.
+    expect(made).toHaveLength(1);
+    expect(await membershipOf(db, made[0]!.id)).toMatchObject({ orgId: org.id, role: "owner" });
+    const signedIn = await Promise.all(racers.map((r, i) => signIn(r, `10.8.1.${i}`)));
+    expect(signedIn.map((r) => r.status).sort()).toEqual([200, 401, 401]);
+  });
+
+  it("lets a first-account claim that never finished be taken after ten minutes, and its own address retry", async () => {
+    const db = await getDb();
+    process.env.SIGN_UP = "invite_only";
+    resetEnvCache();
+    onTestFinished(() => {
+      delete process.env.SIGN_UP;
+      resetEnvCache();
+    });
+    await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
+    await ensureDefaultOrganization({ ctx: await systemCtx() });
+    const t0 = new Date("2026-11-27T10:00:00Z");
+    expect(await maySignUp(db, "First@Example.test", t0)).toBe(true);
+    expect(await maySignUp(db, "other@example.test", new Date(t0.getTime() + 9 * 60_000))).toBe(false);
+    expect(await maySignUp(db, "first@example.test", new Date(t0.getTime() + 9 * 60_000))).toBe(true);
+    // The retry renewed the claim: ten minutes count from it.
+    expect(await maySignUp(db, "other@example.test", new Date(t0.getTime() + 18 * 60_000))).toBe(false);
+    expect(await maySignUp(db, "other@example.test", new Date(t0.getTime() + 20 * 60_000))).toBe(true);
   });
 
   it("answers one generic error for a wrong password and for an unknown email", async () => {

@@ -40,17 +40,18 @@ export async function membershipOf(db: Db, userId: string): Promise<Membership |
  * of their own. The default organization's row is locked while it is checked, so of two simultaneous first sign-ups
  * exactly one becomes its owner. Idempotent: a user who already belongs somewhere is left alone.
  */
-export async function placeNewUser(db: Db, user: { id: string; name: string }): Promise<Membership> {
+export async function placeNewUser(db: Db, user: { id: string; name: string; email: string }): Promise<Membership> {
   const existing = await membershipOf(db, user.id);
   if (existing) return existing;
   const ctx = systemContext(db, "sign-up");
   const claimed = await withTransaction(ctx, async (tx) => {
     const [org] = await tx.db
-      .select({ id: organizations.id, name: organizations.name })
+      .select({ id: organizations.id, name: organizations.name, claimedBy: organizations.firstOwnerEmail })
       .from(organizations)
       .where(eq(organizations.isDefault, true))
       .for("update");
-    if (!org) return null;
+    // Under SIGN_UP=invite_only the first account's sign-up claimed it (sign-up-policy.ts): nobody else takes it.
+    if (!org || (org.claimedBy !== null && org.claimedBy !== user.email.trim().toLowerCase())) return null;
     const [taken] = await tx.db
       .select({ one: sql`1` })
       .from(memberships)

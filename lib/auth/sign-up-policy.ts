@@ -1,22 +1,30 @@
 import "server-only";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { invitations, memberships, organizations } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { env } from "@/lib/env";
 
+// A first-account claim whose sign-up never finished (the account was not written) may be taken by another address
+// after this long; the same address may always take it again.
+const CLAIM_STALE_MS = 10 * 60_000;
+
 /**
  * Whether an account may be made for `email` (SIGN_UP, docs/api.md "Accounts and roles"). `open`: always.
- * `invite_only`: for the first account, the one that will own the default organization (nobody belongs to it yet),
- * and for an address with an open invitation (pending, not expired) to any organization.
+ * `invite_only`: for an address with an open invitation (pending, not expired) to any organization, and for the
+ * first account, the one that will own the default organization (nobody belongs to it yet). Being the first account
+ * is a claim written on the default organization's row, one UPDATE: of two simultaneous first sign-ups the second
+ * waits on the row lock, then finds the claim taken, so only one gets in (placeNewUser gives the default
+ * organization to the claimant only).
  */
 export async function maySignUp(db: DbOrTx, email: string, now = new Date()): Promise<boolean> {
   if (env().SIGN_UP === "open") return true;
+  const address = email.trim().toLowerCase();
   const [invited] = await db
     .select({ one: sql`1` })
     .from(invitations)
     .where(
       and(
-        eq(invitations.email, email.trim().toLowerCase()),
+        eq(invitations.email, address),
         isNull(invitations.acceptedAt),
         isNull(invitations.revokedAt),
         gt(invitations.expiresAt, now),
@@ -24,15 +32,20 @@ export async function maySignUp(db: DbOrTx, email: string, now = new Date()): Pr
     )
     .limit(1);
   if (invited) return true;
-  const [unclaimed] = await db
-    .select({ one: sql`1` })
-    .from(organizations)
+  const claimed = await db
+    .update(organizations)
+    .set({ firstOwnerEmail: address, firstOwnerClaimedAt: now })
     .where(
       and(
         eq(organizations.isDefault, true),
         sql`not exists (select 1 from ${memberships} where ${memberships.orgId} = ${organizations.id})`,
+        or(
+          isNull(organizations.firstOwnerEmail),
+          eq(organizations.firstOwnerEmail, address),
+          lt(organizations.firstOwnerClaimedAt, new Date(now.getTime() - CLAIM_STALE_MS)),
+        ),
       ),
     )
-    .limit(1);
-  return Boolean(unclaimed);
+    .returning({ id: organizations.id });
+  return claimed.length > 0;
 }
