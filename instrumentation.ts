@@ -4,6 +4,9 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    // Before anything can fail: errors Next.js prints go through our log's serializer (lib/log.ts says why).
+    const { keepErrorsOutOfConsole } = await import("./lib/log");
+    keepErrorsOutOfConsole();
     // First, so every request the server takes from now on passes the front door (lib/front-door.ts).
     const { openFrontDoor } = await import("./lib/front-door");
     openFrontDoor();

@@ -108,3 +108,29 @@ export function errorForLog(err: unknown, depth = 0): Record<string, unknown> {
   if (e.cause !== undefined && depth < MAX_CAUSES) out.cause = errorForLog(e.cause, depth + 1);
   return out;
 }
+
+const isErrorLike = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && ("stack" in value || value instanceof Error);
+
+/**
+ * Next.js writes an error a page or route threw with console.error, whole: a database error's message carries its
+ * statement and parameters (an email a clerk searched for), a driver's error the row it refused. From start-up on
+ * (instrumentation.ts), a console.error or console.warn given an error writes one log line instead, the error by
+ * errorForLog and the rest of the text scrubbed; calls without an error pass as before. Returns the undo.
+ */
+export function keepErrorsOutOfConsole(): () => void {
+  const originals = { error: console.error, warn: console.warn };
+  for (const level of ["error", "warn"] as const) {
+    const original = originals[level];
+    console[level] = (...args: unknown[]) => {
+      const err = args.find(isErrorLike);
+      if (err === undefined) return original.apply(console, args);
+      const text = args
+        .filter((arg) => !isErrorLike(arg))
+        .map((arg) => (typeof arg === "string" ? arg : typeof arg))
+        .join(" ");
+      log()[level]({ msg: scrub(text.trim() || "uncaught error"), err });
+    };
+  }
+  return () => Object.assign(console, originals);
+}

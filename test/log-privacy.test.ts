@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { POST as createShipment } from "@/app/v1/shipments/route";
 import { getDb } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
-import { sendLogsTo } from "@/lib/log";
+import { keepErrorsOutOfConsole, sendLogsTo } from "@/lib/log";
 import { recordRetryPolicy } from "@/lib/shipments/record-retries";
 import { addSandbox, createShipmentFor, purchaseFor, rateRequest } from "./factories";
 import { call, makeOrg } from "./helpers";
@@ -142,5 +142,38 @@ describe("logs keep no personal data", () => {
     });
     const voided = entries.find((l) => l.msg === "label voided because its purchase could not be recorded");
     expect(voided).toMatchObject({ cause: "not_recorded", err: { cause: { code: "22P02" } } });
+  });
+});
+
+describe("errors Next.js prints with console.error", () => {
+  it("are written by the log's serializer: no statement, no parameters, no personal data", () => {
+    const undo = keepErrorsOutOfConsole();
+    try {
+      // What drizzle throws for a failed query, as Next.js hands a page's error to console.error.
+      const err = Object.assign(
+        new Error(`Failed query: select * from shipments where search @@ $1\nparams: ${person.email}`),
+        { query: "select * from shipments where search @@ $1", params: [person.email] },
+      );
+      console.error(" ⨯", err);
+      console.warn(`about "${person.person_name}"`, new Error(`bad value '${person.phone_number}'`));
+    } finally {
+      undo();
+    }
+    const [first, second] = logged();
+    expect(first).toMatchObject({
+      level: 50,
+      msg: "⨯",
+      err: { message: "Failed query (statement and parameters withheld)" },
+    });
+    expect(second).toMatchObject({ level: 40, msg: 'about "…"', err: { message: "bad value '…'" } });
+  });
+
+  it("leave calls without an error alone, and are put back by the undo", () => {
+    const before = console.error;
+    const undo = keepErrorsOutOfConsole();
+    expect(console.error).not.toBe(before);
+    undo();
+    expect(console.error).toBe(before);
+    expect(lines).toEqual([]);
   });
 });

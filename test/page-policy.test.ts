@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseCircuit } from "@/lib/db/circuit";
-import { registerCircuit, unregisterCircuit } from "@/lib/db/down";
+import { noteOpenFailed, registerCircuit, unregisterCircuit } from "@/lib/db/down";
 import { cspNonce, pagePolicy } from "@/lib/security-headers";
 import { proxy } from "@/proxy";
 
@@ -89,6 +89,24 @@ describe("proxy.ts while the database is away", () => {
       expect(html).toContain('<meta http-equiv="refresh" content="5">');
       expect(html).toContain("<h1>Shipwell cannot reach its database</h1>");
       expect(html).not.toMatch(/<script|<style| style=/);
+    }
+  });
+
+  it("answers 503 for a second after the database could not be opened at all, then lets a visit try again", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      noteOpenFailed(Date.now());
+      expect(visit("/shipments", { cookie: SESSION }).status).toBe(503);
+      vi.advanceTimersByTime(999);
+      expect(visit("/shipments", { cookie: SESSION }).status).toBe(503);
+      vi.advanceTimersByTime(1);
+      expect(visit("/shipments", { cookie: SESSION }).status).toBe(200);
+      noteOpenFailed(Date.now());
+      noteOpenFailed(null);
+      expect(visit("/shipments", { cookie: SESSION }).status).toBe(200);
+    } finally {
+      noteOpenFailed(null);
+      vi.useRealTimers();
     }
   });
 

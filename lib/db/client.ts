@@ -5,9 +5,10 @@ import { log } from "@/lib/log";
 import * as schema from "./schema";
 import { DatabaseCircuit } from "./circuit";
 import { lockDataDir } from "./data-dir-lock";
-import { registerCircuit, unregisterCircuit } from "./down";
+import { noteOpenFailed, registerCircuit, unregisterCircuit } from "./down";
 import { guardedSql } from "./guarded-sql";
 import { runMigrations } from "./migrate";
+import { isDatabaseUnreachable } from "./unavailable";
 import type { Db } from "./tx";
 
 /**
@@ -112,10 +113,15 @@ export function getDb(): Promise<Db> {
   if (!g.__shipwellDb) {
     const opening = open();
     g.__shipwellDb = opening;
-    // A failed open (database down at start) is not cached: the next request tries again.
-    opening.catch(() => {
-      if (g.__shipwellDb === opening) g.__shipwellDb = undefined;
-    });
+    // A failed open (database down at start) is not cached: the next request tries again. Meanwhile pages are
+    // answered 503 at once (down.ts), as they are while the circuit of an open database is.
+    opening.then(
+      () => noteOpenFailed(null),
+      (err: unknown) => {
+        if (g.__shipwellDb === opening) g.__shipwellDb = undefined;
+        if (isDatabaseUnreachable(err)) noteOpenFailed(Date.now());
+      },
+    );
   }
   return g.__shipwellDb.then((h) => h.db);
 }
