@@ -18,3 +18,6 @@ export function currencyOf(country: string): string {
   const c = country.toUpperCase();
   return EURO.has(c) ? "EUR" : (CURRENCIES.get(c) ?? "USD");
 }
+
+/** An amount rounded to cents, as carriers take and quote money. */
+export const cents = (n: number): number => Math.round(n * 100) / 100;

@@ -1,6 +1,7 @@
 import { CarrierError, carrierCode, type AdapterMessage, type RateQuote, type RateRequest } from "@/lib/carriers/types";
+import { cents } from "@/lib/carriers/currencies";
 import { badResponse } from "./errors";
-import { dimensionsCm, oneParcel, optionCodes, postalCode, weightKg } from "./wire";
+import { dimensionsCm, oneCanadaPostParcel, optionCodes, postalCode, weightKg } from "./wire";
 import type { MailingScenario } from "./requests";
 import { amount, buildXml, list, NAMESPACE, node, parseXml, text } from "./xml";
 
@@ -59,7 +60,7 @@ export function buildRateRequest(
   opts: { customerNumber: string; contractId: string | null; shipDate: string },
 ): { body: string; messages: AdapterMessage[] } {
   const messages: AdapterMessage[] = [];
-  const parcel = oneParcel(req.parcels);
+  const parcel = oneCanadaPostParcel(req.parcels);
   const options = optionCodes(req.options, messages);
   const scenario: MailingScenario = {
     "customer-number": opts.customerNumber,
@@ -74,8 +75,6 @@ export function buildRateRequest(
   };
   return { body: buildXml("mailing-scenario", NAMESPACE.rate, scenario), messages };
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export function parseRateResponse(
   xml: string,
@@ -112,10 +111,10 @@ export function parseRateResponse(
       service: code,
       service_name: text(q["service-name"]) ?? code,
       currency: "CAD",
-      base_charge: round2(base),
-      discount: round2(discount),
-      duties_and_taxes: round2(tax),
-      total_charge: round2(due),
+      base_charge: cents(base),
+      discount: cents(discount),
+      duties_and_taxes: cents(tax),
+      total_charge: cents(due),
       extra_charges: extras.filter((e) => e.amount !== 0),
       transit_days: amount(standard?.["expected-transit-time"]) ?? 0,
       estimated_delivery: text(standard?.["expected-delivery-date"]),

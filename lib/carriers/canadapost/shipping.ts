@@ -10,9 +10,10 @@ import {
 } from "@/lib/carriers/types";
 import { convertWeight } from "@/lib/carriers/units";
 import { canadapostService } from "./services";
+import { cents } from "@/lib/carriers/currencies";
 import { badResponse } from "./errors";
 import { originPostalCode } from "./rating";
-import { dimensionsCm, fit, oneParcel, optionCodes, postalCode, weightKg } from "./wire";
+import { dimensionsCm, fit, oneCanadaPostParcel, optionCodes, postalCode, weightKg } from "./wire";
 import type {
   AddressDetails,
   ContractShipment,
@@ -110,7 +111,7 @@ function customsElement(req: ShipRequest, contract: boolean, messages: AdapterMe
         sku: fit(c.sku, 15, `customs.commodities[${i}].sku`, messages),
         "hs-tariff-code": hsTariffCode(c.hs_code),
         "unit-weight": Math.max(0.001, Math.ceil(convertWeight(c.weight, c.weight_unit, "KG") * 1000) / 1000),
-        "customs-value-per-unit": Math.max(0.01, Math.round(c.value_amount * 100) / 100),
+        "customs-value-per-unit": Math.max(0.01, cents(c.value_amount)),
         "country-of-origin": c.origin_country.toUpperCase(),
       })),
     },
@@ -128,7 +129,7 @@ function nonDelivery(req: ShipRequest): OptionElement[] {
 
 export function buildShipRequest(req: ShipRequest, opts: ShipOptions): { body: string; messages: AdapterMessage[] } {
   const messages: AdapterMessage[] = [];
-  const parcel = oneParcel(req.parcels);
+  const parcel = oneCanadaPostParcel(req.parcels);
   const contract = opts.contractId !== null;
   const origin = originPostalCode(req);
   if (!canadapostService(req.service)) {
@@ -206,8 +207,6 @@ export interface ShipInfo {
   charge: RateQuote | null;
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
 /** `shipment-info` (contract) or `non-contract-shipment-info` as what the adapter needs. */
 export function parseShipResponse(xml: string, service: string): ShipInfo {
   const tree = parseXml(xml);
@@ -243,10 +242,10 @@ export function parseShipResponse(xml: string, service: string): ShipInfo {
       service,
       service_name: canadapostService(service)?.name ?? service,
       currency: "CAD",
-      base_charge: round2(base),
-      discount: round2(discount),
-      duties_and_taxes: round2(tax),
-      total_charge: round2(due),
+      base_charge: cents(base),
+      discount: cents(discount),
+      duties_and_taxes: cents(tax),
+      total_charge: cents(due),
       extra_charges: extras.filter((e) => e.amount !== 0),
       transit_days: amount(standard?.["expected-transmit-time"]) ?? 0,
       estimated_delivery: text(standard?.["expected-delivery-date"]),

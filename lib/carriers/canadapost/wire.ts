@@ -1,5 +1,7 @@
 import { optionNotHonoured, unusedOptionWarnings } from "@/lib/carriers/options";
-import { CarrierError, carrierCode, type AdapterMessage, type Parcel } from "@/lib/carriers/types";
+import { carrierCode, type AdapterMessage, type Parcel } from "@/lib/carriers/types";
+import { cents } from "@/lib/carriers/currencies";
+import { oneParcel } from "@/lib/carriers/parcels";
 import { convertLength, convertWeight } from "@/lib/carriers/units";
 import { readShippingOptions } from "@/lib/schemas/options";
 import type { Dimensions, OptionElement } from "./requests";
@@ -30,16 +32,8 @@ export function dimensionsCm(parcel: Parcel): Dimensions | undefined {
 export const postalCode = (v: string) => v.replace(/\s+/g, "").toUpperCase();
 
 /** Canada Post ships one parcel per shipment and prices one per call: a shipment of several is refused. */
-export function oneParcel(parcels: Parcel[]): Parcel {
-  if (parcels.length !== 1) {
-    throw new CarrierError(
-      "not_supported",
-      "Canada Post ships and prices one parcel per shipment: make one shipment per parcel.",
-      { field: "parcels" },
-    );
-  }
-  return parcels[0]!;
-}
+export const oneCanadaPostParcel = (parcels: Parcel[]) =>
+  oneParcel(parcels, "Canada Post ships and prices one parcel per shipment: make one shipment per parcel.");
 
 /** A text cut to Canada Post's limit, with a warning naming the field (its schema would refuse the whole call). */
 export function fit(value: string | null | undefined, limit: number, field: string, messages: AdapterMessage[]) {
@@ -71,7 +65,7 @@ export function optionCodes(options: Record<string, unknown>, messages: AdapterM
         ),
       );
     } else {
-      out.push({ "option-code": "COV", "option-amount": Math.round(typed.insurance.amount * 100) / 100 });
+      out.push({ "option-code": "COV", "option-amount": cents(typed.insurance.amount) });
     }
   }
   if (typed.saturdayDelivery) {

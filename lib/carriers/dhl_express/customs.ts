@@ -1,3 +1,4 @@
+import { cents } from "@/lib/carriers/currencies";
 import type { components } from "@/lib/carriers/dhl_express/generated/mydhl";
 import type {
   AdapterMessage,
@@ -6,7 +7,7 @@ import type {
   TaxRegistration,
   TaxRegistrationType,
 } from "@/lib/carriers/types";
-import { money, weightIn } from "@/lib/carriers/dhl_express/wire";
+import { weightIn } from "@/lib/carriers/dhl_express/wire";
 import { type UnitSystem } from "@/lib/carriers/units";
 
 type Content = components["schemas"]["supermodelIoLogisticsExpressCreateShipmentRequest"]["content"];
@@ -44,7 +45,7 @@ export function exportDeclaration(
       return {
         number: i + 1,
         description: c.description.trim().slice(0, 512),
-        price: money(c.value_amount),
+        price: cents(c.value_amount),
         quantity: { value: c.quantity, unitOfMeasurement: "PCS" as const },
         ...(c.hs_code ? { commodityCodes: [{ typeCode: "outbound" as const, value: c.hs_code }] } : {}),
         exportReasonType: reason,
@@ -66,7 +67,7 @@ export function exportDeclaration(
 export function declaredValue(customs: Customs): { value: number; currency: string } {
   const sum = customs.commodities.reduce((s, c) => s + c.value_amount * c.quantity, 0);
   return {
-    value: money(customs.duty.declared_value ?? sum),
+    value: cents(customs.duty.declared_value ?? sum),
     currency: (customs.duty.currency ?? customs.commodities[0]?.value_currency ?? "USD").toUpperCase(),
   };
 }

@@ -1,7 +1,7 @@
 import type { AdapterMessage, RateRequest, ShipRequest } from "@/lib/carriers/types";
 import { optionNotHonoured, unusedOptionWarnings } from "@/lib/carriers/options";
 import { readShippingOptions } from "@/lib/schemas/options";
-import { currencyOf } from "@/lib/carriers/currencies";
+import { cents, currencyOf } from "@/lib/carriers/currencies";
 
 /**
  * The typed shipping options (lib/schemas/options.ts) as MyDHL value-added services. Insurance is DHL's Shipment
@@ -25,7 +25,7 @@ export function dhlOptions(req: Pick<RateRequest | ShipRequest, "options" | "shi
   if (o.insurance && o.insurance.amount > 0) {
     valueAddedServices.push({
       serviceCode: "II",
-      value: Math.round(o.insurance.amount * 100) / 100,
+      value: cents(o.insurance.amount),
       currency: (o.insurance.currency ?? currencyOf(req.shipper.country_code)).toUpperCase(),
     });
   }

@@ -1,5 +1,5 @@
 import type { components } from "@/lib/carriers/dhl_express/generated/mydhl";
-import { currencyOf } from "@/lib/carriers/currencies";
+import { cents, currencyOf } from "@/lib/carriers/currencies";
 import type { AdapterMessage, ExtraCharge, RateQuote, RateRequest } from "@/lib/carriers/types";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { warningMessages } from "@/lib/carriers/dhl_express/errors";
@@ -9,7 +9,6 @@ import {
   businessDaysBetween,
   datePart,
   isRecord,
-  money,
   num,
   packageOf,
   plannedShippingDateAndTime,
@@ -62,7 +61,7 @@ export function buildRateRequest(req: RateRequest, s: RateSettings): { body: Rat
     isCustomsDeclarable: declarable,
     // DHL prices a declarable parcel's duties and insurance on its value: the client's, when it gave one.
     ...(declarable && declared !== null && declared > 0
-      ? { monetaryAmount: [{ typeCode: "declaredValue", value: money(declared), currency }] }
+      ? { monetaryAmount: [{ typeCode: "declaredValue", value: cents(declared), currency }] }
       : {}),
     ...(served.valueAddedServices.length > 0 ? { valueAddedServices: served.valueAddedServices } : {}),
     estimatedDeliveryDate: { isRequested: true, typeCode: "QDDC" },
@@ -88,7 +87,7 @@ export function chargesOf(breakdown: Record<string, unknown>[], currency: string
   for (const b of breakdown) {
     const price = num(b.price);
     if (!str(b.serviceCode) || price === null || price === 0) continue;
-    out.push({ name: str(b.name) ?? str(b.serviceCode)!, amount: money(price), currency });
+    out.push({ name: str(b.name) ?? str(b.serviceCode)!, amount: cents(price), currency });
   }
   return out;
 }
@@ -122,10 +121,10 @@ function quoteOf(product: Record<string, unknown>, shipDate: string): RateQuote 
     // DHL's own name for a product this table does not know (a local product, a new one).
     service_name: dhlService(code)?.name ?? str(product.productName) ?? code,
     currency,
-    base_charge: money(base),
+    base_charge: cents(base),
     discount: 0,
-    duties_and_taxes: money(taxes),
-    total_charge: money(price),
+    duties_and_taxes: cents(taxes),
+    total_charge: cents(price),
     extra_charges: extra,
     transit_days: transitDays(product, shipDate, delivery, code),
     estimated_delivery: delivery,

@@ -1,3 +1,4 @@
+import { cents } from "@/lib/carriers/currencies";
 import type { components } from "@/lib/carriers/dhl_express/generated/mydhl";
 import type { Address, AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } from "@/lib/carriers/types";
 import { CarrierError, carrierCode } from "@/lib/carriers/types";
@@ -13,7 +14,6 @@ import {
   clip,
   datePart,
   isRecord,
-  money,
   num,
   packageOf,
   plannedShippingDateAndTime,
@@ -243,10 +243,10 @@ function chargeOf(answer: Record<string, unknown>, service: string, delivery: st
     service,
     service_name: dhlService(service)?.name ?? str(details.productShortName) ?? service,
     currency,
-    base_charge: money(total - extra.reduce((s, c) => s + c.amount, 0)),
+    base_charge: cents(total - extra.reduce((s, c) => s + c.amount, 0)),
     discount: 0,
     duties_and_taxes: 0,
-    total_charge: money(total),
+    total_charge: cents(total),
     extra_charges: extra,
     transit_days: num(pickup.totalTransitDays) ?? dhlService(service)?.typicalDays ?? 0,
     estimated_delivery: delivery,

@@ -69,7 +69,6 @@ export const num = (v: unknown): number | null => {
   const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
   return Number.isFinite(n) ? n : null;
 };
-export const money = (n: number) => Math.round(n * 100) / 100;
 
 /** `YYYY-MM-DD` at the start of a DHL date or date-time ("2024-03-06T23:59:00", "2024-03-06"). */
 export function datePart(v: unknown): string | null {

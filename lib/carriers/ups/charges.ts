@@ -1,4 +1,5 @@
 import type { ExtraCharge, RateQuote } from "@/lib/carriers/types";
+import { cents } from "@/lib/carriers/currencies";
 import { asArray } from "@/lib/carriers/ups/errors";
 
 /**
@@ -74,8 +75,6 @@ interface Money {
   currency: string;
   amount: number;
 }
-
-const cents = (n: number) => Math.round(n * 100) / 100;
 
 function money(v: unknown): Money | null {
   const m = (Array.isArray(v) ? v[0] : v) as { CurrencyCode?: unknown; MonetaryValue?: unknown } | undefined;

@@ -12,7 +12,7 @@ import {
   type ShipResult,
   type TrackingResult,
 } from "@/lib/carriers/types";
-import { measures, oneParcel, processingCategory } from "@/lib/carriers/usps/wire";
+import { measures, oneUspsParcel, processingCategory } from "@/lib/carriers/usps/wire";
 import { carrierShipDate } from "@/lib/carriers/ship-date";
 import { credentialsOf, sendAuthorized, uspsCredentialsSchema } from "@/lib/carriers/usps/auth";
 import { checkRefund, voidLabel } from "@/lib/carriers/usps/cancel";
@@ -49,7 +49,7 @@ async function rate(ctx: AdapterContext, req: RateRequest): Promise<AdapterResul
   }));
   if (res.status !== 200) throw errorFromResponse(res);
   // Domestic labels declare their processing category from the parcel's measures: quote that category's price.
-  const category = built.international ? null : processingCategory(measures(oneParcel(req.parcels)));
+  const category = built.international ? null : processingCategory(measures(oneUspsParcel(req.parcels)));
   const parsed = parseRateResponse(res.json(), req.services, category);
   return { data: parsed.quotes, messages: [...built.messages, ...parsed.messages] };
 }

@@ -1,3 +1,4 @@
+import { cents } from "@/lib/carriers/currencies";
 import type { components as Intl } from "@/lib/carriers/usps/generated/international-labels";
 import { taxRegistrations } from "@/lib/carriers/tax-registrations";
 import { optionNotHonoured } from "@/lib/carriers/options";
@@ -80,7 +81,7 @@ export function customsForm(req: ShipRequest): { form: CustomsForm; messages: Ad
     contents: lines.map((c, i): Intl["schemas"]["ShippingContents"] => ({
       itemDescription: cut(c.description, 30, `customs.commodities[${i}].description`),
       itemQuantity: Math.max(1, Math.min(9999, Math.round(c.quantity))),
-      itemTotalValue: Math.max(0.01, Math.round(c.value_amount * c.quantity * 100) / 100),
+      itemTotalValue: Math.max(0.01, cents(c.value_amount * c.quantity)),
       weightUOM: "lb" as const,
       itemTotalWeight: pounds(c.weight * c.quantity, c.weight_unit),
       ...(c.hs_code && c.hs_code.length >= 6 ? { HSTariffNumber: c.hs_code.slice(0, 14) } : {}),

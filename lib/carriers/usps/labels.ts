@@ -21,7 +21,8 @@ import {
   email,
   measures,
   names,
-  oneParcel,
+  num,
+  oneUspsParcel,
   packagingWarnings,
   phone,
   processingCategory,
@@ -81,7 +82,7 @@ export function buildLabelRequest(
   req: ShipRequest,
   mailingDate: string,
 ): { path: string; body: DomesticRequest | IntlRequest; international: boolean; messages: AdapterMessage[] } {
-  const parcel = oneParcel(req.parcels);
+  const parcel = oneUspsParcel(req.parcels);
   const service = uspsService(req.service);
   if (!service) {
     throw new CarrierError("not_supported", `USPS sells no service ${JSON.stringify(req.service.slice(0, 60))}.`, {
@@ -166,8 +167,6 @@ export function buildLabelRequest(
     messages: [...messages, ...form.messages],
   };
 }
-
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 function decode(base64: unknown): Uint8Array | null {
   if (typeof base64 !== "string" || !base64) return null;

@@ -9,7 +9,8 @@ import {
 import { badResponse } from "@/lib/carriers/usps/errors";
 import { uspsExtras } from "@/lib/carriers/usps/options";
 import { uspsService } from "@/lib/carriers/usps/services";
-import { measures, oneParcel, originZip, packagingWarnings, zip5 } from "@/lib/carriers/usps/wire";
+import { cents } from "@/lib/carriers/currencies";
+import { measures, num, oneUspsParcel, originZip, packagingWarnings, zip5 } from "@/lib/carriers/usps/wire";
 import type { UspsCredentials } from "@/lib/carriers/usps/auth";
 
 /**
@@ -43,7 +44,7 @@ export function buildRateRequest(
   international: boolean;
   messages: AdapterMessage[];
 } {
-  const parcel = oneParcel(req.parcels);
+  const parcel = oneUspsParcel(req.parcels);
   const origin = originZip(req.shipper);
   const m = measures(parcel);
   const destination = req.recipient.country_code.toUpperCase();
@@ -94,9 +95,6 @@ export function buildRateRequest(
 
 /** Territories USPS serves as domestic mail, with US ZIP Codes (shipping-options prices them by ZIP Code). */
 export const TERRITORIES = new Set(["PR", "GU", "VI", "AS", "MP", "FM", "MH", "PW"]);
-
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Transit days from the commitment's free text ("2 Days", "1-Day", "3-5 Days"; "NO STD" and other texts have
@@ -153,7 +151,7 @@ function quoteOf(code: string, name: string, o: RateOption): RateQuote | null {
         currency: "USD",
       });
   }
-  const base = num(o.totalBasePrice) ?? round2(total - extra.reduce((sum, e) => sum + e.amount, 0));
+  const base = num(o.totalBasePrice) ?? cents(total - extra.reduce((sum, e) => sum + e.amount, 0));
   const commitment = o.commitment as { name?: unknown } | undefined;
   return {
     service: code,

@@ -6,6 +6,7 @@ import {
   type Parcel,
   type WeightUnit,
 } from "@/lib/carriers/types";
+import { oneParcel } from "@/lib/carriers/parcels";
 import { convertLength, convertWeight } from "@/lib/carriers/units";
 
 /**
@@ -46,19 +47,14 @@ export function processingCategory(m: ReturnType<typeof measures>): "MACHINABLE"
   return fits && bigEnough ? "MACHINABLE" : "NON_MACHINABLE";
 }
 
-/** USPS sells one label per parcel: a shipment of several is not for one call. */
-export function oneParcel(parcels: Parcel[]): Parcel {
-  if (parcels.length !== 1) {
-    throw new CarrierError(
-      "not_supported",
-      "USPS prices and labels one parcel at a time: send a shipment per parcel.",
-      { field: "parcels" },
-    );
-  }
-  return parcels[0]!;
-}
-
 /** A 5-digit ZIP Code, from "60607" or "60607-1234"; null when the text is not one. */
+/** USPS sells one label per parcel: a shipment of several is not for one call. */
+export const oneUspsParcel = (parcels: Parcel[]) =>
+  oneParcel(parcels, "USPS prices and labels one parcel at a time: send a shipment per parcel.");
+
+/** A finite number from USPS's JSON, or null. */
+export const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
 export function zip5(postalCode: string): string | null {
   return /^(\d{5})(?:[-\s]?\d{4})?$/.exec(postalCode.trim())?.[1] ?? null;
 }
