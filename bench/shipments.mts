@@ -14,7 +14,8 @@
  * Each run gets a fresh database `shipwell_bench_<random>` on the DATABASE_URL server, dropped at the end.
  * Env: DATABASE_URL (required; any database on the server, used to create and drop the bench one), ENCRYPTION_KEY
  * (default 64 × "a"), BENCH_SECONDS (default 10 per run), BENCH_SHIPMENTS (default 100000), BENCH_WORKERS
- * (default 16), PORT (default 3211), BENCH_SKIP_LISTS=1 (only create + purchase and its profile).
+ * (default 16), PORT (default 3211), BENCH_SKIP_LISTS=1 (only create + purchase and its profile), BENCH_PROFILE_SQL=1
+ * (print one purchase's statements).
  */
 import postgres from "postgres";
 import {
@@ -29,7 +30,10 @@ import {
   type BenchServer,
   type Row,
 } from "./server";
-import { statementLog, statementSummary } from "./profile";
+import { biggestProfile, cpuSummary, statementLog, statementSummary, topFunctions } from "./profile";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defaultOrgId, seedShipments, type SeedResult } from "@/scripts/seed-shipments.mjs";
 
 const ADMIN_URL = process.env.DATABASE_URL;
@@ -151,6 +155,9 @@ async function profilePairs(server: BenchServer, log: ReturnType<typeof statemen
     if (bought.status !== 200) throw new Error(`profile purchase → ${bought.status}`);
     create.push(...log.since(m0).slice(0, m1 - m0));
     purchase.push(...log.since(m1));
+  }
+  if (process.env.BENCH_PROFILE_SQL === "1") {
+    for (const s of purchase.slice(0, purchase.length / n)) console.log("  purchase> " + s.slice(0, 220));
   }
   return { create: statementSummary(create, n), purchase: statementSummary(purchase, n) };
 }
@@ -302,12 +309,40 @@ try {
   const log = statementLog();
   const profiled = await startServer({
     port: PORT,
-    env: { DATABASE_URL: dbUrl, ENCRYPTION_KEY, DATABASE_STATEMENT_LOG: log.path },
+    // The background loops off: their statements would be counted with the requests'.
+    env: {
+      DATABASE_URL: dbUrl,
+      ENCRYPTION_KEY,
+      DATABASE_STATEMENT_LOG: log.path,
+      WEBHOOK_DELIVERY: "off",
+      TRACKER_REFRESH: "off",
+    },
   });
   server = profiled;
   await profilePairs(profiled, log, 3); // prepares the statements, fills the caches
   const profile = await profilePairs(profiled, log, 10);
   log.remove();
+  // CPU: a third server under --cpu-prof, the same pair load for half the time; the profile is written at exit.
+  await profiled.stop();
+  const cpuDir = mkdtempSync(join(tmpdir(), "shipwell-cpu-"));
+  const cpuServer = await startServer({
+    port: PORT,
+    env: {
+      DATABASE_URL: dbUrl,
+      ENCRYPTION_KEY,
+      WEBHOOK_DELIVERY: "off",
+      TRACKER_REFRESH: "off",
+    },
+    nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${cpuDir}`],
+  });
+  server = cpuServer;
+  await pairLoad(cpuServer, 4, 2); // start-up and warm-up: left out of the summary
+  const cpuLoad = await pairLoad(cpuServer, WORKERS, Math.max(3, SECONDS / 2));
+  await cpuServer.stop();
+  const cpuFile = biggestProfile(cpuDir);
+  const cpuMs = cpuLoad.seconds * 1000;
+  const cpu = cpuFile ? { buckets: cpuSummary(cpuFile, cpuMs), top: topFunctions(cpuFile, cpuMs) } : null;
+  rmSync(cpuDir, { recursive: true, force: true });
   const [label] = await sql<{ avg: number | null; n: number }[]>`
     select avg(octet_length(content))::int as avg, count(*)::int as n from labels where created_at >= ${purchaseStarted}`;
 
@@ -344,6 +379,10 @@ try {
   console.log(`Profile, one pair at a time (each statement one round trip to Postgres):`);
   console.log(`  POST /v1/shipments: ${profile.create}`);
   console.log(`  POST /v1/shipments/{id}/purchase: ${profile.purchase}`);
+  if (cpu) {
+    console.log(`CPU of the server under the same load (node --cpu-prof, share of busy time): ${cpu.buckets}`);
+    console.log(`  top functions by self time: ${cpu.top.join("; ")}`);
+  } else console.log("CPU profile: none written (the server did not exit cleanly)");
   if (label?.n)
     console.log(
       `Real sandbox PDF labels bought in this run: ${label.n}, ${label.avg} bytes on average (the seed's are 2–4 KB).`,
