@@ -9,8 +9,13 @@
  *     Canada Post, which ships from Canada only; Toronto → Chicago all but USPS): p50 should stay near 200 ms, the
  *     slowest carrier, whatever the number of carriers. It prints how many carriers quoted.
  *
+ * Then a profile of (1): a second server with DATABASE_STATEMENT_LOG and node --cpu-prof (bench/profile.ts) answers
+ * proxy rates one at a time (statements per request), then at concurrency 32 (where its CPU goes).
+ * Goal (issue 35): proxy rates at ≥ 0.8 of the trivial route's throughput at concurrency 1 and 32, p99 ≤ 1.5×.
+ *
  * Env: BENCH_SECONDS (default 10 per run), PORT (default 3210), DATABASE_URL (optional; default embedded PGlite:
- * any database on a Postgres server, used to create and drop a fresh one for the run).
+ * any database on a Postgres server, used to create and drop a fresh one for the run), BENCH_ONLY_PROXY=1 (only (1)
+ * and its profile).
  */
 import {
   benchShipmentBody,
@@ -23,6 +28,12 @@ import {
   type Row,
 } from "./server";
 import { startCarrierEmulator } from "@/test/emulator";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { biggestProfile, cpuSummary, statementLog, statementSummary, topFunctions } from "./profile";
+
+const ONLY_PROXY = process.env.BENCH_ONLY_PROXY === "1";
 
 const PORT = Number(process.env.PORT ?? 3210);
 
@@ -112,6 +123,83 @@ async function main() {
         await run("POST /v1/proxy/rates, 1 sandbox @0ms", c, { path: "/v1/proxy/rates", method: "POST", body: fast }),
       );
     }
+    const quoted: string[] = [];
+    if (!ONLY_PROXY) await otherScenarios(rows, quoted, slow, mixed, crossings);
+    const engine = process.env.DATABASE_URL ? "postgres" : "pglite";
+    console.log(`\nShipwell API bench — production build, ${engine}, ${SECONDS}s per run, node ${process.version}\n`);
+    printRows(rows);
+    for (const line of quoted) console.log(line);
+    for (const c of [1, 32]) {
+      const trivial = rows.find((r) => r.connections === c && r.scenario.startsWith("GET"))!;
+      const rates = rows.find((r) => r.connections === c && r.scenario.includes("@0ms"))!;
+      console.log(
+        `rates/trivial at concurrency ${c}: throughput ${(rates.rps / trivial.rps).toFixed(2)}, p99 ${(rates.p99 / Math.max(1, trivial.p99)).toFixed(2)}` +
+          ` (goal: ≥ 0.80, ≤ 1.50)`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+  // The profile: statements per proxy rates request, and the server's CPU under concurrency 32.
+  const log = statementLog();
+  const cpuDir = mkdtempSync(join(tmpdir(), "shipwell-cpu-"));
+  try {
+    const profiled = await startServer({
+      port: PORT,
+      env: {
+        CARRIER_EMULATOR_URL: emulator.url,
+        DATABASE_STATEMENT_LOG: log.path,
+        WEBHOOK_DELIVERY: "off",
+        TRACKER_REFRESH: "off",
+        ...(scratch ? { DATABASE_URL: scratch.url, ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || "a".repeat(64) } : {}),
+      },
+      nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${cpuDir}`],
+    });
+    const fast = benchShipmentBody(["sandbox"]);
+    const one = () =>
+      fetch(`${profiled.base}/v1/proxy/rates`, { method: "POST", headers: profiled.headers, body: fast }).then((r) =>
+        r.text(),
+      );
+    for (let i = 0; i < 5; i++) await one();
+    const mark = log.mark();
+    for (let i = 0; i < 20; i++) await one();
+    const statements = statementSummary(log.since(mark), 20);
+    await runOnce(profiled.base, "warm-up", 8, {
+      path: "/v1/proxy/rates",
+      method: "POST",
+      body: fast,
+      headers: profiled.headers,
+      seconds: 2,
+    });
+    const seconds = Math.max(3, SECONDS / 2);
+    await runOnce(profiled.base, "profile", 32, {
+      path: "/v1/proxy/rates",
+      method: "POST",
+      body: fast,
+      headers: profiled.headers,
+      seconds,
+    });
+    await profiled.stop();
+    const file = biggestProfile(cpuDir);
+    console.log(`\nProfile of POST /v1/proxy/rates (1 sandbox @0ms), one at a time: ${statements}.`);
+    if (file) {
+      console.log(`CPU at concurrency 32 (node --cpu-prof, share of busy time): ${cpuSummary(file, seconds * 1000)}`);
+      console.log(`  top functions by self time: ${topFunctions(file, seconds * 1000).join("; ")}`);
+    }
+  } finally {
+    log.remove();
+    rmSync(cpuDir, { recursive: true, force: true });
+    await emulator.close();
+    scratch?.drop();
+  }
+
+  async function otherScenarios(
+    rows: Row[],
+    quoted: string[],
+    slow: string[],
+    mixed: string,
+    crossings: readonly (readonly [string, string])[],
+  ) {
     rows.push(
       await run("POST /v1/proxy/rates, 3 sandboxes @200ms", 1, {
         path: "/v1/proxy/rates",
@@ -140,7 +228,6 @@ async function main() {
     }
 
     // Five real carriers and a sandbox, each 200 ms away, across a border both ways.
-    const quoted: string[] = [];
     for (const [name, body] of crossings) {
       const answer = (await server.api("POST", "/v1/proxy/rates", JSON.parse(body))) as {
         rates: { carrier_name: string }[];
@@ -161,22 +248,6 @@ async function main() {
         );
       }
     }
-
-    const engine = process.env.DATABASE_URL ? "postgres" : "pglite";
-    console.log(`\nShipwell API bench — production build, ${engine}, ${SECONDS}s per run, node ${process.version}\n`);
-    printRows(rows);
-    for (const line of quoted) console.log(line);
-    for (const c of [1, 32]) {
-      const trivial = rows.find((r) => r.connections === c && r.scenario.startsWith("GET"))!;
-      const rates = rows.find((r) => r.connections === c && r.scenario.includes("@0ms"))!;
-      console.log(
-        `rates/trivial at concurrency ${c}: throughput ${(rates.rps / trivial.rps).toFixed(2)}, p99 ${(rates.p99 / Math.max(1, trivial.p99)).toFixed(2)}`,
-      );
-    }
-  } finally {
-    await server.stop();
-    await emulator.close();
-    scratch?.drop();
   }
 }
 

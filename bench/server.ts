@@ -105,9 +105,12 @@ async function waitUntilUp(base: string, child: ChildProcess, deadline: number) 
 export async function startServer({
   port,
   env = {},
+  nodeArgs,
 }: {
   port: number;
   env?: Record<string, string>;
+  /** Node.js flags for the server (`--cpu-prof`, which NODE_OPTIONS may not carry): run without npx then. */
+  nodeArgs?: string[];
 }): Promise<BenchServer> {
   const base = `http://127.0.0.1:${port}`;
   // Another server on the port would answer /api/health and be measured instead of ours.
@@ -115,7 +118,10 @@ export async function startServer({
   const key = "bench-" + randomBytes(16).toString("hex");
   const headers = { Authorization: `Token ${key}`, "Content-Type": "application/json" };
   const dataDir = mkdtempSync(join(tmpdir(), "shipwell-bench-"));
-  const server = spawn("npx", ["next", "start", "-p", String(port)], {
+  const [command, args] = nodeArgs
+    ? [process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port)]]
+    : ["npx", ["next", "start", "-p", String(port)]];
+  const server = spawn(command, args, {
     env: {
       ...process.env,
       NEXT_TELEMETRY_DISABLED: "1",
@@ -123,6 +129,9 @@ export async function startServer({
       BOOTSTRAP_API_KEY: key,
       RATE_LIMIT_PER_MINUTE: "100000000",
       LOG_LEVEL: "warn",
+      // On a loaded machine a connection can take longer than the default 500 ms, which would open the circuit
+      // (503s); the benches measure throughput, not outages.
+      DATABASE_CONNECT_TIMEOUT_MS: "5000",
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],

@@ -6,12 +6,16 @@
  *     (scripts/seed-shipments.mts): first page, deep offset, status filter, free-text `q`, at concurrency 1 and 16;
  *     then EXPLAIN ANALYZE of the list's queries, to show where the time goes;
  *  2. create + purchase throughput: 16 workers, each looping POST /v1/shipments then POST /v1/shipments/{id}/purchase
- *     with the sandbox at zero latency (fetch, since autocannon cannot chain requests).
+ *     with the sandbox at zero latency (fetch, since autocannon cannot chain requests). Goal (issue 35): ≥ 100
+ *     shipments/s, purchase step p50 ≤ 120 ms;
+ *  3. profile: a second server on the same database with DATABASE_STATEMENT_LOG (bench/profile.ts) runs pairs one at
+ *     a time and prints the statements (round trips) each step sends.
  *
  * Each run gets a fresh database `shipwell_bench_<random>` on the DATABASE_URL server, dropped at the end.
  * Env: DATABASE_URL (required; any database on the server, used to create and drop the bench one), ENCRYPTION_KEY
  * (default 64 × "a"), BENCH_SECONDS (default 10 per run), BENCH_SHIPMENTS (default 100000), BENCH_WORKERS
- * (default 16), PORT (default 3211).
+ * (default 16), PORT (default 3211), BENCH_SKIP_LISTS=1 (only create + purchase and its profile), BENCH_PROFILE_SQL=1
+ * (print one purchase's statements).
  */
 import postgres from "postgres";
 import {
@@ -26,6 +30,10 @@ import {
   type BenchServer,
   type Row,
 } from "./server";
+import { biggestProfile, cpuSummary, statementLog, statementSummary, topFunctions } from "./profile";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defaultOrgId, seedShipments, type SeedResult } from "@/scripts/seed-shipments.mjs";
 
 const ADMIN_URL = process.env.DATABASE_URL;
@@ -41,6 +49,7 @@ const ENCRYPTION_KEY = process.env.ENCRYPTION_KEY || "a".repeat(64);
 const PORT = Number(process.env.PORT ?? 3211);
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 16);
+const SKIP_LISTS = process.env.BENCH_SKIP_LISTS === "1";
 
 const shipmentBody = benchShipmentBody(["sandbox"]);
 
@@ -124,6 +133,35 @@ async function pairLoad(server: BenchServer, workers: number, seconds: number): 
   return stats;
 }
 
+/** `n` pairs one at a time against a server that logs its statements: each step's statements, averaged. */
+async function profilePairs(server: BenchServer, log: ReturnType<typeof statementLog>, n: number) {
+  const create: string[] = [];
+  const purchase: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const m0 = log.mark();
+    const res = await fetch(`${server.base}/v1/shipments`, {
+      method: "POST",
+      headers: server.headers,
+      body: shipmentBody,
+    });
+    const shipment = (await res.json()) as { id: string; rates: { id: string }[] };
+    const m1 = log.mark();
+    const bought = await fetch(`${server.base}/v1/shipments/${shipment.id}/purchase`, {
+      method: "POST",
+      headers: server.headers,
+      body: JSON.stringify({ selected_rate_id: shipment.rates[0]!.id }),
+    });
+    await bought.text();
+    if (bought.status !== 200) throw new Error(`profile purchase → ${bought.status}`);
+    create.push(...log.since(m0).slice(0, m1 - m0));
+    purchase.push(...log.since(m1));
+  }
+  if (process.env.BENCH_PROFILE_SQL === "1") {
+    for (const s of purchase.slice(0, purchase.length / n)) console.log("  purchase> " + s.slice(0, 220));
+  }
+  return { create: statementSummary(create, n), purchase: statementSummary(purchase, n) };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // EXPLAIN ANALYZE
 
@@ -203,12 +241,14 @@ try {
 
   const auth = { Authorization: server.headers.Authorization! };
   const deepOffset = Math.floor(total / 2);
-  const lists: [string, string][] = [
-    ["GET /v1/shipments?limit=20", "/v1/shipments?limit=20"],
-    [`GET …?limit=20&offset=${deepOffset}`, `/v1/shipments?limit=20&offset=${deepOffset}`],
-    ["GET …?limit=20&status=purchased", "/v1/shipments?limit=20&status=purchased"],
-    ["GET …?limit=20&q=austin", "/v1/shipments?limit=20&q=austin"],
-  ];
+  const lists: [string, string][] = SKIP_LISTS
+    ? []
+    : [
+        ["GET /v1/shipments?limit=20", "/v1/shipments?limit=20"],
+        [`GET …?limit=20&offset=${deepOffset}`, `/v1/shipments?limit=20&offset=${deepOffset}`],
+        ["GET …?limit=20&status=purchased", "/v1/shipments?limit=20&status=purchased"],
+        ["GET …?limit=20&q=austin", "/v1/shipments?limit=20&q=austin"],
+      ];
   const pageInfo: string[] = [];
   for (const [label, path] of lists) {
     const res = await fetch(server.base + path, { headers: auth });
@@ -232,36 +272,77 @@ try {
     `select id from shipments where org_id = ${org}${where} order by ${order} limit 20 offset ${offset}`;
   const appOrder = "created_at desc, id desc"; // what listShipments sends (DESC means NULLS FIRST)
   const indexOrder = "created_at desc nulls last, id desc nulls last"; // shipments_org_created's order
-  const explained: Explained[] = [
-    await explain(sql, `id query, offset ${deepOffset}`, idQuery("", appOrder, deepOffset)),
-    await explain(sql, "count(*)", `select count(*) from shipments where org_id = ${org}`),
-    await explain(sql, "id query, first page", idQuery("", appOrder, 0)),
-    await explain(sql, "id query, status=purchased", idQuery(" and status = 'purchased'", appOrder, 0)),
-    await explain(
-      sql,
-      "count(*), status=purchased",
-      `select count(*) from shipments where org_id = ${org} and status = 'purchased'`,
-    ),
-    await explain(sql, "id query, q=austin", idQuery(" and search_text ilike '%austin%'", appOrder, 0)),
-    await explain(
-      sql,
-      "count(*), q=austin",
-      `select count(*) from shipments where org_id = ${org} and search_text ilike '%austin%'`,
-    ),
-    // Not what the app sends: the same pages in the index's own order, for comparison.
-    await explain(sql, "(comparison) id query, first page, ORDER BY … NULLS LAST", idQuery("", indexOrder, 0)),
-    await explain(
-      sql,
-      `(comparison) id query, offset ${deepOffset}, ORDER BY … NULLS LAST`,
-      idQuery("", indexOrder, deepOffset),
-    ),
-  ];
+  const explained: Explained[] = SKIP_LISTS
+    ? []
+    : [
+        await explain(sql, `id query, offset ${deepOffset}`, idQuery("", appOrder, deepOffset)),
+        await explain(sql, "count(*)", `select count(*) from shipments where org_id = ${org}`),
+        await explain(sql, "id query, first page", idQuery("", appOrder, 0)),
+        await explain(sql, "id query, status=purchased", idQuery(" and status = 'purchased'", appOrder, 0)),
+        await explain(
+          sql,
+          "count(*), status=purchased",
+          `select count(*) from shipments where org_id = ${org} and status = 'purchased'`,
+        ),
+        await explain(sql, "id query, q=austin", idQuery(" and search_text ilike '%austin%'", appOrder, 0)),
+        await explain(
+          sql,
+          "count(*), q=austin",
+          `select count(*) from shipments where org_id = ${org} and search_text ilike '%austin%'`,
+        ),
+        // Not what the app sends: the same pages in the index's own order, for comparison.
+        await explain(sql, "(comparison) id query, first page, ORDER BY … NULLS LAST", idQuery("", indexOrder, 0)),
+        await explain(
+          sql,
+          `(comparison) id query, offset ${deepOffset}, ORDER BY … NULLS LAST`,
+          idQuery("", indexOrder, deepOffset),
+        ),
+      ];
 
   // 2. create + purchase.
   console.log(`Create+purchase: warm-up, then ${WORKERS} workers for ${SECONDS}s…`);
   const purchaseStarted = new Date();
   await pairLoad(server, 4, 2);
   const pairs = await pairLoad(server, WORKERS, SECONDS);
+  // 3. Profile: statements per step, on a second server that logs them (stopped before the report).
+  await server.stop();
+  const log = statementLog();
+  const profiled = await startServer({
+    port: PORT,
+    // The background loops off: their statements would be counted with the requests'.
+    env: {
+      DATABASE_URL: dbUrl,
+      ENCRYPTION_KEY,
+      DATABASE_STATEMENT_LOG: log.path,
+      WEBHOOK_DELIVERY: "off",
+      TRACKER_REFRESH: "off",
+    },
+  });
+  server = profiled;
+  await profilePairs(profiled, log, 3); // prepares the statements, fills the caches
+  const profile = await profilePairs(profiled, log, 10);
+  log.remove();
+  // CPU: a third server under --cpu-prof, the same pair load for half the time; the profile is written at exit.
+  await profiled.stop();
+  const cpuDir = mkdtempSync(join(tmpdir(), "shipwell-cpu-"));
+  const cpuServer = await startServer({
+    port: PORT,
+    env: {
+      DATABASE_URL: dbUrl,
+      ENCRYPTION_KEY,
+      WEBHOOK_DELIVERY: "off",
+      TRACKER_REFRESH: "off",
+    },
+    nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${cpuDir}`],
+  });
+  server = cpuServer;
+  await pairLoad(cpuServer, 4, 2); // start-up and warm-up: left out of the summary
+  const cpuLoad = await pairLoad(cpuServer, WORKERS, Math.max(3, SECONDS / 2));
+  await cpuServer.stop();
+  const cpuFile = biggestProfile(cpuDir);
+  const cpuMs = cpuLoad.seconds * 1000;
+  const cpu = cpuFile ? { buckets: cpuSummary(cpuFile, cpuMs), top: topFunctions(cpuFile, cpuMs) } : null;
+  rmSync(cpuDir, { recursive: true, force: true });
   const [label] = await sql<{ avg: number | null; n: number }[]>`
     select avg(octet_length(content))::int as avg, count(*)::int as n from labels where created_at >= ${purchaseStarted}`;
 
@@ -291,6 +372,17 @@ try {
       `errors: ${pairs.errors.create} create, ${pairs.errors.purchase} purchase`,
   );
   for (const s of pairs.samples) console.log(`  error: ${s}`);
+  console.log(
+    `Goal (issue 35): ≥ 100 shipments/s and a purchase step p50 ≤ 120 ms; measured ${(pairs.pairs / pairs.seconds).toFixed(1)} /s, ` +
+      `p50 ${fmt(percentile(pairs.purchase, 0.5))} ms.`,
+  );
+  console.log(`Profile, one pair at a time (each statement one round trip to Postgres):`);
+  console.log(`  POST /v1/shipments: ${profile.create}`);
+  console.log(`  POST /v1/shipments/{id}/purchase: ${profile.purchase}`);
+  if (cpu) {
+    console.log(`CPU of the server under the same load (node --cpu-prof, share of busy time): ${cpu.buckets}`);
+    console.log(`  top functions by self time: ${cpu.top.join("; ")}`);
+  } else console.log("CPU profile: none written (the server did not exit cleanly)");
   if (label?.n)
     console.log(
       `Real sandbox PDF labels bought in this run: ${label.n}, ${label.avg} bytes on average (the seed's are 2–4 KB).`,

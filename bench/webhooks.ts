@@ -7,9 +7,14 @@
  * each receiver: deliveries, events per second, and the lag from an event's commit to its arrival (p50, p99). The
  * fast receivers' lag with and without the slow one shows whether the slow one held them up. The slow receiver gets
  * what it can in the time the fast ones take (at 2 s per answer, one endpoint's deliveries go out one at a time).
+ * Then a steady 200 events/s (10 per transaction every 50 ms) for STEADY_SECONDS to the same three: the lag a live
+ * integration sees. Last, a profile: 2 000 events written before the sender starts, and the statements (round
+ * trips) the sender sends per delivery, counted with DATABASE_STATEMENT_LOG (bench/profile.ts; on for the whole run).
+ * Goals (issue 35): drain ≥ 1 500 deliveries/s per instance; at a steady 200 events/s, lag p99 ≤ 1 s; a slow
+ * endpoint changes neither.
  *
  * Env: DATABASE_URL (required: an admin URL; a scratch database is created and dropped), EVENTS (10000),
- * SLOW_MS (2000).
+ * SLOW_MS (2000), STEADY_SECONDS (10).
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -22,6 +27,7 @@ import { resetEnvCache } from "@/lib/env";
 import { startWebhookLoop } from "@/lib/jobs/scheduler";
 import { encryptSecret, newSigningSecret } from "@/lib/webhooks/endpoint-rows";
 import { recordEvents } from "@/lib/webhooks/outbox";
+import { statementLog, statementSummary } from "./profile";
 
 // env() is read lazily, so these apply although the imports above are evaluated first.
 process.env.LOG_LEVEL ??= "warn";
@@ -36,7 +42,10 @@ if (!adminUrl) {
 }
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const SLOW_MS = Number(process.env.SLOW_MS ?? 2000);
+const STEADY_SECONDS = Number(process.env.STEADY_SECONDS ?? 10);
 const BATCH = 100;
+const statements = statementLog();
+process.env.DATABASE_STATEMENT_LOG = statements.path;
 
 interface Receiver {
   name: string;
@@ -89,7 +98,11 @@ const trackerData = (i: number) => ({
   next_refresh_at: "2026-11-20 14:00:00.000000+00:00",
 });
 
-async function scenario(label: string, withSlow: boolean) {
+/**
+ * `burst`: EVENTS as fast as they can be written, the sender running; `steady`: 200 events/s for STEADY_SECONDS;
+ * `profile`: 2 000 events written first, then the sender started, its statements counted.
+ */
+async function scenario(label: string, withSlow: boolean, mode: "burst" | "steady" | "profile" = "burst") {
   const db = await getDb();
   const orgId = newId("org");
   await db.insert(organizations).values({ id: orgId, name: `bench ${label}` });
@@ -108,15 +121,21 @@ async function scenario(label: string, withSlow: boolean) {
     });
   }
 
-  const loop = startWebhookLoop({ intervalMs: 1000 });
+  let loop = mode === "profile" ? null : startWebhookLoop({ intervalMs: 1000 });
   const committedAt = new Map<string, number>();
-  const started = Date.now();
-  for (let i = 0; i < EVENTS; i += BATCH) {
+  let started = Date.now();
+  const events = mode === "steady" ? STEADY_SECONDS * 200 : mode === "profile" ? 2000 : EVENTS;
+  const batch = mode === "steady" ? 10 : BATCH;
+  for (let i = 0; i < events; i += batch) {
+    if (mode === "steady") {
+      const due = started + (i / 200) * 1000;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+    }
     const now = new Date();
     const ids = await db.transaction((tx) =>
       recordEvents(
         tx,
-        Array.from({ length: Math.min(BATCH, EVENTS - i) }, (_, k) => ({
+        Array.from({ length: Math.min(batch, events - i) }, (_, k) => ({
           orgId,
           type: "tracker.updated" as const,
           resourceId: `trk_${i + k}`,
@@ -130,12 +149,22 @@ async function scenario(label: string, withSlow: boolean) {
     for (const id of ids) committedAt.set(id, at);
   }
   const written = Date.now();
+  let mark = 0;
+  if (mode === "profile") {
+    mark = statements.mark();
+    started = Date.now();
+    for (const id of committedAt.keys()) committedAt.set(id, started);
+    loop = startWebhookLoop({ intervalMs: 1000 });
+  }
   const fast = receivers.filter((r) => !r.name.startsWith("slow"));
-  while (fast.some((r) => r.arrivals.size < EVENTS) && Date.now() - started < 15 * 60_000) {
+  while (fast.some((r) => r.arrivals.size < events) && Date.now() - started < 15 * 60_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   const fastDone = Date.now();
-  await loop.stop();
+  await loop!.stop();
+  const sent = statements.since(mark);
+  const delivered = receivers.reduce((n, r) => n + r.arrivals.size, 0);
+  const profile = mode === "profile" ? `${statementSummary(sent, delivered)} per delivery` : "";
 
   const rows = receivers.map((r) => {
     const lags = [...r.arrivals].map(([id, at]) => at - committedAt.get(id)!).sort((a, b) => a - b);
@@ -157,6 +186,8 @@ async function scenario(label: string, withSlow: boolean) {
   );
   return {
     rows,
+    events,
+    profile,
     writeSeconds: (written - started) / 1000,
     fastSeconds: (fastDone - started) / 1000,
   };
@@ -171,6 +202,8 @@ async function main(adminUrl: string) {
   try {
     const alone = await scenario("2 fast", false);
     const beside = await scenario("2 fast + 1 slow", true);
+    const steady = await scenario("steady 200/s, 2 fast + 1 slow", true, "steady");
+    const profiled = await scenario("profile", false, "profile");
     console.log(
       `\n${EVENTS} tracker.updated events written in batches of ${BATCH} per transaction, sent by the in-process loop (1 s tick, a worker per endpoint)`,
     );
@@ -184,14 +217,27 @@ async function main(adminUrl: string) {
     }
     console.log("\n| scenario | receiver | delivered | events/s | lag p50 (ms) | lag p99 (ms) |");
     console.log("|---|---|---|---|---|---|");
-    for (const r of [...alone.rows, ...beside.rows]) {
+    for (const r of [...alone.rows, ...beside.rows, ...steady.rows]) {
       console.log(`| ${r.scenario} | ${r.receiver} | ${r.delivered} | ${r.perSecond} | ${r.p50} | ${r.p99} |`);
     }
+    const drain = (s: typeof alone) =>
+      Math.round(
+        s.rows.filter((r) => r.receiver.startsWith("fast")).reduce((n, r) => n + r.delivered, 0) / s.fastSeconds,
+      );
+    const p99 = (s: typeof alone) => Math.max(...s.rows.filter((r) => r.receiver.startsWith("fast")).map((r) => r.p99));
+    console.log(
+      `\nGoal (issue 35): drain ≥ 1 500 deliveries/s per instance — measured ${drain(alone)}/s alone, ${drain(beside)}/s beside the slow one;` +
+        ` at a steady 200 events/s, lag p99 ≤ 1 000 ms — measured ${p99(steady)} ms (fast receivers, the slow one beside them).`,
+    );
+    console.log(
+      `Profile (${profiled.events} events to 2 fast receivers, sender only, drained at ${drain(profiled)}/s): ${profiled.profile}.`,
+    );
     console.log("\nreproduce: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:webhooks");
   } finally {
     await closeDb();
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.end();
+    statements.remove();
   }
 }
 

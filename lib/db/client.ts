@@ -1,4 +1,5 @@
 import "server-only";
+import { appendFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { env, isBuildPhase, isInMemory } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -32,7 +33,12 @@ const g = globalThis as unknown as { __shipwellDb?: Promise<Handle> };
 
 async function open(): Promise<Handle> {
   if (isBuildPhase()) throw new Error("The database is not opened during the build.");
-  const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS } = env();
+  const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_LOG } = env();
+  // Benches only: one line per statement sent (its text, no parameters), written before the next one is built, so a
+  // bench that sends one request at a time can count each request's statements.
+  const logStatement = DATABASE_STATEMENT_LOG
+    ? (text: string) => appendFileSync(DATABASE_STATEMENT_LOG, text.replace(/\s+/g, " ") + "\n")
+    : undefined;
   let handle: Handle;
   if (DATABASE_URL) {
     const { default: postgres } = await import("postgres");
@@ -47,6 +53,7 @@ async function open(): Promise<Handle> {
       connect_timeout: DATABASE_CONNECT_TIMEOUT_MS / 1000,
       backoff: () => BACKOFF_S,
       idle_timeout: 60,
+      ...(logStatement ? { debug: (_connection: number, text: string) => logStatement(text) } : {}),
     });
     const circuit = new DatabaseCircuit({
       probe: () => sql`select 1`,
@@ -79,7 +86,10 @@ async function open(): Promise<Handle> {
         : new PGlite(DATA_DIR, { extensions: { pg_trgm } });
       await client.waitReady;
       handle = {
-        db: drizzle(client, { schema }) as unknown as Db,
+        db: drizzle(client, {
+          schema,
+          ...(logStatement ? { logger: { logQuery: (text: string) => logStatement(text) } } : {}),
+        }) as unknown as Db,
         engine: "pglite",
         close: async () => {
           await client.close();

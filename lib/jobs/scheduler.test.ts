@@ -6,6 +6,7 @@ import { logConnectionRound, refreshConnection } from "@/lib/trackers/refresh/re
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
+import { eventsWritten } from "@/lib/webhooks/nudge";
 import {
   currentRefreshLoop,
   currentWebhookLoop,
@@ -355,6 +356,31 @@ describe("shutting down on a signal", () => {
 });
 
 describe("the in-process webhook sender", () => {
+  it("starts a round about 50 ms after events are written, not at the next tick; a worker busy then runs again", async () => {
+    const busy = pending<never>();
+    planWebhooks.mockResolvedValue(["ep_1"]);
+    send.mockImplementationOnce(() => busy.promise);
+    send.mockImplementation(async ({ endpointId }) => ({ endpoint_id: endpointId }) as never);
+    webhookLoop(60_000);
+    await vi.advanceTimersByTimeAsync(1_000); // the first tick: ep_1's worker starts and stays busy
+    expect(send).toHaveBeenCalledTimes(1);
+    eventsWritten();
+    eventsWritten(); // one nudge for both
+    await vi.advanceTimersByTimeAsync(49);
+    expect(planWebhooks).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(planWebhooks).toHaveBeenCalledTimes(2);
+    // ep_1 was still busy, so that round skipped it; once it is done, it is worked again at once.
+    expect(send).toHaveBeenCalledTimes(1);
+    busy.resolve(undefined as never);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(planWebhooks).toHaveBeenCalledTimes(3);
+    expect(send).toHaveBeenCalledTimes(2);
+    // Without events, nothing until the next tick.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(planWebhooks).toHaveBeenCalledTimes(3);
+  });
+
   it("sends each endpoint's due deliveries and purges old ones about once a minute", async () => {
     planWebhooks.mockResolvedValue(["ep_1", "ep_2"]);
     send.mockImplementation(async ({ endpointId }) => ({ endpoint_id: endpointId }) as never);

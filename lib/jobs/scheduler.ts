@@ -9,6 +9,7 @@ import { purgeAuditEvents } from "@/lib/audit/retention";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
+import { onEventsWritten } from "@/lib/webhooks/nudge";
 
 /**
  * The embedded default's background work: the same cores as the Inngest functions, on timers in the server
@@ -45,7 +46,9 @@ export function currentWebhookLoop(): BackgroundLoop | undefined {
 
 /**
  * A loop: `tick` plans and starts units by key through `start`, which skips a key still in flight (and any beyond
- * `maxInFlight`). A tick never overlaps the previous one.
+ * `maxInFlight`). A tick never overlaps the previous one. `nudges` receives a function that asks for a tick sooner
+ * than the timer's: now if no tick runs, else right after the one running; and a unit in flight when it is called
+ * ticks again when it ends (it may have missed what the nudge is about, and its key was skipped meanwhile).
  */
 function startLoop(
   key: typeof REFRESH_KEY | typeof WEBHOOK_KEY,
@@ -57,6 +60,7 @@ function startLoop(
     start: (unit: string, run: () => Promise<void>) => void,
     stopping: AbortSignal,
   ) => Promise<void>,
+  nudges?: (nudge: (() => void) | null) => void,
 ): BackgroundLoop {
   const existing = holder[key];
   if (existing) return existing;
@@ -64,20 +68,42 @@ function startLoop(
   const inFlight = new Map<string, Promise<void>>();
   const stopping = new AbortController();
   let ticking = false;
+  // performance.now() of the last nudge, and whether one came while a tick ran.
+  let nudgedAt = -1;
+  let again = false;
+  let soon: NodeJS.Timeout | null = null;
+  const tickSoon = () => {
+    if (soon || stopping.signal.aborted) return;
+    soon = setTimeout(() => {
+      soon = null;
+      onTick(true);
+    }, 0);
+    soon.unref();
+  };
   const start = (unit: string, run: () => Promise<void>) => {
     if (stopping.signal.aborted || inFlight.has(unit) || inFlight.size >= maxInFlight) return;
+    const startedAt = performance.now();
     inFlight.set(
       unit,
-      run().finally(() => inFlight.delete(unit)),
+      run().finally(() => {
+        inFlight.delete(unit);
+        if (nudgedAt > startedAt) tickSoon();
+      }),
     );
   };
 
   // The tick in progress, if any: stop() waits for it as for the units it started, so nothing of the loop still
   // touches the database once stop() has returned.
   let ticked: Promise<void> = Promise.resolve();
-  const onTick = () => {
-    if (stopping.signal.aborted || ticking) return;
+  // A timer tick while one runs is dropped; a nudge's is run right after it.
+  const onTick = (nudged = false) => {
+    if (stopping.signal.aborted) return;
+    if (ticking) {
+      again ||= nudged;
+      return;
+    }
     ticking = true;
+    again = false;
     ticked = (async () => {
       try {
         await tick(systemContext(await getDb(), "in_process"), start, stopping.signal);
@@ -86,6 +112,7 @@ function startLoop(
         log().warn({ msg: `${what} tick skipped`, err });
       } finally {
         ticking = false;
+        if (again) tickSoon();
       }
     })();
   };
@@ -103,6 +130,8 @@ function startLoop(
       stopping.abort();
       clearInterval(timer);
       clearTimeout(first);
+      if (soon) clearTimeout(soon);
+      nudges?.(null);
       if (holder[key] === loop) delete holder[key];
       const finished = ticked.then(() => Promise.allSettled(inFlight.values()));
       await Promise.race([finished, new Promise((r) => setTimeout(r, 5000).unref())]);
@@ -111,6 +140,10 @@ function startLoop(
   holder[key] = loop;
   stopOnSignals();
   log().info({ msg: `${what} running in-process`, interval_ms: intervalMs });
+  nudges?.(() => {
+    nudgedAt = performance.now();
+    onTick(true);
+  });
   return loop;
 }
 
@@ -164,34 +197,59 @@ const PURGE_EVERY_MS = 60_000;
 
 /**
  * The webhook sender: a worker per endpoint with due deliveries, and about once a minute the 30-day retention of
- * events and the audit log's (AUDIT_RETENTION_DAYS).
+ * events and the audit log's (AUDIT_RETENTION_DAYS). Events this process writes start a round at once (a nudge).
  */
 export function startWebhookLoop({ intervalMs }: { intervalMs: number }): BackgroundLoop {
   let lastPurge = 0;
-  return startLoop(WEBHOOK_KEY, "webhook sender", intervalMs, WEBHOOK_WORKERS + 1, async (ctx, start, stopping) => {
-    const now = new Date();
-    if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
-      lastPurge = now.getTime();
-      // One unit for both retentions: they share the purge's slot beside the 32 workers, one after the other.
-      start("purge", async () => {
-        await purgeExpired({ ctx, now })
-          .then((purged) => {
-            if (purged.events + purged.attempts > 0) ctx.log.info({ msg: "webhook_retention", ...purged });
-          })
-          .catch((err) => ctx.log.error({ msg: "webhook retention failed", err }));
-        await purgeAuditEvents({ ctx, now })
-          .then((purged) => {
-            if (purged > 0) ctx.log.info({ msg: "audit_retention", audit_events: purged });
-          })
-          .catch((err) => ctx.log.error({ msg: "audit retention failed", err }));
-      });
-    }
-    for (const endpointId of await planWebhookRound({ ctx, now })) {
-      start(endpointId, () =>
-        sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 30_000, signal: stopping })
-          .then((report) => logEndpointRound(ctx, report))
-          .catch((err) => ctx.log.error({ msg: "webhook delivery failed", endpoint_id: endpointId, err })),
-      );
-    }
+  return startLoop(
+    WEBHOOK_KEY,
+    "webhook sender",
+    intervalMs,
+    WEBHOOK_WORKERS + 1,
+    async (ctx, start, stopping) => {
+      const now = new Date();
+      if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
+        lastPurge = now.getTime();
+        // One unit for both retentions: they share the purge's slot beside the 32 workers, one after the other.
+        start("purge", async () => {
+          await purgeExpired({ ctx, now })
+            .then((purged) => {
+              if (purged.events + purged.attempts > 0) ctx.log.info({ msg: "webhook_retention", ...purged });
+            })
+            .catch((err) => ctx.log.error({ msg: "webhook retention failed", err }));
+          await purgeAuditEvents({ ctx, now })
+            .then((purged) => {
+              if (purged > 0) ctx.log.info({ msg: "audit_retention", audit_events: purged });
+            })
+            .catch((err) => ctx.log.error({ msg: "audit retention failed", err }));
+        });
+      }
+      for (const endpointId of await planWebhookRound({ ctx, now })) {
+        start(endpointId, () =>
+          sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 30_000, signal: stopping })
+            .then((report) => logEndpointRound(ctx, report))
+            .catch((err) => ctx.log.error({ msg: "webhook delivery failed", endpoint_id: endpointId, err })),
+        );
+      }
+    },
+    nudgeOnEvents,
+  );
+}
+
+// Events written by this process start a round this long after (their transaction has committed by then in
+// practice; one that has not is picked up by the next nudge or tick). One nudge covers every event meanwhile.
+const NUDGE_DELAY_MS = 50;
+
+/** The outbox's signal (lib/webhooks/nudge.ts) as a nudge of the in-process sender: lag of ~50 ms, not a tick. */
+function nudgeOnEvents(nudge: (() => void) | null) {
+  if (!nudge) return onEventsWritten(() => {});
+  let pending: NodeJS.Timeout | null = null;
+  onEventsWritten(() => {
+    if (pending) return;
+    pending = setTimeout(() => {
+      pending = null;
+      nudge();
+    }, NUDGE_DELAY_MS);
+    pending.unref();
   });
 }

@@ -9,6 +9,7 @@ import { formatTimestamp } from "@/lib/timestamp";
 import { CANCEL_ATTEMPT, PURCHASE_ATTEMPT } from "./outcome-unknown";
 import type { ShipmentRow } from "./rows";
 import { changeShipmentStatus, type StatusChange } from "./status";
+import type { PartsInHand } from "./shipment-events";
 
 /**
  * A purchase or cancellation reaches the carrier only after this shipment row says so: the claim is one
@@ -117,6 +118,7 @@ function holds(claim: Claim, row: Pick<ShipmentRow, "pendingOperation" | "pendin
 /**
  * The write that ends a claim by moving the shipment to `to` with the operation's columns, inside the caller's
  * transaction and through the one status write, only while the claim holds. Null when it was lost meanwhile.
+ * `parts`: the shipment's parts after the change, when the caller has them (StatusChange.parts).
  */
 export async function completeClaim(
   tx: Tx,
@@ -124,6 +126,7 @@ export async function completeClaim(
   to: ShipmentStatus,
   set: StatusChange["set"],
   now: Date,
+  parts?: PartsInHand,
 ): Promise<ShipmentRow | null> {
   const { rows } = await changeShipmentStatus(
     tx,
@@ -134,6 +137,7 @@ export async function completeClaim(
         to,
         allowed: (s) => holds(claim, s),
         set: { ...set, pendingOperation: null, pendingUntil: null },
+        parts,
       },
     ],
     now,

@@ -1,7 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import type { DomainContext } from "@/lib/context";
-import { rates } from "@/lib/db/schema";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
@@ -62,10 +60,9 @@ export async function purchaseShipment({
   const orgId = ctx.org.id;
   const row = await findShipmentRow(ctx.db, orgId, id);
   assertPurchasable(row);
-  const [rate] = await ctx.db
-    .select()
-    .from(rates)
-    .where(and(eq(rates.orgId, orgId), eq(rates.shipmentId, id), eq(rates.id, input.selected_rate_id)));
+  // The rate is one of the shipment's own (parts.rates, read with its organization and shipment); no label file yet.
+  const [parts] = await loadShipmentParts(ctx.db, orgId, [row], { labels: false });
+  const rate = parts!.rates.find((r) => r.id === input.selected_rate_id);
   if (!rate) throw new ValidationError("must be the id of one of this shipment's rates", "selected_rate_id");
   const connection = await connectionById({ ctx, id: rate.carrierRef, capability: "ship" });
   const adapter = getAdapter(connection.carrierName)!;
@@ -76,7 +73,6 @@ export async function purchaseShipment({
       "label_type",
     );
   }
-  const [parts] = await loadShipmentParts(ctx.db, orgId, [row]);
   assertShippableAddresses(parts!);
   const shipper = carrierAddress(parts!.shipper);
   const recipient = carrierAddress(parts!.recipient);
@@ -178,10 +174,11 @@ export async function purchaseShipment({
     customs,
     meta: purchaseMeta(connection, selected),
     recipient: parts!.recipient,
+    parts: { shipper: parts!.shipper, recipient: parts!.recipient, parcels: parts!.parcels, rates: parts!.rates },
   };
   let recorded: ShipmentRow;
   try {
-    recorded = await recordWithRetries(() => recordPurchase(ctx, purchase));
+    recorded = await recordWithRetries((retry) => recordPurchase(ctx, purchase, { mayHaveCommitted: retry > 0 }));
   } catch (err) {
     await voidOrphanLabel({ ctx, connection, shipped, claim, cause: err, meta: clean });
     if (err instanceof ClaimLostError) {
@@ -197,7 +194,8 @@ export async function purchaseShipment({
       ...parts!,
       row: recorded,
       label: { content: shipped.label.bytes },
-      documents: await documentFacts(ctx.db, orgId, [id]),
+      // A claimed shipment has no documents before its label: none when the carrier sent none.
+      documents: shipped.documents.length > 0 ? await documentFacts(ctx.db, orgId, [id]) : [],
     }),
   };
 }

@@ -10,6 +10,8 @@ import type { Rate } from "@/lib/schemas/rate";
 import { recordAudit } from "@/lib/audit/record";
 import { trackNewLabel } from "@/lib/trackers/label-tracker";
 import { ClaimLostError, completeClaim, type Claim } from "./claim";
+import type { DocumentFields } from "./present-document";
+import type { PartsInHand } from "./shipment-events";
 import { searchTextOf, type AddressRow, type ShipmentRow } from "./rows";
 
 /** What a purchase has in hand once the carrier sold the label. */
@@ -26,23 +28,36 @@ export interface PurchaseRecord {
   customs: Customs | Record<string, unknown> | null;
   meta: Record<string, unknown>;
   recipient: AddressRow;
+  /**
+   * The shipment's addresses, parcels and rates as read when the purchase started (a claimed shipment keeps them),
+   * when the caller has them: its `shipment.purchased` event is presented from them, not read again.
+   */
+  parts?: Omit<PartsInHand, "documents">;
 }
 
 /**
  * Step 3 of a purchase, in one transaction: the label file and the carrier's documents, the tracker (created, or an existing tracker of the
  * same number linked), and the shipment turned `purchased` — only while our claim still holds. Safe to run again
- * after an attempt whose commit may have landed: it recognises its own tracking number and returns that row.
+ * after an attempt whose commit may have landed (`mayHaveCommitted`, true unless this is the first attempt): it
+ * recognises its own tracking number and returns that row. A first attempt skips that read: nothing else writes this
+ * purchase's tracking number.
  */
-export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Promise<ShipmentRow> {
+export async function recordPurchase(
+  ctx: DomainContext,
+  p: PurchaseRecord,
+  { mayHaveCommitted = true }: { mayHaveCommitted?: boolean } = {},
+): Promise<ShipmentRow> {
   const { claim, connection, shipped } = p;
   const now = new Date();
   return withTransaction(ctx, async (txCtx) => {
     const tx = txCtx.db;
-    const [current] = await tx
-      .select()
-      .from(shipments)
-      .where(and(eq(shipments.orgId, claim.orgId), eq(shipments.id, claim.shipmentId)));
-    if (current?.status === "purchased" && current.trackingNumber === shipped.tracking_number) return current;
+    if (mayHaveCommitted) {
+      const [current] = await tx
+        .select()
+        .from(shipments)
+        .where(and(eq(shipments.orgId, claim.orgId), eq(shipments.id, claim.shipmentId)));
+      if (current?.status === "purchased" && current.trackingNumber === shipped.tracking_number) return current;
+    }
 
     await tx.insert(labels).values({
       shipmentId: claim.shipmentId,
@@ -50,20 +65,28 @@ export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Pro
       type: shipped.label.type,
       content: shipped.label.bytes,
     });
-    if (shipped.documents.length > 0) {
-      await tx.insert(shipmentDocuments).values(
-        shipped.documents.map((d, position) => ({
-          id: newId("document"),
-          orgId: claim.orgId,
-          shipmentId: claim.shipmentId,
-          position,
-          type: d.type,
-          format: d.format,
-          name: d.name,
-          content: d.bytes,
-        })),
-      );
-    }
+    const documents = shipped.documents.map((d, position) => ({
+      id: newId("document"),
+      orgId: claim.orgId,
+      shipmentId: claim.shipmentId,
+      position,
+      type: d.type,
+      format: d.format,
+      name: d.name,
+      content: d.bytes,
+      createdAt: now,
+    }));
+    if (documents.length > 0) await tx.insert(shipmentDocuments).values(documents);
+    // What documentFacts would read back (a claimed shipment had none before its label), for the event.
+    const facts: DocumentFields[] = documents.map((d) => ({
+      id: d.id,
+      type: d.type,
+      format: d.format,
+      name: d.name,
+      size: d.content.byteLength,
+      createdAt: d.createdAt,
+      content: null,
+    }));
     const trackerId = await trackNewLabel(
       tx,
       { orgId: claim.orgId, shipmentId: claim.shipmentId, trackingNumber: shipped.tracking_number, connection },
@@ -97,6 +120,7 @@ export async function recordPurchase(ctx: DomainContext, p: PurchaseRecord): Pro
         }),
       },
       now,
+      p.parts && { ...p.parts, documents: facts },
     );
     // Rolls back the label and the tracker too.
     if (!row) throw new ClaimLostError();

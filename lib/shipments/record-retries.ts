@@ -11,13 +11,13 @@ export const recordRetryPolicy: { delaysMs: readonly number[] } = { delaysMs: [2
 
 /**
  * Records the outcome of a carrier operation that already happened (a label bought, a label voided): the database
- * being away for a few seconds must not lose it. A lost claim or a domain refusal is an answer, not a fault: not retried.
+ * being away for a few seconds must not lose it. `attempt` is told how many tries came before (0 the first time). A lost claim or a domain refusal is an answer, not a fault: not retried.
  */
-export async function recordWithRetries<T>(attempt: () => Promise<T>): Promise<T> {
+export async function recordWithRetries<T>(attempt: (retry: number) => Promise<T>): Promise<T> {
   const delays = recordRetryPolicy.delaysMs;
   for (let i = 0; ; i++) {
     try {
-      return await attempt();
+      return await attempt(i);
     } catch (err) {
       if (err instanceof ClaimLostError || err instanceof DomainError || i >= delays.length) throw err;
       log().warn({ msg: "recording a carrier outcome failed; retrying", attempt: i + 1, err });

@@ -3,7 +3,7 @@ import type { Tx } from "@/lib/db/tx";
 import type { EventType } from "@/lib/schemas/event";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
 import { recordEvents } from "@/lib/webhooks/outbox";
-import { loadShipmentParts } from "./load-shipments";
+import { loadShipmentParts, type ShipmentParts } from "./load-shipments";
 import { presentShipment } from "./present-shipment";
 import type { ShipmentRow } from "./rows";
 
@@ -14,19 +14,26 @@ export function transitionEventType(to: ShipmentStatus): EventType {
   return "shipment.status_changed";
 }
 
+/** A shipment's parts as they stand after its change, when the writer has them in hand (StatusChange.parts). */
+export type PartsInHand = Omit<ShipmentParts, "row" | "label">;
+
 /**
  * Writes shipments' events to the outbox in the caller's transaction, each with the shipment as the API presents it
- * now (without the label file: events carry the resource, not its documents).
+ * now (without the label file: events carry the resource, not its documents). An item with `parts` is presented
+ * from them; the others' parts are read here.
  */
 export async function recordShipmentEvents(
   tx: Tx,
-  items: { row: ShipmentRow; type: EventType }[],
+  items: { row: ShipmentRow; type: EventType; parts?: PartsInHand }[],
   now: Date,
 ): Promise<void> {
   if (items.length === 0) return;
   const byOrg = new Map<string, ShipmentRow[]>();
-  for (const { row } of items) byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row]);
   const presented = new Map<string, Record<string, unknown>>();
+  for (const { row, parts } of items) {
+    if (parts) presented.set(row.id, presentShipment({ ...parts, row, label: null }));
+    else byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row]);
+  }
   for (const [orgId, rows] of byOrg) {
     for (const parts of await loadShipmentParts(tx, orgId, rows, { labels: false })) {
       presented.set(parts.row.id, presentShipment(parts));

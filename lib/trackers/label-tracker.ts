@@ -52,7 +52,11 @@ export async function trackNewLabel(
     // xmax is 0 on a row this statement inserted, and set on one it updated instead.
     .returning({ ...getTableColumns(trackers), inserted: sql<boolean>`xmax = 0` });
   const { inserted, ...row } = tracker!;
-  await recordTrackerEvents(tx, [{ tracker: row, types: [inserted ? "tracker.created" : "tracker.updated"] }], now);
+  await recordTrackerEvents(
+    tx,
+    [{ tracker: row, types: [inserted ? "tracker.created" : "tracker.updated"], fresh: inserted }],
+    now,
+  );
   return row.id;
 }
 

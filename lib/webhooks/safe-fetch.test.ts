@@ -153,6 +153,25 @@ describe("safePost", () => {
     });
   });
 
+  it("keeps the connection for the next attempt to the same checked addresses, and only for those", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.end(`${req.socket.localAddress} ${req.socket.remotePort}`));
+    });
+    const port = await listening(server, "0.0.0.0");
+    const to = (address: string) => async () => [{ address, family: 4 as const }];
+    const named = `http://hooks.customer.test:${port}/hooks`;
+    const first = await post(named, { resolve: to("127.0.0.1") });
+    const second = await post(named, { resolve: to("127.0.0.1") });
+    expect(first).toMatchObject({ statusCode: 200, errorClass: null });
+    expect(second.excerpt).toBe(first.excerpt);
+    // The name now resolves elsewhere (checked again): the kept connection to the old address is not used.
+    const moved = await post(named, { resolve: to("127.0.0.2") });
+    expect(moved).toMatchObject({ statusCode: 200, errorClass: null });
+    expect(moved.excerpt).toMatch(/^127\.0\.0\.2 /);
+    expect(moved.excerpt).not.toBe(first.excerpt);
+  });
+
   it("refuses a private address literal, and a host name that resolves to one, before connecting", async () => {
     const r = await receiver();
     expect(await post(r.url, { allowPrivate: false })).toMatchObject({

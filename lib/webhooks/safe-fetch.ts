@@ -12,6 +12,8 @@ import ipaddr from "ipaddr.js";
  * to must be a public unicast address (unless the operator allows private ones); the connection then goes to the
  * address that was checked, never to a second resolution of the name (DNS rebinding), with the URL's Host header
  * and TLS server name. Redirects are not followed, the exchange has a deadline, and the answer is read up to a cap.
+ * Connections are kept alive between attempts, pooled by the addresses checked (pooledAgent): a kept connection is
+ * used again only by an attempt whose own resolution, checked now, gave the same addresses.
  */
 
 /** What went wrong with an attempt, as the delivery log shows it; null on success. */
@@ -119,6 +121,38 @@ export function urlProblem(raw: string, allowHttp: boolean): DeliveryErrorClass 
   return null;
 }
 
+// An idle kept-alive connection is closed after this long: sooner than the 5 s after which Node.js servers (and most
+// others) close theirs, so an attempt seldom starts on a connection the receiver is closing.
+const IDLE_CONNECTION_MS = 4_000;
+// A pool unused for this long is dropped with its connections.
+const POOL_UNUSED_MS = 60_000;
+const pools = new Map<string, { agent: http.Agent; usedAt: number }>();
+
+/**
+ * The agent whose kept-alive connections go to exactly these checked addresses of this host and port: keyed by the
+ * address set, so a connection made under one check is never used after a resolution that answered otherwise (DNS
+ * rebinding), and a receiver's deliveries, sent one after the other, reuse one connection instead of opening one
+ * each (issue 35: that was most of an attempt's cost).
+ */
+function pooledAgent(secure: boolean, host: string, port: number, addresses: ResolvedAddress[]): http.Agent {
+  const now = Date.now();
+  for (const [key, pool] of pools) {
+    if (now - pool.usedAt > POOL_UNUSED_MS) {
+      pool.agent.destroy();
+      pools.delete(key);
+    }
+  }
+  const key = JSON.stringify([secure, host, port, addresses.map((a) => a.address).sort()]);
+  let pool = pools.get(key);
+  if (!pool) {
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: "lifo" as const };
+    pool = { agent: secure ? new https.Agent(options) : new http.Agent(options), usedAt: now };
+    pools.set(key, pool);
+  }
+  pool.usedAt = now;
+  return pool.agent;
+}
+
 /** `[::1]` as URL.hostname writes it, `::1` as sockets and ipaddr.js read it. */
 const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1");
 
@@ -203,16 +237,18 @@ async function attempt(
   if (!opts.allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) return failed("refused_address");
 
   const secure = url.protocol === "https:";
+  const port = url.port ? Number(url.port) : secure ? 443 : 80;
   return new Promise<PostResult>((resolve) => {
     let settled = false;
     // Once the status line is in, the attempt is judged by it: a body cut short (by the cap, the deadline or the
     // peer) keeps what came.
     let statusCode: number | null = null;
     const chunks: Buffer[] = [];
-    const finish = (errorClass?: DeliveryErrorClass) => {
+    // A connection is kept only after an answer read to its end; any other ending closes it.
+    const finish = (errorClass?: DeliveryErrorClass, complete = false) => {
       if (settled) return;
       settled = true;
-      request.destroy();
+      if (!complete) request.destroy();
       if (statusCode === null) {
         resolve({ statusCode: null, excerpt: null, errorClass: errorClass ?? "connection", durationMs: elapsed() });
         return;
@@ -229,7 +265,7 @@ async function attempt(
     const request = (secure ? https : http).request({
       method: "POST",
       host,
-      port: url.port ? Number(url.port) : secure ? 443 : 80,
+      port,
       path: `${url.pathname}${url.search}`,
       headers: {
         ...opts.headers,
@@ -237,8 +273,7 @@ async function attempt(
         "content-length": String(Buffer.byteLength(opts.body)),
         "user-agent": "Shipwell-Webhooks/1",
       },
-      // A fresh connection each time: a pooled socket could outlive the address check it was made under.
-      agent: false,
+      agent: pooledAgent(secure, host, port, addresses),
       lookup: pinnedLookup(addresses),
       ...(secure && !literal ? { servername: host } : {}),
       signal: deadline,
@@ -251,7 +286,7 @@ async function attempt(
         size += chunk.length;
         if (size >= MAX_ANSWER_BYTES) finish();
       });
-      answer.on("end", () => finish());
+      answer.on("end", () => finish(undefined, true));
       answer.on("error", () => finish());
       answer.on("aborted", () => finish());
     });
