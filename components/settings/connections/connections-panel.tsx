@@ -14,8 +14,7 @@ import type { Connection } from "@/lib/schemas/connection";
 import { AddConnectionDialog } from "./add-connection-dialog";
 import { EditConnectionDialog } from "./edit-connection-dialog";
 import { TestConnectionDialog } from "./test-connection-dialog";
-
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface ConnectionIssue {
   message: string;
@@ -117,13 +116,15 @@ export function ConnectionsPanel({
                     {c.refresh_backoff_until && (
                       <span className="block text-warning">
                         Carrier asked to slow down: tracking waits until{" "}
-                        {when.format(new Date(c.refresh_backoff_until))}
+                        <LocalTime timestamp={c.refresh_backoff_until} />
                       </span>
                     )}
                     {issue ? (
                       <span className="block">
                         {issue.message}{" "}
-                        <span className="text-muted-foreground">({when.format(new Date(issue.at))})</span>
+                        <span className="text-muted-foreground">
+                          (<LocalTime timestamp={issue.at} />)
+                        </span>
                       </span>
                     ) : (
                       !c.refresh_backoff_until && <span className="text-muted-foreground">None</span>

@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { revokeInvite } from "@/app/(dashboard)/settings/team/actions";
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface InvitationRow {
   id: string;
@@ -13,8 +14,6 @@ export interface InvitationRow {
   state: string;
   expiresAt: string;
 }
-
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 /** Invitations not yet used: who, as what, until when; a pending link can be revoked. */
 export function InvitationsList({ invitations, manager }: { invitations: InvitationRow[]; manager: boolean }) {
@@ -28,7 +27,9 @@ export function InvitationsList({ invitations, manager }: { invitations: Invitat
             {inv.state === "expired" ? (
               <Badge tone="neutral">Expired</Badge>
             ) : (
-              <span className="text-muted-foreground">· link works until {when.format(new Date(inv.expiresAt))}</span>
+              <span className="text-muted-foreground">
+                · link works until <LocalTime timestamp={inv.expiresAt} />
+              </span>
             )}
           </span>
           {manager && (

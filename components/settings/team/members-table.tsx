@@ -9,6 +9,7 @@ import { NativeSelect } from "@/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { changeRole, removeFromTeam } from "@/app/(dashboard)/settings/team/actions";
 import type { Role } from "@/lib/auth/roles";
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface MemberRow {
   userId: string;
@@ -17,8 +18,6 @@ export interface MemberRow {
   role: Role;
   joinedAt: string;
 }
-
-const day = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 /**
  * The organization's people. Admins and owners change roles and remove people; only an owner touches owners (the
@@ -85,7 +84,9 @@ export function MembersTable({ members, viewer }: { members: MemberRow[]; viewer
                   </span>
                 )}
               </TableCell>
-              <TableCell>{day.format(new Date(m.joinedAt))}</TableCell>
+              <TableCell>
+                <LocalTime timestamp={m.joinedAt} show="date" />
+              </TableCell>
               <TableCell className="text-right">
                 {mayRemove(m) && (
                   <ConfirmDialog

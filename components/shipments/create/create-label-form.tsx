@@ -19,7 +19,8 @@ import {
 } from "@/lib/client/create-label/form-schema";
 import { defaultValues, type CreateLabelDefaults } from "@/lib/client/create-label/form-defaults";
 import { BUILT_IN_PRESETS, type ParcelPreset } from "@/lib/client/create-label/parcel-presets";
-import { formatMoney, serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
+import { formatMoney } from "@/lib/client/format";
+import { serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
 import { AddressFieldset } from "./address-fieldset";
 import { BuySection } from "./buy-section";
 import { CustomsFieldset, useCustomsPrefill } from "./customs-fieldset";

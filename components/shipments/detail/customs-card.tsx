@@ -1,6 +1,6 @@
 import { CONTENT_TYPE_WORDS, DUTY_PAYER_WORDS, INCOTERM_WORDS } from "@/components/shipments/customs-words";
 import { DetailCard, Facts } from "@/components/shipments/detail/detail-card";
-import { formatMoney } from "@/components/ui/money";
+import { formatMoney } from "@/lib/client/format";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatCalendarDate } from "@/lib/dashboard/timeline";
 

@@ -1,5 +1,5 @@
 import { DetailCard } from "@/components/shipments/detail/detail-card";
-import { formatMoney } from "@/components/ui/money";
+import { formatMoney } from "@/lib/client/format";
 import { formatCalendarDate } from "@/lib/dashboard/timeline";
 import type { Rate } from "@/lib/schemas/rate";
 
