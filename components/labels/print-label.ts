@@ -3,7 +3,7 @@ import { ApiProblem } from "@/lib/client/api";
 import { attachmentName, printsFromFrame } from "@/lib/client/print-support";
 
 /**
- * Printing and downloading a label from the browser (dashboard.md §3). Files are fetched same-origin with the session
+ * Printing and downloading a label from the browser. Files are fetched same-origin with the session
  * cookie and handed to the browser as blob URLs: the label endpoint answers `attachment` and every answer carries
  * `X-Frame-Options: DENY`, so its URL could be neither shown in a frame nor printed from one.
  */

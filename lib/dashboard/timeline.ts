@@ -1,5 +1,5 @@
 /**
- * A tracking timeline as clerks read it (dashboard.md §4): newest first, in the carrier's order (events are already
+ * A tracking timeline as clerks read it: newest first, in the carrier's order (events are already
  * newest first; scans from different time zones are never re-sorted), grouped under the date the carrier gave each
  * event. Dates are the scan's own local dates, so they are formatted as calendar days, never shifted to a zone.
  */
