@@ -5,7 +5,9 @@ import {
   Controller,
   useFormContext,
   useFormState,
+  get,
   type FieldPath,
+  type PathValue,
   type FieldValues,
   type UseFormRegisterReturn,
 } from "react-hook-form";
@@ -24,7 +26,7 @@ interface FormFieldProps<T extends FieldValues> {
   required?: boolean;
   className?: string;
   /** Handed the ids and the registration: `{(p) => <Input {...p} />}`. */
-  children: (control: FieldControlProps & UseFormRegisterReturn) => React.ReactNode;
+  children: (control: FieldControlProps & UseFormRegisterReturn & { defaultValue?: string }) => React.ReactNode;
   onChange?: (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
 }
 
@@ -41,8 +43,22 @@ function FormField<T extends FieldValues>({
   children,
   onChange,
 }: FormFieldProps<T>) {
-  const { register, getFieldState } = useFormContext<T>();
+  const { register, getFieldState, setValue, formState } = useFormContext<T>();
   const { error } = getFieldState(name, useFormState({ name }));
+  const registration = register(name, { onChange });
+  // Rendered into the server's HTML, so the page shows its defaults (a saved ship-from) before any script runs.
+  const defaultValue = get(formState.defaultValues, name) as string | undefined;
+  /**
+   * Text typed before hydration is kept: the server's default is the input's `defaultValue`, so a value that differs
+   * from it when react-hook-form takes the input over was typed by the clerk, and is put back into the form's state
+   * (registering sets the input to the form's value).
+   */
+  const ref = (el: HTMLInputElement | HTMLSelectElement | null) => {
+    const typed = el instanceof HTMLInputElement && el.value !== el.defaultValue ? el.value : undefined;
+    registration.ref(el);
+    if (el && typed !== undefined && el.value !== typed)
+      setValue(name, typed as PathValue<T, FieldPath<T>>, { shouldDirty: true });
+  };
   return (
     <Field
       label={label}
@@ -51,7 +67,7 @@ function FormField<T extends FieldValues>({
       className={className}
       error={error?.message ? fieldErrorText(label, error.message) : undefined}
     >
-      {(control) => children({ ...control, ...register(name, { onChange }) })}
+      {(control) => children({ ...control, ...registration, ref, defaultValue })}
     </Field>
   );
 }

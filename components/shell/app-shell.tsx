@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Ship } from "lucide-react";
 import { NavLinks } from "@/components/shell/nav-links";
+import { SessionEndedDialog } from "@/components/shell/session-ended-dialog";
 import { UserMenu, type UserMenuProps } from "@/components/shell/user-menu";
 
 export interface AppShellProps extends UserMenuProps {
@@ -40,6 +41,7 @@ export function AppShell({ org, user, role, children }: AppShellProps) {
       <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
         {children}
       </main>
+      <SessionEndedDialog />
     </div>
   );
 }

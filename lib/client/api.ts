@@ -1,5 +1,11 @@
 import type { Message } from "@/lib/schemas/message";
 
+/** What a 401 means in the dashboard: the session cookie expired or was revoked (the API's text asks for a key). */
+export const SESSION_ENDED = "Your session ended: sign in again.";
+
+/** Fired on `window` when a request answers 401, so the page can offer to sign in again (SessionEndedDialog). */
+export const SESSION_ENDED_EVENT = "shipwell:session-ended";
+
 /** One problem from the API's error envelope (docs/api.md, "Errors"): `field` is a path such as `parcels[0].weight`. */
 export interface ApiFieldError {
   code: string;
@@ -19,7 +25,11 @@ export class ApiProblem extends Error {
     readonly body: unknown,
   ) {
     super(
-      errors[0]?.message ?? messages.find((m) => m.level === "error")?.message ?? `The request failed (${status}).`,
+      status === 401
+        ? SESSION_ENDED
+        : (errors[0]?.message ??
+            messages.find((m) => m.level === "error")?.message ??
+            `The request failed (${status}).`),
     );
     this.name = "ApiProblem";
   }
@@ -62,6 +72,7 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
   }
   if (!res.ok) {
     const record = (body ?? {}) as Record<string, unknown>;
+    if (res.status === 401 && typeof window !== "undefined") window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
     throw new ApiProblem(res.status, asArray(record.errors), asArray(record.messages), body);
   }
   return body as T;

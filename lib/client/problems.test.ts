@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiProblem } from "./api";
-import {
-  SESSION_ENDED,
-  actionValue,
-  fieldErrorText,
-  fieldNames,
-  formPath,
-  formProblems,
-  problemText,
-  sessionEnded,
-} from "./problems";
+import { ApiProblem, SESSION_ENDED } from "./api";
+import { actionValue, fieldErrorText, fieldNames, formPath, formProblems, problemText, sessionEnded } from "./problems";
 
 const problem = (status: number, errors: { field: string | null; message: string }[] = []) =>
   new ApiProblem(

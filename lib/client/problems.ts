@@ -1,7 +1,4 @@
-import { ApiProblem } from "@/lib/client/api";
-
-/** What a request answered 401 means in the dashboard: the session cookie expired or was revoked. */
-export const SESSION_ENDED = "Your session ended: sign in again.";
+import { ApiProblem, SESSION_ENDED } from "@/lib/client/api";
 
 /** True when a request failed because the session ended (the API's 401), not because of what was sent. */
 export function sessionEnded(error: unknown): boolean {
