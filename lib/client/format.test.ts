@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCalendarDay, formatCount, formatInstant, formatMoney, parseInstant } from "./format";
+import { dayText, formatCalendarDay, formatCount, formatInstant, formatMoney, parseInstant } from "./format";
 
 describe("format", () => {
   it("writes money in its currency, and an unknown currency as its amount and code", () => {
@@ -17,6 +17,12 @@ describe("format", () => {
     expect(formatCalendarDay("2025-06-05", "short")).toBe("Jun 5");
     expect(formatCalendarDay("2025-02-30")).toBeNull();
     expect(formatCalendarDay("not a date")).toBeNull();
+    expect(formatCalendarDay("2024-01-01", "full")).toBe("Mon, Jan 1, 2024");
+  });
+
+  it("writes a carrier's date as words, and leaves its other text as it is", () => {
+    expect(dayText("2024-01-01")).toBe("Mon, Jan 1, 2024");
+    expect(dayText("yesterday")).toBe("yesterday");
   });
 
   it("writes an instant in the zone asked for, naming it when the time shows", () => {

@@ -23,6 +23,8 @@ const DAY_STYLES = {
   short: { month: "short", day: "numeric" },
   /** "Thu, Jun 5" */
   weekday: { weekday: "short", month: "short", day: "numeric" },
+  /** "Thu, Jun 5, 2025" */
+  full: { weekday: "short", month: "short", day: "numeric", year: "numeric" },
 } as const satisfies Record<string, Intl.DateTimeFormatOptions>;
 
 /**
@@ -35,6 +37,11 @@ export function formatCalendarDay(day: string, style: keyof typeof DAY_STYLES = 
   const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
   if (Number.isNaN(date.getTime()) || date.getUTCDate() !== Number(match[3])) return null;
   return new Intl.DateTimeFormat(LOCALE, { ...DAY_STYLES[style], timeZone: "UTC" }).format(date);
+}
+
+/** A carrier's date as words ("Mon, Mar 4, 2024"), or the carrier's own text when it is not a date. */
+export function dayText(day: string): string {
+  return formatCalendarDay(day, "full") ?? day;
 }
 
 export type InstantShow = "datetime" | "date" | "time";

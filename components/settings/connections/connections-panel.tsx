@@ -1,14 +1,14 @@
 "use client";
 
-import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { useMutation } from "@tanstack/react-query";
-import { toast } from "sonner";
 import { Badge, TestBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { apiFetch } from "@/lib/client/api";
+import { problemText } from "@/lib/client/problems";
+import { FormError } from "@/components/forms/form-fields";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import type { CarrierDeclaration } from "@/lib/schemas/carrier";
 import type { Connection } from "@/lib/schemas/connection";
 import { AddConnectionDialog } from "./add-connection-dialog";
@@ -37,24 +37,16 @@ export function ConnectionsPanel({
   manager: boolean;
 }) {
   const router = useRouter();
-  const [problem, setProblem] = useState<string | null>(null);
   const refresh = () => router.refresh();
-  const toggle = useMutation({
-    mutationFn: (c: Connection) =>
+  const toggle = useApiMutation({
+    request: (c: Connection) =>
       apiFetch<Connection>(`/v1/connections/${c.id}`, { method: "PATCH", body: { active: !c.active } }),
-    onSuccess: (c) => {
-      toast.success(`${c.carrier_id} is ${c.active ? "active" : "inactive"}.`);
-      refresh();
-    },
-    onError: (err) => toast.error(err.message),
+    success: (c) => `${c.carrier_id} is ${c.active ? "active" : "inactive"}.`,
   });
-  const remove = useMutation({
-    mutationFn: (c: Connection) => apiFetch<Connection>(`/v1/connections/${c.id}`, { method: "DELETE" }),
-    onSuccess: (c) => {
-      toast.success(`Connection ${c.carrier_id} deleted.`);
-      refresh();
-    },
-    onError: (err) => setProblem(err.message),
+  const remove = useApiMutation({
+    request: (c: Connection) => apiFetch<Connection>(`/v1/connections/${c.id}`, { method: "DELETE" }),
+    success: (c) => `Connection ${c.carrier_id} deleted.`,
+    failure: "caller",
   });
   const carrierOf = (c: Connection) => carriers.find((d) => d.carrier_name === c.carrier_name);
 
@@ -154,15 +146,11 @@ export function ConnectionsPanel({
                             description="Its credentials are erased. Labels already bought stay; their trackers move to another connection of the same carrier, if any."
                             confirmLabel={`Delete connection ${c.carrier_id}`}
                             onConfirm={async () => {
-                              setProblem(null);
+                              remove.reset();
                               await remove.mutateAsync(c);
                             }}
                           >
-                            {problem && (
-                              <p role="alert" className="text-sm text-destructive">
-                                {problem}
-                              </p>
-                            )}
+                            <FormError>{remove.error ? problemText(remove.error) : null}</FormError>
                           </ConfirmDialog>
                         </>
                       )}
