@@ -1,6 +1,6 @@
 import { TestBadge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
-import { ShipmentStatusBadge } from "@/components/ui/shipment-status-badge";
+import { ShipmentStatusBadge } from "@/components/shipments/shipment-status-badge";
 import { CopyButton } from "@/components/forms/copy-button";
 import type { Shipment } from "@/lib/schemas/shipment";
 
