@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { ApiProblem } from "@/lib/client/api";
+import { apiFile } from "@/lib/client/api";
 import { attachmentName, printsFromFrame } from "@/lib/client/print-support";
 
 /**
@@ -22,18 +22,8 @@ export interface LabelFile {
 }
 
 async function fetchLabelFile(url: string, signal?: AbortSignal): Promise<LabelFile> {
-  const res = await fetch(url, { credentials: "same-origin", cache: "no-store", signal });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { errors?: unknown; messages?: unknown } | null;
-    throw new ApiProblem(
-      res.status,
-      Array.isArray(body?.errors) ? body.errors : [],
-      Array.isArray(body?.messages) ? body.messages : [],
-      body,
-    );
-  }
-  const blob = await res.blob();
-  return { blob, filename: attachmentName(res.headers.get("Content-Disposition"), "label") };
+  const { blob, contentDisposition } = await apiFile(url, { signal });
+  return { blob, filename: attachmentName(contentDisposition, "label") };
 }
 
 /** One fetch of a label file shared by its preview, Print and Download (a bought label's bytes do not change). */
