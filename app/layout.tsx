@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import { connection } from "next/server";
 import { Providers } from "@/app/providers";
+import { THEME_COOKIE, parseTheme, themeClass } from "@/lib/client/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -14,8 +16,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Content-Security-Policy (proxy.ts), which a page written at build time could not know, so its scripts would be
   // refused and it would never become interactive.
   await connection();
+  // The chosen theme as a class, so the first paint has its colours (app/globals.css); none follows the system.
+  const theme = themeClass(parseTheme((await cookies()).get(THEME_COOKIE)?.value));
   return (
-    <html lang="en">
+    <html lang="en" className={theme}>
       <body className="min-h-screen bg-background text-foreground antialiased">
         <Providers>{children}</Providers>
       </body>

@@ -11,7 +11,7 @@ import { TimeZoneLink } from "@/components/overview/time-zone-link";
 import { ExceptionsCard, OnTimeCard } from "@/components/overview/tracking-cards";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { LinkTabs } from "@/components/ui/link-tabs";
-import { formatMoney } from "@/components/ui/money";
+import { formatCount, formatMoney } from "@/lib/client/format";
 import { OVERVIEW_DAYS, dayIn, daysEndingOn, labelsPerMode, overviewFigures } from "@/lib/dashboard/overview-figures";
 import { requireSession } from "@/lib/dashboard/session";
 import { startOfDay } from "@/lib/dashboard/zoned-day";
@@ -60,7 +60,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
 
   const figures = overviewFigures(spend.daily, testMode, days);
   const { week, currency } = figures;
-  const money = (n: number) => (currency ? formatMoney(n, currency, "en-US") : "—");
+  const money = (n: number) => (currency ? formatMoney(n, currency) : "—");
   const others = figures.totals.slice(1);
   return (
     <div className="grid grid-cols-1 gap-5">
@@ -81,8 +81,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       <section aria-label="This week" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           label="Labels, last 7 days"
-          value={week.labels.toLocaleString("en-US")}
-          detail={`${week.previousLabels.toLocaleString("en-US")} the 7 days before${change(week.labels, week.previousLabels)}`}
+          value={formatCount(week.labels)}
+          detail={`${formatCount(week.previousLabels)} the 7 days before${change(week.labels, week.previousLabels)}`}
         />
         <StatCard
           label={`Spend, last 7 days${currency ? ` (${currency})` : ""}`}
@@ -93,16 +93,16 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               {others.length > 0 && (
                 <>
                   <br />
-                  Also in 30 days: {others.map((o) => formatMoney(o.spend, o.currency, "en-US")).join(", ")}
+                  Also in 30 days: {others.map((o) => formatMoney(o.spend, o.currency)).join(", ")}
                 </>
               )}
             </>
           }
         />
-        <StatCard label="In transit now" value={tracking.inTransit.toLocaleString("en-US")} href="/trackers" />
+        <StatCard label="In transit now" value={formatCount(tracking.inTransit)} href="/trackers" />
         <StatCard
           label="Open exceptions"
-          value={tracking.exceptions.count.toLocaleString("en-US")}
+          value={formatCount(tracking.exceptions.count)}
           href="/shipments?status=attention"
         />
       </section>

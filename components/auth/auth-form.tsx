@@ -18,9 +18,9 @@ const COPY: Record<Mode, { endpoint: string; submit: string; busy: string }> = {
 /**
  * Sign-in and sign-up, friendly to password managers (autocomplete names, one form, real labels). Sign-in answers one
  * message for any wrong email or password, and sign-up one answer for any address, so the form cannot be used to
- * learn who has an account.
+ * learn who has an account. `email` is filled in when the page knows it (an invitation's sign-up).
  */
-export function AuthForm({ mode, next }: { mode: Mode; next: string }) {
+export function AuthForm({ mode, next, email }: { mode: Mode; next: string; email?: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -75,7 +75,7 @@ export function AuthForm({ mode, next }: { mode: Mode; next: string }) {
         </Field>
       )}
       <Field label="Email" required>
-        {(p) => <Input {...p} name="email" type="email" autoComplete="username" maxLength={254} />}
+        {(p) => <Input {...p} name="email" type="email" autoComplete="username" maxLength={254} defaultValue={email} />}
       </Field>
       <Field label="Password" required hint={mode === "sign-up" ? "At least 10 characters." : undefined}>
         {(p) => (

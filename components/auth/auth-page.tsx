@@ -1,9 +1,21 @@
 import { redirect } from "next/navigation";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { openInvitation } from "@/lib/dashboard/invitation";
 import { safeNext } from "@/lib/dashboard/next-path";
 import { currentSession } from "@/lib/dashboard/session";
 import { env } from "@/lib/env";
 import { AuthForm } from "./auth-form";
+
+/**
+ * The address an invitation was sent to, when the sign-up continues to that invitation's page (its link's holder
+ * knows the address already): filled in, so the account is made with the address the invitation expects.
+ */
+async function invitedEmail(next: string): Promise<string | undefined> {
+  const token = /^\/invite\/([^/?#]+)$/.exec(next)?.[1];
+  if (!token) return undefined;
+  const invitation = await openInvitation(token);
+  return invitation?.state === "pending" ? invitation.email : undefined;
+}
 
 /** The sign-in and sign-up pages: someone already signed in goes straight on to where they were going. */
 export async function AuthPage({
@@ -16,6 +28,7 @@ export async function AuthPage({
   const asked = (await searchParams).next;
   const next = safeNext(typeof asked === "string" ? asked : null);
   if (await currentSession()) redirect(next);
+  const email = mode === "sign-up" ? await invitedEmail(next) : undefined;
   return (
     <Card>
       <CardHeader>
@@ -31,7 +44,7 @@ export async function AuthPage({
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <AuthForm mode={mode} next={next} />
+        <AuthForm mode={mode} next={next} email={email} />
       </CardContent>
     </Card>
   );

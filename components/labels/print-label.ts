@@ -1,9 +1,9 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { ApiProblem } from "@/lib/client/api";
+import { apiFile } from "@/lib/client/api";
 import { attachmentName, printsFromFrame } from "@/lib/client/print-support";
 
 /**
- * Printing and downloading a label from the browser (dashboard.md §3). Files are fetched same-origin with the session
+ * Printing and downloading a label from the browser. Files are fetched same-origin with the session
  * cookie and handed to the browser as blob URLs: the label endpoint answers `attachment` and every answer carries
  * `X-Frame-Options: DENY`, so its URL could be neither shown in a frame nor printed from one.
  */
@@ -22,18 +22,8 @@ export interface LabelFile {
 }
 
 async function fetchLabelFile(url: string, signal?: AbortSignal): Promise<LabelFile> {
-  const res = await fetch(url, { credentials: "same-origin", cache: "no-store", signal });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { errors?: unknown; messages?: unknown } | null;
-    throw new ApiProblem(
-      res.status,
-      Array.isArray(body?.errors) ? body.errors : [],
-      Array.isArray(body?.messages) ? body.messages : [],
-      body,
-    );
-  }
-  const blob = await res.blob();
-  return { blob, filename: attachmentName(res.headers.get("Content-Disposition"), "label") };
+  const { blob, contentDisposition } = await apiFile(url, { signal });
+  return { blob, filename: attachmentName(contentDisposition, "label") };
 }
 
 /** One fetch of a label file shared by its preview, Print and Download (a bought label's bytes do not change). */

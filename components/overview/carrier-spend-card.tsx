@@ -1,5 +1,5 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { formatMoney } from "@/components/ui/money";
+import { formatMoney } from "@/lib/client/format";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { CarrierSpend } from "@/lib/shipments/label-spend";
 
@@ -37,7 +37,7 @@ export function CarrierSpendCard({ carriers }: { carriers: CarrierSpend[] }) {
                     {c.carrier}
                   </TableHead>
                   <TableCell className="text-right tabular-nums">{c.labels}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatMoney(c.spend, c.currency, "en-US")}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatMoney(c.spend, c.currency)}</TableCell>
                   <TableCell>
                     <ShareBar percent={share(c.spend, c.currency)} />
                   </TableCell>
@@ -46,9 +46,7 @@ export function CarrierSpendCard({ carriers }: { carriers: CarrierSpend[] }) {
                   <TableRow key={`${c.carrier}-${c.currency}-${s.service}`}>
                     <TableCell className="pl-7 text-muted-foreground">{s.serviceName ?? s.service}</TableCell>
                     <TableCell className="text-right tabular-nums">{s.labels}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatMoney(s.spend, s.currency, "en-US")}
-                    </TableCell>
+                    <TableCell className="text-right tabular-nums">{formatMoney(s.spend, s.currency)}</TableCell>
                     <TableCell>
                       <ShareBar percent={share(s.spend, s.currency)} />
                     </TableCell>

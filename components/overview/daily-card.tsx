@@ -1,20 +1,17 @@
 import { DailyChart } from "@/components/overview/daily-chart";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { formatMoney } from "@/components/ui/money";
+import { formatCalendarDay, formatCount, formatMoney } from "@/lib/client/format";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { OverviewFigures } from "@/lib/dashboard/overview-figures";
 
-const longDay = (day: string) =>
-  new Intl.DateTimeFormat("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" }).format(
-    new Date(`${day}T00:00Z`),
-  );
+const longDay = (day: string) => formatCalendarDay(day) ?? day;
 
 /** Labels and spend per day: the chart, a one-sentence summary it is described by, and the numbers as a table. */
 export function DailyCard({ figures, timeZone }: { figures: OverviewFigures; timeZone: string }) {
   const { days, currency, totals } = figures;
   const main = totals[0];
   const busiest = days.reduce((best, d) => (d.labels > best.labels ? d : best), days[0]!);
-  const money = (n: number, c = currency) => (c ? formatMoney(n, c, "en-US") : "—");
+  const money = (n: number, c = currency) => (c ? formatMoney(n, c) : "—");
   return (
     <Card>
       <CardHeader>
@@ -32,7 +29,7 @@ export function DailyCard({ figures, timeZone }: { figures: OverviewFigures; tim
         />
         <p id="daily-summary" className="text-sm">
           {main
-            ? `${main.labels.toLocaleString("en-US")} ${main.labels === 1 ? "label" : "labels"} for ${money(main.spend, main.currency)} in the last 30 days` +
+            ? `${formatCount(main.labels)} ${main.labels === 1 ? "label" : "labels"} for ${money(main.spend, main.currency)} in the last 30 days` +
               `${totals.length > 1 ? ` (${totals.map((t) => `${money(t.spend, t.currency)}`).join(" and ")} in all currencies, each summed apart)` : ""}; ` +
               `the busiest day was ${longDay(busiest.day)} with ${busiest.labels}.`
             : "No labels bought in the last 30 days."}

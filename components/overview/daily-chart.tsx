@@ -1,13 +1,10 @@
 "use client";
 
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMoney } from "@/components/ui/money";
+import { formatCalendarDay, formatMoney } from "@/lib/client/format";
 import type { DayPoint } from "@/lib/dashboard/overview-figures";
 
-const shortDay = (day: string) =>
-  new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }).format(
-    new Date(`${day}T00:00Z`),
-  );
+const shortDay = (day: string) => formatCalendarDay(day, "short") ?? day;
 
 /**
  * Labels per day (bars, left axis) and spend per day in the main currency (line, right axis). A picture for sighted
@@ -24,7 +21,7 @@ export function DailyChart({
   label: string;
   describedBy: string;
 }) {
-  const money = (n: number) => (currency ? formatMoney(n, currency, "en-US") : String(n));
+  const money = (n: number) => (currency ? formatMoney(n, currency) : String(n));
   return (
     <div role="img" aria-label={label} aria-describedby={describedBy} className="h-64 w-full">
       <ResponsiveContainer width="100%" height="100%">

@@ -1,31 +1,25 @@
 "use client";
 
-import { useState } from "react";
-import { useRouter } from "next/navigation";
-import { useMutation } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { apiFetch } from "@/lib/client/api";
+import { problemText } from "@/lib/client/problems";
+import { FormError } from "@/components/forms/form-fields";
 import type { ApiKey } from "@/lib/schemas/api-key";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
+import { LocalTime } from "@/components/ui/local-time";
 
-const day = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
-const date = (iso: string | null) => (iso ? day.format(new Date(iso)) : "Never");
+const date = (iso: string | null) => (iso ? <LocalTime timestamp={iso} show="date" /> : "Never");
 
 /** The organization's keys: create (shown once), list, revoke. Every change goes through /v1/api_keys. */
 export function ApiKeysPanel({ keys }: { keys: ApiKey[] }) {
-  const router = useRouter();
-  const [problem, setProblem] = useState<string | null>(null);
-  const revoke = useMutation({
-    mutationFn: (id: string) => apiFetch<ApiKey>(`/v1/api_keys/${id}`, { method: "DELETE" }),
-    onSuccess: (key) => {
-      toast.success(`Key “${key.name}” revoked.`);
-      router.refresh();
-    },
-    onError: (err) => setProblem(err.message),
+  const revoke = useApiMutation({
+    request: (id: string) => apiFetch<ApiKey>(`/v1/api_keys/${id}`, { method: "DELETE" }),
+    success: (key) => `Key “${key.name}” revoked.`,
+    failure: "caller",
   });
   return (
     <section aria-labelledby="keys-heading" className="grid gap-4">
@@ -33,7 +27,7 @@ export function ApiKeysPanel({ keys }: { keys: ApiKey[] }) {
         <h2 id="keys-heading" className="text-lg font-semibold">
           API keys
         </h2>
-        <CreateApiKeyDialog onCreated={() => router.refresh()} />
+        <CreateApiKeyDialog />
       </div>
       <div className="overflow-x-auto rounded-md border">
         <Table>
@@ -71,15 +65,11 @@ export function ApiKeysPanel({ keys }: { keys: ApiKey[] }) {
                       description="Requests with this key stop working at once (other servers notice within 5 seconds). This cannot be undone."
                       confirmLabel={`Revoke key ${key.name}`}
                       onConfirm={async () => {
-                        setProblem(null);
+                        revoke.reset();
                         await revoke.mutateAsync(key.id);
                       }}
                     >
-                      {problem && (
-                        <p role="alert" className="text-sm text-destructive">
-                          {problem}
-                        </p>
-                      )}
+                      <FormError>{revoke.error ? problemText(revoke.error) : null}</FormError>
                     </ConfirmDialog>
                   )}
                 </TableCell>

@@ -1,65 +1,68 @@
 "use client";
 
-import { useState } from "react";
-import { toast } from "sonner";
+import { FormProvider } from "react-hook-form";
+import { z } from "zod";
+import { FormError, TextField } from "@/components/forms/form-fields";
+import { useApiForm } from "@/components/forms/use-api-form";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { ApiProblem } from "@/lib/client/api";
 import { authPost } from "@/lib/client/auth";
+
+const ChangePassword = z
+  .object({
+    currentPassword: z.string().min(1, "must not be empty"),
+    newPassword: z.string().min(10, "must be at least 10 characters").max(128),
+    confirm: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "The two new passwords differ." });
+
+const EMPTY = { currentPassword: "", newPassword: "", confirm: "" };
 
 /** Changing the password signs out every other session (a stolen session should not outlive the old password). */
 export function ChangePasswordForm() {
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    if (form.get("newPassword") !== form.get("confirm")) {
-      setError("The two new passwords differ.");
-      return;
-    }
-    setPending(true);
-    setError(null);
-    try {
-      const answer = await authPost("change-password", {
-        currentPassword: form.get("currentPassword"),
-        newPassword: form.get("newPassword"),
-        revokeOtherSessions: true,
-      });
+  const { form, onSubmit, formError, pending, reset } = useApiForm({
+    schema: ChangePassword,
+    defaultValues: EMPTY,
+    refresh: false,
+    request: async ({ currentPassword, newPassword }) => {
+      const answer = await authPost("change-password", { currentPassword, newPassword, revokeOtherSessions: true });
       if (!answer.ok) {
-        setError(answer.message ?? "The password could not be changed.");
-        return;
+        const message = answer.message ?? "The password could not be changed.";
+        throw new ApiProblem(answer.status, [{ code: "refused", message, field: null }], [], null);
       }
-      formElement.reset();
-      toast.success("Password changed. Other sessions were signed out.");
-    } catch {
-      setError("The server could not be reached. Try again.");
-    } finally {
-      setPending(false);
-    }
-  }
+    },
+    success: "Password changed. Other sessions were signed out.",
+    onSuccess: () => reset(),
+  });
 
   return (
-    <form onSubmit={submit} className="grid max-w-sm gap-4">
-      <input type="text" name="username" autoComplete="username" hidden readOnly />
-      <Field label="Current password" required>
-        {(p) => <Input {...p} name="currentPassword" type="password" autoComplete="current-password" />}
-      </Field>
-      <Field label="New password" required hint="At least 10 characters.">
-        {(p) => (
-          <Input {...p} name="newPassword" type="password" minLength={10} maxLength={128} autoComplete="new-password" />
-        )}
-      </Field>
-      <Field label="New password again" required error={error ?? undefined}>
-        {(p) => <Input {...p} name="confirm" type="password" autoComplete="new-password" />}
-      </Field>
-      <div>
-        <Button type="submit" loading={pending}>
-          Change password
-        </Button>
-      </div>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} method="post" noValidate className="grid max-w-sm gap-4">
+        <input type="text" name="username" autoComplete="username" hidden readOnly />
+        <TextField
+          name="currentPassword"
+          label="Current password"
+          type="password"
+          required
+          autoComplete="current-password"
+        />
+        <TextField
+          name="newPassword"
+          label="New password"
+          type="password"
+          required
+          hint="At least 10 characters."
+          maxLength={128}
+          autoComplete="new-password"
+        />
+        <TextField name="confirm" label="New password again" type="password" required autoComplete="new-password" />
+        <FormError>{formError}</FormError>
+        <div>
+          <Button type="submit" loading={pending}>
+            Change password
+          </Button>
+        </div>
+      </form>
+    </FormProvider>
   );
 }

@@ -1,6 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import type { SessionSummary } from "@/lib/auth/sessions";
 import { SignOutOthers } from "./sign-out-others";
+import { LocalTime } from "@/components/ui/local-time";
 
 /** A browser's name from its user agent, coarse on purpose (enough to recognise one's own devices). */
 function browserOf(userAgent: string | null): string {
@@ -28,8 +29,6 @@ function browserOf(userAgent: string | null): string {
   return os ? `${browser} on ${os}` : browser;
 }
 
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-
 export function SessionList({ sessions }: { sessions: SessionSummary[] }) {
   return (
     <div className="grid gap-4">
@@ -40,7 +39,7 @@ export function SessionList({ sessions }: { sessions: SessionSummary[] }) {
               {browserOf(s.userAgent)} {s.current && <Badge tone="info">This browser</Badge>}
             </span>
             <span className="text-muted-foreground">
-              signed in {when.format(s.createdAt)} · expires {when.format(s.expiresAt)}
+              signed in <LocalTime timestamp={s.createdAt} /> · expires <LocalTime timestamp={s.expiresAt} />
             </span>
           </li>
         ))}

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { Ship } from "lucide-react";
+import { MobileNav } from "@/components/shell/mobile-nav";
 import { NavLinks } from "@/components/shell/nav-links";
+import { SessionEndedDialog } from "@/components/shell/session-ended-dialog";
 import { UserMenu, type UserMenuProps } from "@/components/shell/user-menu";
 
 export interface AppShellProps extends UserMenuProps {
@@ -9,10 +11,10 @@ export interface AppShellProps extends UserMenuProps {
 }
 
 /**
- * One navigation for every size: a top bar (brand, user menu, then the links in a scrolling row) on small screens, a
- * sticky sidebar from md up. Rendered once, so there is a single "Main" landmark.
+ * A sticky sidebar from md up; below, a top bar (menu button, brand, organization, user menu) whose menu opens the
+ * same links in a sheet. Only one of the two navigations is shown at a time, so there is a single "Main" landmark.
  */
-export function AppShell({ org, user, role, children }: AppShellProps) {
+export function AppShell({ org, user, role, theme, children }: AppShellProps) {
   return (
     <div className="min-h-screen md:flex">
       <a
@@ -21,7 +23,8 @@ export function AppShell({ org, user, role, children }: AppShellProps) {
       >
         Skip to content
       </a>
-      <header className="flex flex-wrap items-center gap-x-2 gap-y-2 border-b bg-card px-3 py-2 md:sticky md:top-0 md:h-screen md:w-60 md:shrink-0 md:flex-col md:flex-nowrap md:items-stretch md:border-r md:border-b-0 md:py-4">
+      <header className="flex items-center gap-2 border-b bg-card px-3 py-2 md:sticky md:top-0 md:h-screen md:w-60 md:shrink-0 md:flex-col md:flex-nowrap md:items-stretch md:border-r md:border-b-0 md:py-4">
+        <MobileNav orgName={org.name} />
         <Link
           href="/shipments"
           className="flex items-center gap-2 rounded-md px-2 py-1 focus-visible:outline-2 focus-visible:outline-ring"
@@ -33,13 +36,14 @@ export function AppShell({ org, user, role, children }: AppShellProps) {
           {org.name}
         </p>
         <div className="md:order-last md:mt-auto md:border-t md:pt-3">
-          <UserMenu user={user} role={role} />
+          <UserMenu user={user} role={role} theme={theme} />
         </div>
-        <NavLinks className="-mx-1 basis-full px-1 md:basis-auto" />
+        <NavLinks className="hidden md:block" />
       </header>
       <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8">
         {children}
       </main>
+      <SessionEndedDialog />
     </div>
   );
 }

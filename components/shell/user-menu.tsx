@@ -11,14 +11,17 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { SignOutItem } from "@/components/shell/sign-out-item";
+import { ThemeMenu } from "@/components/shell/theme-menu";
 import type { Role } from "@/lib/auth/roles";
 
 export interface UserMenuProps {
   user: { name: string; email: string };
   role: Role;
+  /** The `theme` cookie as the server read it. */
+  theme?: string;
 }
 
-export function UserMenu({ user, role }: UserMenuProps) {
+export function UserMenu({ user, role, theme }: UserMenuProps) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger className="flex h-9 min-w-0 items-center gap-2 rounded-md px-2 text-left text-sm hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring md:w-full">
@@ -45,6 +48,9 @@ export function UserMenu({ user, role }: UserMenuProps) {
             Account
           </Link>
         </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <ThemeMenu initial={theme} />
+        <DropdownMenuSeparator />
         <SignOutItem />
       </DropdownMenuContent>
     </DropdownMenu>

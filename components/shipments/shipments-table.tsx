@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { TestBadge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
-import { formatMoney } from "@/components/ui/money";
-import { ShipmentStatusBadge } from "@/components/ui/shipment-status-badge";
+import { formatMoney } from "@/lib/client/format";
+import { ShipmentStatusBadge } from "@/components/shipments/shipment-status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { Shipment } from "@/lib/schemas/shipment";
 

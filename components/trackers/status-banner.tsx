@@ -1,7 +1,7 @@
 import { TRACKER_STATUS_DISPLAY } from "@/components/trackers/tracker-status-badge";
 import { cn } from "@/components/ui/cn";
 import type { TrackerStatus } from "@/lib/carriers/types";
-import { formatCalendarDate } from "@/lib/dashboard/timeline";
+import { dayText } from "@/lib/client/format";
 
 const TONE = {
   neutral: "border-neutral-border bg-neutral-muted text-neutral",
@@ -24,9 +24,9 @@ export function StatusBanner({ status, estimatedDelivery, latest, children }: St
   const { label, tone, icon: Icon } = TRACKER_STATUS_DISPLAY[status];
   const when =
     status === "delivered" && latest
-      ? `Delivered ${formatCalendarDate(latest.date)}`
+      ? `Delivered ${dayText(latest.date)}`
       : estimatedDelivery && status !== "cancelled"
-        ? `Expected ${formatCalendarDate(estimatedDelivery.slice(0, 10))}`
+        ? `Expected ${dayText(estimatedDelivery.slice(0, 10))}`
         : null;
   return (
     <section aria-label="Status" className={cn("grid gap-1 rounded-lg border p-4", TONE[tone])}>

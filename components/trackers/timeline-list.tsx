@@ -9,7 +9,7 @@ export interface TimelineEvent {
 }
 
 /**
- * Tracking events, newest first, under the day each happened (dashboard.md §4): dates and times are the carrier's,
+ * Tracking events, newest first, under the day each happened: dates and times are the carrier's,
  * local to the scan, and never converted to the viewer's zone. Server-rendered: it works without scripts.
  */
 export function TimelineList({ events, empty }: { events: TimelineEvent[]; empty: string }) {

@@ -2,8 +2,11 @@
 
 import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { useMutation } from "@tanstack/react-query";
+import { FormProvider } from "react-hook-form";
 import { Radar } from "lucide-react";
+import { z } from "zod";
+import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
+import { useApiForm } from "@/components/forms/use-api-form";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -14,45 +17,58 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
-import { NativeSelect } from "@/components/ui/native-select";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 
 /** The carrier choice that lets the service tell the carrier from the number (docs/api.md, "Managed mode: trackers"). */
 const DETECT = "auto";
 
+/** The path's two parts; the number is sent without the spaces a clerk copies from an email. */
+const TrackParcel = z.object({
+  carrier: z.string().min(1),
+  tracking_number: z
+    .string()
+    .transform((v) => v.replace(/\s+/g, ""))
+    .pipe(z.string().min(1, "must not be empty").max(64)),
+});
+
 /**
  * "Track a parcel": carrier and number → POST /v1/trackers/{carrier}/{number} (a tracker already kept for that
  * number is answered as it is), then its page. The carrier is told from the number unless the clerk names one; the
- * carrier's own answer is shown when it does not know the number.
+ * carrier's own answer (a 404 when it does not know the number) is shown under the number.
  */
 export function TrackParcelDialog({ carriers }: { carriers: string[] }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [carrier, setCarrier] = useState(DETECT);
-  const [number, setNumber] = useState("");
-  const track = useMutation({
-    mutationFn: () =>
-      apiFetch<StoredTracker>(
-        `/v1/trackers/${encodeURIComponent(carrier)}/${encodeURIComponent(number.replace(/\s+/g, ""))}`,
-        { method: "POST" },
-      ),
+  const { form, onSubmit, formError, pending, result, reset } = useApiForm({
+    schema: TrackParcel,
+    defaultValues: { carrier: DETECT, tracking_number: "" },
+    refresh: false,
+    request: async ({ carrier, tracking_number }) => {
+      const path = `/v1/trackers/${encodeURIComponent(carrier)}/${encodeURIComponent(tracking_number)}`;
+      try {
+        return await apiFetch<StoredTracker>(path, { method: "POST" });
+      } catch (error) {
+        // The path names the number, so an unknown number's 404 belongs under it.
+        if (error instanceof ApiProblem && error.status === 404 && !error.errors.some((e) => e.field))
+          throw new ApiProblem(
+            404,
+            [{ code: "not_found", message: error.message, field: "tracking_number" }],
+            [],
+            null,
+          );
+        throw error;
+      }
+    },
     onSuccess: (t) => router.push(`/trackers/${t.id}`),
   });
-  const problem = track.error;
-  const numberError =
-    problem instanceof ApiProblem
-      ? (problem.errors.find((e) => e.field === "tracking_number")?.message ??
-        (problem.status === 404 ? problem.message : undefined))
-      : undefined;
+  const options = [{ value: DETECT, label: "Tell from the number" }, ...carriers.map((c) => ({ value: c, label: c }))];
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) track.reset();
+        if (!next) reset();
       }}
     >
       <DialogTrigger asChild>
@@ -69,47 +85,23 @@ export function TrackParcelDialog({ carriers }: { carriers: string[] }) {
             background.
           </DialogDescription>
         </DialogHeader>
-        <form
-          id="track-parcel"
-          className="grid gap-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            track.mutate();
-          }}
-        >
-          <Field label="Carrier" required>
-            {(p) => (
-              <NativeSelect {...p} value={carrier} onChange={(e) => setCarrier(e.target.value)}>
-                <option value={DETECT}>Tell from the number</option>
-                {carriers.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </Field>
-          <Field label="Tracking number" required error={numberError}>
-            {(p) => (
-              <Input
-                {...p}
-                value={number}
-                onChange={(e) => setNumber(e.target.value)}
-                maxLength={64}
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
-              />
-            )}
-          </Field>
-          {problem && !numberError && (
-            <p role="alert" className="text-sm text-destructive">
-              {problem.message}
-            </p>
-          )}
-        </form>
+        <FormProvider {...form}>
+          <form id="track-parcel" className="grid gap-4" noValidate onSubmit={onSubmit}>
+            <SelectField name="carrier" label="Carrier" required options={options} />
+            <TextField
+              name="tracking_number"
+              label="Tracking number"
+              required
+              maxLength={64}
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+            />
+            <FormError>{formError}</FormError>
+          </form>
+        </FormProvider>
         <DialogFooter>
-          <Button type="submit" form="track-parcel" loading={track.isPending || track.isSuccess}>
+          <Button type="submit" form="track-parcel" loading={pending || result !== undefined}>
             Track
           </Button>
         </DialogFooter>

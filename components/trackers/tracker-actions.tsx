@@ -1,13 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMutation } from "@tanstack/react-query";
 import { RefreshCw, Trash2 } from "lucide-react";
-import { toast } from "sonner";
+import { FormError } from "@/components/forms/form-fields";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { ShareLinkButton } from "@/components/trackers/share-link-button";
 import { apiFetch } from "@/lib/client/api";
+import { problemText } from "@/lib/client/problems";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 
 /**
@@ -17,13 +18,16 @@ import type { StoredTracker } from "@/lib/schemas/tracker";
 export function TrackerActions({ id, trackingNumber }: { id: string; trackingNumber: string }) {
   const router = useRouter();
   const path = `/v1/trackers/${encodeURIComponent(id)}`;
-  const refresh = useMutation({
-    mutationFn: () => apiFetch<StoredTracker>(`${path}/refresh`, { method: "POST" }),
-    onSuccess: (t) => {
-      toast.success(`Refreshed: ${t.events.length} ${t.events.length === 1 ? "event" : "events"}.`);
-      router.refresh();
-    },
-    onError: (err) => toast.error(`The carrier could not be asked: ${err.message}`),
+  const refresh = useApiMutation({
+    request: () => apiFetch<StoredTracker>(`${path}/refresh`, { method: "POST" }),
+    success: (t) => `Refreshed: ${t.events.length} ${t.events.length === 1 ? "event" : "events"}.`,
+  });
+  const remove = useApiMutation({
+    request: () => apiFetch(path, { method: "DELETE" }),
+    success: `Tracker ${trackingNumber} deleted.`,
+    failure: "caller",
+    refresh: false,
+    onSuccess: () => router.push("/trackers"),
   });
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -42,16 +46,12 @@ export function TrackerActions({ id, trackingNumber }: { id: string; trackingNum
         description="Tracking stops and its events are forgotten; its share link stops working. A linked shipment keeps its status."
         confirmLabel={`Delete tracker ${trackingNumber}`}
         onConfirm={async () => {
-          try {
-            await apiFetch(path, { method: "DELETE" });
-          } catch (err) {
-            toast.error(`Not deleted: ${(err as Error).message}`);
-            throw err;
-          }
-          toast.success(`Tracker ${trackingNumber} deleted.`);
-          router.push("/trackers");
+          remove.reset();
+          await remove.mutateAsync();
         }}
-      />
+      >
+        <FormError>{remove.error ? `Not deleted: ${problemText(remove.error)}` : null}</FormError>
+      </ConfirmDialog>
       <ShareLinkButton trackerId={id} />
     </div>
   );

@@ -3,7 +3,7 @@ import { TestBadge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { TrackerStatusBadge } from "@/components/trackers/tracker-status-badge";
-import { formatCalendarDate } from "@/lib/dashboard/timeline";
+import { dayText } from "@/lib/client/format";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 
 const dash = <span className="text-muted-foreground">—</span>;
@@ -37,9 +37,9 @@ export function TrackerTable({ trackers }: { trackers: StoredTracker[] }) {
 function TrackerRow({ tracker: t }: { tracker: StoredTracker }) {
   const last = t.events[0];
   const delivery = t.delivered
-    ? last && `Delivered ${formatCalendarDate(last.date)}`
+    ? last && `Delivered ${dayText(last.date)}`
     : t.estimated_delivery && t.status !== "cancelled"
-      ? `Expected ${formatCalendarDate(t.estimated_delivery.slice(0, 10))}`
+      ? `Expected ${dayText(t.estimated_delivery.slice(0, 10))}`
       : null;
   return (
     <TableRow className="relative">
@@ -66,9 +66,7 @@ function TrackerRow({ tracker: t }: { tracker: StoredTracker }) {
           <span className="grid">
             <span className="truncate">{last.description}</span>
             <span className="text-xs text-muted-foreground">
-              {[last.location, `${formatCalendarDate(last.date)}${last.time ? ` ${last.time}` : ""}`]
-                .filter(Boolean)
-                .join(" · ")}
+              {[last.location, `${dayText(last.date)}${last.time ? ` ${last.time}` : ""}`].filter(Boolean).join(" · ")}
             </span>
           </span>
         ) : (

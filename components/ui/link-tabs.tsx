@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
+import { formatCount } from "@/lib/client/format";
 
 export interface LinkTab {
   href: string;
@@ -27,7 +28,7 @@ export function LinkTabs({ label, items, className }: { label: string; items: Li
               {item.label}
               {item.count !== undefined && (
                 <span className="rounded-full bg-muted px-1.5 text-xs text-muted-foreground tabular-nums">
-                  {item.count.toLocaleString()}
+                  {formatCount(item.count)}
                 </span>
               )}
             </Link>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { cn } from "@/components/ui/cn";
+import { formatCount } from "@/lib/client/format";
 
 export interface PaginationProps {
   /** 1-based. */
@@ -37,7 +38,7 @@ export function Pagination({ page, pageCount, href, className }: PaginationProps
         "prev",
       )}
       <p className="text-sm text-muted-foreground tabular-nums">
-        Page {page.toLocaleString()} of {pageCount.toLocaleString()}
+        Page {formatCount(page)} of {formatCount(pageCount)}
       </p>
       {edge(
         page + 1,

@@ -1,13 +1,13 @@
 "use client";
 
-import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { useMutation } from "@tanstack/react-query";
 import { Send } from "lucide-react";
-import { toast } from "sonner";
+import { FormError } from "@/components/forms/form-fields";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { apiFetch } from "@/lib/client/api";
+import { problemText } from "@/lib/client/problems";
 import type { WebhookEndpoint } from "@/lib/schemas/webhook";
 import type { WebhookAttempt } from "@/lib/schemas/webhook-delivery";
 import { EndpointFormDialog } from "./endpoint-form-dialog";
@@ -15,31 +15,21 @@ import { EndpointFormDialog } from "./endpoint-form-dialog";
 /** An owner's or admin's buttons on one endpoint: send a test ping, edit, enable or disable, delete. */
 export function EndpointActions({ endpoint }: { endpoint: WebhookEndpoint }) {
   const router = useRouter();
-  const [problem, setProblem] = useState<string | null>(null);
-  const ping = useMutation({
-    mutationFn: () => apiFetch<WebhookAttempt>(`/v1/webhooks/${endpoint.id}/test`, { method: "POST" }),
-    onSuccess: () => router.refresh(),
+  const path = `/v1/webhooks/${endpoint.id}`;
+  // The attempt is shown below the buttons rather than in a toast: its answer's excerpt is what the admin reads.
+  const ping = useApiMutation({
+    request: () => apiFetch<WebhookAttempt>(`${path}/test`, { method: "POST" }),
+    failure: "caller",
   });
-  const toggle = useMutation({
-    mutationFn: () =>
-      apiFetch<WebhookEndpoint>(`/v1/webhooks/${endpoint.id}`, {
-        method: "PATCH",
-        body: { enabled: !endpoint.enabled },
-      }),
-    onSuccess: (saved) => {
-      toast.success(saved.enabled ? "Endpoint enabled." : "Endpoint disabled.");
-      router.refresh();
-    },
-    onError: (err) => toast.error(err.message),
+  const toggle = useApiMutation({
+    request: () => apiFetch<WebhookEndpoint>(path, { method: "PATCH", body: { enabled: !endpoint.enabled } }),
+    success: (saved) => (saved.enabled ? "Endpoint enabled." : "Endpoint disabled."),
   });
-  const remove = useMutation({
-    mutationFn: () => apiFetch<WebhookEndpoint>(`/v1/webhooks/${endpoint.id}`, { method: "DELETE" }),
-    onSuccess: () => {
-      toast.success("Endpoint deleted.");
-      router.push("/settings/webhooks");
-      router.refresh();
-    },
-    onError: (err) => setProblem(err.message),
+  const remove = useApiMutation({
+    request: () => apiFetch<WebhookEndpoint>(path, { method: "DELETE" }),
+    success: "Endpoint deleted.",
+    failure: "caller",
+    onSuccess: () => router.push("/settings/webhooks"),
   });
   return (
     <div className="grid gap-3">
@@ -47,7 +37,7 @@ export function EndpointActions({ endpoint }: { endpoint: WebhookEndpoint }) {
         <Button size="sm" onClick={() => ping.mutate()} loading={ping.isPending}>
           <Send aria-hidden /> Send test event
         </Button>
-        <EndpointFormDialog endpoint={endpoint} onSaved={() => router.refresh()} />
+        <EndpointFormDialog endpoint={endpoint} />
         <Button variant="outline" size="sm" onClick={() => toggle.mutate()} loading={toggle.isPending}>
           {endpoint.enabled ? "Disable" : "Enable"}
         </Button>
@@ -61,23 +51,15 @@ export function EndpointActions({ endpoint }: { endpoint: WebhookEndpoint }) {
           description="Nothing more is sent to it; its pending deliveries and its delivery log are deleted with it. The events stay."
           confirmLabel="Delete endpoint"
           onConfirm={async () => {
-            setProblem(null);
+            remove.reset();
             await remove.mutateAsync();
           }}
         >
-          {problem && (
-            <p role="alert" className="text-sm text-destructive">
-              {problem}
-            </p>
-          )}
+          <FormError>{remove.error ? problemText(remove.error) : null}</FormError>
         </ConfirmDialog>
       </div>
       <div aria-live="polite">
-        {ping.error && (
-          <p role="alert" className="text-sm text-destructive">
-            {ping.error.message}
-          </p>
-        )}
+        <FormError>{ping.error ? problemText(ping.error) : null}</FormError>
         {ping.data && <TestResult attempt={ping.data} />}
       </div>
     </div>

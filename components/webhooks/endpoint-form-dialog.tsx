@@ -1,8 +1,12 @@
 "use client";
 
 import { useState } from "react";
-import { useMutation } from "@tanstack/react-query";
-import { Check, Copy, Pencil, Plus } from "lucide-react";
+import { Controller, FormProvider, useFormContext, useFormState, useWatch } from "react-hook-form";
+import { Pencil, Plus } from "lucide-react";
+import { z } from "zod";
+import { CheckboxField, FormError, TextField } from "@/components/forms/form-fields";
+import { SecretOnce } from "@/components/forms/secret-once";
+import { useApiForm } from "@/components/forms/use-api-form";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import {
@@ -14,70 +18,67 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { ApiProblem, apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/client/api";
+import { fieldErrorText } from "@/lib/client/problems";
 import { EVENT_TYPES, type EventType } from "@/lib/schemas/event";
 import type { WebhookEndpoint } from "@/lib/schemas/webhook";
 
 type Created = WebhookEndpoint & { secret: string };
 
+/** The dialog's values; the URL's rules are the API's (lib/schemas/webhook.ts), checked there. */
+const EndpointForm = z
+  .object({
+    url: z.string().trim().min(1, "must not be empty").max(2000),
+    description: z.string().trim().max(500),
+    all: z.boolean(),
+    enabled_events: z.array(z.enum(EVENT_TYPES)),
+    test_mode: z.boolean(),
+  })
+  .refine((v) => v.all || v.enabled_events.length > 0, {
+    path: ["enabled_events"],
+    message: "Choose at least one event type, or all events.",
+  });
+
 /**
  * Adds an endpoint (POST /v1/webhooks, then its signing secret shown once with a copy button) or, given `endpoint`,
  * changes its URL, description and events (PATCH). Test mode is chosen at creation only: the API never changes it.
  */
-export function EndpointFormDialog({ endpoint, onSaved }: { endpoint?: WebhookEndpoint; onSaved: () => void }) {
+export function EndpointFormDialog({ endpoint }: { endpoint?: WebhookEndpoint }) {
   const editing = !!endpoint;
-  const initialAll = endpoint ? endpoint.enabled_events.includes("*") : true;
-  const initialTypes = endpoint && !initialAll ? (endpoint.enabled_events as EventType[]) : [];
+  const all = endpoint ? endpoint.enabled_events.includes("*") : true;
   const [open, setOpen] = useState(false);
-  const [url, setUrl] = useState(endpoint?.url ?? "");
-  const [description, setDescription] = useState(endpoint?.description ?? "");
-  const [all, setAll] = useState(initialAll);
-  const [types, setTypes] = useState<EventType[]>(initialTypes);
-  const [testMode, setTestMode] = useState(true);
-  const [copied, setCopied] = useState(false);
-  const [eventsError, setEventsError] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: () => {
-      const enabled_events = all ? ["*"] : types;
-      return editing
-        ? apiFetch<WebhookEndpoint>(`/v1/webhooks/${endpoint.id}`, {
-            method: "PATCH",
-            body: { url, description, enabled_events },
-          })
-        : apiFetch<Created>("/v1/webhooks", { body: { url, description, enabled_events, test_mode: testMode } });
+  const { form, onSubmit, formError, pending, result, reset } = useApiForm({
+    schema: EndpointForm,
+    defaultValues: {
+      url: endpoint?.url ?? "",
+      description: endpoint?.description ?? "",
+      all,
+      enabled_events: endpoint && !all ? (endpoint.enabled_events as EventType[]) : [],
+      test_mode: true,
     },
+    fields: ["url", "description", "enabled_events"],
+    request: (v) => {
+      const enabled_events = v.all ? ["*"] : v.enabled_events;
+      const body = { url: v.url, description: v.description, enabled_events };
+      return editing
+        ? apiFetch<WebhookEndpoint>(`/v1/webhooks/${endpoint.id}`, { method: "PATCH", body })
+        : apiFetch<Created>("/v1/webhooks", { body: { ...body, test_mode: v.test_mode } });
+    },
+    success: editing ? "Endpoint saved." : undefined,
     onSuccess: (saved) => {
-      onSaved();
       if (!("secret" in saved)) setOpen(false);
     },
   });
-  const fieldError = (field: string) =>
-    save.error instanceof ApiProblem
-      ? save.error.errors.find((e) => e.field === field || e.field?.startsWith(`${field}[`))?.message
-      : undefined;
-  const created = save.data && "secret" in save.data ? (save.data as Created) : null;
+  const created = result && "secret" in result ? (result as Created) : null;
 
   function change(next: boolean) {
     setOpen(next);
-    if (!next) {
-      save.reset();
-      setCopied(false);
-      setEventsError(null);
-      if (!editing) {
-        setUrl("");
-        setDescription("");
-        setAll(true);
-        setTypes([]);
-        setTestMode(true);
-      }
-    }
+    // Closed: a new endpoint's form starts empty again; an edited one from what was saved.
+    if (!next) reset();
   }
 
   const formId = editing ? `edit-${endpoint.id}` : "add-endpoint";
-  const otherError = save.error && !fieldError("url") && !fieldError("description") && !fieldError("enabled_events");
   return (
     <Dialog open={open} onOpenChange={change}>
       <DialogTrigger asChild>
@@ -103,96 +104,28 @@ export function EndpointFormDialog({ endpoint, onSaved }: { endpoint?: WebhookEn
           </DialogDescription>
         </DialogHeader>
         {created ? (
-          <div className="flex items-center gap-2">
-            <code
-              data-testid="signing-secret"
-              className="min-w-0 flex-1 truncate rounded-md border bg-muted px-3 py-2 font-mono text-sm"
-            >
-              {created.secret}
-            </code>
-            <Button
-              variant="outline"
-              onClick={async () => {
-                await navigator.clipboard.writeText(created.secret);
-                setCopied(true);
-              }}
-            >
-              {copied ? <Check aria-hidden /> : <Copy aria-hidden />} {copied ? "Copied" : "Copy"}
-            </Button>
-          </div>
+          <SecretOnce value={created.secret} label="Signing secret" testId="signing-secret" />
         ) : (
-          <form
-            id={formId}
-            className="grid gap-4"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (!all && types.length === 0) {
-                setEventsError("Choose at least one event type, or all events.");
-                return;
-              }
-              setEventsError(null);
-              save.mutate();
-            }}
-          >
-            <Field label="URL" required error={fieldError("url")} hint="https://… (http only for test mode)">
-              {(p) => <Input {...p} type="url" value={url} onChange={(e) => setUrl(e.target.value)} maxLength={2000} />}
-            </Field>
-            <Field label="Description" error={fieldError("description")}>
-              {(p) => (
-                <Input {...p} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} />
+          <FormProvider {...form}>
+            <form id={formId} className="grid gap-4" noValidate onSubmit={onSubmit}>
+              <TextField name="url" label="URL" type="url" required hint="https://… (http only for test mode)" />
+              <TextField name="description" label="Description" maxLength={500} />
+              <EventsFieldset formId={formId} />
+              {!editing && (
+                <CheckboxField
+                  name="test_mode"
+                  label="Test mode: receive the events of test-mode shipments and trackers (cannot change later)"
+                />
               )}
-            </Field>
-            <fieldset
-              className="grid gap-2"
-              aria-describedby={eventsError || fieldError("enabled_events") ? `${formId}-events-error` : undefined}
-            >
-              <legend className="mb-1 text-sm font-medium">Events</legend>
-              <CheckRow
-                id={`${formId}-all`}
-                label="All events (including types added later)"
-                checked={all}
-                onChange={setAll}
-              />
-              {!all && (
-                <div className="grid gap-2 pl-6 sm:grid-cols-2">
-                  {EVENT_TYPES.map((type) => (
-                    <CheckRow
-                      key={type}
-                      id={`${formId}-${type}`}
-                      label={type}
-                      mono
-                      checked={types.includes(type)}
-                      onChange={(on) => setTypes((prev) => (on ? [...prev, type] : prev.filter((t) => t !== type)))}
-                    />
-                  ))}
-                </div>
-              )}
-              {(eventsError || fieldError("enabled_events")) && (
-                <p id={`${formId}-events-error`} role="alert" className="text-sm text-destructive">
-                  {eventsError ?? fieldError("enabled_events")}
-                </p>
-              )}
-            </fieldset>
-            {!editing && (
-              <CheckRow
-                id={`${formId}-test`}
-                label="Test mode: receive the events of test-mode shipments and trackers (cannot change later)"
-                checked={testMode}
-                onChange={setTestMode}
-              />
-            )}
-            {otherError && (
-              <p role="alert" className="text-sm text-destructive">
-                {save.error.message}
-              </p>
-            )}
-          </form>
+              <FormError>{formError}</FormError>
+            </form>
+          </FormProvider>
         )}
         <DialogFooter>
           {created ? (
             <Button onClick={() => change(false)}>Done</Button>
           ) : (
-            <Button type="submit" form={formId} loading={save.isPending}>
+            <Button type="submit" form={formId} loading={pending}>
               {editing ? "Save changes" : "Add endpoint"}
             </Button>
           )}
@@ -202,25 +135,49 @@ export function EndpointFormDialog({ endpoint, onSaved }: { endpoint?: WebhookEn
   );
 }
 
-function CheckRow({
-  id,
-  label,
-  checked,
-  onChange,
-  mono,
-}: {
-  id: string;
-  label: string;
-  checked: boolean;
-  onChange: (on: boolean) => void;
-  mono?: boolean;
-}) {
+type Values = z.input<typeof EndpointForm>;
+
+/** All events, or the chosen types; the list's error (none chosen, or the API's) under it. */
+function EventsFieldset({ formId }: { formId: string }) {
+  const { control } = useFormContext<Values>();
+  const all = useWatch({ control, name: "all" });
+  const { errors } = useFormState({ control, name: "enabled_events" });
+  const message = errors.enabled_events?.message ?? errors.enabled_events?.root?.message;
+  const errorId = `${formId}-events-error`;
   return (
-    <div className="flex items-start gap-2">
-      <Checkbox id={id} checked={checked} onCheckedChange={(v) => onChange(v === true)} className="mt-0.5" />
-      <Label htmlFor={id} className={mono ? "font-mono text-xs font-normal" : "font-normal"}>
-        {label}
-      </Label>
-    </div>
+    <fieldset className="grid gap-2" aria-describedby={message ? errorId : undefined}>
+      <legend className="mb-1 text-sm font-medium">Events</legend>
+      <CheckboxField<Values> name="all" label="All events (including types added later)" />
+      {!all && (
+        <Controller
+          control={control}
+          name="enabled_events"
+          render={({ field }) => (
+            <div className="grid gap-2 pl-6 sm:grid-cols-2">
+              {EVENT_TYPES.map((type) => (
+                <div key={type} className="flex items-start gap-2">
+                  <Checkbox
+                    id={`${formId}-${type}`}
+                    checked={field.value.includes(type)}
+                    onCheckedChange={(on) =>
+                      field.onChange(on === true ? [...field.value, type] : field.value.filter((t) => t !== type))
+                    }
+                    className="mt-0.5"
+                  />
+                  <Label htmlFor={`${formId}-${type}`} className="font-mono text-xs font-normal">
+                    {type}
+                  </Label>
+                </div>
+              ))}
+            </div>
+          )}
+        />
+      )}
+      {message && (
+        <p id={errorId} role="alert" className="text-sm text-destructive">
+          {fieldErrorText("Events", message)}
+        </p>
+      )}
+    </fieldset>
   );
 }

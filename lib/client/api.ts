@@ -1,5 +1,11 @@
 import type { Message } from "@/lib/schemas/message";
 
+/** What a 401 means in the dashboard: the session cookie expired or was revoked (the API's text asks for a key). */
+export const SESSION_ENDED = "Your session ended: sign in again.";
+
+/** Fired on `window` when a request answers 401, so the page can offer to sign in again (SessionEndedDialog). */
+export const SESSION_ENDED_EVENT = "shipwell:session-ended";
+
 /** One problem from the API's error envelope (docs/api.md, "Errors"): `field` is a path such as `parcels[0].weight`. */
 export interface ApiFieldError {
   code: string;
@@ -19,7 +25,11 @@ export class ApiProblem extends Error {
     readonly body: unknown,
   ) {
     super(
-      errors[0]?.message ?? messages.find((m) => m.level === "error")?.message ?? `The request failed (${status}).`,
+      status === 401
+        ? SESSION_ENDED
+        : (errors[0]?.message ??
+            messages.find((m) => m.level === "error")?.message ??
+            `The request failed (${status}).`),
     );
     this.name = "ApiProblem";
   }
@@ -37,15 +47,11 @@ function asArray<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
 }
 
-/**
- * The dashboard's one way to call the API it sells: same-origin, with the session cookie (the browser sends the
- * `Origin` header that cookie-authenticated writes require).
- */
-export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+function send(path: string, request: ApiRequest, accept: string): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept };
   if (request.body !== undefined) headers["Content-Type"] = "application/json";
   if (request.idempotencyKey) headers["Idempotency-Key"] = request.idempotencyKey;
-  const res = await fetch(path, {
+  return fetch(path, {
     method: request.method ?? (request.body === undefined ? "GET" : "POST"),
     headers,
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
@@ -53,16 +59,40 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
     cache: "no-store",
     signal: request.signal,
   });
-  const text = await res.text();
-  let body: unknown = null;
+}
+
+function parsed(text: string): unknown {
   try {
-    body = text ? JSON.parse(text) : null;
+    return text ? JSON.parse(text) : null;
   } catch {
-    body = text;
+    return text;
   }
-  if (!res.ok) {
-    const record = (body ?? {}) as Record<string, unknown>;
-    throw new ApiProblem(res.status, asArray(record.errors), asArray(record.messages), body);
-  }
+}
+
+/** A non-2xx answer as an ApiProblem; a 401 also tells the page the session ended (SessionEndedDialog). */
+function problemOf(status: number, body: unknown): ApiProblem {
+  const record = (body ?? {}) as Record<string, unknown>;
+  if (status === 401 && typeof window !== "undefined") window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
+  return new ApiProblem(status, asArray(record.errors), asArray(record.messages), body);
+}
+
+/**
+ * The dashboard's one way to call the API it sells: same-origin, with the session cookie (the browser sends the
+ * `Origin` header that cookie-authenticated writes require).
+ */
+export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
+  const res = await send(path, request, "application/json");
+  const body = parsed(await res.text());
+  if (!res.ok) throw problemOf(res.status, body);
   return body as T;
+}
+
+/** A file the API answers (a label, a sheet of labels): its bytes and the name the server gave it. */
+export async function apiFile(
+  path: string,
+  request: Pick<ApiRequest, "signal"> = {},
+): Promise<{ blob: Blob; contentDisposition: string | null }> {
+  const res = await send(path, request, "*/*");
+  if (!res.ok) throw problemOf(res.status, parsed(await res.text()));
+  return { blob: await res.blob(), contentDisposition: res.headers.get("Content-Disposition") };
 }

@@ -1,5 +1,5 @@
 /**
- * How this browser can print a label (dashboard.md §3): Chromium prints a PDF loaded in an off-screen iframe; Safari
+ * How this browser can print a label: Chromium prints a PDF loaded in an off-screen iframe; Safari
  * prints such a frame blank and Firefox does it unreliably, so they get the label in a new tab and print from there.
  * Every browser on iOS is WebKit underneath, whatever its name.
  */

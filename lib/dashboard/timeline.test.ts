@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCalendarDate, timelineDays } from "@/lib/dashboard/timeline";
+import { timelineDays } from "@/lib/dashboard/timeline";
 
 const event = (date: string, time: string, description: string) => ({ date, time, description });
 
@@ -23,12 +23,5 @@ describe("timelineDays", () => {
       event("2024-03-05", "00:30", "Export scan (Los Angeles, next day local)"),
     ]);
     expect(days.map((d) => d.date)).toEqual(["2024-03-05", "2024-03-04", "2024-03-05"]);
-  });
-});
-
-describe("formatCalendarDate", () => {
-  it("reads a date-only string as that calendar day in every time zone, and leaves other text as it is", () => {
-    expect(formatCalendarDate("2024-01-01")).toBe("Mon, Jan 1, 2024");
-    expect(formatCalendarDate("yesterday")).toBe("yesterday");
   });
 });

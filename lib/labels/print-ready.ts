@@ -4,7 +4,7 @@ import { pdfLib } from "@/lib/labels/pdf-lib";
 /**
  * Chrome (and Acrobat) print a PDF at actual size only when its ViewerPreferences say PrintScaling None; without it
  * they fit the page to the printer's printable area, shrinking a 4×6 label by a few per cent, enough to make a
- * barcode unreadable for some scanners (dashboard.md §3).
+ * barcode unreadable for some scanners.
  */
 export async function printAtActualSize(doc: PDFDocument): Promise<void> {
   const { PrintScaling } = await pdfLib();

@@ -15,6 +15,7 @@ import { listConnections } from "@/lib/connections/list-connections";
 import { requireSession } from "@/lib/dashboard/session";
 import { countShipmentsByStatus } from "@/lib/shipments/count-by-status";
 import { listShipments } from "@/lib/shipments/list-shipments";
+import { formatCount } from "@/lib/client/format";
 
 export const metadata: Metadata = { title: "Shipments" };
 
@@ -53,7 +54,7 @@ export default async function ShipmentsPage({ searchParams }: { searchParams: Pr
       {list.results.length > 0 ? (
         <>
           <p className="text-sm text-muted-foreground">
-            {list.count.toLocaleString("en-US")} {list.count === 1 ? "shipment" : "shipments"}
+            {formatCount(list.count)} {list.count === 1 ? "shipment" : "shipments"}
           </p>
           <div className="rounded-lg border bg-card">
             <ShipmentsTable shipments={list.results} />

@@ -19,6 +19,7 @@ import { requireSession } from "@/lib/dashboard/session";
 import { TRACKER_TABS, TRACKER_TAB_KEYS, trackerTabCount } from "@/lib/dashboard/tracker-status";
 import { countTrackersByStatus } from "@/lib/trackers/count-by-status";
 import { listTrackers } from "@/lib/trackers/list-trackers";
+import { formatCount } from "@/lib/client/format";
 
 export const metadata: Metadata = { title: "Trackers" };
 
@@ -58,7 +59,7 @@ export default async function TrackersPage({ searchParams }: { searchParams: Pro
       {list.results.length > 0 ? (
         <>
           <p className="text-sm text-muted-foreground">
-            {list.count.toLocaleString("en-US")} {list.count === 1 ? "tracker" : "trackers"}
+            {formatCount(list.count)} {list.count === 1 ? "tracker" : "trackers"}
           </p>
           <div className="rounded-lg border bg-card">
             <TrackerTable trackers={list.results} />

@@ -1,21 +1,20 @@
 "use client";
 
-import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { useMutation } from "@tanstack/react-query";
-import { toast } from "sonner";
 import { Badge, TestBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { apiFetch } from "@/lib/client/api";
+import { problemText } from "@/lib/client/problems";
+import { FormError } from "@/components/forms/form-fields";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import type { CarrierDeclaration } from "@/lib/schemas/carrier";
 import type { Connection } from "@/lib/schemas/connection";
 import { AddConnectionDialog } from "./add-connection-dialog";
 import { EditConnectionDialog } from "./edit-connection-dialog";
 import { TestConnectionDialog } from "./test-connection-dialog";
-
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface ConnectionIssue {
   message: string;
@@ -38,24 +37,16 @@ export function ConnectionsPanel({
   manager: boolean;
 }) {
   const router = useRouter();
-  const [problem, setProblem] = useState<string | null>(null);
   const refresh = () => router.refresh();
-  const toggle = useMutation({
-    mutationFn: (c: Connection) =>
+  const toggle = useApiMutation({
+    request: (c: Connection) =>
       apiFetch<Connection>(`/v1/connections/${c.id}`, { method: "PATCH", body: { active: !c.active } }),
-    onSuccess: (c) => {
-      toast.success(`${c.carrier_id} is ${c.active ? "active" : "inactive"}.`);
-      refresh();
-    },
-    onError: (err) => toast.error(err.message),
+    success: (c) => `${c.carrier_id} is ${c.active ? "active" : "inactive"}.`,
   });
-  const remove = useMutation({
-    mutationFn: (c: Connection) => apiFetch<Connection>(`/v1/connections/${c.id}`, { method: "DELETE" }),
-    onSuccess: (c) => {
-      toast.success(`Connection ${c.carrier_id} deleted.`);
-      refresh();
-    },
-    onError: (err) => setProblem(err.message),
+  const remove = useApiMutation({
+    request: (c: Connection) => apiFetch<Connection>(`/v1/connections/${c.id}`, { method: "DELETE" }),
+    success: (c) => `Connection ${c.carrier_id} deleted.`,
+    failure: "caller",
   });
   const carrierOf = (c: Connection) => carriers.find((d) => d.carrier_name === c.carrier_name);
 
@@ -117,13 +108,15 @@ export function ConnectionsPanel({
                     {c.refresh_backoff_until && (
                       <span className="block text-warning">
                         Carrier asked to slow down: tracking waits until{" "}
-                        {when.format(new Date(c.refresh_backoff_until))}
+                        <LocalTime timestamp={c.refresh_backoff_until} />
                       </span>
                     )}
                     {issue ? (
                       <span className="block">
                         {issue.message}{" "}
-                        <span className="text-muted-foreground">({when.format(new Date(issue.at))})</span>
+                        <span className="text-muted-foreground">
+                          (<LocalTime timestamp={issue.at} />)
+                        </span>
                       </span>
                     ) : (
                       !c.refresh_backoff_until && <span className="text-muted-foreground">None</span>
@@ -153,15 +146,11 @@ export function ConnectionsPanel({
                             description="Its credentials are erased. Labels already bought stay; their trackers move to another connection of the same carrier, if any."
                             confirmLabel={`Delete connection ${c.carrier_id}`}
                             onConfirm={async () => {
-                              setProblem(null);
+                              remove.reset();
                               await remove.mutateAsync(c);
                             }}
                           >
-                            {problem && (
-                              <p role="alert" className="text-sm text-destructive">
-                                {problem}
-                              </p>
-                            )}
+                            <FormError>{remove.error ? problemText(remove.error) : null}</FormError>
                           </ConfirmDialog>
                         </>
                       )}

@@ -12,7 +12,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
-import { formatMoney } from "@/components/ui/money";
+import { formatMoney } from "@/lib/client/format";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
 import { testRateRoute } from "@/lib/client/connection-settings";
 import { connectionTestVerdict } from "@/lib/client/connection-test";

@@ -1,10 +1,12 @@
 "use client";
 
-import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { revokeInvite } from "@/app/(dashboard)/settings/team/actions";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
+import { actionValue } from "@/lib/client/problems";
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface InvitationRow {
   id: string;
@@ -14,10 +16,14 @@ export interface InvitationRow {
   expiresAt: string;
 }
 
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-
 /** Invitations not yet used: who, as what, until when; a pending link can be revoked. */
 export function InvitationsList({ invitations, manager }: { invitations: InvitationRow[]; manager: boolean }) {
+  // The server action revalidates the page itself.
+  const revoke = useApiMutation({
+    request: async (inv: InvitationRow) => actionValue(await revokeInvite(inv.id)),
+    success: (_, inv) => `Invitation for ${inv.email} revoked.`,
+    refresh: false,
+  });
   if (invitations.length === 0) return <p className="text-sm text-muted-foreground">No open invitations.</p>;
   return (
     <ul className="divide-y rounded-md border">
@@ -28,7 +34,9 @@ export function InvitationsList({ invitations, manager }: { invitations: Invitat
             {inv.state === "expired" ? (
               <Badge tone="neutral">Expired</Badge>
             ) : (
-              <span className="text-muted-foreground">· link works until {when.format(new Date(inv.expiresAt))}</span>
+              <span className="text-muted-foreground">
+                · link works until <LocalTime timestamp={inv.expiresAt} />
+              </span>
             )}
           </span>
           {manager && (
@@ -42,12 +50,7 @@ export function InvitationsList({ invitations, manager }: { invitations: Invitat
               description="The link stops working at once. You can invite them again later."
               confirmLabel={`Revoke invitation for ${inv.email}`}
               onConfirm={async () => {
-                const result = await revokeInvite(inv.id);
-                if (!result.ok) {
-                  toast.error(result.message);
-                  throw new Error(result.message);
-                }
-                toast.success(`Invitation for ${inv.email} revoked.`);
+                await revoke.mutateAsync(inv);
               }}
             />
           )}

@@ -1,7 +1,12 @@
 "use client";
 
-import { useState, useTransition } from "react";
-import { Check, Copy, UserPlus } from "lucide-react";
+import { useState } from "react";
+import { FormProvider } from "react-hook-form";
+import { UserPlus } from "lucide-react";
+import { z } from "zod";
+import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
+import { SecretOnce } from "@/components/forms/secret-once";
+import { useApiForm } from "@/components/forms/use-api-form";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -12,41 +17,32 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
-import { NativeSelect } from "@/components/ui/native-select";
 import { inviteMember } from "@/app/(dashboard)/settings/team/actions";
-import type { Role } from "@/lib/auth/roles";
+import { ROLES, type Role } from "@/lib/auth/roles";
+import { actionValue } from "@/lib/client/problems";
+
+const Invite = z.object({
+  email: z.string().trim().min(1, "must not be empty").max(254),
+  role: z.enum(ROLES),
+});
 
 /** Makes an invitation and shows its link once, to copy into a message: no mail server needed. */
 export function InviteDialog({ roles }: { roles: Role[] }) {
   const [open, setOpen] = useState(false);
-  const [email, setEmail] = useState("");
-  const [role, setRole] = useState<Role>("member");
-  const [link, setLink] = useState<string | null>(null);
-  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
-  const [copied, setCopied] = useState(false);
-  const [pending, startTransition] = useTransition();
+  const { form, onSubmit, formError, pending, result, reset } = useApiForm({
+    schema: Invite,
+    defaultValues: { email: "", role: "member" },
+    // The server action revalidates the team page itself.
+    refresh: false,
+    request: async ({ email, role }) => {
+      const { token } = actionValue(await inviteMember(email, role));
+      return `${window.location.origin}/invite/${token}`;
+    },
+  });
 
   function change(next: boolean) {
     setOpen(next);
-    if (!next) {
-      setEmail("");
-      setRole("member");
-      setLink(null);
-      setError(null);
-      setCopied(false);
-    }
-  }
-
-  function submit(event: React.FormEvent) {
-    event.preventDefault();
-    setError(null);
-    startTransition(async () => {
-      const result = await inviteMember(email, role);
-      if (result.ok) setLink(`${window.location.origin}/invite/${result.token}`);
-      else setError(result);
-    });
+    if (!next) reset();
   }
 
   return (
@@ -58,65 +54,31 @@ export function InviteDialog({ roles }: { roles: Role[] }) {
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>{link ? "Copy the invitation link" : "Invite someone"}</DialogTitle>
+          <DialogTitle>{result ? "Copy the invitation link" : "Invite someone"}</DialogTitle>
           <DialogDescription>
-            {link
+            {result
               ? "Send this link to them yourself. It works once, for 7 days, and is shown only now."
               : "They sign in (or create an account) with this email address and accept."}
           </DialogDescription>
         </DialogHeader>
-        {link ? (
-          <div className="flex items-center gap-2">
-            <code
-              data-testid="invite-link"
-              className="min-w-0 flex-1 truncate rounded-md border bg-muted px-3 py-2 font-mono text-sm"
-            >
-              {link}
-            </code>
-            <Button
-              variant="outline"
-              onClick={async () => {
-                await navigator.clipboard.writeText(link);
-                setCopied(true);
-              }}
-            >
-              {copied ? <Check aria-hidden /> : <Copy aria-hidden />} {copied ? "Copied" : "Copy"}
-            </Button>
-          </div>
+        {result ? (
+          <SecretOnce value={result} label="Invitation link" testId="invite-link" />
         ) : (
-          <form id="invite-form" className="grid gap-4" onSubmit={submit}>
-            <Field label="Email" required error={error?.field === "email" ? error.message : undefined}>
-              {(p) => (
-                <Input
-                  {...p}
-                  type="email"
-                  autoComplete="off"
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                  maxLength={254}
-                />
-              )}
-            </Field>
-            <Field label="Role" hint="Members buy and print labels; admins also manage keys, carriers and the team.">
-              {(p) => (
-                <NativeSelect {...p} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-                  {roles.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </Field>
-            {error && error.field !== "email" && (
-              <p role="alert" className="text-sm text-destructive">
-                {error.message}
-              </p>
-            )}
-          </form>
+          <FormProvider {...form}>
+            <form id="invite-form" className="grid gap-4" noValidate onSubmit={onSubmit}>
+              <TextField name="email" label="Email" type="email" required autoComplete="off" maxLength={254} />
+              <SelectField
+                name="role"
+                label="Role"
+                hint="Members buy and print labels; admins also manage keys, carriers and the team."
+                options={roles.map((r) => ({ value: r, label: r }))}
+              />
+              <FormError>{formError}</FormError>
+            </form>
+          </FormProvider>
         )}
         <DialogFooter>
-          {link ? (
+          {result ? (
             <Button onClick={() => change(false)}>Done</Button>
           ) : (
             <Button type="submit" form="invite-form" loading={pending}>

@@ -1,14 +1,16 @@
 "use client";
 
-import { useState, useTransition } from "react";
-import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { NativeSelect } from "@/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { changeRole, removeFromTeam } from "@/app/(dashboard)/settings/team/actions";
+import { FormError } from "@/components/forms/form-fields";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
+import { actionValue, problemText } from "@/lib/client/problems";
 import type { Role } from "@/lib/auth/roles";
+import { LocalTime } from "@/components/ui/local-time";
 
 export interface MemberRow {
   userId: string;
@@ -18,29 +20,29 @@ export interface MemberRow {
   joinedAt: string;
 }
 
-const day = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
-
 /**
  * The organization's people. Admins and owners change roles and remove people; only an owner touches owners (the
  * server says no otherwise, and the last owner stays one whatever this table offers).
  */
 export function MembersTable({ members, viewer }: { members: MemberRow[]; viewer: { userId: string; role: Role } }) {
   const manager = viewer.role !== "member";
-  const [pending, startTransition] = useTransition();
-  const [problem, setProblem] = useState<string | null>(null);
+  // The server actions revalidate the page themselves.
+  const setRole = useApiMutation({
+    request: async ({ m, role }: { m: MemberRow; role: string }) => actionValue(await changeRole(m.userId, role)),
+    success: (_, { m, role }) => `${m.name} is now ${role === "admin" ? "an" : "a"} ${role}.`,
+    refresh: false,
+  });
+  const remove = useApiMutation({
+    request: async (m: MemberRow) => actionValue(await removeFromTeam(m.userId)),
+    success: (_, m) => `${m.name} was removed.`,
+    failure: "caller",
+    refresh: false,
+  });
   const owners = members.filter((m) => m.role === "owner").length;
   const lastOwner = (m: MemberRow) => m.role === "owner" && owners <= 1;
   const mayChange = (m: MemberRow) => manager && !lastOwner(m) && (m.role !== "owner" || viewer.role === "owner");
   const mayRemove = (m: MemberRow) => mayChange(m) && m.userId !== viewer.userId;
   const roles: Role[] = viewer.role === "owner" ? ["owner", "admin", "member"] : ["admin", "member"];
-
-  function setRole(m: MemberRow, role: string) {
-    startTransition(async () => {
-      const result = await changeRole(m.userId, role);
-      if (result.ok) toast.success(`${m.name} is now ${role === "admin" ? "an" : "a"} ${role}.`);
-      else toast.error(result.message);
-    });
-  }
 
   return (
     <div className="overflow-x-auto rounded-md border">
@@ -68,8 +70,8 @@ export function MembersTable({ members, viewer }: { members: MemberRow[]; viewer
                   <NativeSelect
                     aria-label={`Role of ${m.name}`}
                     value={m.role}
-                    disabled={pending}
-                    onChange={(e) => setRole(m, e.target.value)}
+                    disabled={setRole.isPending}
+                    onChange={(e) => setRole.mutate({ m, role: e.target.value })}
                     className="w-32"
                   >
                     {roles.map((r) => (
@@ -85,7 +87,9 @@ export function MembersTable({ members, viewer }: { members: MemberRow[]; viewer
                   </span>
                 )}
               </TableCell>
-              <TableCell>{day.format(new Date(m.joinedAt))}</TableCell>
+              <TableCell>
+                <LocalTime timestamp={m.joinedAt} show="date" />
+              </TableCell>
               <TableCell className="text-right">
                 {mayRemove(m) && (
                   <ConfirmDialog
@@ -98,20 +102,11 @@ export function MembersTable({ members, viewer }: { members: MemberRow[]; viewer
                     description={`${m.email} loses access at once. Their account stays; invite them again to bring them back.`}
                     confirmLabel={`Remove ${m.name}`}
                     onConfirm={async () => {
-                      setProblem(null);
-                      const result = await removeFromTeam(m.userId);
-                      if (!result.ok) {
-                        setProblem(result.message);
-                        throw new Error(result.message);
-                      }
-                      toast.success(`${m.name} was removed.`);
+                      remove.reset();
+                      await remove.mutateAsync(m);
                     }}
                   >
-                    {problem && (
-                      <p role="alert" className="text-sm text-destructive">
-                        {problem}
-                      </p>
-                    )}
+                    <FormError>{remove.error ? problemText(remove.error) : null}</FormError>
                   </ConfirmDialog>
                 )}
               </TableCell>

@@ -4,7 +4,8 @@ import { ShoppingCart } from "lucide-react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import type { FailureView } from "@/lib/client/create-label/failures";
-import { formatMoney, serviceName } from "@/lib/client/create-label/rates-view";
+import { formatMoney } from "@/lib/client/format";
+import { serviceName } from "@/lib/client/create-label/rates-view";
 import type { Rate } from "@/lib/schemas/rate";
 import { FailureBox } from "./rates-panel";
 

@@ -19,7 +19,8 @@ import {
 } from "@/lib/client/create-label/form-schema";
 import { defaultValues, type CreateLabelDefaults } from "@/lib/client/create-label/form-defaults";
 import { BUILT_IN_PRESETS, type ParcelPreset } from "@/lib/client/create-label/parcel-presets";
-import { formatMoney, serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
+import { formatMoney } from "@/lib/client/format";
+import { rateViews, serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
 import { AddressFieldset } from "./address-fieldset";
 import { BuySection } from "./buy-section";
 import { CustomsFieldset, useCustomsPrefill } from "./customs-fieldset";
@@ -29,6 +30,7 @@ import { PriceChangeDialog } from "./price-change-dialog";
 import { rateChoice } from "./rate-card";
 import { RatesPanel, type CarrierSummary } from "./rates-panel";
 import { useBuyLabel, type Bought } from "./use-buy-label";
+import { useCreateLabelDraft, type DraftOwner } from "./use-draft";
 import { useRates } from "./use-rates";
 
 export interface CreateLabelFormProps {
@@ -37,32 +39,39 @@ export interface CreateLabelFormProps {
   carriers: readonly CarrierSummary[];
   /** Boxes to prefill from: the built-in ones until an organization's saved presets come from the server. */
   presets?: readonly ParcelPreset[];
+  /** Whose draft this is: drafts are kept in this browser per person and organization. */
+  owner: DraftOwner;
 }
 
-function boughtToast({ shipment, rate, previous }: Bought) {
+function boughtToast({ shipment, rate, previous }: Bought, nextLabel: () => void) {
   const price = formatMoney(rate.total_charge, rate.currency);
   const description = previous
     ? `At the carrier's new price: ${price} instead of ${formatMoney(previous.total_charge, previous.currency)}.`
     : shipment.tracking_number
       ? `Tracking number ${shipment.tracking_number}`
       : undefined;
-  toast.success(`Label bought: ${serviceName(rate)}, ${price}`, { description });
+  toast.success(`Label bought: ${serviceName(rate)}, ${price}`, {
+    description,
+    action: { label: "Next label", onClick: nextLabel },
+  });
 }
 
 /** Create label: the form on the left, the rates and the purchase in a panel beside it (below it on narrow screens). */
-export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS }: CreateLabelFormProps) {
+export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS, owner }: CreateLabelFormProps) {
   const router = useRouter();
   const form = useForm<CreateLabelValues, unknown, CreateLabelOutput>({
     resolver: zodResolver(CreateLabelSchema, formParseOptions),
     defaultValues: defaultValues(defaults),
   });
+  const draft = useCreateLabelDraft(form, owner);
   const rates = useRates();
   const [sort, setSort] = useState<RateSort>("price");
   const [choice, setChoice] = useState<string | null>(null);
   const [ratesProblem, setRatesProblem] = useState<FailureView | null>(null);
   const buy = useBuyLabel({
     onBought: (bought) => {
-      boughtToast(bought);
+      draft.bought(form.getValues());
+      boughtToast(bought, () => router.push("/shipments/new"));
       router.push(`/shipments/${encodeURIComponent(bought.shipment.id ?? "")}`);
     },
   });
@@ -87,7 +96,14 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
     buy.clearFailure();
     try {
       const quote = await rates.getRates(output, ratingKey(form.getValues()));
-      if (quote) showOnFields(carrierFieldErrors(quote.messages));
+      if (quote) {
+        showOnFields(carrierFieldErrors(quote.messages));
+        // The cheapest rate is chosen unless the clerk's choice is still offered: Buy is then one click away.
+        const cheapest = rateViews(quote.rates, "price").find((v) => v.cheapest)?.rate;
+        setChoice((current) =>
+          quote.rates.some((r) => rateChoice(r) === current) ? current : cheapest ? rateChoice(cheapest) : null,
+        );
+      }
     } catch (error) {
       const view = ratesFailure(error);
       setRatesProblem(view);

@@ -13,7 +13,7 @@ import {
   firstRowPrefill,
   type CommodityValues,
 } from "@/lib/client/create-label/customs-form";
-import { fieldErrorText } from "@/lib/client/create-label/field-paths";
+import { fieldErrorText } from "@/lib/client/problems";
 import type { CreateLabelOutput, CreateLabelValues } from "@/lib/client/create-label/form-schema";
 import { CommodityRow } from "./commodity-row";
 import { CheckboxField, SelectField, TextField } from "./form-field";

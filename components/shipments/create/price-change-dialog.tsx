@@ -10,7 +10,8 @@ import {
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { formatMoney, serviceName } from "@/lib/client/create-label/rates-view";
+import { formatMoney } from "@/lib/client/format";
+import { serviceName } from "@/lib/client/create-label/rates-view";
 import type { Rate } from "@/lib/schemas/rate";
 
 interface PriceChangeDialogProps {

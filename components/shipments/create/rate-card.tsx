@@ -4,13 +4,8 @@ import { PiggyBank, Zap } from "lucide-react";
 import { RadioGroup } from "radix-ui";
 import { Badge, TestBadge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
-import {
-  breakdownText,
-  deliveryText,
-  formatMoney,
-  serviceName,
-  type RateView,
-} from "@/lib/client/create-label/rates-view";
+import { formatMoney } from "@/lib/client/format";
+import { breakdownText, deliveryText, serviceName, type RateView } from "@/lib/client/create-label/rates-view";
 
 export const rateChoice = (rate: { carrier_ref: string; service: string }) => `${rate.carrier_ref}:${rate.service}`;
 

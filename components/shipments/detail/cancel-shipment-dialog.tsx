@@ -1,15 +1,14 @@
 "use client";
 
-import { useState } from "react";
-import { useRouter } from "next/navigation";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Ban } from "lucide-react";
-import { toast } from "sonner";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { forgetLabelFiles } from "@/components/labels/print-label";
 import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
+import { problemText } from "@/lib/client/problems";
 import type { Message } from "@/lib/schemas/message";
 
 export interface CancelShipmentDialogProps {
@@ -41,21 +40,19 @@ export function CancelShipmentDialog({
   amount,
   onCancelled,
 }: CancelShipmentDialogProps) {
-  const router = useRouter();
   const queryClient = useQueryClient();
-  const [problem, setProblem] = useState<{ message: string; messages: Message[] } | null>(null);
   const act = voidsLabel ? `Void label ${trackingNumber ?? ""}`.trim() : "Cancel shipment";
-  const cancel = useMutation({
-    mutationFn: () =>
-      apiFetch<CancelAnswer>(`/v1/shipments/${encodeURIComponent(shipmentId)}/cancel`, { method: "POST" }),
+  const cancel = useApiMutation({
+    request: () => apiFetch<CancelAnswer>(`/v1/shipments/${encodeURIComponent(shipmentId)}/cancel`, { method: "POST" }),
+    success: voidsLabel ? `Label ${trackingNumber ?? ""} voided.` : "Shipment cancelled.",
+    failure: "caller",
     onSuccess: (res) => {
       forgetLabelFiles(queryClient);
       onCancelled(res.messages);
-      toast.success(voidsLabel ? `Label ${trackingNumber ?? ""} voided.` : "Shipment cancelled.");
-      router.refresh();
     },
-    onError: (err) => setProblem({ message: err.message, messages: err instanceof ApiProblem ? err.messages : [] }),
   });
+  const problem = cancel.error;
+  const carrierSaid = problem instanceof ApiProblem ? problem.messages : [];
   return (
     <ConfirmDialog
       trigger={
@@ -75,20 +72,20 @@ export function CancelShipmentDialog({
       confirmLabel={act}
       cancelLabel="Keep it"
       onConfirm={async () => {
-        setProblem(null);
+        cancel.reset();
         await cancel.mutateAsync();
       }}
     >
-      {problem && (
+      {problem ? (
         <div role="alert" className="grid gap-2">
           <p className="text-sm text-destructive">
-            {problem.messages.length > 0
+            {carrierSaid.length > 0
               ? `${carrierName ?? "The carrier"} did not cancel it; nothing changed. Its answer:`
-              : problem.message}
+              : problemText(problem)}
           </p>
-          <CarrierMessages messages={problem.messages} />
+          <CarrierMessages messages={carrierSaid} />
         </div>
-      )}
+      ) : null}
     </ConfirmDialog>
   );
 }

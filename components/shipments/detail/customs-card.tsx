@@ -1,8 +1,8 @@
 import { CONTENT_TYPE_WORDS, DUTY_PAYER_WORDS, INCOTERM_WORDS } from "@/components/shipments/customs-words";
 import { DetailCard, Facts } from "@/components/shipments/detail/detail-card";
-import { formatMoney } from "@/components/ui/money";
+import { formatMoney } from "@/lib/client/format";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { formatCalendarDate } from "@/lib/dashboard/timeline";
+import { dayText } from "@/lib/client/format";
 
 type Stored = Record<string, unknown>;
 
@@ -36,9 +36,7 @@ export function CustomsCard({ customs }: { customs: Stored }) {
   const incoterm = text(customs.incoterm);
   const incotermWords = wordOf(INCOTERM_WORDS, incoterm);
   const invoiceDate = text(customs.invoice_date);
-  const invoice = [text(customs.invoice), invoiceDate && formatCalendarDate(invoiceDate.slice(0, 10))]
-    .filter(Boolean)
-    .join(", ");
+  const invoice = [text(customs.invoice), invoiceDate && dayText(invoiceDate.slice(0, 10))].filter(Boolean).join(", ");
   const signer = text(customs.signer);
   const facts: [string, React.ReactNode][] = [
     ["Content type", wordOf(CONTENT_TYPE_WORDS, customs.content_type) ?? "—"],

@@ -1,6 +1,6 @@
 import { DetailCard } from "@/components/shipments/detail/detail-card";
-import { formatMoney } from "@/components/ui/money";
-import { formatCalendarDate } from "@/lib/dashboard/timeline";
+import { formatMoney } from "@/lib/client/format";
+import { dayText } from "@/lib/client/format";
 import type { Rate } from "@/lib/schemas/rate";
 
 /** The rate the label was bought at: carrier, service, what it costs and what the total is made of. */
@@ -23,7 +23,7 @@ export function RateCard({ rate }: { rate: Rate }) {
           <p className="text-muted-foreground">
             <span className="font-mono text-xs">{rate.service}</span>
             {rate.transit_days > 0 && ` · ${rate.transit_days} ${rate.transit_days === 1 ? "day" : "days"} in transit`}
-            {delivery && ` · delivery by ${formatCalendarDate(delivery.slice(0, 10))}`}
+            {delivery && ` · delivery by ${dayText(delivery.slice(0, 10))}`}
           </p>
         </div>
         <table className="w-full text-sm">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { SHIPMENT_STATUS_DISPLAY } from "@/components/ui/shipment-status-badge";
+import { SHIPMENT_STATUS_DISPLAY } from "@/components/shipments/shipment-status-badge";
 import { LabelActions } from "@/components/shipments/detail/label-actions";
 import { CancelShipmentDialog } from "@/components/shipments/detail/cancel-shipment-dialog";
 import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";

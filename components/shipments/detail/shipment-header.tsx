@@ -1,7 +1,7 @@
 import { TestBadge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
-import { ShipmentStatusBadge } from "@/components/ui/shipment-status-badge";
-import { CopyButton } from "@/components/shipments/detail/copy-button";
+import { ShipmentStatusBadge } from "@/components/shipments/shipment-status-badge";
+import { CopyButton } from "@/components/forms/copy-button";
 import type { Shipment } from "@/lib/schemas/shipment";
 
 /** What a clerk reads about the price of a label voided by a refund request (docs/api.md, "Refunds"). */

@@ -4,14 +4,14 @@ import { ShareLinkButton } from "@/components/trackers/share-link-button";
 import { TimelineList } from "@/components/trackers/timeline-list";
 import { TRACKER_STATUS_DISPLAY } from "@/components/trackers/tracker-status-badge";
 import { LocalTime } from "@/components/ui/local-time";
-import { formatCalendarDate } from "@/lib/dashboard/timeline";
+import { dayText } from "@/lib/client/format";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 
 /** The shipment's tracker: status, expected date, its events, and a share link for the recipient. */
 export function TrackingTimeline({ tracker }: { tracker: StoredTracker }) {
   const facts: [string, React.ReactNode][] = [["Status", TRACKER_STATUS_DISPLAY[tracker.status].label]];
   if (tracker.estimated_delivery && !tracker.delivered && tracker.status !== "cancelled")
-    facts.push(["Expected", formatCalendarDate(tracker.estimated_delivery.slice(0, 10))]);
+    facts.push(["Expected", dayText(tracker.estimated_delivery.slice(0, 10))]);
   facts.push(["Last checked", tracker.refreshed_at ? <LocalTime timestamp={tracker.refreshed_at} /> : "Not yet"]);
   return (
     <DetailCard title="Tracking">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrorText, formFieldFor, placeProblems } from "./field-paths";
+import { formFieldFor, placeProblems } from "./field-paths";
 
 describe("formFieldFor", () => {
   it("maps the API's field paths onto the form's inputs", () => {
@@ -57,19 +57,6 @@ describe("placeProblems", () => {
   it("takes carrier message details as well as error envelopes (field optional)", () => {
     const placed = placeProblems([{ message: "no field at all" }]);
     expect(placed).toEqual({ fields: [], other: [{ field: null, message: "no field at all" }] });
-  });
-});
-
-describe("fieldErrorText", () => {
-  it("reads the API's message as a sentence about the field", () => {
-    expect(fieldErrorText("Postal code", "must not be empty")).toBe("Postal code must not be empty.");
-    expect(fieldErrorText("Weight", "is required.")).toBe("Weight is required.");
-  });
-
-  it("keeps a carrier's own sentence", () => {
-    expect(fieldErrorText("Postal code", "Invalid postal code 00000 for US.")).toBe(
-      "Invalid postal code 00000 for US.",
-    );
   });
 });
 

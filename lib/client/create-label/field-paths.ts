@@ -1,4 +1,5 @@
 import type { FieldPath } from "react-hook-form";
+import { formPath } from "@/lib/client/problems";
 import type { CreateLabelValues } from "./form-schema";
 
 export type CreateLabelField = FieldPath<CreateLabelValues>;
@@ -87,7 +88,7 @@ function comparePlaces(a: string, b: string): number {
  */
 export function formFieldFor(path: string | null | undefined): CreateLabelField | null {
   if (!path) return null;
-  const name = path.replace(/\[(\d+)\]/g, ".$1");
+  const name = formPath(path);
   return placeOf(name) ? (name as CreateLabelField) : null;
 }
 
@@ -116,14 +117,4 @@ export function placeProblems(problems: readonly { field?: string | null; messag
     .map(([field, message]) => ({ field, message }))
     .sort((a, b) => comparePlaces(a.field, b.field));
   return { fields, other };
-}
-
-/**
- * An error as shown under its field. The API's messages continue the field's name ("must not be empty"), so they
- * are read as a sentence about it; a carrier's own sentence ("Invalid postal code 00000 for US.") stays as it is.
- */
-export function fieldErrorText(label: string, message: string): string {
-  if (!/^[a-z]/.test(message)) return message;
-  const sentence = `${label} ${message}`;
-  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }

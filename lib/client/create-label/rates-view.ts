@@ -1,5 +1,6 @@
 import type { Message } from "@/lib/schemas/message";
 import type { Rate } from "@/lib/schemas/rate";
+import { formatCalendarDay, formatMoney } from "@/lib/client/format";
 
 export type RateSort = "price" | "speed";
 
@@ -41,32 +42,9 @@ export function rateViews(rates: readonly Rate[], sort: RateSort): RateView[] {
     .map((rate) => ({ rate, cheapest: rate === cheapest, fastest: rate === fastest }));
 }
 
-export function formatMoney(amount: number, currency: string, locale?: string): string {
-  try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount);
-  } catch {
-    // A currency code Intl does not know still shows its amount.
-    return `${amount.toFixed(2)} ${currency}`;
-  }
-}
-
-/**
- * The carrier's delivery date (`YYYY-MM-DD`) as a calendar day, never shifted by the viewer's time zone: read and
- * written in UTC, as the carrier meant the day itself.
- */
-export function formatDeliveryDate(date: string, locale?: string): string | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!match) return null;
-  const day = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  if (Number.isNaN(day.getTime())) return null;
-  return new Intl.DateTimeFormat(locale, { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" }).format(
-    day,
-  );
-}
-
 /** "Arrives Thu, Jun 5 · 2 days", as much of it as the carrier gave. */
-export function deliveryText(rate: Rate, locale?: string): string | null {
-  const date = rate.meta.estimated_delivery ? formatDeliveryDate(rate.meta.estimated_delivery, locale) : null;
+export function deliveryText(rate: Rate): string | null {
+  const date = rate.meta.estimated_delivery ? formatCalendarDay(rate.meta.estimated_delivery) : null;
   const transit = rate.transit_days > 0 ? `${rate.transit_days} day${rate.transit_days === 1 ? "" : "s"}` : null;
   if (date && transit) return `Arrives ${date} · ${transit}`;
   if (date) return `Arrives ${date}`;
@@ -88,10 +66,10 @@ export function chargeLines(rate: Rate): ChargeLine[] {
 }
 
 /** "Base $10.00 + Fuel surcharge $0.85 − Discount $0.50", in the rate's currency. */
-export function breakdownText(rate: Rate, locale?: string): string {
+export function breakdownText(rate: Rate): string {
   return chargeLines(rate)
     .map((line, i) => {
-      const text = `${line.label} ${formatMoney(Math.abs(line.amount), rate.currency, locale)}`;
+      const text = `${line.label} ${formatMoney(Math.abs(line.amount), rate.currency)}`;
       if (i === 0) return text;
       return `${line.amount < 0 ? "−" : "+"} ${text}`;
     })
@@ -127,7 +105,7 @@ export function messagesByCarrier(messages: readonly Message[]): CarrierMessages
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** What a screen reader hears when rates arrive. */
-export function ratesAnnouncement(views: readonly RateView[], messages: readonly Message[], locale?: string): string {
+export function ratesAnnouncement(views: readonly RateView[], messages: readonly Message[]): string {
   const errors = messages.filter((m) => m.level === "error").length;
   const failed = errors ? ` ${plural(errors, "carrier error")}.` : "";
   if (views.length === 0) return `No rates.${failed}`;
@@ -135,9 +113,9 @@ export function ratesAnnouncement(views: readonly RateView[], messages: readonly
   const parts = [`${plural(views.length, "rate")} from ${plural(carriers, "carrier")}.`];
   const cheapest = views.find((v) => v.cheapest)?.rate;
   if (cheapest) {
-    parts.push(`Cheapest: ${serviceName(cheapest)}, ${formatMoney(cheapest.total_charge, cheapest.currency, locale)}.`);
+    parts.push(`Cheapest: ${serviceName(cheapest)}, ${formatMoney(cheapest.total_charge, cheapest.currency)}.`);
   }
   const fastest = views.find((v) => v.fastest)?.rate;
-  if (fastest) parts.push(`Fastest: ${serviceName(fastest)}, ${deliveryText(fastest, locale)}.`);
+  if (fastest) parts.push(`Fastest: ${serviceName(fastest)}, ${deliveryText(fastest)}.`);
   return parts.join(" ") + failed;
 }

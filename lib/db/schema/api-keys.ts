@@ -14,7 +14,7 @@ export const apiKeys = pgTable(
     // First characters of the key, enough for a person to recognise it in a list.
     keyPrefix: text("key_prefix").notNull(),
     source: text("source", { enum: ["cli", "bootstrap", "generated", "api"] }).notNull(),
-    // The API version its requests are answered in unless they send `Shipwell-Version` (lib/api-version.ts). Keys
+    // The API version its requests are answered in unless they send `Shipwell-Version` (lib/schemas/api-key.ts). Keys
     // made before versions existed answer in the version that was current then.
     apiVersion: text("api_version").notNull().default("2026-11"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),

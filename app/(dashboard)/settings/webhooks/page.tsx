@@ -5,7 +5,7 @@ import { SettingsHeader } from "@/components/settings/settings-header";
 import { TestBadge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { AddEndpoint } from "@/components/webhooks/add-endpoint";
+import { EndpointFormDialog } from "@/components/webhooks/endpoint-form-dialog";
 import { EndpointStatus, eventsLabel } from "@/components/webhooks/endpoint-status";
 import { roleAllows } from "@/lib/auth/roles";
 import { requireSession } from "@/lib/dashboard/session";
@@ -33,7 +33,7 @@ export default async function WebhooksSettings() {
                 : "You can see the endpoints; an owner or admin can add and change them."}
             </p>
           </div>
-          {canWrite && <AddEndpoint />}
+          {canWrite && <EndpointFormDialog />}
         </div>
         {results.length === 0 ? (
           <EmptyState

@@ -11,7 +11,7 @@ import { RateCard } from "@/components/shipments/detail/rate-card";
 import { ShipmentActions } from "@/components/shipments/detail/shipment-actions";
 import { ShipmentHeader } from "@/components/shipments/detail/shipment-header";
 import { TrackingTimeline } from "@/components/shipments/detail/tracking-timeline";
-import { formatMoney } from "@/components/ui/money";
+import { formatMoney } from "@/lib/client/format";
 import { requireSession } from "@/lib/dashboard/session";
 
 export const metadata: Metadata = { title: "Shipment" };

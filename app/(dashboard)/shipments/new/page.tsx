@@ -8,7 +8,7 @@ import { requireSession } from "@/lib/dashboard/session";
 export const metadata: Metadata = { title: "Create label" };
 
 export default async function CreateLabelPage() {
-  const { ctx, user } = await requireSession();
+  const { ctx, user, org } = await requireSession();
   const [connections, shipFrom] = await Promise.all([
     listConnections({ ctx, filters: { active: true, limit: 100, offset: 0 } }),
     lastShipFrom(ctx),
@@ -25,7 +25,11 @@ export default async function CreateLabelPage() {
   return (
     <div className="grid grid-cols-1 gap-5">
       <h1 className="text-2xl font-semibold tracking-tight">Create label</h1>
-      <CreateLabelForm defaults={{ shipFrom, signer: user.name }} carriers={carriers} />
+      <CreateLabelForm
+        defaults={{ shipFrom, signer: user.name }}
+        carriers={carriers}
+        owner={{ orgId: org.id, userId: user.id }}
+      />
     </div>
   );
 }

@@ -1,0 +1,92 @@
+import type { Locator, Page } from "@playwright/test";
+import { OWNER } from "./accounts";
+import { expect, field, signIn, test } from "./fixtures";
+import { fillLabel, TO } from "./label-form";
+
+/** Whether React has taken the element over (hydrated it): it then carries React's own properties. */
+const hydrated = (locator: Locator) =>
+  locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactFiber")));
+
+const shipTo = (page: Page) => page.getByRole("group", { name: "Ship to" });
+
+test.describe("nothing typed is lost", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, OWNER);
+    // Leaving a form with changes asks first (beforeunload): these tests reload and leave on purpose.
+    page.on("dialog", (dialog) => void dialog.accept());
+  });
+
+  test("text typed before the page hydrates is kept as typed, on a throttled connection", async ({ page }) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    // Nothing from the sign-in page's visit: every script of this page comes over the slow line.
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    // A poor mobile line: the server's HTML (with the form) arrives long before the scripts that hydrate it.
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 1500,
+      downloadThroughput: (200 * 1024) / 8,
+      uploadThroughput: (200 * 1024) / 8,
+    });
+    await page.goto("/shipments/new", { waitUntil: "commit" });
+    const company = shipTo(page).getByLabel(/^Company/);
+    const name = shipTo(page).getByLabel(/^Name/);
+    await expect(company).toBeVisible({ timeout: 90_000 });
+    expect(await hydrated(company), "the form must still be server HTML when typing starts").toBe(false);
+    await company.pressSequentially("Zeta Co");
+    await name.pressSequentially("Rita Recipient");
+    expect(await hydrated(company), "typing finished before hydration").toBe(false);
+
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+    await expect.poll(() => hydrated(company), { timeout: 90_000 }).toBe(true);
+    await expect(company).toHaveValue("Zeta Co");
+    await expect(name).toHaveValue("Rita Recipient");
+    // And the form holds it, not only the input: a reload brings back the draft made from the form's values.
+    await page.reload();
+    await expect(shipTo(page).getByLabel(/^Company/)).toHaveValue("Zeta Co");
+    await expect(shipTo(page).getByLabel(/^Name/)).toHaveValue("Rita Recipient");
+  });
+
+  test("a reload keeps the draft, and leaving through a link asks first", async ({ page }) => {
+    const reference = `DRAFT-${Date.now()}`;
+    await fillLabel(page, reference);
+    await page.reload();
+    await expect(field(page, "Reference")).toHaveValue(reference);
+    await expect(shipTo(page).getByLabel(/^Name/)).toHaveValue(TO.name);
+    await expect(shipTo(page).getByLabel(/^ZIP code/)).toHaveValue(TO.postal);
+    await expect(field(page, "Weight")).toHaveValue("2.5");
+
+    await field(page, "Reference").fill(`${reference}-2`);
+    const asked = page.waitForEvent("dialog");
+    await page.getByRole("link", { name: "Trackers" }).first().click();
+    expect((await asked).message()).toMatch(/^Leave this label\?/);
+  });
+
+  test("a session that ends mid-buy says so, and signing in returns to the same draft", async ({ page, context }) => {
+    const reference = `EXPIRED-${Date.now()}`;
+    await fillLabel(page, reference);
+    await page.getByRole("button", { name: "Get rates" }).click();
+    await expect(page.getByRole("radio", { name: /Sandbox/ }).first()).toBeChecked();
+
+    await context.clearCookies();
+    await page.getByRole("button", { name: /^Buy label/ }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Your session ended: sign in again" });
+    await expect(dialog).toBeVisible();
+    await expect(page.getByText(/Provide an API key/)).toHaveCount(0);
+    await dialog.getByRole("link", { name: "Sign in again" }).click();
+
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fshipments%2Fnew/);
+    await field(page, "Email").fill(OWNER.email);
+    await field(page, "Password").fill(OWNER.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/shipments\/new$/);
+    await expect(field(page, "Reference")).toHaveValue(reference);
+    await expect(shipTo(page).getByLabel(/^Street address/)).toHaveValue(TO.street);
+  });
+});
