@@ -2,22 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 import { newestFirst, timestamptz } from "./columns";
-
-/** docs/api.md, "Batches": a batch's life, from its rows stored to every row settled. */
-export const BATCH_STATES = [
-  "draft",
-  "validating",
-  "ready",
-  "purchasing",
-  "completed",
-  "completed_with_errors",
-  "cancelled",
-] as const;
-export type BatchState = (typeof BATCH_STATES)[number];
-
-/** One row's life: queued (stored) → rated (the dry run passed) → purchasing → purchased, or failed at any step. */
-export const BATCH_ROW_STATES = ["queued", "rated", "purchasing", "purchased", "failed"] as const;
-export type BatchRowState = (typeof BATCH_ROW_STATES)[number];
+import { BATCH_ROW_STATES, BATCH_STATES } from "../../schemas/batch-states";
 
 /** How a batch picks each row's rate; a price cap holds rows above it for a decision. */
 export interface StoredRatePolicy {
@@ -27,16 +12,21 @@ export interface StoredRatePolicy {
   price_cap: { amount: number; currency: string } | null;
 }
 
-/** The rate the dry run picked for a row (a quote: the purchase buys the stored shipment's rate for it). */
-export interface StoredRowRate {
-  carrier_connection_id: string;
-  carrier_name: string;
-  carrier_id: string;
+/**
+ * The rate the dry run picked for a row: a stored shipment's rate (its id is the one bought), or a quote the row's
+ * shipment is stored with at purchase. The rates table's fields (lib/rates/present-rate.ts, RateFields).
+ */
+export type StoredRowRate = Record<string, unknown> & {
+  id: string;
+  carrierName: string;
+  carrierId: string;
+  carrierRef: string;
   service: string;
-  amount: number;
+  totalCharge: number;
   currency: string;
-  transit_days: number;
-}
+  transitDays: number;
+  testMode: boolean;
+};
 
 /** What the dry run found: the total and the count per carrier and service of the rows it rated. */
 export interface StoredBatchSummary {
