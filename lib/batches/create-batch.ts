@@ -55,6 +55,9 @@ export async function createBatch({
     }));
   } else {
     source = "csv";
+    if (!file && input.csv === null) {
+      throw new ValidationError("give the rows: a CSV file, `csv`, or `shipment_ids`", "file");
+    }
     if (!input.shipper)
       throw new ValidationError("is required for CSV rows: the address every parcel ships from", "shipper");
     const read = (() => {

@@ -160,7 +160,7 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
       await finishRow(ctx, row, {
         state: "failed",
         errorCode: picked.code,
-        errorColumn: picked.column,
+        errorColumn: headerOf(batch, picked.column),
         errorMessage: picked.message,
         carrierText: carrierText(messages),
       });
@@ -180,7 +180,9 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
       await finishRow(ctx, row, {
         state: "failed",
         errorCode: "rating_failed",
-        errorColumn: null,
+        errorColumn: (row.request as unknown as ShipmentCreate | null)?.services.length
+          ? headerOf(batch, "service")
+          : null,
         errorMessage: "no carrier could rate this parcel",
         carrierText: carrierText(err.messages),
       });
@@ -198,6 +200,11 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
     // The database away, a bug: the row keeps its lease and is taken over when it runs out.
     ctx.log.error({ msg: "batch row not rated", batch_id: row.batchId, line: row.line, err });
   }
+}
+
+/** The CSV header a field was read from (the batch's mapping), else the field's name. */
+function headerOf(batch: BatchRow, field: string | null): string | null {
+  return field === null ? null : (batch.mapping[field] ?? field);
 }
 
 /**

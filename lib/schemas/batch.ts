@@ -112,7 +112,7 @@ export const BatchCreate = z
       .transform((v) => v ?? null),
     /** Field → CSV header (see BATCH_FIELDS); a header named as the field needs no entry. */
     mapping: z
-      .record(z.enum(BATCH_FIELDS), z.string().trim().min(1).max(200))
+      .partialRecord(z.enum(BATCH_FIELDS), z.string().trim().min(1).max(200))
       .nullish()
       .transform((v) => (v ?? {}) as Partial<Record<BatchField, string>>),
     /** The ship-from address of every CSV row. */
@@ -122,9 +122,6 @@ export const BatchCreate = z
     rate_policy: RatePolicy.nullish().transform((v) => v ?? RatePolicy.parse({})),
   })
   .superRefine((b, ctx) => {
-    if (b.shipment_ids === null && b.csv === null) {
-      ctx.addIssue({ code: "custom", path: ["csv"], message: "give the rows: a CSV file, `csv`, or `shipment_ids`" });
-    }
     if (b.shipment_ids !== null && b.csv !== null) {
       ctx.addIssue({ code: "custom", path: ["shipment_ids"], message: "give either CSV rows or shipment ids" });
     }
