@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { forOrganization, withTransaction, type DomainContext, type SystemContext } from "@/lib/context";
 import { batchRows, batches, rates as ratesTable, shipments, type StoredRowRate } from "@/lib/db/schema";
@@ -88,14 +88,18 @@ async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise
     batch.state === "validating"
       ? or(and(eq(batchRows.state, "queued"), isNull(batchRows.leaseUntil)), expired)
       : or(and(eq(batchRows.state, "rated"), isNull(batchRows.held)), expired);
-  const next = ctx.db
-    .select({ line: batchRows.line })
-    .from(batchRows)
-    .where(and(eq(batchRows.batchId, batch.id), due))
-    .orderBy(asc(batchRows.line))
-    .limit(1)
-    .for("update", { skipLocked: true });
+  // A CTE, evaluated once: a LIMIT subquery under IN may run again per row and claim more than one.
+  const next = ctx.db.$with("next").as(
+    ctx.db
+      .select({ line: batchRows.line })
+      .from(batchRows)
+      .where(and(eq(batchRows.batchId, batch.id), due))
+      .orderBy(asc(batchRows.line))
+      .limit(1)
+      .for("update", { skipLocked: true }),
+  );
   const [row] = await ctx.db
+    .with(next)
     .update(batchRows)
     .set({
       leaseUntil: new Date(now.getTime() + ROW_LEASE_MS),
@@ -103,7 +107,7 @@ async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise
       updatedAt: now,
       ...(batch.state === "purchasing" ? { state: "purchasing" as const } : {}),
     })
-    .where(and(eq(batchRows.batchId, batch.id), inArray(batchRows.line, next)))
+    .where(and(eq(batchRows.batchId, batch.id), sql`${batchRows.line} = (select line from ${next})`))
     .returning();
   return row ?? null;
 }
