@@ -8,7 +8,7 @@ import { runBatch } from "@/lib/batches/run-batch";
 import { inngest } from "./inngest";
 
 export const BATCH_EVENT = "shipwell/batch.run";
-// Steps per round, each working its own rows (claimed with SKIP LOCKED: steps never share a row).
+// Steps per round, each working its own rows (claimed with SKIP LOCKED: a retried step never works a row twice).
 const STEPS_PER_ROUND = 4;
 const ROWS_PER_STEP = 50;
 // Inngest allows 1 000 steps per run: a batch bigger than the rounds allow is picked up by the next cron run.
@@ -16,9 +16,10 @@ const MAX_ROUNDS = 200;
 
 /**
  * `run-batch`: one run per batch (an event names it when it is created or confirmed, and a cron finds any batch left
- * active, after a crash or a lost event). Each round fans out over steps that each work up to 50 rows in parallel
+ * active, after a crash or a lost event). Its steps each work up to 50 rows, fanned out over parallel workers
  * (run-batch.ts: rows claimed with SKIP LOCKED and a lease, so a retried step or a second run never works a row
- * twice), until the phase is done and the batch settled.
+ * twice), one step after another (steps started side by side left the test engine's abandoned passes holding the
+ * embedded database), until the phase is done and the batch settled.
  */
 export const runBatchFunction = inngest.createFunction(
   {
@@ -31,16 +32,20 @@ export const runBatchFunction = inngest.createFunction(
     const context = async () => systemContext(await getDb(), "inngest");
     let worked = 0;
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const reports = await Promise.all(
-        Array.from({ length: STEPS_PER_ROUND }, (_, s) =>
-          step.run(`round-${round}-${s}`, async () =>
-            runBatch({ ctx: await context(), batchId, maxDurationMs: 45_000, maxRows: ROWS_PER_STEP, workers: 8 }),
+      // One step at a time: each works up to ROWS_PER_STEP rows with its own parallel workers, and is retried alone.
+      const reports = [];
+      for (let s = 0; s < STEPS_PER_ROUND; s++) {
+        reports.push(
+          await step.run(`round-${round}-${s}`, async () =>
+            runBatch({ ctx: await context(), batchId, maxDurationMs: 45_000, maxRows: ROWS_PER_STEP, workers: 16 }),
           ),
-        ),
-      );
+        );
+        if (reports.at(-1)!.worked === 0) break;
+      }
       worked += reports.reduce((n, r) => n + r.worked, 0);
-      const state = reports.at(-1)!.state;
-      if (state !== "validating" && state !== "purchasing") return { batch_id: batchId, worked, state };
+      // Steps finish in any order: whichever settled the batch says so.
+      const settled = reports.find((r) => r.state !== "validating" && r.state !== "purchasing");
+      if (settled) return { batch_id: batchId, worked, state: settled.state };
       // Rows leased elsewhere (a crashed worker's): wait for the leases rather than spin.
       if (reports.every((r) => r.worked === 0)) await step.sleep(`wait-${round}`, "30s");
     }
