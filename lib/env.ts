@@ -135,6 +135,11 @@ export function trackerRefreshRunner(): "inngest" | "in_process" | "off" {
   return inngestConfigured() ? "inngest" : "in_process";
 }
 
+/** Who works batches (docs/architecture.md, "How a job travels"): Inngest when configured, else this process. */
+export function batchRunner(): "inngest" | "in_process" {
+  return inngestConfigured() ? "inngest" : "in_process";
+}
+
 /** Who sends webhooks in this deployment (docs/webhooks.md, "Operating"). */
 export function webhookDeliveryRunner(): "inngest" | "in_process" | "off" {
   const e = env();

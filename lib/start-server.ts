@@ -3,13 +3,15 @@ import { bootstrap } from "@/lib/bootstrap";
 import { systemContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { env, isBuildPhase, trackerRefreshRunner, webhookDeliveryRunner } from "@/lib/env";
+import { batchRunner, env, isBuildPhase, trackerRefreshRunner, webhookDeliveryRunner } from "@/lib/env";
 import { log } from "@/lib/log";
 
 // A database that is down at start is asked again this often until the bootstrap has run.
 const BOOTSTRAP_RETRY_MS = 5_000;
 // The in-process webhook sender looks for due deliveries this often.
 const WEBHOOK_TICK_MS = 1_000;
+// The in-process batch runner looks for batches to work this often.
+const BATCH_TICK_MS = 1_000;
 
 /**
  * Once per server process: open the database and bootstrap it, so the first API key is printed at start rather than
@@ -26,6 +28,10 @@ export async function startServer(): Promise<void> {
   if (trackerRefreshRunner() === "in_process") {
     const { startRefreshLoop } = await import("@/lib/jobs/scheduler");
     startRefreshLoop({ intervalMs: env().REFRESH_TICK_SECONDS * 1000 });
+  }
+  if (batchRunner() === "in_process") {
+    const { startBatchLoop } = await import("@/lib/jobs/scheduler");
+    startBatchLoop({ intervalMs: BATCH_TICK_MS });
   }
   const webhooks = webhookDeliveryRunner();
   if (webhooks === "in_process") {

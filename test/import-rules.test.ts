@@ -25,6 +25,9 @@ describe("import rules", () => {
     ["lib/db/client.ts", 'import { x } from "@/lib/carriers/sandbox/adapter";', /database never imports/],
     ["lib/db/schema/trackers.ts", 'import { x } from "../../trackers/tracking-rules";', /database never imports/],
     ["lib/trackers/refresh/due-trackers.ts", 'import { x } from "../present-tracker";', /through "@\/…"/],
+    ["lib/batches/run-batch.ts", 'import { x } from "@/lib/api/errors";', /domain never imports lib\/api/],
+    ["lib/batches/run-batch.ts", 'import { x } from "@/lib/jobs/scheduler";', /domain never imports/],
+    ["lib/db/schema/batches.ts", 'import { x } from "../../batches/run-batch";', /database never imports/],
   ])("%s: %s is refused", async (file, source, message) => {
     const problems = await importProblems(file, source);
     expect(problems).toEqual([expect.stringMatching(message)]);
@@ -35,6 +38,7 @@ describe("import rules", () => {
     ["lib/carriers/sandbox/adapter.ts", 'import { x } from "@/lib/labels/render";'],
     ["lib/shipments/claim.ts", 'import { x } from "@/lib/db/schema";'],
     ["lib/shipments/claim.ts", 'import { x } from "@/lib/carriers/registry";'],
+    ["lib/batches/run-batch.ts", 'import { x } from "@/lib/shipments/purchase-shipment";'],
     ["lib/db/schema/trackers.ts", 'import { x } from "../../carriers/types";'],
     ["lib/db/client.ts", 'import { x } from "./schema";'],
   ])("%s: %s is allowed", async (file, source) => {

@@ -9,3 +9,20 @@ export function fileResponse(file: { content: Uint8Array; contentType: string; f
     },
   });
 }
+
+/**
+ * A part of a batch's print run: the file, how many parts there are, and the lines whose label is not in it with
+ * why (`line: reason`, `;`-separated), so nothing is left out silently.
+ */
+export function printFileResponse(file: {
+  content: Uint8Array;
+  contentType: string;
+  filename: string;
+  parts: number;
+  notIncluded: { line: number; reason: string }[];
+}): Response {
+  const res = fileResponse(file);
+  res.headers.set("Shipwell-Parts", String(file.parts));
+  res.headers.set("Shipwell-Not-Included", file.notIncluded.map((n) => `${n.line}: ${n.reason}`).join("; "));
+  return res;
+}

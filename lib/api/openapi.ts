@@ -124,6 +124,27 @@ function parameters(method: Lowercase<RouteMethod>, operation: Operation): unkno
 }
 
 const json = (schema: unknown) => ({ "application/json": { schema } });
+
+/** An operation that takes a file: as a form (the file and the JSON body as `options`), or the file alone. */
+function uploadContent(upload: NonNullable<Operation["upload"]>, body: unknown) {
+  const file = { type: "string", contentMediaType: upload.types[0] };
+  return {
+    "multipart/form-data": {
+      schema: {
+        type: "object",
+        required: ["file"],
+        properties: { file, options: { ...(body as object), description: "The JSON body, as text" } },
+      },
+      encoding: { options: { contentType: "application/json" } },
+    },
+    ...Object.fromEntries(
+      upload.types.map((t) => [
+        t,
+        { schema: { type: "string", description: "The file itself; the JSON body in the Shipwell-Options header" } },
+      ]),
+    ),
+  };
+}
 const errorResponse = (description: string) => ({ description, content: json(ref("Error")) });
 
 /** A carrier failure: the carriers' messages, beside the keys the route always answers with (`rates: []`). */
@@ -204,7 +225,15 @@ export function openApiDocument(modules: readonly Record<string, unknown>[]): Re
       ...(operation.public ? { security: [] } : {}),
       parameters: parameters(method, operation),
       ...(operation.body
-        ? { requestBody: { required: !operation.optionalBody, content: json(ref(idOf(operation.body))) } }
+        ? {
+            requestBody: {
+              required: !operation.optionalBody,
+              content: {
+                ...json(ref(idOf(operation.body))),
+                ...(operation.upload ? uploadContent(operation.upload, ref(idOf(operation.body))) : {}),
+              },
+            },
+          }
         : {}),
       responses: responses(operation),
     };

@@ -33,6 +33,11 @@ export interface Operation {
   body?: z.ZodType;
   /** The body may be left out (no Content-Type, nothing sent): it is then read as `{}`. */
   optionalBody?: true;
+  /**
+   * A file may come instead of JSON: `multipart/form-data` (the file in `file`, the JSON body in the `options` field)
+   * or the file itself as `types`' media type (the JSON body in the `Shipwell-Options` header). Up to `maxBytes`.
+   */
+  upload?: { types: readonly string[]; maxBytes: number };
   /** Keys a carrier failure answers beside the carriers' `messages`, so the route keeps its usual keys. */
   carrierFailure?: Record<string, unknown>;
   /** No API key needed. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Logger } from "pino";
 import type { Actor, DomainContext } from "@/lib/context";
@@ -58,8 +59,16 @@ interface Options<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType>
   query?: Q;
 }
 
+/** A file sent in place of (or beside) the JSON body, for an operation that declares `upload`. */
+export interface Upload {
+  bytes: Uint8Array;
+  filename: string | null;
+}
+
 interface HandlerArgs<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType> {
   ctx: ApiContext;
+  /** The file, when the operation takes one and the request sent one. */
+  upload: Upload | null;
   params: z.output<P>;
   body: z.output<B>;
   query: z.output<Q>;
@@ -69,9 +78,24 @@ interface HandlerArgs<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodT
 }
 
 async function readBody(req: Request): Promise<string> {
+  try {
+    return UTF8.decode(await readBytes(req, MAX_BODY_BYTES));
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
+  }
+}
+
+function tooLarge(max: number): ApiError {
+  const size = max >= 1024 * 1024 ? `${max / (1024 * 1024)} MiB` : `${max} bytes`;
+  return new ApiError("payload_too_large", `The request body is larger than ${size}.`);
+}
+
+/** The body's bytes, refused past `max` as soon as it says or shows it is larger. */
+async function readBytes(req: Request, max: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new ApiError("payload_too_large", "The request body is larger than 1 MiB.");
-  if (!req.body) return "";
+  if (declared > max) throw tooLarge(max);
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -79,17 +103,52 @@ async function readBody(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > max) {
       await reader.cancel();
-      throw new ApiError("payload_too_large", "The request body is larger than 1 MiB.");
+      throw tooLarge(max);
     }
     chunks.push(value);
   }
-  try {
-    return UTF8.decode(Buffer.concat(chunks));
-  } catch {
-    throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
+  return Buffer.concat(chunks);
+}
+
+const MULTIPART = /^\s*multipart\/form-data\s*;/i;
+
+/**
+ * The file an `upload` operation was sent, with the JSON body that came beside it (the form's `options` field, or
+ * the `Shipwell-Options` header); null when the request is plain JSON. The fingerprint covers both, for idempotency.
+ */
+async function readUpload(
+  req: Request,
+  upload: NonNullable<Operation["upload"]>,
+): Promise<{ upload: Upload; optionsText: string; fingerprint: string } | null> {
+  const type = req.headers.get("content-type") ?? "";
+  const mediaType = type.split(";")[0]!.trim().toLowerCase();
+  let file: Upload;
+  let optionsText: string;
+  if (MULTIPART.test(type)) {
+    const bytes = await readBytes(req, upload.maxBytes);
+    let form: FormData;
+    try {
+      form = await new Response(Buffer.from(bytes), { headers: { "content-type": type } }).formData();
+    } catch {
+      throw new ApiError("validation_error", "The multipart body cannot be read.", { field: "file" });
+    }
+    const part = form.get("file");
+    if (!(part instanceof Blob)) {
+      throw new ApiError("validation_error", "is required: the file as a form field named `file`", { field: "file" });
+    }
+    file = { bytes: new Uint8Array(await part.arrayBuffer()), filename: part instanceof File ? part.name : null };
+    const options = form.get("options");
+    optionsText = typeof options === "string" ? options : "{}";
+  } else if (upload.types.includes(mediaType)) {
+    file = { bytes: await readBytes(req, upload.maxBytes), filename: null };
+    optionsText = req.headers.get("shipwell-options") ?? "{}";
+  } else {
+    return null;
   }
+  const digest = createHash("sha256").update(file.bytes).digest("hex");
+  return { upload: file, optionsText, fingerprint: `${optionsText}\n${digest}` };
 }
 
 function parseJson(text: string): unknown {
@@ -204,7 +263,11 @@ export function withApi<
       const url = new URL(req.url);
       let rawBody = "";
       let json: unknown = undefined;
-      if (options.body) {
+      const uploaded = options.upload ? await readUpload(req, options.upload) : null;
+      if (uploaded) {
+        rawBody = uploaded.fingerprint;
+        json = parseJson(uploaded.optionsText);
+      } else if (options.body) {
         const type = req.headers.get("content-type");
         if (type === null && options.optionalBody && (await readBody(req)) === "") {
           json = {};
@@ -245,7 +308,7 @@ export function withApi<
         log: log().child({ request_id: requestId, org_id: who.orgId }),
         signal: req.signal,
       };
-      const run = () => handler({ ctx, params, body, query, req, version });
+      const run = () => handler({ ctx, params, body, query, req, version, upload: uploaded?.upload ?? null });
 
       const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
       if (idemKey === null) {

@@ -10,6 +10,8 @@ import { purgeExpired } from "@/lib/webhooks/retention";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
 import { onEventsWritten } from "@/lib/webhooks/nudge";
+import { activeBatches } from "@/lib/batches/manage-batch";
+import { runBatch } from "@/lib/batches/run-batch";
 
 /**
  * The embedded default's background work: the same cores as the Inngest functions, on timers in the server
@@ -31,9 +33,15 @@ const REFUNDS_UNIT = "refunds";
 export type RefreshLoop = BackgroundLoop;
 
 const REFRESH_KEY = Symbol.for("shipwell.refreshLoop");
+const BATCH_KEY = Symbol.for("shipwell.batchLoop");
 const WEBHOOK_KEY = Symbol.for("shipwell.webhookLoop");
 const SIGNALS_KEY = Symbol.for("shipwell.loopSignals");
-type Holder = { [REFRESH_KEY]?: BackgroundLoop; [WEBHOOK_KEY]?: BackgroundLoop; [SIGNALS_KEY]?: true };
+type Holder = {
+  [REFRESH_KEY]?: BackgroundLoop;
+  [WEBHOOK_KEY]?: BackgroundLoop;
+  [BATCH_KEY]?: BackgroundLoop;
+  [SIGNALS_KEY]?: true;
+};
 const holder = globalThis as Holder;
 
 export function currentRefreshLoop(): RefreshLoop | undefined {
@@ -51,7 +59,7 @@ export function currentWebhookLoop(): BackgroundLoop | undefined {
  * ticks again when it ends (it may have missed what the nudge is about, and its key was skipped meanwhile).
  */
 function startLoop(
-  key: typeof REFRESH_KEY | typeof WEBHOOK_KEY,
+  key: typeof REFRESH_KEY | typeof WEBHOOK_KEY | typeof BATCH_KEY,
   what: string,
   intervalMs: number,
   maxInFlight: number,
@@ -158,7 +166,7 @@ function stopOnSignals() {
     process.removeListener("SIGTERM", onSignal);
     process.removeListener("SIGINT", onSignal);
     delete holder[SIGNALS_KEY];
-    const loops = [holder[REFRESH_KEY], holder[WEBHOOK_KEY]].filter((l) => l !== undefined);
+    const loops = [holder[REFRESH_KEY], holder[WEBHOOK_KEY], holder[BATCH_KEY]].filter((l) => l !== undefined);
     void Promise.allSettled(loops.map((l) => l.stop())).finally(() => {
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     });
@@ -251,5 +259,25 @@ function nudgeOnEvents(nudge: (() => void) | null) {
       nudge();
     }, NUDGE_DELAY_MS);
     pending.unref();
+  });
+}
+
+/**
+ * The batch runner without Inngest: every tick, a round for each active batch not already being worked here
+ * (run-batch.ts: rows claimed with SKIP LOCKED and a lease, so other instances work the same batch beside it, and a
+ * restart takes over rows whose lease ran out).
+ */
+export function startBatchLoop({ intervalMs }: { intervalMs: number }): BackgroundLoop {
+  return startLoop(BATCH_KEY, "batch runner", intervalMs, 8, async (ctx, start) => {
+    for (const batchId of await activeBatches(ctx.db)) {
+      start(batchId, () =>
+        runBatch({ ctx, batchId, maxDurationMs: 30_000 })
+          .then((round) => {
+            if (round.worked > 0)
+              ctx.log.info({ msg: "batch_round", batch_id: batchId, worked: round.worked, state: round.state });
+          })
+          .catch((err) => ctx.log.error({ msg: "batch round failed", batch_id: batchId, err })),
+      );
+    }
   });
 }

@@ -170,3 +170,33 @@ export async function layOnSheet(
   else await layPng(lib, doc, label.content, layout);
   return doc.save();
 }
+
+/**
+ * 4×6 label pages two to a sheet of `layout` paper (batch printing): each page turned a quarter and placed at 100%
+ * on one half, the cut line between them. A page that does not fit half the sheet is refused, as for one label.
+ */
+export async function twoPerSheet(labels4x6: PDFDocument, layout: SheetLayout, lib: PdfLib): Promise<PDFDocument> {
+  const doc = await lib.PDFDocument.create();
+  doc.setProducer("shipwell");
+  await printAtActualSize(doc);
+  const sources = labels4x6.getPages();
+  const embedded = sources.length === 0 ? [] : await doc.embedPages(sources);
+  const sheet = SHEET_SIZES[layout];
+  const half = sheet.height / 2;
+  for (let i = 0; i < embedded.length; i += 2) {
+    let page: PDFPage | null = null;
+    for (const [slot, label] of [embedded[i], embedded[i + 1]].entries()) {
+      if (!label) continue;
+      const item: Placed = { width: label.width, height: label.height, turn: turnFor(label.width, label.height) };
+      if (!page) {
+        const placed = addSheet(lib, doc, layout, item);
+        page = placed.page;
+      }
+      const size = footprint(item);
+      const bottom = slot === 0 ? half + (half - size.height) / 2 : (half - size.height) / 2;
+      const at = originFor(item, (sheet.width - size.width) / 2, bottom);
+      page.drawPage(label, { x: at.x, y: at.y, rotate: lib.degrees(item.turn) });
+    }
+  }
+  return doc;
+}

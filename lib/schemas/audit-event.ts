@@ -31,6 +31,12 @@ export const AUDIT_ACTIONS = [
   "member.removed",
   "user.signed_in",
   "user.sign_in_failed",
+  "batch.created",
+  "batch.purchase_confirmed",
+  "batch.retried",
+  "batch.cancelled",
+  "batch.completed",
+  "batch.labels_downloaded",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -78,6 +78,8 @@ export const CommonConnectionConfig = z.object({
   refresh_concurrency: z.number().int().min(1).max(64).optional(),
   refresh_requests_per_minute: z.number().int().min(1).max(100_000).optional(),
   refresh_batch_size: z.number().int().min(1).max(100).optional(),
+  /** Label and rate calls per second a batch may make on this connection (lib/batches/run-batch.ts; default 20). */
+  batch_calls_per_second: z.number().min(0.1).max(1000).optional(),
 });
 export const COMMON_CONFIG_KEYS = Object.keys(CommonConnectionConfig.shape) as (keyof z.output<
   typeof CommonConnectionConfig

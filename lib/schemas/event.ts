@@ -4,6 +4,7 @@ import { instant } from "./instant";
 import { PageQuery, pageOf } from "./pagination";
 import { boolQuery } from "./params";
 import { Shipment } from "./shipment";
+import { Batch } from "./batch";
 import { statusFilter } from "./status-filter";
 import { StoredTracker } from "./tracker";
 
@@ -18,11 +19,14 @@ export const EVENT_TYPES = [
   "tracker.delivered",
   "tracker.exception",
   "tracker.deleted",
+  "batch.completed",
+  "batch.completed_with_errors",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 type ShipmentEventType = Extract<EventType, `shipment.${string}`>;
 type TrackerEventType = Extract<EventType, `tracker.${string}`>;
+type BatchEventType = Extract<EventType, `batch.${string}`>;
 const SHIPMENT_EVENT_TYPES = EVENT_TYPES.filter((t): t is ShipmentEventType => t.startsWith("shipment.")) as [
   ShipmentEventType,
   ...ShipmentEventType[],
@@ -30,6 +34,11 @@ const SHIPMENT_EVENT_TYPES = EVENT_TYPES.filter((t): t is ShipmentEventType => t
 const TRACKER_EVENT_TYPES = EVENT_TYPES.filter((t): t is TrackerEventType => t.startsWith("tracker.")) as [
   TrackerEventType,
   ...TrackerEventType[],
+];
+
+const BATCH_EVENT_TYPES = EVENT_TYPES.filter((t): t is BatchEventType => t.startsWith("batch.")) as [
+  BatchEventType,
+  ...BatchEventType[],
 ];
 
 const eventOf = <T extends z.ZodType>(types: z.ZodEnum, data: T, id: string) =>
@@ -53,6 +62,7 @@ export const Event = z
   .discriminatedUnion("type", [
     eventOf(z.enum(SHIPMENT_EVENT_TYPES), Shipment, "ShipmentEvent"),
     eventOf(z.enum(TRACKER_EVENT_TYPES), StoredTracker, "TrackerEvent"),
+    eventOf(z.enum(BATCH_EVENT_TYPES), Batch, "BatchEvent"),
   ])
   .meta({ id: "Event" });
 export type Event = z.output<typeof Event>;

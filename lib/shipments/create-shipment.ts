@@ -17,9 +17,25 @@ import { addressFields, addressValues, parcelValues, rateValues, searchTextOf } 
  */
 export async function createShipment({ ctx, input }: { ctx: DomainContext; input: ShipmentCreate }): Promise<Shipment> {
   const quoted = await fetchRates({ ctx, input });
+  return storeShipment({ ctx, input, quoted });
+}
 
+/**
+ * Stores a shipment rated already (`quoted`: fetchRates's answer), under `id` when the caller allotted one (a batch
+ * row: a second store of the same id fails on the primary key rather than making a second shipment).
+ */
+export async function storeShipment({
+  ctx,
+  input,
+  quoted,
+  id = newId("shipment"),
+}: {
+  ctx: DomainContext;
+  input: ShipmentCreate;
+  quoted: Awaited<ReturnType<typeof fetchRates>>;
+  id?: string;
+}): Promise<Shipment> {
   const orgId = ctx.org.id;
-  const id = newId("shipment");
   const shipperId = newId("address");
   const recipientId = newId("address");
   const parts = await withTransaction(ctx, async (txCtx) => {

@@ -28,6 +28,15 @@ import * as webhook from "@/app/v1/webhooks/[id]/route";
 import * as webhookTest from "@/app/v1/webhooks/[id]/test/route";
 import * as webhooks from "@/app/v1/webhooks/route";
 
+import * as batches from "@/app/v1/batches/route";
+import * as batch from "@/app/v1/batches/[id]/route";
+import * as batchPurchase from "@/app/v1/batches/[id]/purchase/route";
+import * as batchRetry from "@/app/v1/batches/[id]/retry/route";
+import * as batchCancel from "@/app/v1/batches/[id]/cancel/route";
+import * as batchFailedCsv from "@/app/v1/batches/[id]/failed.csv/route";
+import * as batchLabelsPdf from "@/app/v1/batches/[id]/labels.pdf/route";
+import * as batchLabelsZpl from "@/app/v1/batches/[id]/labels.zpl/route";
+import * as batchPackingList from "@/app/v1/batches/[id]/packing-list.pdf/route";
 /**
  * The route modules the OpenAPI document describes, in the document's order. Each operation is declared in its own
  * route file; this list only says where they are (test/openapi.test.ts fails when a route file is missing here).
@@ -48,6 +57,15 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   shipmentLabel,
   shipmentDocuments,
   shipmentDocument,
+  batches,
+  batch,
+  batchPurchase,
+  batchRetry,
+  batchCancel,
+  batchFailedCsv,
+  batchLabelsPdf,
+  batchLabelsZpl,
+  batchPackingList,
   trackers,
   trackerByNumber,
   tracker,

@@ -1,0 +1,143 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit/record";
+import { withTransaction, type DomainContext } from "@/lib/context";
+import { batchRows, batches, shipments } from "@/lib/db/schema";
+import { newId } from "@/lib/db/ids";
+import { ValidationError } from "@/lib/errors";
+import { MAX_BATCH_ROWS, type Batch, type BatchCreate } from "@/lib/schemas/batch";
+import { presentBatch, rowCounts } from "./present-batch";
+import { CsvFileError, readCsv } from "./read-csv";
+import { resolveMapping, rowToShipment } from "./row-input";
+
+type NewRow = typeof batchRows.$inferInsert;
+
+/**
+ * POST /v1/batches: reads the rows (a CSV file, or stored shipments by id) and stores them with the batch, which
+ * starts `validating`: the dry run (run-batch.ts) rates each good row, in the background. A row the file or the
+ * schema already refuses is stored `failed` with its line, column and reason; bad rows never refuse the batch.
+ */
+export async function createBatch({
+  ctx,
+  input,
+  file,
+}: {
+  ctx: DomainContext;
+  input: BatchCreate;
+  file: { bytes: Uint8Array; filename: string | null } | null;
+}): Promise<Batch> {
+  const id = newId("batch");
+  const orgId = ctx.org.id;
+  let rows: NewRow[];
+  let mapping: Record<string, string> = {};
+  let source: "csv" | "shipments";
+  if (input.shipment_ids && !file) {
+    source = "shipments";
+    const ids = [...new Set(input.shipment_ids)];
+    const found = await ctx.db
+      .select({ id: shipments.id })
+      .from(shipments)
+      .where(and(eq(shipments.orgId, orgId), inArray(shipments.id, ids)));
+    const known = new Set(found.map((f) => f.id));
+    const missing = ids.filter((s) => !known.has(s));
+    if (missing.length > 0) {
+      throw new ValidationError(`no such shipment: ${missing.slice(0, 5).join(", ")}`, "shipment_ids");
+    }
+    rows = ids.map((shipmentId, i) => ({
+      batchId: id,
+      line: i + 1,
+      orgId,
+      input: { shipment_id: shipmentId },
+      request: null,
+      state: "queued" as const,
+      shipmentId,
+      idempotencyKey: `${id}:${i + 1}`,
+    }));
+  } else {
+    source = "csv";
+    if (!file && input.csv === null) {
+      throw new ValidationError("give the rows: a CSV file, `csv`, or `shipment_ids`", "file");
+    }
+    if (!input.shipper)
+      throw new ValidationError("is required for CSV rows: the address every parcel ships from", "shipper");
+    const read = (() => {
+      try {
+        return readCsv(file ? file.bytes : input.csv!);
+      } catch (err) {
+        if (err instanceof CsvFileError) throw new ValidationError(err.message, "file");
+        throw err;
+      }
+    })();
+    if (read.records.length === 0) throw new ValidationError("has no rows below its header", "file");
+    if (read.records.length > MAX_BATCH_ROWS) {
+      throw new ValidationError(`has ${read.records.length} rows; a batch takes up to ${MAX_BATCH_ROWS}`, "file");
+    }
+    const resolved = resolveMapping(read.headers, input.mapping);
+    if (resolved.problems.length > 0) {
+      throw new ValidationError(resolved.problems.map((p) => ({ field: "mapping", message: p.message })));
+    }
+    mapping = resolved.columns;
+    const defaults = { shipper: input.shipper, label_type: input.label_type, options: input.options };
+    const references = new Map<string, number>();
+    const refHeader = resolved.columns.reference;
+    rows = read.records.map((record) => {
+      const base = {
+        batchId: id,
+        line: record.line,
+        orgId,
+        input: record.values,
+        shipmentId: newId("shipment"),
+        idempotencyKey: `${id}:${record.line}`,
+      };
+      const fail = (p: { code: string; column: string | null; message: string }): NewRow => ({
+        ...base,
+        request: null,
+        state: "failed",
+        errorCode: p.code,
+        errorColumn: p.column,
+        errorMessage: p.message,
+      });
+      if (record.problem) return fail(record.problem);
+      const reference = refHeader ? record.values[refHeader]?.trim() : undefined;
+      if (reference) {
+        const first = references.get(reference);
+        if (first !== undefined) {
+          return fail({
+            code: "duplicate_reference",
+            column: refHeader!,
+            message: `repeats the order number of line ${first}`,
+          });
+        }
+        references.set(reference, record.line);
+      }
+      const shaped = rowToShipment(record.values, resolved.columns, defaults, input.rate_policy);
+      if (!shaped.ok) return fail(shaped.problems[0]!);
+      return { ...base, request: shaped.input as unknown as Record<string, unknown>, state: "queued" };
+    });
+  }
+
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .insert(batches)
+      .values({
+        id,
+        orgId,
+        state: "validating",
+        source,
+        filename: file?.filename ?? input.filename,
+        ratePolicy: input.rate_policy,
+        defaults: { shipper: input.shipper, label_type: input.label_type, options: input.options },
+        mapping,
+        rowCount: rows.length,
+      })
+      .returning();
+    // Postgres takes up to 65 535 parameters a statement: rows go in slices.
+    for (let i = 0; i < rows.length; i += 2000) await tx.db.insert(batchRows).values(rows.slice(i, i + 2000));
+    await recordAudit(tx, {
+      action: "batch.created",
+      resourceId: id,
+      summary: { source, rows: rows.length, invalid: rows.filter((r) => r.state === "failed").length },
+    });
+    return presentBatch(row!, await rowCounts(tx.db, id));
+  });
+}

@@ -1,0 +1,197 @@
+import "server-only";
+import Papa from "papaparse";
+import { and, asc, count, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit/record";
+import { withTransaction, type DomainContext } from "@/lib/context";
+import { batchRows, batches } from "@/lib/db/schema";
+import { NotFoundError, StateConflictError } from "@/lib/errors";
+import type { Batch, BatchListQuery, BatchPurchase, BatchRowOut, BatchRowsQuery } from "@/lib/schemas/batch";
+import { presentBatch, presentBatchRow, rowCounts, type BatchRow } from "./present-batch";
+
+export async function findBatch(ctx: DomainContext, id: string): Promise<BatchRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(batches)
+    .where(and(eq(batches.orgId, ctx.org.id), eq(batches.id, id)));
+  if (!row) throw new NotFoundError("Batch not found.");
+  return row;
+}
+
+/** GET /v1/batches: newest first. */
+export async function listBatches({ ctx, filters }: { ctx: DomainContext; filters: BatchListQuery }) {
+  const where = and(eq(batches.orgId, ctx.org.id), filters.state ? inArray(batches.state, filters.state) : undefined);
+  const [total] = await ctx.db.select({ n: count() }).from(batches).where(where);
+  const rows = await ctx.db
+    .select()
+    .from(batches)
+    .where(where)
+    .orderBy(desc(batches.createdAt), desc(batches.id))
+    .limit(filters.limit)
+    .offset(filters.offset);
+  const results = await Promise.all(rows.map(async (r) => presentBatch(r, await rowCounts(ctx.db, r.id))));
+  return { count: Number(total?.n ?? 0), results };
+}
+
+/** GET /v1/batches/{id}: the batch and a page of its rows in line order. */
+export async function getBatch({
+  ctx,
+  id,
+  query,
+}: {
+  ctx: DomainContext;
+  id: string;
+  query: BatchRowsQuery;
+}): Promise<{ batch: Batch; count: number; rows: BatchRowOut[] }> {
+  const row = await findBatch(ctx, id);
+  const where = and(eq(batchRows.batchId, id), query.row_state ? inArray(batchRows.state, query.row_state) : undefined);
+  const [total] = await ctx.db.select({ n: count() }).from(batchRows).where(where);
+  const page = await ctx.db
+    .select()
+    .from(batchRows)
+    .where(where)
+    .orderBy(asc(batchRows.line))
+    .limit(query.limit)
+    .offset(query.offset);
+  return {
+    batch: presentBatch(row, await rowCounts(ctx.db, id)),
+    count: Number(total?.n ?? 0),
+    rows: page.map((r) => presentBatchRow(r, row.mapping.reference)),
+  };
+}
+
+async function changeState(
+  ctx: DomainContext,
+  id: string,
+  from: BatchRow["state"][],
+  to: BatchRow["state"],
+  what: string,
+  work: (tx: DomainContext & { db: Parameters<Parameters<typeof withTransaction>[1]>[0]["db"] }) => Promise<void>,
+  action: "batch.purchase_confirmed" | "batch.retried" | "batch.cancelled",
+): Promise<Batch> {
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .select()
+      .from(batches)
+      .where(and(eq(batches.orgId, ctx.org.id), eq(batches.id, id)))
+      .for("update");
+    if (!row) throw new NotFoundError("Batch not found.");
+    if (!from.includes(row.state)) throw new StateConflictError(`The batch is ${row.state}; ${what}`);
+    await work(tx);
+    const now = new Date();
+    const [updated] = await tx.db
+      .update(batches)
+      .set({
+        state: to,
+        updatedAt: now,
+        ...(to === "purchasing" && !row.confirmedAt ? { confirmedAt: now } : {}),
+        ...(to === "cancelled" ? { finishedAt: now } : { finishedAt: null }),
+      })
+      .where(eq(batches.id, id))
+      .returning();
+    const tally = await rowCounts(tx.db, id);
+    await recordAudit(tx, { action, resourceId: id, summary: { state: to, ...tally.counts } });
+    return presentBatch(updated!, tally);
+  });
+}
+
+/**
+ * POST /v1/batches/{id}/purchase: the clerk's confirmation after the dry run. Rows held above the price cap are
+ * bought too when `include_held`; else they stay held. The purchase itself runs in the background (run-batch.ts).
+ */
+export async function confirmPurchase({ ctx, id, input }: { ctx: DomainContext; id: string; input: BatchPurchase }) {
+  return changeState(
+    ctx,
+    id,
+    ["ready"],
+    "purchasing",
+    "only a ready batch (its dry run finished) can be purchased.",
+    async (tx) => {
+      if (input.include_held) {
+        await tx.db
+          .update(batchRows)
+          .set({ held: null })
+          .where(and(eq(batchRows.batchId, id), eq(batchRows.state, "rated"), isNotNull(batchRows.held)));
+      }
+    },
+    "batch.purchase_confirmed",
+  );
+}
+
+/**
+ * POST /v1/batches/{id}/retry: failed purchases are tried again (rows refused by the dry run need a corrected file).
+ * Each retried row buys its own shipment through its claim: a label the failed try did buy is found, not bought again.
+ */
+export async function retryFailed({ ctx, id }: { ctx: DomainContext; id: string }) {
+  return changeState(
+    ctx,
+    id,
+    ["completed_with_errors"],
+    "purchasing",
+    "only a batch completed with errors has rows to retry.",
+    async (tx) => {
+      await tx.db
+        .update(batchRows)
+        .set({
+          state: "rated",
+          errorCode: null,
+          errorColumn: null,
+          errorMessage: null,
+          carrierText: null,
+          leaseUntil: null,
+        })
+        .where(and(eq(batchRows.batchId, id), eq(batchRows.state, "failed"), isNotNull(batchRows.rate)));
+    },
+    "batch.retried",
+  );
+}
+
+/** POST /v1/batches/{id}/cancel: before or during the purchase; rows bought stay bought (cancel those shipments). */
+export async function cancelBatch({ ctx, id }: { ctx: DomainContext; id: string }) {
+  return changeState(
+    ctx,
+    id,
+    ["draft", "validating", "ready", "purchasing"],
+    "cancelled",
+    "it is finished already.",
+    async () => {},
+    "batch.cancelled",
+  );
+}
+
+/** GET /v1/batches/{id}/failed.csv: the failed rows as given, with their line, column and reason, to fix and upload. */
+export async function failedRowsCsv({ ctx, id }: { ctx: DomainContext; id: string }): Promise<string> {
+  await findBatch(ctx, id);
+  const rows = await ctx.db
+    .select()
+    .from(batchRows)
+    .where(and(eq(batchRows.batchId, id), eq(batchRows.state, "failed")))
+    .orderBy(asc(batchRows.line));
+  const headers = new Set<string>();
+  for (const r of rows) for (const h of Object.keys(r.input)) headers.add(h);
+  const columns = ["line", "error_code", "error_column", "error_message", "carrier_text", ...headers];
+  return Papa.unparse(
+    {
+      fields: columns,
+      data: rows.map((r) => [
+        String(r.line),
+        r.errorCode ?? "",
+        r.errorColumn ?? "",
+        r.errorMessage ?? "",
+        r.carrierText ?? "",
+        ...[...headers].map((h) => r.input[h] ?? ""),
+      ]),
+    },
+    { escapeFormulae: true },
+  );
+}
+
+/** Batches with rows to work now: what the in-process loop starts a round for. */
+export async function activeBatches(db: DomainContext["db"]): Promise<string[]> {
+  const rows = await db
+    .select({ id: batches.id })
+    .from(batches)
+    .where(inArray(batches.state, ["validating", "purchasing"]))
+    .orderBy(asc(batches.createdAt))
+    .limit(100);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,208 @@
+import { parseInput } from "@/lib/validation";
+import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { ShipmentCreate } from "@/lib/schemas/shipment";
+import type { AddressInput } from "@/lib/schemas/address";
+import type { BatchField } from "@/lib/schemas/batch";
+import { BATCH_FIELDS } from "@/lib/schemas/batch";
+
+/** A row's problem, as the batch lists it: a code, the CSV header it is in, and what is wrong. */
+export interface RowProblem {
+  code: string;
+  column: string | null;
+  message: string;
+}
+
+/** What every CSV row of a batch shares. */
+export interface RowDefaults {
+  shipper: AddressInput;
+  label_type: string;
+  options: Record<string, unknown>;
+}
+
+/** Field → the CSV header it is read from: the mapping's, else a header spelt as the field or its last part. */
+export function resolveMapping(
+  headers: string[],
+  given: Partial<Record<BatchField, string>>,
+): { columns: Partial<Record<BatchField, string>>; problems: RowProblem[] } {
+  const byName = new Map(headers.map((h) => [h.toLowerCase(), h]));
+  const columns: Partial<Record<BatchField, string>> = {};
+  const problems: RowProblem[] = [];
+  for (const field of BATCH_FIELDS) {
+    const named = given[field];
+    if (named !== undefined) {
+      const header = byName.get(named.toLowerCase());
+      if (header === undefined) {
+        problems.push({
+          code: "unknown_column",
+          column: named,
+          message: `mapping.${field}: the CSV has no column "${named}"`,
+        });
+      } else columns[field] = header;
+      continue;
+    }
+    const short = field.slice(field.indexOf(".") + 1);
+    const header = byName.get(field) ?? (field.startsWith("customs.") ? undefined : byName.get(short));
+    if (header !== undefined) columns[field] = header;
+  }
+  return { columns, problems };
+}
+
+// The fields read as numbers and flags; the rest are text.
+const NUMBERS = new Set<BatchField>([
+  "parcel.weight",
+  "parcel.length",
+  "parcel.width",
+  "parcel.height",
+  "customs.quantity",
+  "customs.value",
+]);
+
+/** Offline postal code formats where they are strict and well known; elsewhere the carrier's rating decides. */
+const POSTAL_FORMATS: Record<string, { pattern: RegExp; example: string }> = {
+  US: { pattern: /^\d{5}(-\d{4})?$/, example: "12345 or 12345-6789" },
+  CA: { pattern: /^[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d$/, example: "K1A 0B1" },
+  DE: { pattern: /^\d{5}$/, example: "10115" },
+  FR: { pattern: /^\d{5}$/, example: "75001" },
+  AU: { pattern: /^\d{4}$/, example: "2000" },
+};
+
+/**
+ * A CSV record as the shipment it stands for (a ShipmentCreate, validated by the same schema as POST
+ * /v1/shipments), or the problems that keep it from being one, each naming the CSV column. The offline checks
+ * beyond the schema: the postal code's format where it is strict, and customs where the parcel crosses a border.
+ */
+export function rowToShipment(
+  values: Record<string, string>,
+  columns: Partial<Record<BatchField, string>>,
+  defaults: RowDefaults,
+  policy: { carrier_id: string | null; service: string | null },
+): { ok: true; input: ShipmentCreate } | { ok: false; problems: RowProblem[] } {
+  const problems: RowProblem[] = [];
+  const read = (field: BatchField): string | undefined => {
+    const header = columns[field];
+    const v = header === undefined ? undefined : values[header]?.trim();
+    return v === "" ? undefined : v;
+  };
+  const num = (field: BatchField): number | string | undefined => {
+    const v = read(field);
+    if (v === undefined) return undefined;
+    const n = Number(v.replace(",", "."));
+    if (!Number.isFinite(n)) {
+      problems.push({ code: "invalid_value", column: columns[field] ?? null, message: "must be a number" });
+      return undefined;
+    }
+    return n;
+  };
+  const recipient: Record<string, unknown> = {};
+  for (const f of BATCH_FIELDS) {
+    if (!f.startsWith("recipient.")) continue;
+    const v = read(f);
+    if (v === undefined) continue;
+    const key = f.slice("recipient.".length);
+    recipient[key] = key === "residential" ? /^(1|true|yes|y)$/i.test(v) : v;
+  }
+  const parcel = {
+    weight: num("parcel.weight"),
+    weight_unit: read("parcel.weight_unit") ?? "KG",
+    length: num("parcel.length"),
+    width: num("parcel.width"),
+    height: num("parcel.height"),
+    dimension_unit: read("parcel.dimension_unit") ?? (num("parcel.length") !== undefined ? "CM" : undefined),
+  };
+  const carrierId = read("carrier_id") ?? policy.carrier_id;
+  const service = read("service") ?? policy.service;
+  const country = (recipient.country_code as string | undefined)?.toUpperCase();
+  const crosses = country !== undefined && crossesCustomsBorder(defaults.shipper.country_code, country);
+  const customs = crosses ? customsOf(read, num, columns, problems) : undefined;
+  if (problems.length > 0) return { ok: false, problems };
+
+  const parsed = parseInput(ShipmentCreate, {
+    shipper: defaults.shipper,
+    recipient,
+    parcels: [parcel],
+    options: defaults.options,
+    carrier_ids: carrierId ? [carrierId] : [],
+    services: service ? [service] : [],
+    label_type: defaults.label_type,
+    reference: read("reference") ?? null,
+    customs: customs ?? null,
+  });
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      problems: parsed.problems.map((p) => ({
+        code: "invalid_value",
+        column: columnOf(p.field, columns),
+        message: p.message,
+      })),
+    };
+  }
+  const input = parsed.data;
+  const format = POSTAL_FORMATS[input.recipient.country_code];
+  if (format && !format.pattern.test(input.recipient.postal_code)) {
+    problems.push({
+      code: "invalid_postal_code",
+      column: columns["recipient.postal_code"] ?? null,
+      message: `is not a ${input.recipient.country_code} postal code (as ${format.example})`,
+    });
+  }
+  for (const need of ["address_line1", "city"] as const) {
+    if (!input.recipient[need]) {
+      problems.push({
+        code: "invalid_value",
+        column: columns[`recipient.${need}`] ?? `recipient.${need}`,
+        message: "is required to buy a label",
+      });
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, input };
+}
+
+/** One commodity from the customs columns, required when the parcel crosses a customs border. */
+function customsOf(
+  read: (f: BatchField) => string | undefined,
+  num: (f: BatchField) => number | string | undefined,
+  columns: Partial<Record<BatchField, string>>,
+  problems: RowProblem[],
+): Record<string, unknown> | undefined {
+  const description = read("customs.description");
+  const value = num("customs.value");
+  if (description === undefined || value === undefined) {
+    problems.push({
+      code: "customs_required",
+      column:
+        columns[description === undefined ? "customs.description" : "customs.value"] ??
+        (description === undefined ? "customs.description" : "customs.value"),
+      message: "is required: the parcel crosses a customs border (customs.description and customs.value)",
+    });
+    return undefined;
+  }
+  return {
+    content_description: description,
+    commodities: [
+      {
+        description,
+        quantity: num("customs.quantity") ?? 1,
+        value_amount: value,
+        value_currency: read("customs.currency") ?? "USD",
+        weight: num("parcel.weight"),
+        weight_unit: read("parcel.weight_unit") ?? "KG",
+        hs_code: read("customs.hs_code") ?? null,
+        origin_country: read("customs.origin_country") ?? "US",
+      },
+    ],
+  };
+}
+
+/** The CSV header a schema problem's field (`recipient.postal_code`, `parcels[0].weight`) was read from. */
+function columnOf(field: string | null, columns: Partial<Record<BatchField, string>>): string | null {
+  if (field === null) return null;
+  const f = field
+    .replace(/^parcels\[0\]\./, "parcel.")
+    .replace(/^carrier_ids(\[0\])?$/, "carrier_id")
+    .replace(/^services(\[0\])?$/, "service");
+  const known = (BATCH_FIELDS as readonly string[]).includes(f) ? (f as BatchField) : null;
+  if (known) return columns[known] ?? known;
+  if (f.startsWith("customs.")) return columns["customs.description"] ?? f;
+  return f;
+}

@@ -1,0 +1,379 @@
+import "server-only";
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { recordAudit } from "@/lib/audit/record";
+import { forOrganization, withTransaction, type DomainContext, type SystemContext } from "@/lib/context";
+import { batchRows, batches, rates as ratesTable, shipments, type StoredRowRate } from "@/lib/db/schema";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { rowsOf } from "@/lib/db/rows";
+import { CarrierFailureError, DomainError } from "@/lib/errors";
+import type { CarrierMessage } from "@/lib/carriers/types";
+import { connectionById } from "@/lib/connections/select-connections";
+import { fetchRates } from "@/lib/rates/fetch-rates";
+import type { RateFields } from "@/lib/rates/present-rate";
+import { ShipmentPurchase, type ShipmentCreate } from "@/lib/schemas/shipment";
+import { storeShipment } from "@/lib/shipments/create-shipment";
+import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
+import { pacerFor } from "@/lib/trackers/refresh/pacer";
+import { recordEvents } from "@/lib/webhooks/outbox";
+import { presentBatch, rowCounts, type BatchRow, type BatchRowRow } from "./present-batch";
+import { pickRate } from "./rate-policy";
+
+/** A worker's hold on a row; a worker that dies leaves it to be taken over when this runs out. */
+const ROW_LEASE_MS = 5 * 60_000;
+/** Rows worked at once per batch per process (each still paced by its connection's budget). */
+const WORKERS = 16;
+/** A connection's calls per second for batches, unless its config says `batch_calls_per_second`. */
+export const DEFAULT_BATCH_CALLS_PER_SECOND = 20;
+
+export interface BatchRound {
+  batchId: string;
+  worked: number;
+  /** The batch's state when the round ended. */
+  state: BatchRow["state"] | null;
+  /** Rows are left (the round ran out of time or rows): another round should follow. */
+  more: boolean;
+}
+
+/**
+ * Works one batch's rows for up to `maxDurationMs` (or `maxRows`): the dry run while it is validating, the purchase
+ * while it is purchasing. Workers claim one row at a time with `FOR UPDATE SKIP LOCKED` and a lease, so any number
+ * of rounds, in any number of processes, share a batch and never work one row at once; a row whose worker died is
+ * taken over when its lease ends. When no row is left, the batch is settled (ready, or completed).
+ */
+export async function runBatch({
+  ctx,
+  batchId,
+  maxDurationMs,
+  maxRows = Infinity,
+  workers = WORKERS,
+}: {
+  ctx: SystemContext;
+  batchId: string;
+  maxDurationMs: number;
+  maxRows?: number;
+  workers?: number;
+}): Promise<BatchRound> {
+  const [batch] = await ctx.db.select().from(batches).where(eq(batches.id, batchId));
+  if (!batch || (batch.state !== "validating" && batch.state !== "purchasing")) {
+    return { batchId, worked: 0, state: batch?.state ?? null, more: false };
+  }
+  const orgCtx = forOrganization(ctx, batch.orgId);
+  const deadline = Date.now() + maxDurationMs;
+  let worked = 0;
+  let stopped = false;
+  const worker = async () => {
+    while (!stopped && Date.now() < deadline && worked < maxRows) {
+      const row = await claimRow(ctx, batch, new Date());
+      if (!row) return;
+      worked++;
+      if (batch.state === "validating") await rateRow(orgCtx, batch, row);
+      else {
+        const keepGoing = await purchaseRow(orgCtx, row);
+        if (!keepGoing) stopped = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, worker));
+  const state = await settleBatch(ctx, batch);
+  return { batchId, worked, state, more: state === batch.state };
+}
+
+/** The next row this phase has to do, claimed with a lease; null when none is left to claim. */
+async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise<BatchRowRow | null> {
+  const expired = and(
+    eq(batchRows.state, batch.state === "validating" ? "queued" : "purchasing"),
+    lt(batchRows.leaseUntil, now),
+  );
+  const due =
+    batch.state === "validating"
+      ? or(and(eq(batchRows.state, "queued"), isNull(batchRows.leaseUntil)), expired)
+      : or(and(eq(batchRows.state, "rated"), isNull(batchRows.held)), expired);
+  // A CTE, evaluated once: a LIMIT subquery under IN may run again per row and claim more than one.
+  const next = ctx.db.$with("next").as(
+    ctx.db
+      .select({ line: batchRows.line })
+      .from(batchRows)
+      .where(and(eq(batchRows.batchId, batch.id), due))
+      .orderBy(asc(batchRows.line))
+      .limit(1)
+      .for("update", { skipLocked: true }),
+  );
+  const [row] = await ctx.db
+    .with(next)
+    .update(batchRows)
+    .set({
+      leaseUntil: new Date(now.getTime() + ROW_LEASE_MS),
+      attempts: sql`${batchRows.attempts} + 1`,
+      updatedAt: now,
+      ...(batch.state === "purchasing" ? { state: "purchasing" as const } : {}),
+    })
+    .where(and(eq(batchRows.batchId, batch.id), sql`${batchRows.line} = (select line from ${next})`))
+    .returning();
+  return row ?? null;
+}
+
+async function finishRow(ctx: DomainContext, row: BatchRowRow, set: Partial<BatchRowRow>) {
+  await ctx.db
+    .update(batchRows)
+    .set({ leaseUntil: null, updatedAt: new Date(), ...set })
+    .where(and(eq(batchRows.batchId, row.batchId), eq(batchRows.line, row.line)));
+}
+
+function carrierText(messages: CarrierMessage[]): string | null {
+  const text = messages
+    .filter((m) => m.level !== "info")
+    .map((m) => `${m.carrier_name ?? ""} ${m.code ?? ""}: ${m.message}`.trim())
+    .join("; ");
+  return text === "" ? null : text.slice(0, 2000);
+}
+
+/** The dry run of one row: rate it (or read its stored shipment's rates), pick by the policy, hold above the cap. */
+async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): Promise<void> {
+  try {
+    let candidates: RateFields[];
+    let messages: CarrierMessage[] = [];
+    if (row.request) {
+      const input = row.request as unknown as ShipmentCreate;
+      await pace(ctx, input.carrier_ids);
+      const quoted = await fetchRates({ ctx, input });
+      candidates = quoted.rates;
+      messages = quoted.messages;
+    } else {
+      const [stored] = await ctx.db
+        .select({ status: shipments.status })
+        .from(shipments)
+        .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
+      if (!stored || stored.status !== "created") {
+        await finishRow(ctx, row, {
+          state: "failed",
+          errorCode: "state_conflict",
+          errorColumn: "shipment_id",
+          errorMessage: stored ? `the shipment is already ${stored.status}` : "no such shipment",
+        });
+        return;
+      }
+      candidates = (
+        await ctx.db
+          .select()
+          .from(ratesTable)
+          .where(and(eq(ratesTable.orgId, ctx.org.id), eq(ratesTable.shipmentId, row.shipmentId)))
+      ).map(({ orgId: _o, shipmentId: _s, position: _p, ...r }) => r);
+    }
+    const picked = pickRate(candidates, batch.ratePolicy, row.request as unknown as ShipmentCreate | null);
+    if (!picked.ok) {
+      await finishRow(ctx, row, {
+        state: "failed",
+        errorCode: picked.code,
+        errorColumn: headerOf(batch, picked.column),
+        errorMessage: picked.message,
+        carrierText: carrierText(messages),
+      });
+      return;
+    }
+    await finishRow(ctx, row, {
+      state: "rated",
+      rate: picked.rate as StoredRowRate,
+      held: picked.held,
+      errorCode: null,
+      errorColumn: null,
+      errorMessage: null,
+      carrierText: null,
+    });
+  } catch (err) {
+    if (err instanceof CarrierFailureError) {
+      await finishRow(ctx, row, {
+        state: "failed",
+        errorCode: "rating_failed",
+        errorColumn: (row.request as unknown as ShipmentCreate | null)?.services.length
+          ? headerOf(batch, "service")
+          : null,
+        errorMessage: "no carrier could rate this parcel",
+        carrierText: carrierText(err.messages),
+      });
+      return;
+    }
+    if (err instanceof DomainError) {
+      await finishRow(ctx, row, {
+        state: "failed",
+        errorCode: err.code,
+        errorColumn: null,
+        errorMessage: err.message,
+      });
+      return;
+    }
+    // The database away, a bug: the row keeps its lease and is taken over when it runs out.
+    ctx.log.error({ msg: "batch row not rated", batch_id: row.batchId, line: row.line, err });
+  }
+}
+
+/** The CSV header a field was read from (the batch's mapping), else the field's name. */
+function headerOf(batch: BatchRow, field: string | null): string | null {
+  return field === null ? null : (batch.mapping[field] ?? field);
+}
+
+/**
+ * The purchase of one row, through the same verb as POST /v1/shipments/{id}/purchase: its claim, lost-answer
+ * settlement and events. A CSV row's shipment is stored first, under the id allotted to the row, so a second try
+ * (a retry, a crash, another worker after the lease) finds the same shipment, and its claim buys at most one label.
+ * Answers false when the batch should stop being worked here (the database is away).
+ */
+async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolean> {
+  const rate = row.rate!;
+  try {
+    if (row.request) await storeOnce(ctx, row, rate);
+    await paceConnection(ctx, rate.carrierRef);
+    await purchaseShipment({ ctx, id: row.shipmentId, input: ShipmentPurchase.parse({ selected_rate_id: rate.id }) });
+    await finishRow(ctx, row, {
+      state: "purchased",
+      errorCode: null,
+      errorColumn: null,
+      errorMessage: null,
+      carrierText: null,
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof DomainError) {
+      // Bought already (an earlier try whose row write was lost): the shipment says so.
+      const [stored] = await ctx.db
+        .select({ status: shipments.status })
+        .from(shipments)
+        .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
+      if (stored && stored.status !== "created" && stored.status !== "cancelled") {
+        await finishRow(ctx, row, {
+          state: "purchased",
+          errorCode: null,
+          errorColumn: null,
+          errorMessage: null,
+          carrierText: null,
+        });
+        return true;
+      }
+      await finishRow(ctx, row, {
+        state: "failed",
+        errorCode: err.code,
+        errorColumn: null,
+        errorMessage: err.message.slice(0, 500),
+        carrierText: err instanceof CarrierFailureError ? carrierText(err.messages) : null,
+      });
+      return true;
+    }
+    ctx.log.error({
+      msg: "batch row not purchased; its lease lets another round take it",
+      batch_id: row.batchId,
+      line: row.line,
+      err,
+    });
+    return !isDatabaseUnavailable(err);
+  }
+}
+
+/** Stores a CSV row's shipment under its allotted id, with the rate the dry run picked; once. */
+async function storeOnce(ctx: DomainContext, row: BatchRowRow, rate: StoredRowRate): Promise<void> {
+  const [exists] = await ctx.db
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
+  if (exists) return;
+  const input = row.request as unknown as ShipmentCreate;
+  await storeShipment({
+    ctx,
+    id: row.shipmentId,
+    input,
+    quoted: { rates: [rate as unknown as RateFields], messages: [], partial: false, testMode: rate.testMode },
+  });
+}
+
+async function paceConnection(ctx: DomainContext, connectionId: string): Promise<void> {
+  const connection = await connectionById({ ctx, id: connectionId, capability: "ship" });
+  const perSecond = Number(connection.config.batch_calls_per_second) || DEFAULT_BATCH_CALLS_PER_SECOND;
+  await pacerFor(`batch:${connection.id}`, perSecond * 60).take();
+}
+
+/** A dry run's rating call is paced like a purchase when the row names its carrier; else by the batch's workers. */
+async function pace(ctx: DomainContext, carrierIds: string[]): Promise<void> {
+  if (carrierIds.length !== 1) return;
+  const [one] = rowsOf<{ id: string }>(
+    await ctx.db.execute(
+      sql`select id from carrier_connections where org_id = ${ctx.org.id} and carrier_id = ${carrierIds[0]} limit 1`,
+    ),
+  );
+  if (one) await paceConnection(ctx, one.id);
+}
+
+/**
+ * Settles a batch whose phase has no row left: validating → ready (with the dry run's summary), purchasing →
+ * completed or completed_with_errors (with its webhook event and audit row). One statement decides, so of several
+ * workers finishing at once exactly one settles it.
+ */
+async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRow["state"]> {
+  const open = batch.state === "validating" ? ["queued"] : ["rated", "purchasing"];
+  return withTransaction(forOrganization(ctx, batch.orgId), async (tx) => {
+    const [locked] = await tx.db.select().from(batches).where(eq(batches.id, batch.id)).for("update");
+    if (!locked || locked.state !== batch.state) return locked?.state ?? batch.state;
+    const [left] = rowsOf<{ n: number }>(
+      await tx.db.execute(sql`select count(*)::int as n from ${batchRows} where ${batchRows.batchId} = ${batch.id}
+          and ${batchRows.state} in ${open} and (${batchRows.state} <> 'rated' or ${batchRows.held} is null)`),
+    );
+    if (Number(left?.n ?? 0) > 0) return locked.state;
+    const now = new Date();
+    if (batch.state === "validating") {
+      const summary = await summarize(tx.db, batch.id);
+      const invalid = (await rowCounts(tx.db, batch.id)).counts.failed;
+      await tx.db
+        .update(batches)
+        .set({ state: "ready", summary, invalidCount: invalid, updatedAt: now })
+        .where(eq(batches.id, batch.id));
+      return "ready";
+    }
+    const tally = await rowCounts(tx.db, batch.id);
+    const state = tally.counts.failed > 0 ? "completed_with_errors" : "completed";
+    const [row] = await tx.db
+      .update(batches)
+      .set({ state, finishedAt: now, updatedAt: now })
+      .where(eq(batches.id, batch.id))
+      .returning();
+    const [mode] = rowsOf<{ live: boolean }>(
+      await tx.db.execute(sql`select bool_or(not (${batchRows.rate}->>'testMode')::boolean) as live from ${batchRows}
+          where ${batchRows.batchId} = ${batch.id} and ${batchRows.rate} is not null`),
+    );
+    await recordEvents(tx.db, [
+      {
+        orgId: batch.orgId,
+        type: state === "completed" ? "batch.completed" : "batch.completed_with_errors",
+        resourceId: batch.id,
+        testMode: !mode?.live,
+        data: presentBatch(row!, tally),
+      },
+    ]);
+    await recordAudit(tx, {
+      action: "batch.completed",
+      resourceId: batch.id,
+      summary: { state, purchased: tally.counts.purchased, failed: tally.counts.failed, held: tally.held },
+    });
+    return state;
+  });
+}
+
+/** The dry run's totals: per currency, and rows and price per carrier and service (held rows left out). */
+async function summarize(db: SystemContext["db"], batchId: string) {
+  const rows = rowsOf<{
+    carrier_id: string;
+    carrier_name: string;
+    service: string;
+    currency: string;
+    count: number;
+    amount: string;
+  }>(
+    await db.execute(sql`
+    select ${batchRows.rate}->>'carrierId' as carrier_id, ${batchRows.rate}->>'carrierName' as carrier_name,
+           ${batchRows.rate}->>'service' as service, ${batchRows.rate}->>'currency' as currency,
+           count(*)::int as count, sum((${batchRows.rate}->>'totalCharge')::numeric)::text as amount
+    from ${batchRows}
+    where ${batchRows.batchId} = ${batchId} and ${batchRows.state} = 'rated' and ${batchRows.held} is null
+    group by 1, 2, 3, 4 order by 1, 3`),
+  );
+  const services = [...rows].map((r) => ({ ...r, count: Number(r.count), amount: Number(r.amount) }));
+  const totals = new Map<string, number>();
+  for (const s of services) totals.set(s.currency, Math.round(((totals.get(s.currency) ?? 0) + s.amount) * 100) / 100);
+  return { totals: [...totals].map(([currency, amount]) => ({ currency, amount })), services };
+}

@@ -1,0 +1,15 @@
+/** docs/api.md, "Batches": a batch's life, from its rows stored to every row settled. */
+export const BATCH_STATES = [
+  "draft",
+  "validating",
+  "ready",
+  "purchasing",
+  "completed",
+  "completed_with_errors",
+  "cancelled",
+] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+/** One row's life: queued (stored) → rated (the dry run passed) → purchasing → purchased, or failed at any step. */
+export const BATCH_ROW_STATES = ["queued", "rated", "purchasing", "purchased", "failed"] as const;
+export type BatchRowState = (typeof BATCH_ROW_STATES)[number];
