@@ -17,6 +17,7 @@ const DOMAIN = [
   "lib/trackers",
   "lib/webhooks",
   "lib/audit",
+  "lib/addresses",
 ];
 const ABOVE_DOMAIN = [
   "lib/api",
