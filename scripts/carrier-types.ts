@@ -13,6 +13,7 @@ import { readSpec } from "@/test/emulator/contract";
 const OUTPUTS = [
   ["ups/Rating.yaml", "ups/generated/rating.ts"],
   ["ups/Shipping.yaml", "ups/generated/shipping.ts"],
+  ["ups/AddressValidation.yaml", "ups/generated/address-validation.ts"],
   ["fedex/rate-api.json", "fedex/generated/rate.ts"],
   ["fedex/ship-api.json", "fedex/generated/ship.ts"],
   ["fedex/track.json", "fedex/generated/track.ts"],

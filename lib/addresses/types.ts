@@ -64,7 +64,18 @@ export interface AddressSuggestion {
   changed_fields: AddressField[];
 }
 
+const norm = (v: string | null) => (v ?? "").trim().toUpperCase().replace(/\s+/g, " ");
+const postal = (v: string | null) => norm(v).replace(/[^0-9A-Z]/g, "");
+
+/**
+ * The fields whose values differ, case and spacing aside. A postal code that only gains its extension (a ZIP+4 to
+ * a ZIP) is the same code, not a change.
+ */
 export function changedFields(from: CheckedAddress, to: CheckedAddress): AddressField[] {
-  const norm = (v: string | null) => (v ?? "").trim().toUpperCase();
-  return ADDRESS_FIELDS.filter((f) => norm(from[f]) !== norm(to[f]));
+  return ADDRESS_FIELDS.filter((f) => {
+    if (f !== "postal_code") return norm(from[f]) !== norm(to[f]);
+    const [a, b] = [postal(from[f]), postal(to[f])];
+    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+    return !(a === b || (short.length >= 5 && long.startsWith(short)));
+  });
 }

@@ -19,6 +19,7 @@ const ID_PREFIXES = {
   account: "acc_",
   verification: "ver_",
   audit: "aud_",
+  saved_address: "adb_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

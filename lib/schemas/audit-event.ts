@@ -31,6 +31,9 @@ export const AUDIT_ACTIONS = [
   "member.removed",
   "user.signed_in",
   "user.sign_in_failed",
+  "address.created",
+  "address.updated",
+  "address.deleted",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,3 +1,6 @@
+import * as address from "@/app/v1/addresses/[id]/route";
+import * as addresses from "@/app/v1/addresses/route";
+import * as addressValidate from "@/app/v1/addresses/validate/route";
 import * as apiKey from "@/app/v1/api_keys/[id]/route";
 import * as apiKeys from "@/app/v1/api_keys/route";
 import * as auditEvents from "@/app/v1/audit_events/route";
@@ -48,6 +51,9 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   shipmentLabel,
   shipmentDocuments,
   shipmentDocument,
+  addressValidate,
+  addresses,
+  address,
   trackers,
   trackerByNumber,
   tracker,

@@ -10,3 +10,4 @@ export * from "./accounts";
 export * from "./webhooks";
 export * from "./audit-events";
 export * from "./rate-limits";
+export * from "./address-book";
