@@ -118,13 +118,15 @@ const savedFields = {
 export const SavedAddressCreate = z.object(savedFields).meta({ id: "SavedAddressCreate" });
 export type SavedAddressCreate = z.output<typeof SavedAddressCreate>;
 
-/** PATCH: only the fields given change. */
+/** PATCH: only the fields given change (`is_default_sender` absent leaves it as it is). */
+const { is_default_sender: _default, ...editable } = savedFields;
 export const SavedAddressUpdate = z
-  .object(
-    Object.fromEntries(Object.entries(savedFields).map(([k, v]) => [k, v.optional()])) as {
-      [K in keyof typeof savedFields]: z.ZodOptional<(typeof savedFields)[K]>;
-    },
-  )
+  .object({
+    ...(Object.fromEntries(Object.entries(editable).map(([k, v]) => [k, v.optional()])) as {
+      [K in keyof typeof editable]: z.ZodOptional<(typeof editable)[K]>;
+    }),
+    is_default_sender: z.boolean().optional(),
+  })
   .meta({ id: "SavedAddressUpdate" });
 export type SavedAddressUpdate = z.output<typeof SavedAddressUpdate>;
 
