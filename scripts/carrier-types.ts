@@ -22,6 +22,7 @@ const OUTPUTS = [
   ["usps/international-labels.yaml", "usps/generated/international-labels.ts"],
   ["usps/payments.yaml", "usps/generated/payments.ts"],
   ["usps/tracking.yaml", "usps/generated/tracking.ts"],
+  ["usps/addresses.yaml", "usps/generated/addresses.ts"],
   // MyDHL publishes one file for every operation (rates, shipments, tracking, pickups, …).
   ["dhl_express/dpdhl-express-api-3.1.1_swagger.yaml", "dhl_express/generated/mydhl.ts"],
 ] as const;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST as validate } from "@/app/v1/addresses/validate/route";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
+import { USPS_CREDENTIALS } from "@/test/usps-context";
 import { call, makeOrg } from "./helpers";
 
 /**
@@ -183,5 +184,52 @@ describe("POST /v1/addresses/validate with UPS", () => {
       body: { addresses: Array(101).fill(congress) },
     });
     expect(many.status).toBe(400);
+  });
+});
+
+describe("POST /v1/addresses/validate with USPS Addresses v3", () => {
+  const uspsCalls = () => lab.current.calls.filter((c) => c.carrier === "usps" && c.operation === "address_validation");
+
+  async function uspsOrg(withUps = false) {
+    const org = await makeOrg();
+    if (withUps)
+      await addConnection(org.key, { carrier_name: "ups", carrier_id: "ups-main", credentials: UPS_CREDENTIALS });
+    await addConnection(org.key, { carrier_name: "usps", carrier_id: "usps-main", credentials: USPS_CREDENTIALS });
+    return org;
+  }
+
+  it("reads DPV and the business flag: verified, corrected, a missing suite, several, none", async () => {
+    const { key } = await uspsOrg();
+    const results = await check(key, [
+      congress,
+      privet,
+      { ...congress, address_line1: "1100 Congres Ave" },
+      highRise,
+      main,
+      { ...congress, address_line1: "1 Nowhere Rd" },
+    ]);
+    expect(results.map((r) => [r.status, r.residential, r.provider?.carrier_name ?? null])).toEqual([
+      ["verified", false, "usps"],
+      ["verified", true, "usps"],
+      ["corrected", false, "usps"],
+      ["ambiguous", false, "usps"],
+      ["ambiguous", null, "usps"],
+      ["invalid", null, "usps"],
+    ]);
+    expect(results[2]!.suggestions).toEqual([
+      expect.objectContaining({ source: "carrier", changed_fields: ["address_line1"] }),
+    ]);
+    expect(results[2]!.suggestions[0].address.address_line1).toBe("1100 CONGRESS AVE");
+    expect(results[3]!.suggestions).toHaveLength(1);
+    expect(results[4]!.suggestions).toEqual([]);
+    expect(uspsCalls()).toHaveLength(6);
+  });
+
+  it("asks the carrier the label is for when the organization has several", async () => {
+    const { key } = await uspsOrg(true);
+    const [byUps] = await check(key, [congress]);
+    expect(byUps!.provider.carrier_name).toBe("ups");
+    const [byUsps] = await check(key, [congress], { carrier_name: "usps" });
+    expect(byUsps!.provider.carrier_name).toBe("usps");
   });
 });
