@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST as validate } from "@/app/v1/addresses/validate/route";
+import { POST as rates } from "@/app/v1/proxy/rates/route";
+import { POST as shipping } from "@/app/v1/proxy/shipping/route";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { USPS_CREDENTIALS } from "@/test/usps-context";
@@ -231,5 +233,35 @@ describe("POST /v1/addresses/validate with USPS Addresses v3", () => {
     expect(byUps!.provider.carrier_name).toBe("ups");
     const [byUsps] = await check(key, [congress], { carrier_name: "usps" });
     expect(byUsps!.provider.carrier_name).toBe("usps");
+  });
+});
+
+describe("validate on POST /v1/proxy/shipping", () => {
+  it("refuses a PO Box UPS cannot deliver to before the label is bought; without validate it is bought", async () => {
+    const { key } = await upsOrg();
+    const box = { ...privet, address_line1: "PO Box 77" };
+    const body = {
+      shipper: congress,
+      recipient: box,
+      parcels: [{ weight: 1, weight_unit: "KG" }],
+      carrier_ids: ["ups-main"],
+    };
+    const quoted = await call(rates, "POST", "/v1/proxy/rates", { key, body });
+    expect(quoted.status).toBe(200);
+    const offered = quoted.body.rates;
+    const buy = (validate: boolean) =>
+      call(shipping, "POST", "/v1/proxy/shipping", {
+        key,
+        body: { ...body, rates: offered, selected_rate_id: offered[0].id, validate },
+      });
+    const refused = await buy(true);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({ code: "address_invalid", field: "recipient.address_line1" }),
+    ]);
+    expect(lab.current.calls.filter((c) => c.operation === "ship")).toHaveLength(0);
+    const bought = await buy(false);
+    expect(bought.status).toBe(200);
+    expect(lab.current.calls.filter((c) => c.operation === "ship")).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
 import "server-only";
+import type { CarrierName } from "@/lib/carriers/names";
 import type { DomainContext } from "@/lib/context";
 import { AddressInvalidError, type FieldProblem } from "@/lib/errors";
 import type { AddressToCheck } from "@/lib/schemas/address-book";
@@ -36,16 +37,26 @@ export async function guardAddresses({
   ctx,
   parties,
   validate,
+  carrier = null,
+  service = null,
 }: {
   ctx: DomainContext;
   parties: Record<Party, AddressToCheck>;
   validate: boolean | null;
+  /** The carrier and service the label is for, when known (proxy shipping): their own lines are checked. */
+  carrier?: CarrierName | null;
+  service?: string | null;
 }): Promise<AddressGuardSummary> {
   const names = Object.keys(parties) as Party[];
   if (validate) {
     const results = await validateAddresses({
       ctx,
-      input: { addresses: names.map((p) => toCheck(parties[p])), carrier_ids: [] },
+      input: {
+        addresses: names.map((p) => toCheck(parties[p])),
+        carrier_ids: [],
+        carrier_name: carrier,
+        service,
+      },
     });
     const problems: FieldProblem[] = results.flatMap((r, i) =>
       r.status !== "invalid"
@@ -58,7 +69,7 @@ export async function guardAddresses({
     return { address_check: "validated" };
   }
   const codes = names.flatMap((p) =>
-    checkAddress(toCheck(parties[p]))
+    checkAddress(toCheck(parties[p]), { carrier, service })
       .messages.filter((m) => m.level === "error")
       .map((m) => `${p}.${m.field ?? "address"}:${m.code}`),
   );
