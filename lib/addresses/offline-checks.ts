@@ -13,13 +13,13 @@ import { canadianPostalMatchesProvince, zipMatchesState } from "./zip-prefixes";
  * error makes the address invalid and no carrier is called; a warning is something to look at. What a check can
  * fix (a transliteration, a phone in E.164) is offered as a suggestion and never applied here.
  */
-export interface OfflineCheckOptions {
+interface OfflineCheckOptions {
   /** The carrier (and service) the label is for, when known: its line lengths, PO Box rule and character set. */
   carrier?: CarrierName | null;
   service?: string | null;
 }
 
-export interface OfflineCheckResult {
+interface OfflineCheckResult {
   messages: AddressMessage[];
   suggestions: AddressSuggestion[];
 }

@@ -46,7 +46,7 @@ export const ADDRESS_MESSAGE_CODES = [
   "address_ambiguous",
   "verification_unavailable",
 ] as const;
-export type AddressMessageCode = (typeof ADDRESS_MESSAGE_CODES)[number];
+type AddressMessageCode = (typeof ADDRESS_MESSAGE_CODES)[number];
 
 export interface AddressMessage {
   field: AddressField | null;

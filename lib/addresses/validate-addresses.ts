@@ -38,7 +38,7 @@ function providerFor(rows: ConnectionRow[], country: string, preferred: string |
   return able.find((r) => r.carrierName === preferred) ?? able[0] ?? null;
 }
 
-export function toCarrierAddress(a: CheckedAddress): Address {
+function toCarrierAddress(a: CheckedAddress): Address {
   return {
     ...a,
     suburb: null,

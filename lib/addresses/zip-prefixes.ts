@@ -79,7 +79,7 @@ const RANGES: readonly [from: number, to: number, state: string][] = [
 const PACIFIC = new Set(["GU", "AS", "MP", "FM", "MH", "PW"]);
 
 /** The state a US ZIP code belongs to; null for a prefix no state uses (or not five digits). */
-export function stateOfZip(zip: string): string | null {
+function stateOfZip(zip: string): string | null {
   const m = /^(\d{3})\d{2}(?:-?\d{4})?$/.exec(zip.trim());
   if (!m) return null;
   const prefix = Number(m[1]);

@@ -56,8 +56,7 @@ const CheckedAddress = z
   })
   .meta({ id: "CheckedAddress" });
 
-export const ADDRESS_STATUSES = ["verified", "corrected", "ambiguous", "unverified", "invalid"] as const;
-export type AddressStatus = (typeof ADDRESS_STATUSES)[number];
+const ADDRESS_STATUSES = ["verified", "corrected", "ambiguous", "unverified", "invalid"] as const;
 
 export const AddressValidationResult = z
   .object({
