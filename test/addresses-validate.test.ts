@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { POST as validate } from "@/app/v1/addresses/validate/route";
 import { POST as rates } from "@/app/v1/proxy/rates/route";
 import { POST as shipping } from "@/app/v1/proxy/shipping/route";
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { addressVerifications } from "@/lib/db/schema";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { USPS_CREDENTIALS } from "@/test/usps-context";
@@ -141,6 +144,29 @@ describe("POST /v1/addresses/validate with UPS", () => {
     const [theirs] = await check(other.key, [highRise]);
     expect(theirs).toMatchObject({ status: "corrected", cached: false });
     expect(xavCalls()).toHaveLength(2);
+  });
+
+  it("asks again once a cached verdict is 30 days old, and keeps no names in the cache", async () => {
+    const { key, orgId } = await upsOrg();
+    await check(key, [highRise]);
+    const db = await getDb();
+    const [row] = await db
+      .select()
+      .from(addressVerifications)
+      .where(sql`${addressVerifications.orgId} = ${orgId}`);
+    expect(JSON.stringify(row!.verdict)).not.toContain("Texas Capitol Cafe");
+    await db
+      .update(addressVerifications)
+      .set({ createdAt: new Date(Date.now() - 31 * 24 * 3600 * 1000) })
+      .where(sql`${addressVerifications.orgId} = ${orgId}`);
+    const [again] = await check(key, [highRise]);
+    expect(again).toMatchObject({ status: "corrected", cached: false });
+    expect(xavCalls()).toHaveLength(2);
+    const rows = await db
+      .select()
+      .from(addressVerifications)
+      .where(sql`${addressVerifications.orgId} = ${orgId}`);
+    expect(rows).toHaveLength(1);
   });
 
   it("answers unverified when UPS fails, and caches nothing", async () => {

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { AddressVerification } from "@/lib/carriers/types";
 import { addressVerifications } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
@@ -12,6 +12,7 @@ import type { CheckedAddress } from "./types";
  * keep their lines only, and get the caller's names back when read.
  */
 const TTL_MS = 30 * 24 * 3600 * 1000;
+const PURGE_BATCH = 500;
 
 const norm = (v: string | null) => (v ?? "").normalize("NFKC").trim().toUpperCase().replace(/\s+/g, " ");
 
@@ -67,6 +68,27 @@ export async function storeVerifications(
   now: Date,
 ) {
   if (entries.length === 0) return;
+  // Expired verdicts go as new ones come: the organization's writes keep its part of the table bounded, with no job.
+  const expired = db
+    .select({ hash: addressVerifications.addressHash })
+    .from(addressVerifications)
+    .where(
+      and(
+        eq(addressVerifications.orgId, orgId),
+        eq(addressVerifications.carrierName, carrierName),
+        lt(addressVerifications.createdAt, new Date(now.getTime() - TTL_MS)),
+      ),
+    )
+    .limit(PURGE_BATCH);
+  await db
+    .delete(addressVerifications)
+    .where(
+      and(
+        eq(addressVerifications.orgId, orgId),
+        eq(addressVerifications.carrierName, carrierName),
+        inArray(addressVerifications.addressHash, expired),
+      ),
+    );
   const unique = new Map(entries.map((e) => [e.hash, e.verdict]));
   await db
     .insert(addressVerifications)
