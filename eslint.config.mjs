@@ -18,6 +18,7 @@ const DOMAIN = [
   "lib/webhooks",
   "lib/audit",
   "lib/batches",
+  "lib/addresses",
 ];
 const ABOVE_DOMAIN = [
   "lib/api",

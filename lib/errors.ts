@@ -19,7 +19,8 @@ export type DomainErrorCode =
   | "carrier_failed"
   | "tracking_not_found"
   | "address_incomplete"
-  | "customs_required";
+  | "customs_required"
+  | "address_invalid";
 
 export class DomainError extends Error {
   constructor(
@@ -73,6 +74,18 @@ export class CustomsRequiredError extends DomainError {
   readonly problems: FieldProblem[];
   constructor(problems: FieldProblem[]) {
     super("customs_required", problems[0]?.message ?? "The parcel needs a customs declaration.");
+    this.problems = problems;
+  }
+}
+
+/**
+ * `validate: true` on a shipment found an address that cannot be delivered to (docs/api.md, "Addresses"): each
+ * problem names the address and field (`recipient.postal_code`). Sending `validate: false` ships anyway.
+ */
+export class AddressInvalidError extends DomainError {
+  readonly problems: FieldProblem[];
+  constructor(problems: FieldProblem[]) {
+    super("address_invalid", problems[0]?.message ?? "An address cannot be delivered to.");
     this.problems = problems;
   }
 }

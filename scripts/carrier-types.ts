@@ -13,6 +13,7 @@ import { readSpec } from "@/test/emulator/contract";
 const OUTPUTS = [
   ["ups/Rating.yaml", "ups/generated/rating.ts"],
   ["ups/Shipping.yaml", "ups/generated/shipping.ts"],
+  ["ups/AddressValidation.yaml", "ups/generated/address-validation.ts"],
   ["fedex/rate-api.json", "fedex/generated/rate.ts"],
   ["fedex/ship-api.json", "fedex/generated/ship.ts"],
   ["fedex/track.json", "fedex/generated/track.ts"],
@@ -21,6 +22,7 @@ const OUTPUTS = [
   ["usps/international-labels.yaml", "usps/generated/international-labels.ts"],
   ["usps/payments.yaml", "usps/generated/payments.ts"],
   ["usps/tracking.yaml", "usps/generated/tracking.ts"],
+  ["usps/addresses.yaml", "usps/generated/addresses.ts"],
   // MyDHL publishes one file for every operation (rates, shipments, tracking, pickups, …).
   ["dhl_express/dpdhl-express-api-3.1.1_swagger.yaml", "dhl_express/generated/mydhl.ts"],
 ] as const;

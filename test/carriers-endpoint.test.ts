@@ -50,7 +50,7 @@ describe("GET /v1/carriers", () => {
     expect(props("usps").account_number!.writeOnly).toBeUndefined();
     // USPS's hourly quota (about 60 an hour for a new app) as one call a minute.
     expect(results.find((c) => c.carrier_name === "usps")).toMatchObject({
-      capabilities: ["rates", "ship", "void", "track", "refund_status"],
+      capabilities: ["rates", "ship", "void", "track", "refund_status", "address_validation"],
       label_types: ["PDF", "ZPL"],
       tracking_budget: { concurrency: 1, requests_per_minute: 1, batch_size: 1 },
     });

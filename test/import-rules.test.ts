@@ -22,6 +22,8 @@ describe("import rules", () => {
     ["lib/shipments/claim.ts", 'import { x } from "@/lib/api/errors";', /domain never imports lib\/api/],
     ["lib/trackers/refresh/budget.ts", 'import { x } from "@/lib/jobs/scheduler";', /domain never imports/],
     ["lib/db/client.ts", 'import { x } from "@/lib/auth/api-keys";', /database never imports the domain/],
+    ["lib/addresses/offline-checks.ts", 'import { x } from "@/lib/api/with-api";', /domain never imports lib\/api/],
+    ["lib/carriers/ups/address-validation.ts", 'import { x } from "@/lib/addresses/types";', /Carriers never import/],
     ["lib/db/client.ts", 'import { x } from "@/lib/carriers/sandbox/adapter";', /database never imports/],
     ["lib/db/schema/trackers.ts", 'import { x } from "../../trackers/tracking-rules";', /database never imports/],
     ["lib/trackers/refresh/due-trackers.ts", 'import { x } from "../present-tracker";', /through "@\/…"/],

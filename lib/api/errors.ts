@@ -1,6 +1,7 @@
 import "server-only";
 import {
   AddressIncompleteError,
+  AddressInvalidError,
   CustomsRequiredError,
   DomainError,
   ValidationError,
@@ -28,6 +29,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   address_incomplete: 422,
   customs_required: 422,
+  address_invalid: 422,
   // A carrier's refusal: answered with the carriers' `messages` (and the route's usual keys), not the envelope.
   carrier_failed: 424,
   tracking_not_found: 404,
@@ -77,7 +79,12 @@ export function toErrorResponse(
   if (err instanceof ApiError) {
     return envelope(err.code, [{ message: err.message, field: err.options.field ?? null }], err.options.headers);
   }
-  if (err instanceof ValidationError || err instanceof AddressIncompleteError || err instanceof CustomsRequiredError) {
+  if (
+    err instanceof ValidationError ||
+    err instanceof AddressIncompleteError ||
+    err instanceof CustomsRequiredError ||
+    err instanceof AddressInvalidError
+  ) {
     return envelope(err.code, err.problems);
   }
   if (err instanceof CarrierFailureError) {

@@ -35,7 +35,16 @@ export const TRACKER_STATUSES = [
 ] as const;
 export type TrackerStatus = (typeof TRACKER_STATUSES)[number];
 
-export const CAPABILITIES = ["rates", "ship", "void", "track", "multi_track", "lookup", "refund_status"] as const;
+export const CAPABILITIES = [
+  "rates",
+  "ship",
+  "void",
+  "track",
+  "multi_track",
+  "lookup",
+  "refund_status",
+  "address_validation",
+] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 export const MESSAGE_LEVELS = ["error", "warning", "info"] as const;
@@ -457,6 +466,19 @@ export interface TrackingResult {
   meta: Record<string, unknown>;
 }
 
+/**
+ * A carrier's word on one address (`validateAddresses`): it knows the address as sent (verified), knows it with
+ * changes (corrected: a ZIP+4 added, a street spelled its way), knows several that could be meant (ambiguous), or
+ * knows none (not_found). `candidates` are written in our vocabulary with the names and phone of the address sent;
+ * one for verified and corrected, several for ambiguous, none for not_found.
+ */
+export interface AddressVerification {
+  status: "verified" | "corrected" | "ambiguous" | "not_found";
+  candidates: Address[];
+  /** Residential (true), commercial (false), or unknown to the carrier (null). */
+  residential: boolean | null;
+}
+
 /** What an adapter knows about the connection it runs for. Credentials are already decrypted and validated. */
 export interface ConnectionInfo {
   id: string;
@@ -516,6 +538,7 @@ export interface TrackingBudget {
 type VoidLabel = (ctx: AdapterContext, req: VoidRequest) => Promise<AdapterResult<VoidResult>>;
 type CheckRefund = (ctx: AdapterContext, req: RefundCheck) => Promise<AdapterResult<Refund>>;
 type FindShipments = (ctx: AdapterContext, req: LookupRequest) => Promise<AdapterResult<FoundShipment[]>>;
+type ValidateAddresses = (ctx: AdapterContext, addresses: Address[]) => Promise<AdapterResult<AddressVerification[]>>;
 type TrackMany = (
   ctx: AdapterContext,
   trackingNumbers: string[],
@@ -535,6 +558,10 @@ interface AdapterBase {
   /** Validates carrier-specific `config` keys of a connection (common keys such as deadline_ms are the layer's). */
   configSchema: z.ZodType<Record<string, unknown>>;
   trackingBudget: TrackingBudget;
+  /** How many addresses one `validateAddresses` call may carry (the domain splits larger lists); absent: 1. */
+  addressBatch?: number;
+  /** The countries whose addresses `validateAddresses` verifies (UPS: the US and Puerto Rico). */
+  addressCountries?: readonly string[];
   /**
    * For a carrier without "void": what a clerk cancelling a bought label should know, as a sentence (DHL Express: it
    * bills only labels it scans, so an unused one costs nothing). Absent: the service says to ask the carrier for a
@@ -558,6 +585,7 @@ interface OptionalOperations {
   trackMany: { op: TrackMany; capability: "multi_track" };
   findShipments: { op: FindShipments; capability: "lookup" };
   checkRefund: { op: CheckRefund; capability: "refund_status" };
+  validateAddresses: { op: ValidateAddresses; capability: "address_validation" };
 }
 type Promised<C extends Capability> = {
   [K in keyof OptionalOperations]: OptionalOperations[K]["capability"] extends C ? K : never;
@@ -585,6 +613,11 @@ export type CarrierAdapter = AdapterBase & {
    * empty answer is authoritative (the carrier's own records, not a cache that a crash or another server can miss).
    */
   findShipments?: FindShipments;
+  /**
+   * The carrier's verification of addresses, one answer per address in the order sent; present exactly when it has
+   * "address_validation".
+   */
+  validateAddresses?: ValidateAddresses;
 };
 
 /**

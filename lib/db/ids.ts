@@ -20,6 +20,7 @@ const ID_PREFIXES = {
   verification: "ver_",
   audit: "aud_",
   batch: "bat_",
+  saved_address: "adb_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -37,6 +37,9 @@ export const AUDIT_ACTIONS = [
   "batch.cancelled",
   "batch.completed",
   "batch.labels_downloaded",
+  "address.created",
+  "address.updated",
+  "address.deleted",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -40,6 +40,15 @@ export const ProxyShippingRequest = z
     rates: z.array(RateInput).min(1).max(200),
     payment: PaymentInput.nullish().transform((v) => v ?? null),
     reference: optionalText(100),
+    /**
+     * docs/api.md, "Addresses": true checks both addresses for the selected rate's carrier and service (its line
+     * lengths, PO Box rule, characters) and with a connected carrier that verifies them, and refuses an invalid one
+     * with 422 address_invalid before the label is bought. Absent or false: bought as sent.
+     */
+    validate: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? null),
   })
   // The selected rate is the one that must be whole enough to buy; runs even when other fields failed.
   .superRefine(

@@ -110,6 +110,15 @@ export const ShipmentCreate = z
     customs: CustomsInput.nullish().transform((v) => v ?? null),
     /** Who pays for the label; stored and used at purchase unless the purchase gives its own. */
     payment: PaymentInput.nullish().transform((v) => v ?? null),
+    /**
+     * docs/api.md, "Addresses": true checks both addresses (offline, then with a connected carrier that verifies them)
+     * and refuses an invalid one with 422 address_invalid; false ships anyway, and the offline checks' objections are
+     * recorded in the audit log. Absent: as false.
+     */
+    validate: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? null),
   })
   .meta({ id: "ShipmentCreate" });
 export type ShipmentCreate = z.output<typeof ShipmentCreate>;

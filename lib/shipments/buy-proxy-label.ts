@@ -1,4 +1,5 @@
 import "server-only";
+import { guardAddresses } from "@/lib/addresses/guard-addresses";
 import { newId } from "@/lib/db/ids";
 import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
@@ -46,6 +47,15 @@ export async function buyProxyLabel({
       `must be one of: ${adapter.label_types.join(", ")} for ${adapter.display_name}`,
       "label_type",
     );
+  }
+  if (input.validate) {
+    await guardAddresses({
+      ctx,
+      parties: { shipper: input.shipper, recipient: input.recipient },
+      validate: true,
+      carrier: adapter.carrier_name,
+      service: chosen.service,
+    });
   }
 
   // Fresh, as the 2021.7 server minted one; nothing is stored, so the id cannot be retrieved (docs/api.md, "Proxy

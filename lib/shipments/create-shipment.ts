@@ -1,4 +1,5 @@
 import "server-only";
+import { guardAddresses } from "@/lib/addresses/guard-addresses";
 import { recordAudit } from "@/lib/audit/record";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { withTransaction, type DomainContext } from "@/lib/context";
@@ -16,6 +17,12 @@ import { addressFields, addressValues, parcelValues, rateValues, searchTextOf } 
  * partial failures stay on the shipment as `messages`.
  */
 export async function createShipment({ ctx, input }: { ctx: DomainContext; input: ShipmentCreate }): Promise<Shipment> {
+  // Before any carrier is asked for a rate: an invalid address with `validate: true` costs nothing.
+  const checked = await guardAddresses({
+    ctx,
+    parties: { shipper: input.shipper, recipient: input.recipient },
+    validate: input.validate,
+  });
   const quoted = await fetchRates({ ctx, input });
   return storeShipment({ ctx, input, quoted });
 }
@@ -107,6 +114,7 @@ export async function storeShipment({
         parcels: parcelRows.length,
         rates: rateRows.length,
         ...(input.carrier_ids ? { carrier_ids: input.carrier_ids } : {}),
+        ...checked,
       },
     });
     return presented;

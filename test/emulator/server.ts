@@ -20,7 +20,7 @@ import { loadContract, problemText, type Contract, type ContractProblem } from "
  */
 
 /** "payment": USPS's payment authorization; "label": a label fetched from a link the carrier gave (Canada Post's artifacts). */
-export type Operation = "token" | "payment" | "rate" | "ship" | "void" | "track" | "label";
+export type Operation = "token" | "payment" | "rate" | "ship" | "void" | "track" | "label" | "address_validation";
 
 type Fault =
   | { kind: "status"; status: number }
@@ -348,7 +348,9 @@ export async function startEmulator(
     if (switches.latency_ms) await sleep(switches.latency_ms);
 
     const fault = switches.fault;
-    const hits = fault && (switches.fault_operations ?? ["rate", "ship", "void", "track"]).includes(operation);
+    const hits =
+      fault &&
+      (switches.fault_operations ?? ["rate", "ship", "void", "track", "address_validation"]).includes(operation);
     if (fault && hits && (switches.fault_times == null || lane.faultHits < switches.fault_times)) {
       lane.faultHits++;
       switch (fault.kind) {

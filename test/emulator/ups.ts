@@ -9,6 +9,7 @@ import type {
 } from "./server";
 import { localClock, originTimeZone } from "@/lib/carriers/ship-date";
 import { problemText } from "./contract";
+import { addressValidation } from "./ups-address";
 import { gifLabel, zplLabel } from "./ups-label";
 import { isValidUpsTrackingNumber, makeUpsTrackingNumber, trackedPackage, type Place, type Sale } from "./ups-tracking";
 
@@ -932,11 +933,18 @@ const ROUTES: [string, RegExp, Operation][] = [
   ["POST", /^\/api\/shipments\/v\d+\/ship$/, "ship"],
   ["DELETE", /^\/api\/shipments\/v\d+\/void\/cancel\/[^/]+$/, "void"],
   ["GET", /^\/api\/track\/v1\/details\/[^/]+$/, "track"],
+  ["POST", /^\/api\/addressvalidation\/v\d+\/[123]$/, "address_validation"],
 ];
 
 /** UPS's files (where they contradict themselves: specs/ups/errata.json). */
 const UPS_CONTRACT: CarrierContract = {
-  files: ["ups/OAuthClientCredentials.yaml", "ups/Rating.yaml", "ups/Shipping.yaml", "ups/Tracking.yaml"],
+  files: [
+    "ups/OAuthClientCredentials.yaml",
+    "ups/Rating.yaml",
+    "ups/Shipping.yaml",
+    "ups/Tracking.yaml",
+    "ups/AddressValidation.yaml",
+  ],
   // UPS's code for a request its schema refuses is not published; 120001 is the emulator's, as for missing fields.
   refuse: (problems) => ({
     status: 400,
@@ -973,6 +981,8 @@ export const upsEmulator: EmulatedCarrier = {
           return voidShipment(req, state);
         case "track":
           return track(req, state);
+        case "address_validation":
+          return addressValidation(req);
         default:
           return { status: 404, body: errorBody("404", "Resource not found") };
       }

@@ -6,6 +6,7 @@ import type { LabelContent } from "@/lib/labels/content";
 import { renderPdfLabel } from "@/lib/labels/pdf";
 import { renderZplLabel } from "@/lib/labels/zpl";
 import { problemText } from "./contract";
+import { uspsAddress } from "./usps-address";
 import type {
   CarrierContract,
   CarrierState,
@@ -835,6 +836,7 @@ const ROUTES: [string, RegExp, Operation][] = [
   ["DELETE", /^\/labels\/v3\/label\/[^/]+$/, "void"],
   ["DELETE", /^\/international-labels\/v3\/international-label\/[^/]+$/, "void"],
   ["GET", /^\/tracking\/v3\/tracking\/[^/]+$/, "track"],
+  ["GET", /^\/addresses\/v3\/address$/, "address_validation"],
 ];
 
 /** USPS's files (where they contradict themselves: specs/usps/errata.json). The token endpoint has none. */
@@ -845,6 +847,7 @@ const USPS_CONTRACT: CarrierContract = {
     "usps/domestic-labels.yaml",
     "usps/international-labels.yaml",
     "usps/tracking.yaml",
+    "usps/addresses.yaml",
   ],
   // USPS's code for a request its schema refuses is in its error inventory, not vendored: EMU-400 is the emulator's.
   refuse: (problems) => ({
@@ -888,6 +891,8 @@ export const uspsEmulator: EmulatedCarrier = {
           return cancel(req, state);
         case "track":
           return track(req, state);
+        case "address_validation":
+          return uspsAddress(req);
         default:
           return { status: 404, body: errorBody(404, "EMU-404", "Resource not found") };
       }

@@ -1,3 +1,6 @@
+import * as address from "@/app/v1/addresses/[id]/route";
+import * as addresses from "@/app/v1/addresses/route";
+import * as addressValidate from "@/app/v1/addresses/validate/route";
 import * as apiKey from "@/app/v1/api_keys/[id]/route";
 import * as apiKeys from "@/app/v1/api_keys/route";
 import * as auditEvents from "@/app/v1/audit_events/route";
@@ -66,6 +69,9 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   batchLabelsPdf,
   batchLabelsZpl,
   batchPackingList,
+  addressValidate,
+  addresses,
+  address,
   trackers,
   trackerByNumber,
   tracker,

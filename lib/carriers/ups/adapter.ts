@@ -3,6 +3,9 @@ import {
   CarrierError,
   defineAdapter,
   type AdapterContext,
+  type AdapterMessage,
+  type Address,
+  type AddressVerification,
   type AdapterResult,
   type RateQuote,
   type RateRequest,
@@ -22,6 +25,12 @@ import { UPS_SERVICES } from "@/lib/carriers/ups/services";
 import { SHIPPING_VERSION, buildShipRequest, parseShipResponse } from "@/lib/carriers/ups/shipping";
 import { inquiryNumber, notFound, notFoundAnswer, parseTrackResponse } from "@/lib/carriers/ups/tracking";
 import { parseVoidResponse } from "@/lib/carriers/ups/void";
+import {
+  UPS_ADDRESS_COUNTRIES,
+  XAV_PATH,
+  buildXavRequest,
+  parseXavResponse,
+} from "@/lib/carriers/ups/address-validation";
 
 /**
  * UPS (docs/ups.md): OAuth client credentials, Rating with time in transit, Shipping, Void and Tracking over UPS's
@@ -159,10 +168,33 @@ async function track(ctx: AdapterContext, trackingNumber: string): Promise<Adapt
   throw errorFromResponse(res);
 }
 
+/** One call per address: XAV takes a single AddressKeyFormat. */
+async function validateAddresses(
+  ctx: AdapterContext,
+  addresses: Address[],
+): Promise<AdapterResult<AddressVerification[]>> {
+  const data: AddressVerification[] = [];
+  const messages: AdapterMessage[] = [];
+  for (const address of addresses) {
+    const res = await sendAuthorized(ctx, () => ({
+      method: "POST",
+      url: `${ctx.baseUrl}${XAV_PATH}`,
+      ...json(buildXavRequest(address)),
+      operation: "address_validation",
+      idempotent: true,
+    }));
+    if (res.status !== 200) throw errorFromResponse(res);
+    const parsed = parseXavResponse(address, jsonOrNull(res));
+    data.push(parsed.data);
+    messages.push(...parsed.messages);
+  }
+  return { data, messages };
+}
+
 export const upsAdapter = defineAdapter({
   carrier_name: "ups",
   display_name: "UPS",
-  capabilities: ["rates", "ship", "void", "track"],
+  capabilities: ["rates", "ship", "void", "track", "address_validation"],
   label_types: ["PDF", "PNG", "ZPL"],
   label_sizes: ["4x6"],
   services: UPS_SERVICES.map(({ code, name, scope }) => ({ code, name, scope })),
@@ -171,8 +203,11 @@ export const upsAdapter = defineAdapter({
   configSchema: upsConfigSchema,
   // UPS publishes no number, only 429 "Rate Limit Exceeded"; one number per call (docs/carriers.md).
   trackingBudget: { concurrency: 2, requestsPerMinute: 120, batchSize: 1 },
+  addressBatch: 1,
+  addressCountries: UPS_ADDRESS_COUNTRIES,
   rate,
   ship,
   void: voidLabel,
   track,
+  validateAddresses,
 });

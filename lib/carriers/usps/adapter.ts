@@ -3,6 +3,8 @@ import {
   CarrierError,
   defineAdapter,
   type AdapterContext,
+  type Address,
+  type AddressVerification,
   type AdapterResult,
   type RateQuote,
   type RateRequest,
@@ -17,7 +19,13 @@ import { carrierShipDate } from "@/lib/carriers/ship-date";
 import { credentialsOf, sendAuthorized, uspsCredentialsSchema } from "@/lib/carriers/usps/auth";
 import { checkRefund, voidLabel } from "@/lib/carriers/usps/cancel";
 import { readUspsConfig, uspsConfigSchema } from "@/lib/carriers/usps/config";
-import { errorFromResponse } from "@/lib/carriers/usps/errors";
+import { errorFromResponse, jsonOrNull } from "@/lib/carriers/usps/errors";
+import {
+  USPS_ADDRESS_COUNTRIES,
+  addressQuery,
+  notFoundVerdict,
+  parseAddressResponse,
+} from "@/lib/carriers/usps/addresses";
 import { LABEL_ACCEPT, buildLabelRequest, idempotencyKey, parseLabelResponse } from "@/lib/carriers/usps/labels";
 import { buildRateRequest, parseRateResponse } from "@/lib/carriers/usps/rating";
 import { USPS_SERVICES } from "@/lib/carriers/usps/services";
@@ -139,10 +147,32 @@ async function track(ctx: AdapterContext, trackingNumber: string): Promise<Adapt
   throw errorFromResponse(res);
 }
 
+/** Addresses v3: one GET per address; a 404 is USPS's verdict, not a failure. */
+async function validateAddresses(
+  ctx: AdapterContext,
+  addresses: Address[],
+): Promise<AdapterResult<AddressVerification[]>> {
+  const data: AddressVerification[] = [];
+  for (const address of addresses) {
+    const res = await sendAuthorized(ctx, () => ({
+      method: "GET",
+      url: `${ctx.baseUrl}${addressQuery(address)}`,
+      operation: "address_validation",
+      idempotent: true,
+    }));
+    if (res.status === 200) data.push(parseAddressResponse(address, jsonOrNull(res)));
+    else if (res.status === 404) data.push(notFoundVerdict(jsonOrNull(res)));
+    else throw errorFromResponse(res);
+  }
+  return { data, messages: [] };
+}
+
 export const uspsAdapter = defineAdapter({
   carrier_name: "usps",
   display_name: "USPS",
-  capabilities: ["rates", "ship", "void", "track", "refund_status"],
+  capabilities: ["rates", "ship", "void", "track", "refund_status", "address_validation"],
+  addressBatch: 1,
+  addressCountries: USPS_ADDRESS_COUNTRIES,
   label_types: ["PDF", "ZPL"],
   label_sizes: ["4x6"],
   services: USPS_SERVICES,
@@ -157,4 +187,5 @@ export const uspsAdapter = defineAdapter({
   void: voidLabel,
   checkRefund: (ctx: AdapterContext, req: RefundCheck): Promise<AdapterResult<Refund>> => checkRefund(ctx, req, track),
   track,
+  validateAddresses,
 });

@@ -11,3 +11,4 @@ export * from "./webhooks";
 export * from "./audit-events";
 export * from "./rate-limits";
 export * from "./batches";
+export * from "./address-book";

@@ -15,7 +15,7 @@ export const POST = withApi(
       responses: {
         200: "The purchased shipment (status purchased, ids null)",
         404: "carrier_not_found",
-        422: "customs_required: the parcel crosses a customs border and the request has no customs",
+        422: "customs_required: the parcel crosses a customs border and the request has no customs; address_invalid (validate: true)",
         424: "The carrier refused",
       },
     },
