@@ -9,7 +9,7 @@ import { validateAddresses } from "./validate-addresses";
 type Party = "shipper" | "recipient";
 
 /** What the audit log keeps of the check: its outcome and the offline checks' codes, never the addresses. */
-interface AddressGuardSummary {
+export interface AddressGuardSummary {
   /** validated (`validate: true`), overridden (`validate: false` over an objection), skipped (not asked). */
   address_check: "validated" | "skipped" | "overridden";
   address_problems?: string[];

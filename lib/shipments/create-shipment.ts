@@ -1,5 +1,5 @@
 import "server-only";
-import { guardAddresses } from "@/lib/addresses/guard-addresses";
+import { guardAddresses, type AddressGuardSummary } from "@/lib/addresses/guard-addresses";
 import { recordAudit } from "@/lib/audit/record";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { withTransaction, type DomainContext } from "@/lib/context";
@@ -24,23 +24,26 @@ export async function createShipment({ ctx, input }: { ctx: DomainContext; input
     validate: input.validate,
   });
   const quoted = await fetchRates({ ctx, input });
-  return storeShipment({ ctx, input, quoted });
+  return storeShipment({ ctx, input, quoted, checked });
 }
 
 /**
  * Stores a shipment rated already (`quoted`: fetchRates's answer), under `id` when the caller allotted one (a batch
- * row: a second store of the same id fails on the primary key rather than making a second shipment).
+ * row: a second store of the same id fails on the primary key rather than making a second shipment). `checked`: what
+ * the address guard decided, for the audit row.
  */
 export async function storeShipment({
   ctx,
   input,
   quoted,
   id = newId("shipment"),
+  checked,
 }: {
   ctx: DomainContext;
   input: ShipmentCreate;
   quoted: Awaited<ReturnType<typeof fetchRates>>;
   id?: string;
+  checked?: AddressGuardSummary;
 }): Promise<Shipment> {
   const orgId = ctx.org.id;
   const shipperId = newId("address");
