@@ -8,6 +8,7 @@ import { addressVerifications } from "@/lib/db/schema";
 import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { USPS_CREDENTIALS } from "@/test/usps-context";
+import { DHL_CREDENTIALS } from "@/test/dhl-context";
 import { call, makeOrg } from "./helpers";
 
 /**
@@ -289,5 +290,45 @@ describe("validate on POST /v1/proxy/shipping", () => {
     const bought = await buy(false);
     expect(bought.status).toBe(200);
     expect(lab.current.calls.filter((c) => c.operation === "ship")).toHaveLength(1);
+  });
+});
+
+describe("POST /v1/addresses/validate with DHL Express address-validate", () => {
+  const dhlCalls = () =>
+    lab.current.calls.filter((c) => c.carrier === "dhl_express" && c.operation === "address_validation");
+  const place = { person_name: "Max", address_line1: "Unter den Linden 1" };
+
+  it("checks the postal code and city of any country: known, corrected, several, none", async () => {
+    const { key } = await makeOrg();
+    await addConnection(key, { carrier_name: "dhl_express", carrier_id: "dhl-main", credentials: DHL_CREDENTIALS });
+    const results = await check(key, [
+      { ...place, city: "Berlin", postal_code: "10117", country_code: "DE" },
+      { ...place, city: "Londn", postal_code: "SW1A 2AA", country_code: "GB" },
+      { ...place, city: "Lausanne 1", postal_code: "1000", country_code: "CH" },
+      { ...place, city: "Berlin", postal_code: "99999", country_code: "DE" },
+    ]);
+    expect(results.map((r) => [r.status, r.provider?.carrier_name ?? null, r.residential])).toEqual([
+      ["verified", "dhl_express", null],
+      ["corrected", "dhl_express", null],
+      ["ambiguous", "dhl_express", null],
+      ["invalid", "dhl_express", null],
+    ]);
+    expect(results[1]!.suggestions).toEqual([
+      expect.objectContaining({ changed_fields: ["city"], address: expect.objectContaining({ city: "LONDON" }) }),
+    ]);
+    expect(results[2]!.suggestions.map((s: { address: { city: string } }) => s.address.city)).toEqual([
+      "LAUSANNE",
+      "LAUSANNE 25",
+    ]);
+    expect(dhlCalls()).toHaveLength(4);
+  });
+
+  it("leaves a US address to a carrier that checks its street", async () => {
+    const { key } = await makeOrg();
+    await addConnection(key, { carrier_name: "dhl_express", carrier_id: "dhl-main", credentials: DHL_CREDENTIALS });
+    await addConnection(key, { carrier_name: "ups", carrier_id: "ups-main", credentials: UPS_CREDENTIALS });
+    const [r] = await check(key, [congress]);
+    expect(r!.provider.carrier_name).toBe("ups");
+    expect(dhlCalls()).toHaveLength(0);
   });
 });

@@ -28,14 +28,17 @@ const verifies = (row: ConnectionRow, country: string) => {
   return (
     row.active &&
     !!adapter?.capabilities.includes("address_validation") &&
-    (adapter.addressCountries ?? []).includes(country)
+    (!adapter.addressCountries || adapter.addressCountries.includes(country))
   );
 };
 
 /** The connection that verifies a country: the carrier the label is for first, then the oldest. */
 function providerFor(rows: ConnectionRow[], country: string, preferred: string | null): ConnectionRow | null {
   const able = rows.filter((r) => verifies(r, country));
-  return able.find((r) => r.carrierName === preferred) ?? able[0] ?? null;
+  // A carrier that names the country checks streets there (UPS, USPS); one that serves every country (DHL Express)
+  // checks the postal code and city only: the first is asked unless the label's carrier is named.
+  const street = able.filter((r) => getAdapter(r.carrierName)?.addressCountries);
+  return able.find((r) => r.carrierName === preferred) ?? street[0] ?? able[0] ?? null;
 }
 
 function toCarrierAddress(a: CheckedAddress): Address {

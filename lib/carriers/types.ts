@@ -560,7 +560,7 @@ interface AdapterBase {
   trackingBudget: TrackingBudget;
   /** How many addresses one `validateAddresses` call may carry (the domain splits larger lists); absent: 1. */
   addressBatch?: number;
-  /** The countries whose addresses `validateAddresses` verifies (UPS: the US and Puerto Rico). */
+  /** The countries whose addresses `validateAddresses` verifies (UPS: the US and Puerto Rico); absent: every one. */
   addressCountries?: readonly string[];
   /**
    * For a carrier without "void": what a clerk cancelling a bought label should know, as a sentence (DHL Express: it

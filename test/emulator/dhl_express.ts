@@ -13,6 +13,7 @@ import type {
   EmulatorResponse,
   Operation,
 } from "./server";
+import { dhlAddressValidate } from "./dhl-address";
 
 /**
  * DHL Express as MyDHL API 3.x answers (shapes checked against the vendored dpdhl-express-api-3.1.1_swagger.yaml):
@@ -639,10 +640,12 @@ export const dhlExpressEmulator: EmulatedCarrier = {
     if (method === "POST" && path === "/rates") return "rate";
     if (method === "POST" && path === "/shipments") return "ship";
     if (method === "GET" && /^\/shipments\/[^/]+\/tracking$/.test(path)) return "track";
+    if (method === "GET" && path === "/address-validate") return "address_validation";
     return null;
   },
   handle(req, state) {
     const operation = this.operationOf(req.method, req.path);
+    if (operation === "address_validation") return dhlAddressValidate(req);
     if (operation !== "track" && req.json === null)
       return problem(400, "/expressapi", "998: The request body is not JSON");
     switch (operation) {

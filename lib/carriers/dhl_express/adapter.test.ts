@@ -326,7 +326,7 @@ describe("faults on the wire", () => {
 
 describe("declarations", () => {
   it("declares no void, and says why cancelling a bought label costs nothing", () => {
-    expect(dhlExpressAdapter.capabilities).toEqual(["rates", "ship", "track"]);
+    expect(dhlExpressAdapter.capabilities).toEqual(["rates", "ship", "track", "address_validation"]);
     expect("void" in dhlExpressAdapter).toBe(false);
     expect(dhlExpressAdapter.unvoidable_note).toMatch(/only once it scans the parcel/);
     expect(dhlExpressAdapter.label_types).toEqual(["PDF", "ZPL"]);

@@ -1,4 +1,6 @@
 import type {
+  Address,
+  AddressVerification,
   AdapterContext,
   AdapterResult,
   RateQuote,
@@ -8,6 +10,7 @@ import type {
   TrackingResult,
 } from "@/lib/carriers/types";
 import { defineAdapter } from "@/lib/carriers/types";
+import { addressValidatePath, parseAddressValidate } from "@/lib/carriers/dhl_express/address-validate";
 import { answerOf, dhlCall, dhlCredentials } from "@/lib/carriers/dhl_express/api";
 import {
   DHL_LABEL_SIZES,
@@ -30,7 +33,9 @@ import { carrierShipDate } from "@/lib/carriers/ship-date";
 export const dhlExpressAdapter = defineAdapter({
   carrier_name: "dhl_express",
   display_name: "DHL Express",
-  capabilities: ["rates", "ship", "track"],
+  capabilities: ["rates", "ship", "track", "address_validation"],
+  // MyDHL checks a postal code and city of any country it serves (addressCountries absent: every country), one per call.
+  addressBatch: 1,
   label_types: ["PDF", "ZPL"],
   label_sizes: DHL_LABEL_SIZES,
   services: DHL_SERVICES.map(({ code, name, scope }) => ({ code, name, scope })),
@@ -44,6 +49,23 @@ export const dhlExpressAdapter = defineAdapter({
   trackingBudget: { concurrency: 1, requestsPerMinute: 50, batchSize: 1 },
   unvoidable_note:
     "DHL Express bills a shipment only once it scans the parcel into its network, so an unused label costs nothing; do not hand the parcel to DHL under it.",
+
+  validateAddresses: async (
+    ctx: AdapterContext,
+    addresses: Address[],
+  ): Promise<AdapterResult<AddressVerification[]>> => {
+    const data: AddressVerification[] = [];
+    for (const address of addresses) {
+      const answer = await dhlCall(ctx, {
+        operation: "address_validation",
+        method: "GET",
+        path: addressValidatePath(address),
+        idempotent: true,
+      });
+      data.push(parseAddressValidate(address, answer));
+    }
+    return { data, messages: [] };
+  },
 
   rate: async (ctx: AdapterContext, req: RateRequest): Promise<AdapterResult<RateQuote[]>> => {
     const config = readDhlConfig(ctx.connection.config);

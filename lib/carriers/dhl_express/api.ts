@@ -26,7 +26,7 @@ export function dhlCredentials(ctx: AdapterContext): DhlCredentials {
 }
 
 export interface DhlCall {
-  operation: "rate" | "ship" | "track";
+  operation: "rate" | "ship" | "track" | "address_validation";
   method: HttpMethod;
   /** Below the API base, with its query string: `/rates`, `/shipments/123/tracking?trackingView=…`. */
   path: string;
