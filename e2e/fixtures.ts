@@ -150,7 +150,7 @@ export async function signUp(page: Page, user: NewUser): Promise<void> {
   await field(page, "Email").fill(user.email);
   await field(page, "Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
+  await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/, { timeout: 30_000 });
 }
 
 /** Signs in through the /sign-in form and expects the shipments list. */
@@ -159,5 +159,7 @@ export async function signIn(page: Page, user: Pick<NewUser, "email" | "password
   await field(page, "Email").fill(user.email);
   await field(page, "Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/);
+  // The first page after signing in is the server's first render of the dashboard when a run starts: on two busy
+  // cores that alone has taken more than the default 5 s.
+  await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/, { timeout: 30_000 });
 }

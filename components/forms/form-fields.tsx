@@ -7,7 +7,6 @@ import {
   useFormState,
   get,
   type FieldPath,
-  type PathValue,
   type FieldValues,
   type UseFormRegisterReturn,
 } from "react-hook-form";
@@ -43,22 +42,15 @@ function FormField<T extends FieldValues>({
   children,
   onChange,
 }: FormFieldProps<T>) {
-  const { register, getFieldState, setValue, formState } = useFormContext<T>();
+  const { register, getFieldState, formState } = useFormContext<T>();
   const { error } = getFieldState(name, useFormState({ name }));
   const registration = register(name, { onChange });
-  // Rendered into the server's HTML, so the page shows its defaults (a saved ship-from) before any script runs.
-  const defaultValue = get(formState.defaultValues, name) as string | undefined;
   /**
-   * Text typed before hydration is kept: the server's default is the input's `defaultValue`, so a value that differs
-   * from it when react-hook-form takes the input over was typed by the clerk, and is put back into the form's state
-   * (registering sets the input to the form's value).
+   * Rendered into the server's HTML, so the page shows its defaults (a saved ship-from) before any script runs, and
+   * text typed before hydration is typed over them rather than put after a default filled in later. React 19 hands
+   * what was typed to the field's onChange once it hydrates (e2e/drafts.spec.ts types on a throttled line).
    */
-  const ref = (el: HTMLInputElement | HTMLSelectElement | null) => {
-    const typed = el instanceof HTMLInputElement && el.value !== el.defaultValue ? el.value : undefined;
-    registration.ref(el);
-    if (el && typed !== undefined && el.value !== typed)
-      setValue(name, typed as PathValue<T, FieldPath<T>>, { shouldDirty: true });
-  };
+  const defaultValue = get(formState.defaultValues, name) as string | undefined;
   return (
     <Field
       label={label}
@@ -67,7 +59,7 @@ function FormField<T extends FieldValues>({
       className={className}
       error={error?.message ? fieldErrorText(label, error.message) : undefined}
     >
-      {(control) => children({ ...control, ...registration, ref, defaultValue })}
+      {(control) => children({ ...control, ...registration, defaultValue })}
     </Field>
   );
 }
