@@ -128,11 +128,7 @@ async function main() {
       );
       if (res.status !== 200) break;
       const bytes = new Uint8Array(await res.arrayBuffer());
-      pages += (
-        Buffer.from(bytes)
-          .toString("latin1")
-          .match(/\/Type\s*\/Page[^s]/g) ?? []
-      ).length;
+      pages += (await lib.PDFDocument.load(bytes)).getPageCount();
     }
     const pdfMs = performance.now() - t;
     console.log(
