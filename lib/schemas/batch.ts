@@ -168,7 +168,12 @@ export const Batch = z
     state: z.enum(BATCH_STATES),
     source: z.enum(["csv", "shipments"]),
     filename: z.string().nullable(),
-    rate_policy: RatePolicy,
+    rate_policy: z.object({
+      kind: z.enum(["cheapest", "fastest", "fixed"]),
+      carrier_id: z.string().nullable(),
+      service: z.string().nullable(),
+      price_cap: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+    }),
     row_count: z.number().int(),
     /** Rows per state, now. */
     counts: z.record(z.enum(BATCH_ROW_STATES), z.number().int()),
