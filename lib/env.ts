@@ -76,6 +76,7 @@ const schema = z
     SKIP_MIGRATIONS: boolish.default(false),
     // Background tracker refresh. auto: Inngest when it is configured (below), else an in-process timer.
     TRACKER_REFRESH: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),
+    BATCH_RUNNER: z.enum(["auto", "inngest", "in_process", "off"]).default("auto"),
     REFRESH_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
     // Read by the Inngest SDK itself; listed here so the choice above is made from validated values.
     INNGEST_SIGNING_KEY: z.string().optional(),
@@ -136,7 +137,9 @@ export function trackerRefreshRunner(): "inngest" | "in_process" | "off" {
 }
 
 /** Who works batches (docs/architecture.md, "How a job travels"): Inngest when configured, else this process. */
-export function batchRunner(): "inngest" | "in_process" {
+export function batchRunner(): "inngest" | "in_process" | "off" {
+  const e = env();
+  if (e.BATCH_RUNNER !== "auto") return e.BATCH_RUNNER;
   return inngestConfigured() ? "inngest" : "in_process";
 }
 

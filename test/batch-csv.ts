@@ -3,7 +3,7 @@
  * names, each at a known line. Shared by test/batches.test.ts and bench/batches.ts. Bytes, not text: one row
  * carries a byte that is not UTF-8.
  */
-export const BATCH_HEADER = "order_number,name,address_line1,city,state_code,postal_code,country_code,weight,service";
+const BATCH_HEADER = "order_number,name,address_line1,city,state_code,postal_code,country_code,weight,service";
 
 /** Line (the header is line 1) → the column the batch must name (null: the whole line) and the reason's code. */
 export const BROKEN_LINES: Record<number, { column: string | null; code: string }> = {

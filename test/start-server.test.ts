@@ -7,12 +7,14 @@ afterEach(() => {
   vi.useRealTimers();
   delete process.env.TRACKER_REFRESH;
   delete process.env.WEBHOOK_DELIVERY;
+  delete process.env.BATCH_RUNNER;
 });
 
 describe("server start", () => {
   it("bootstraps once the database answers, retrying in the background while it is down", async () => {
     process.env.TRACKER_REFRESH = "off";
     process.env.WEBHOOK_DELIVERY = "off";
+    process.env.BATCH_RUNNER = "off";
     const { resetEnvCache } = await import("@/lib/env");
     resetEnvCache();
     const { getDb } = await import("@/lib/db/client");

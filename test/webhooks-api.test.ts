@@ -126,7 +126,9 @@ describe("endpoint URLs and event types", () => {
       {
         code: "validation_error",
         field: "enabled_events[1]",
-        message: expect.stringMatching(/^must be one of: shipment\.created, .*tracker\.deleted, \*$/),
+        message: expect.stringMatching(
+          /^must be one of: shipment\.created, .*tracker\.deleted, batch\.completed, batch\.completed_with_errors, \*$/,
+        ),
       },
     ]);
     const fieldOf = async (body: Record<string, unknown>) => {

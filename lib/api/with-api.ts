@@ -60,7 +60,7 @@ interface Options<P extends z.ZodType, B extends z.ZodType, Q extends z.ZodType>
 }
 
 /** A file sent in place of (or beside) the JSON body, for an operation that declares `upload`. */
-export interface Upload {
+interface Upload {
   bytes: Uint8Array;
   filename: string | null;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { batchRows, batches } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { BATCH_ROW_STATES } from "@/lib/schemas/batch-states";
@@ -71,12 +71,4 @@ export function presentBatchRow(row: BatchRowRow, referenceHeader: string | unde
         }
       : null,
   };
-}
-
-export async function loadPresentedBatch(db: DbOrTx, orgId: string, id: string): Promise<Batch | null> {
-  const [row] = await db
-    .select()
-    .from(batches)
-    .where(and(eq(batches.orgId, orgId), eq(batches.id, id)));
-  return row ? presentBatch(row, await rowCounts(db, id)) : null;
 }

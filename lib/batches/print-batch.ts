@@ -13,7 +13,7 @@ import type { BatchPrintQuery } from "@/lib/schemas/batch";
 import { findBatch } from "./manage-batch";
 
 /** Labels per file: a part of a print run (docs/api.md, "Batches"). */
-export const LABELS_PER_PART = 100;
+const LABELS_PER_PART = 100;
 
 export interface PrintFile {
   contentType: string;

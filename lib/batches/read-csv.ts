@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 
 /** One CSV record: its first line in the file (the header is line 1) and its values by header, or its problem. */
-export type CsvRecord =
+type CsvRecord =
   | { line: number; values: Record<string, string>; problem: null }
   | { line: number; values: Record<string, string>; problem: { code: string; column: string | null; message: string } };
 

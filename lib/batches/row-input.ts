@@ -47,16 +47,6 @@ export function resolveMapping(
   return { columns, problems };
 }
 
-// The fields read as numbers and flags; the rest are text.
-const NUMBERS = new Set<BatchField>([
-  "parcel.weight",
-  "parcel.length",
-  "parcel.width",
-  "parcel.height",
-  "customs.quantity",
-  "customs.value",
-]);
-
 /** Offline postal code formats where they are strict and well known; elsewhere the carrier's rating decides. */
 const POSTAL_FORMATS: Record<string, { pattern: RegExp; example: string }> = {
   US: { pattern: /^\d{5}(-\d{4})?$/, example: "12345 or 12345-6789" },

@@ -23,7 +23,7 @@ const ROW_LEASE_MS = 5 * 60_000;
 /** Rows worked at once per batch per process (each still paced by its connection's budget). */
 const WORKERS = 16;
 /** A connection's calls per second for batches, unless its config says `batch_calls_per_second`. */
-export const DEFAULT_BATCH_CALLS_PER_SECOND = 20;
+const DEFAULT_BATCH_CALLS_PER_SECOND = 20;
 
 export interface BatchRound {
   batchId: string;

@@ -7,7 +7,7 @@ import { activeBatches } from "@/lib/batches/manage-batch";
 import { runBatch } from "@/lib/batches/run-batch";
 import { inngest } from "./inngest";
 
-export const BATCH_EVENT = "shipwell/batch.run";
+const BATCH_EVENT = "shipwell/batch.run";
 // Steps per round, each working its own rows (claimed with SKIP LOCKED: a retried step never works a row twice).
 const STEPS_PER_ROUND = 4;
 const ROWS_PER_STEP = 50;

@@ -8,8 +8,6 @@ export const BATCH_STATES = [
   "completed_with_errors",
   "cancelled",
 ] as const;
-export type BatchState = (typeof BATCH_STATES)[number];
 
 /** One row's life: queued (stored) → rated (the dry run passed) → purchasing → purchased, or failed at any step. */
 export const BATCH_ROW_STATES = ["queued", "rated", "purchasing", "purchased", "failed"] as const;
-export type BatchRowState = (typeof BATCH_ROW_STATES)[number];

@@ -51,7 +51,7 @@ const currency = z
   .transform((v) => v.toUpperCase());
 
 /** docs/api.md, "Batches": how each row's rate is picked; rows above the cap wait for a decision. */
-export const RatePolicy = z
+const RatePolicy = z
   .object({
     kind: z.enum(["cheapest", "fastest", "fixed"]).default("cheapest"),
     /** `fixed`: the connection's carrier_id and its service code (a row's own columns win over them). */
@@ -80,7 +80,6 @@ export const RatePolicy = z
     }
   })
   .meta({ id: "BatchRatePolicy" });
-export type RatePolicy = z.output<typeof RatePolicy>;
 
 const shipmentId = z
   .string()
@@ -131,7 +130,7 @@ export type BatchCreate = z.output<typeof BatchCreate>;
 
 const Money = z.object({ currency: z.string(), amount: z.number() });
 
-export const BatchRowSchema = z
+const BatchRowSchema = z
   .object({
     line: z.number().int(),
     state: z.enum(BATCH_ROW_STATES),
@@ -169,7 +168,12 @@ export const Batch = z
     state: z.enum(BATCH_STATES),
     source: z.enum(["csv", "shipments"]),
     filename: z.string().nullable(),
-    rate_policy: RatePolicy,
+    rate_policy: z.object({
+      kind: z.enum(["cheapest", "fastest", "fixed"]),
+      carrier_id: z.string().nullable(),
+      service: z.string().nullable(),
+      price_cap: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+    }),
     row_count: z.number().int(),
     /** Rows per state, now. */
     counts: z.record(z.enum(BATCH_ROW_STATES), z.number().int()),

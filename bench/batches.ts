@@ -1,0 +1,162 @@
+/**
+ * Batch benchmark (`npm run bench:batches`; issue 33). Prints numbers; asserts nothing.
+ *
+ * 1 000 CSV rows (test/batch-csv.ts: 7 broken) on a sandbox connection answering after 0 ms and after 200 ms, at a
+ * budget of BUDGET calls per second (batch_calls_per_second): time of the dry run, time to all purchased, the most
+ * labels the carrier sold in any one second (never above the budget), peak memory, and the time to the merged PDF
+ * (10 parts of 100 labels). Then the dry run of 10 000 rows (a budget of 1 000 calls a second: the dry run's own
+ * cost, not the carrier's). The goals from the issue are printed beside each number.
+ *
+ * Env: DATABASE_URL (an admin URL: a scratch database is created there and dropped; without it, the embedded
+ * database in memory), ROWS (1000), BIG_ROWS (10000), BUDGET (20), LATENCIES (0,200).
+ */
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+
+process.env.LOG_LEVEL ??= "warn";
+process.env.ENCRYPTION_KEY ??= "a".repeat(64);
+const ROWS = Number(process.env.ROWS ?? 1000);
+const BIG_ROWS = Number(process.env.BIG_ROWS ?? 10_000);
+const BUDGET = Number(process.env.BUDGET ?? 20);
+const LATENCIES = (process.env.LATENCIES ?? "0,200").split(",").map(Number);
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+sampler.unref();
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function main() {
+  const adminUrl = process.env.DATABASE_URL;
+  let drop: (() => Promise<void>) | null = null;
+  if (adminUrl) {
+    const name = `shipwell_batches_${randomBytes(4).toString("hex")}`;
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database "${name}"`);
+    process.env.DATABASE_URL = adminUrl.replace(/\/[^/]*$/, `/${name}`);
+    drop = async () => {
+      await admin.unsafe(`drop database "${name}" with (force)`);
+      await admin.end();
+    };
+  } else {
+    process.env.DATA_DIR = "memory://";
+  }
+  const { getDb, closeDb } = await import("@/lib/db/client");
+  const { call, makeOrg, systemCtx } = await import("@/test/helpers");
+  const { addSandbox } = await import("@/test/factories");
+  const { batchCsv } = await import("@/test/batch-csv");
+  const { POST: createBatch } = await import("@/app/v1/batches/route");
+  const { POST: purchase } = await import("@/app/v1/batches/[id]/purchase/route");
+  const { GET: labelsPdf } = await import("@/app/v1/batches/[id]/labels.pdf/route");
+  const { runBatch } = await import("@/lib/batches/run-batch");
+  const { carrierLedger } = await import("@/lib/db/schema");
+  const { eq } = await import("drizzle-orm");
+  const { pdfLib } = await import("@/lib/labels/pdf-lib");
+  const lib = await pdfLib();
+  await getDb();
+
+  const shipper = {
+    address_line1: "1 Way",
+    city: "Chicago",
+    state_code: "IL",
+    postal_code: "60607",
+    country_code: "US",
+  };
+  const upload = async (key: string, bytes: Uint8Array, carrierId: string) => {
+    const form = new FormData();
+    form.set("file", new Blob([Buffer.from(bytes)], { type: "text/csv" }), "orders.csv");
+    form.set(
+      "options",
+      JSON.stringify({
+        shipper,
+        mapping: { reference: "order_number", "recipient.person_name": "name" },
+        rate_policy: { kind: "cheapest", carrier_id: carrierId },
+      }),
+    );
+    const res = await createBatch(
+      new Request("http://localhost/v1/batches", {
+        method: "POST",
+        headers: { Authorization: `Token ${key}` },
+        body: form,
+      }),
+      { params: Promise.resolve({}) },
+    );
+    return ((await res.json()) as { id: string }).id;
+  };
+  const drain = async (batchId: string) => {
+    const ctx = await systemCtx();
+    let round = await runBatch({ ctx, batchId, maxDurationMs: 600_000 });
+    while (round.more) round = await runBatch({ ctx, batchId, maxDurationMs: 600_000 });
+    return round;
+  };
+
+  console.log(`engine: ${adminUrl ? "postgres" : "pglite (memory)"}; budget ${BUDGET} calls/s`);
+  for (const latency of LATENCIES) {
+    peakRss = process.memoryUsage().rss;
+    const { key } = await makeOrg(`bench ${latency}`);
+    const sandbox = await addSandbox(key, `bench-${latency}`, { latency_ms: latency, batch_calls_per_second: BUDGET });
+    let t = performance.now();
+    const id = await upload(key, batchCsv(ROWS), sandbox.carrier_id);
+    const dry = await drain(id);
+    const dryMs = performance.now() - t;
+    await call(purchase, "POST", `/v1/batches/${id}/purchase`, { key, params: { id }, body: {} });
+    t = performance.now();
+    const done = await drain(id);
+    const buyMs = performance.now() - t;
+    const sold = await (
+      await getDb()
+    )
+      .select({ at: carrierLedger.soldAt })
+      .from(carrierLedger)
+      .where(eq(carrierLedger.connectionId, sandbox.id));
+    const times = sold.map((r) => r.at.getTime()).sort((a, b) => a - b);
+    let maxPerSecond = 0;
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while (times[i]! - times[j]! >= 1000) j++;
+      maxPerSecond = Math.max(maxPerSecond, i - j + 1);
+    }
+    const buyPeak = peakRss;
+    peakRss = process.memoryUsage().rss;
+    t = performance.now();
+    let pages = 0;
+    for (let part = 1; ; part++) {
+      const res = await labelsPdf(
+        new Request(`http://localhost/v1/batches/${id}/labels.pdf?part=${part}`, {
+          headers: { Authorization: `Token ${key}` },
+        }),
+        { params: Promise.resolve({ id }) },
+      );
+      if (res.status !== 200) break;
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      pages += (await lib.PDFDocument.load(bytes)).getPageCount();
+    }
+    const pdfMs = performance.now() - t;
+    console.log(
+      [
+        `\n${ROWS} rows, carrier latency ${latency} ms: dry run ${s(dryMs)} (${dry.state})`,
+        `  all purchased: ${s(buyMs)} (${done.state}, ${sold.length} labels)   goal at 200 ms: ≤ 60 s (the budget's limit ${s((sold.length / BUDGET) * 1000)})`,
+        `  most labels sold in one second: ${maxPerSecond}   budget: ${BUDGET}`,
+        `  peak memory while buying: ${mb(buyPeak)}`,
+        `  merged PDF (${pages} pages in parts of 100): ${s(pdfMs)}, peak memory ${mb(peakRss)}   goal: ≤ 10 s, ≤ 300 MB`,
+      ].join("\n"),
+    );
+  }
+
+  const { key } = await makeOrg("bench big");
+  const fast = await addSandbox(key, "bench-big", { batch_calls_per_second: 1000 });
+  peakRss = process.memoryUsage().rss;
+  const t = performance.now();
+  const id = await upload(key, batchCsv(BIG_ROWS), fast.carrier_id);
+  const stored = performance.now() - t;
+  const dry = await drain(id);
+  console.log(
+    `\ndry run of ${BIG_ROWS} rows: ${s(performance.now() - t)} (stored in ${s(stored)}; ${dry.state}), peak memory ${mb(peakRss)}   goal: ≤ 5 s`,
+  );
+  await closeDb();
+  await drop?.();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
