@@ -181,7 +181,9 @@ export async function failedRowsCsv({ ctx, id }: { ctx: DomainContext; id: strin
         ...[...headers].map((h) => r.input[h] ?? ""),
       ]),
     },
-    { escapeFormulae: true },
+    // papaparse's own pattern (`^[=+\-@\t\r].*$`) misses a field whose formula spans lines (`.` stops at a newline),
+    // and spreadsheets also read a formula after leading spaces and in fullwidth signs.
+    { escapeFormulae: /^[\s]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/ },
   );
 }
 

@@ -20,6 +20,9 @@ import { pickRate } from "./rate-policy";
 
 /** A worker's hold on a row; a worker that dies leaves it to be taken over when this runs out. */
 const ROW_LEASE_MS = 5 * 60_000;
+// A row that failed this many times with something other than a domain error (a bug, a payload a verb cannot take)
+// is failed rather than taken again forever: it would keep its batch from ever finishing.
+const MAX_ATTEMPTS = 5;
 /** Rows worked at once per batch per process (each still paced by its connection's budget). */
 const WORKERS = 16;
 /** A connection's calls per second for batches, unless its config says `batch_calls_per_second`. */
@@ -93,7 +96,14 @@ async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise
     ctx.db
       .select({ line: batchRows.line })
       .from(batchRows)
-      .where(and(eq(batchRows.batchId, batch.id), due))
+      .where(
+        and(
+          eq(batchRows.batchId, batch.id),
+          due,
+          // Cancelled (or finished) since this round read it: nothing more is claimed for it.
+          sql`exists (select 1 from ${batches} where ${batches.id} = ${batch.id} and ${batches.state} = ${batch.state})`,
+        ),
+      )
       .orderBy(asc(batchRows.line))
       .limit(1)
       .for("update", { skipLocked: true }),
@@ -112,11 +122,26 @@ async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise
   return row ?? null;
 }
 
+/**
+ * Writes a row's outcome, if this worker still holds it: `attempts` is the claim's fencing token (each claim adds one),
+ * so a worker whose lease ran out and whose row was taken over cannot overwrite the newer worker's outcome.
+ */
 async function finishRow(ctx: DomainContext, row: BatchRowRow, set: Partial<BatchRowRow>) {
   await ctx.db
     .update(batchRows)
     .set({ leaseUntil: null, updatedAt: new Date(), ...set })
-    .where(and(eq(batchRows.batchId, row.batchId), eq(batchRows.line, row.line)));
+    .where(and(eq(batchRows.batchId, row.batchId), eq(batchRows.line, row.line), eq(batchRows.attempts, row.attempts)));
+}
+
+/** A row this worker gives back untouched (its batch was cancelled before its purchase began). */
+async function releaseRow(ctx: DomainContext, row: BatchRowRow) {
+  await finishRow(ctx, row, { state: "rated" });
+}
+
+/** The batch is still being bought: checked again right before a carrier is paid, since pacing may have waited. */
+async function stillPurchasing(ctx: DomainContext, batchId: string): Promise<boolean> {
+  const [batch] = await ctx.db.select({ state: batches.state }).from(batches).where(eq(batches.id, batchId));
+  return batch?.state === "purchasing";
 }
 
 function carrierText(messages: CarrierMessage[]): string | null {
@@ -201,8 +226,16 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
       });
       return;
     }
-    // The database away, a bug: the row keeps its lease and is taken over when it runs out.
+    // The database away, a bug: the row keeps its lease and is taken over when it runs out, a few times.
     ctx.log.error({ msg: "batch row not rated", batch_id: row.batchId, line: row.line, err });
+    if (row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err)) {
+      await finishRow(ctx, row, {
+        state: "failed",
+        errorCode: "internal_error",
+        errorColumn: null,
+        errorMessage: `this row could not be rated in ${row.attempts} attempts`,
+      });
+    }
   }
 }
 
@@ -222,6 +255,10 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
   try {
     if (row.request) await storeOnce(ctx, row, rate);
     await paceConnection(ctx, rate.carrierRef);
+    if (!(await stillPurchasing(ctx, row.batchId))) {
+      await releaseRow(ctx, row);
+      return false;
+    }
     await purchaseShipment({ ctx, id: row.shipmentId, input: ShipmentPurchase.parse({ selected_rate_id: rate.id }) });
     await finishRow(ctx, row, {
       state: "purchased",
@@ -232,10 +269,11 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
     });
     return true;
   } catch (err) {
-    if (err instanceof DomainError) {
+    const poisoned = !(err instanceof DomainError) && row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err);
+    if (err instanceof DomainError || poisoned) {
       // Bought already (an earlier try whose row write was lost): the shipment says so.
       const [stored] = await ctx.db
-        .select({ status: shipments.status })
+        .select({ status: shipments.status, pendingUntil: shipments.pendingUntil })
         .from(shipments)
         .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
       if (stored && stored.status !== "created" && stored.status !== "cancelled") {
@@ -248,12 +286,26 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
         });
         return true;
       }
+      // Another worker's purchase of this shipment is in flight (this row's lease ran out under it): not a failure.
+      // The row keeps its lease; whoever takes it next finds the shipment bought, or free to buy.
+      if (stored?.pendingUntil && stored.pendingUntil > new Date()) return true;
+      if (poisoned) {
+        ctx.log.error({ msg: "batch row failed after its attempts", batch_id: row.batchId, line: row.line, err });
+        await finishRow(ctx, row, {
+          state: "failed",
+          errorCode: "internal_error",
+          errorColumn: null,
+          errorMessage: `this row could not be purchased in ${row.attempts} attempts`,
+        });
+        return true;
+      }
+      const refused = err as DomainError;
       await finishRow(ctx, row, {
         state: "failed",
-        errorCode: err.code,
+        errorCode: refused.code,
         errorColumn: null,
-        errorMessage: err.message.slice(0, 500),
-        carrierText: err instanceof CarrierFailureError ? carrierText(err.messages) : null,
+        errorMessage: refused.message.slice(0, 500),
+        carrierText: refused instanceof CarrierFailureError ? carrierText(refused.messages) : null,
       });
       return true;
     }

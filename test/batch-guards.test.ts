@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import Papa from "papaparse";
+import { POST as createBatch } from "@/app/v1/batches/route";
+import { GET as getBatch } from "@/app/v1/batches/[id]/route";
+import { POST as purchase } from "@/app/v1/batches/[id]/purchase/route";
+import { POST as cancel } from "@/app/v1/batches/[id]/cancel/route";
+import { GET as failedCsv } from "@/app/v1/batches/[id]/failed.csv/route";
+import { runBatch } from "@/lib/batches/run-batch";
+import { addSandbox } from "./factories";
+import { call, makeOrg, systemCtx } from "./helpers";
+
+/** Works a batch's current phase to its end, as the background runner does. */
+async function drain(batchId: string) {
+  const ctx = await systemCtx();
+  for (let i = 0; i < 20; i++) {
+    const round = await runBatch({ ctx, batchId, maxDurationMs: 60_000 });
+    if (!round.more) return round;
+  }
+  throw new Error("the batch did not settle");
+}
+
+const shipper = {
+  person_name: "Ada Shipper",
+  address_line1: "500 Industrial Way",
+  city: "Chicago",
+  state_code: "IL",
+  postal_code: "60607",
+  country_code: "US",
+};
+
+describe("a batch's guards (review of issue 33)", () => {
+  it("stops buying when cancelled during a round that read it as purchasing", { timeout: 120_000 }, async () => {
+    const { key } = await makeOrg();
+    // One call a second: the round's workers wait on the pacer, and the cancel lands while they wait.
+    const sandbox = await addSandbox(key, "slow-sbx", { batch_calls_per_second: 1 });
+    const csv = [
+      "order_number,name,address_line1,city,state_code,postal_code,country_code,weight,service",
+      ...[0, 1, 2, 3].map((i) => `SO-${i},Recipient ${i},${i + 1} Elm Street,Austin,TX,78701,US,2,`),
+    ].join("\n");
+    const created = await call(createBatch, "POST", "/v1/batches", {
+      key,
+      body: {
+        csv,
+        shipper,
+        mapping: { reference: "order_number", "recipient.person_name": "name" },
+        rate_policy: { kind: "cheapest", carrier_id: sandbox.carrier_id },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    expect((await drain(id)).state).toBe("ready");
+    expect((await call(purchase, "POST", `/v1/batches/${id}/purchase`, { key, params: { id } })).status).toBe(200);
+    const round = runBatch({ ctx: await systemCtx(), batchId: id, maxDurationMs: 60_000, workers: 4 });
+    expect((await call(cancel, "POST", `/v1/batches/${id}/cancel`, { key, params: { id } })).status).toBe(200);
+    await round;
+    const batch = await call(getBatch, "GET", `/v1/batches/${id}`, { key, params: { id } });
+    // At most the one purchase the pacer let through before the cancel; the rows still waiting were given back.
+    expect(batch.body.state).toBe("cancelled");
+    expect(batch.body.counts.purchased ?? 0).toBeLessThanOrEqual(1);
+    expect(batch.body.counts.rated).toBeGreaterThanOrEqual(3);
+  });
+
+  it("writes a failed row's cells so no spreadsheet reads a formula in them", { timeout: 120_000 }, async () => {
+    const { key } = await makeOrg();
+    await addSandbox(key, "guards-sbx");
+    const formulas = ["=HYPERLINK(1)\nmore", " =2+2", "＝3", "@SUM(A1)", "+1", "-1"];
+    const csv = [
+      "order_number,name,address_line1,city,state_code,postal_code,country_code,weight,service",
+      ...formulas.map((f, i) => `SO-${i},"${f}",1 Elm Street,Austin,TX,ABCDE,US,2,`),
+    ].join("\n");
+    const created = await call(createBatch, "POST", "/v1/batches", {
+      key,
+      body: { csv, shipper, mapping: { reference: "order_number", "recipient.person_name": "name" } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    await drain(id);
+    const res = await call(failedCsv, "GET", `/v1/batches/${id}/failed.csv`, { key, params: { id } });
+    expect(res.status).toBe(200);
+    const rows = Papa.parse<Record<string, string>>(String(res.body), { header: true, skipEmptyLines: true }).data;
+    expect(rows.map((r) => r.name)).toEqual(formulas.map((f) => `'${f}`));
+  });
+});
