@@ -151,10 +151,10 @@ async function verify(
   now: Date,
 ): Promise<Map<number, Verdict | { failure: string }>> {
   const out = new Map<number, Verdict | { failure: string }>();
-  const hashes = addresses.map(addressHash);
   const byProvider = new Map<ConnectionRow, number[]>();
   providers.forEach((p, i) => p && byProvider.set(p, [...(byProvider.get(p) ?? []), i]));
   for (const [row, indexes] of byProvider) {
+    const hashes = addresses.map((a) => addressHash(a, row.testMode ? "test" : "live"));
     const cached = await readVerifications(
       ctx.db,
       ctx.org.id,

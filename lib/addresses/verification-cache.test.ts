@@ -25,6 +25,9 @@ describe("addressHash", () => {
   it("differs when a line differs, and keeps a line from sliding into the next", () => {
     const h = addressHash(a);
     expect(addressHash({ ...a, postal_code: "78702" })).not.toBe(h);
+    // A test connection's canned verdict is never a live one's.
+    expect(addressHash(a, "test")).not.toBe(h);
+    expect(addressHash(a, "live")).toBe(h);
     expect(addressHash({ ...a, address_line2: "Ste 1" })).not.toBe(h);
     expect(addressHash({ ...a, address_line1: "1100 Congress", address_line2: "Ave" })).not.toBe(
       addressHash({ ...a, address_line1: "1100", address_line2: "Congress Ave" }),

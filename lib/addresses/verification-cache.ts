@@ -16,8 +16,13 @@ const PURGE_BATCH = 500;
 
 const norm = (v: string | null) => (v ?? "").normalize("NFKC").trim().toUpperCase().replace(/\s+/g, " ");
 
-export function addressHash(a: CheckedAddress): string {
-  const key = [a.address_line1, a.address_line2, a.city, a.state_code, a.postal_code, a.country_code].map(norm);
+/**
+ * The cache key of an address's verdict. A test connection's verdicts (a carrier's canned sandbox answers) and a
+ * live one's are kept apart: one is never served for the other.
+ */
+export function addressHash(a: CheckedAddress, mode: "test" | "live" = "live"): string {
+  const lines = [a.address_line1, a.address_line2, a.city, a.state_code, a.postal_code, a.country_code].map(norm);
+  const key = mode === "live" ? lines : [...lines, "test"];
   return createHash("sha256").update(JSON.stringify(key)).digest("hex");
 }
 
