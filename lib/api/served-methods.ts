@@ -60,6 +60,15 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/events/{id}": ["GET"],
   "/v1/events/{id}/redeliver": ["POST"],
   "/v1/audit_events": ["GET"],
+  "/v1/batches": ["GET", "POST"],
+  "/v1/batches/{id}": ["GET"],
+  "/v1/batches/{id}/cancel": ["POST"],
+  "/v1/batches/{id}/failed.csv": ["GET"],
+  "/v1/batches/{id}/labels.pdf": ["GET"],
+  "/v1/batches/{id}/labels.zpl": ["GET"],
+  "/v1/batches/{id}/packing-list.pdf": ["GET"],
+  "/v1/batches/{id}/purchase": ["POST"],
+  "/v1/batches/{id}/retry": ["POST"],
 };
 
 const segments = (path: string) => path.replace(/\/+$/, "").split("/");
