@@ -31,9 +31,12 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
     expect(applied[0]!.n).toBe(journal.entries.length);
     expect(tables.map((t) => t.table_name)).toEqual([
       "accounts",
+      "address_verifications",
       "addresses",
       "api_keys",
       "audit_events",
+      "batch_rows",
+      "batches",
       "carrier_connections",
       "carrier_ledger",
       "events",
@@ -45,6 +48,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "parcels",
       "rate_limits",
       "rates",
+      "saved_addresses",
       "sessions",
       "shipment_documents",
       "shipments",
