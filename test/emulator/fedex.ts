@@ -1354,7 +1354,7 @@ function track(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
 
 /** FedEx's files (it publishes none for its token endpoint; where they say what they do not mean: specs/fedex/errata.json). */
 const FEDEX_CONTRACT: CarrierContract = {
-  files: ["fedex/rate-api.json", "fedex/ship-api.json", "fedex/track.json"],
+  files: ["fedex/rate-api.json", "fedex/ship-api.json", "fedex/track.json", "fedex/address-validation.json"],
   refuse: (problems) =>
     refuse(
       400,
