@@ -25,7 +25,10 @@ import { alertMessages, badResponse } from "@/lib/carriers/fedex/errors";
  * the attributes as strings ("true") and the list as `customerMessages`. Both spellings are read.
  */
 type ResolveRequest = components["schemas"]["Full_Schema_Validate_Address"];
-type ResolvedAddress = components["schemas"]["ResolvedAddress"] & {
+// Widened where FedEx's answers and its file disagree (see above): read, never trusted to the file's types.
+type ResolvedAddress = Omit<components["schemas"]["ResolvedAddress"], "attributes" | "classification"> & {
+  attributes?: Record<string, unknown>;
+  classification?: string;
   clientReferenceId?: unknown;
   postalCode?: unknown;
   customerMessages?: unknown;
@@ -108,10 +111,7 @@ function residentialOf(sent: Address, r: ResolvedAddress): boolean | null {
 
 /** One resolved address as our verdict on the address sent. */
 export function verdictOf(sent: Address, r: ResolvedAddress): AddressVerification {
-  const attrs = (typeof r.attributes === "object" && r.attributes !== null ? r.attributes : {}) as Record<
-    string,
-    unknown
-  >;
+  const attrs = typeof r.attributes === "object" && r.attributes !== null ? r.attributes : {};
   const type = str(attrs.AddressType).toUpperCase();
   if (flag(attrs, "CountrySupported") === false || type === "RAW") {
     return { status: "unsupported", candidates: [], residential: null };
