@@ -4,8 +4,8 @@
  * 1. The offline checks (lib/addresses/offline-checks.ts) per address, in µs: a mix of US, Canadian, German and
  *    Japanese addresses, with and without a carrier named (line lengths, PO Box, transliteration).
  * 2. 1 000 distinct US addresses validated as a client would send them (10 requests of 100, one after the other)
- *    through a UPS connection and the carrier emulator answering after LATENCY_MS; then the same 1 000 again, answered
- *    from the organization's cache.
+ *    through a UPS connection (one call per address), then a FedEx one (one call per 100), the carrier emulator
+ *    answering after LATENCY_MS; then the same 1 000 again, answered from the organization's cache.
  *
  * Env: ADDRESSES (1000), LATENCY_MS (100), OFFLINE_ROUNDS (20000). Runs on an embedded database in a temporary
  * directory (DATABASE_URL unset) or on DATABASE_URL.
@@ -71,48 +71,67 @@ function offline() {
   }
 }
 
+const PROVIDERS = [
+  {
+    carrier_name: "ups",
+    name: "UPS",
+    credentials: { client_id: "bench", client_secret: "bench", account_number: "A1B2C3" },
+  },
+  {
+    carrier_name: "fedex",
+    name: "FedEx",
+    credentials: { api_key: "bench", secret_key: "bench", account_number: "740561073" },
+  },
+] as const;
+
 async function online() {
   const emulator = await startCarrierEmulator();
-  emulator.set("ups", { latency_ms: LATENCY_MS });
   process.env.CARRIER_EMULATOR_URL = emulator.url;
   resetEnvCache();
   try {
-    const db = await getDb();
-    const sys = systemContext(db, "bench");
-    const org = await createOrganization({ ctx: sys, name: "bench" });
-    const ctx = forOrganization(sys, org.id);
-    const input = ConnectionCreate.parse({
-      carrier_name: "ups",
-      carrier_id: "ups-bench",
-      credentials: { client_id: "bench", client_secret: "bench", account_number: "A1B2C3" },
-    });
-    await createConnection({ ctx, input });
-    const addresses = Array.from({ length: ADDRESSES }, (_, i) => ({
-      ...base,
-      address_line1: `${100 + i} Congress Ave`,
-    }));
-    for (const pass of ["first (carrier calls)", "repeat (cache)"]) {
-      emulator.reset();
-      emulator.set("ups", { latency_ms: LATENCY_MS });
-      sharedTokenCache.clear();
-      const started = performance.now();
-      const statuses = new Map<string, number>();
-      for (let i = 0; i < addresses.length; i += 100) {
-        const results = await validateAddresses({
-          ctx,
-          input: { addresses: addresses.slice(i, i + 100), carrier_ids: [] },
-        });
-        for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-      }
-      const ms = performance.now() - started;
-      const calls = emulator.calls.filter((c) => c.operation === "address_validation").length;
-      console.log(
-        `${ADDRESSES} addresses, UPS emulator @${LATENCY_MS} ms, ${pass}: ${(ms / 1000).toFixed(2)} s, ` +
-          `${calls} carrier calls, ${Math.round((ADDRESSES / ms) * 1000)} addresses/s, ${JSON.stringify(Object.fromEntries(statuses))}`,
-      );
-    }
+    for (const provider of PROVIDERS) await onlineWith(emulator, provider);
   } finally {
     await emulator.close();
+  }
+}
+
+async function onlineWith(
+  emulator: Awaited<ReturnType<typeof startCarrierEmulator>>,
+  provider: (typeof PROVIDERS)[number],
+) {
+  const db = await getDb();
+  const sys = systemContext(db, "bench");
+  const org = await createOrganization({ ctx: sys, name: `bench ${provider.name}` });
+  const ctx = forOrganization(sys, org.id);
+  const input = ConnectionCreate.parse({
+    carrier_name: provider.carrier_name,
+    carrier_id: `${provider.carrier_name}-bench`,
+    credentials: provider.credentials,
+  });
+  await createConnection({ ctx, input });
+  const addresses = Array.from({ length: ADDRESSES }, (_, i) => ({
+    ...base,
+    address_line1: `${100 + i} Congress Ave`,
+  }));
+  for (const pass of ["first (carrier calls)", "repeat (cache)"]) {
+    emulator.reset();
+    emulator.set(provider.carrier_name, { latency_ms: LATENCY_MS });
+    sharedTokenCache.clear();
+    const started = performance.now();
+    const statuses = new Map<string, number>();
+    for (let i = 0; i < addresses.length; i += 100) {
+      const results = await validateAddresses({
+        ctx,
+        input: { addresses: addresses.slice(i, i + 100), carrier_ids: [] },
+      });
+      for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    }
+    const ms = performance.now() - started;
+    const calls = emulator.calls.filter((c) => c.operation === "address_validation").length;
+    console.log(
+      `${ADDRESSES} addresses, ${provider.name} emulator @${LATENCY_MS} ms, ${pass}: ${(ms / 1000).toFixed(2)} s, ` +
+        `${calls} carrier calls, ${Math.round((ADDRESSES / ms) * 1000)} addresses/s, ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
   }
 }
 

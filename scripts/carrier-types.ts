@@ -17,6 +17,7 @@ const OUTPUTS = [
   ["fedex/rate-api.json", "fedex/generated/rate.ts"],
   ["fedex/ship-api.json", "fedex/generated/ship.ts"],
   ["fedex/track.json", "fedex/generated/track.ts"],
+  ["fedex/address-validation.json", "fedex/generated/address-validation.ts"],
   ["usps/shipping-options.yaml", "usps/generated/shipping-options.ts"],
   ["usps/domestic-labels.yaml", "usps/generated/domestic-labels.ts"],
   ["usps/international-labels.yaml", "usps/generated/international-labels.ts"],

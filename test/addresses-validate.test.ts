@@ -9,6 +9,7 @@ import { addConnection, useCarrierEmulator } from "@/test/emulator-helpers";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { USPS_CREDENTIALS } from "@/test/usps-context";
 import { DHL_CREDENTIALS } from "@/test/dhl-context";
+import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { call, makeOrg } from "./helpers";
 
 /**
@@ -330,5 +331,114 @@ describe("POST /v1/addresses/validate with DHL Express address-validate", () => 
     const [r] = await check(key, [congress]);
     expect(r!.provider.carrier_name).toBe("ups");
     expect(dhlCalls()).toHaveLength(0);
+  });
+});
+
+describe("POST /v1/addresses/validate with FedEx address resolve", () => {
+  const fedexCalls = () =>
+    lab.current.calls.filter((c) => c.carrier === "fedex" && c.operation === "address_validation");
+  const toronto = {
+    company_name: "City Hall",
+    address_line1: "100 Queen St W",
+    city: "Toranto",
+    state_code: "ON",
+    postal_code: "M5H 2N1",
+    country_code: "CA",
+  };
+  const berlin = {
+    person_name: "Max",
+    address_line1: "Unter den Linden 1",
+    city: "Berlin",
+    postal_code: "10117",
+    country_code: "DE",
+  };
+  const paris = {
+    person_name: "Lea",
+    address_line1: "1 Rue de Rivoli",
+    city: "Paris",
+    postal_code: "75001",
+    country_code: "FR",
+  };
+
+  async function fedexOrg() {
+    const org = await makeOrg();
+    await addConnection(org.key, { carrier_name: "fedex", carrier_id: "fedex-main", credentials: FEDEX_CREDENTIALS });
+    return org;
+  }
+
+  it("asks once for many addresses: verified, a suite added, ambiguous, none, and residential where FedEx says", async () => {
+    const { key } = await fedexOrg();
+    const results = await check(key, [
+      congress,
+      highRise,
+      main,
+      { ...congress, address_line1: "1 Nowhere Rd" },
+      privet,
+    ]);
+    expect(results.map((r) => [r.status, r.residential, r.provider?.carrier_name ?? null])).toEqual([
+      ["verified", false, "fedex"],
+      ["corrected", false, "fedex"],
+      ["ambiguous", null, "fedex"],
+      ["invalid", null, "fedex"],
+      ["verified", true, "fedex"],
+    ]);
+    expect(results[1]!.address.address_line2).toBeNull();
+    expect(results[1]!.suggestions).toEqual([
+      {
+        source: "carrier",
+        changed_fields: ["address_line2"],
+        address: expect.objectContaining({ address_line2: "STE 1900", company_name: "Texas Capitol Cafe" }),
+      },
+    ]);
+    expect(results[2]!.suggestions).toEqual([
+      expect.objectContaining({
+        changed_fields: ["address_line1"],
+        address: expect.objectContaining({ address_line1: "100 N MAIN ST" }),
+      }),
+    ]);
+    expect(results[3]!.messages).toEqual([expect.objectContaining({ code: "address_not_found" })]);
+    // One call carries them all (FedEx takes 100), and no name leaves.
+    expect(fedexCalls()).toHaveLength(1);
+    expect(fedexCalls()[0]!.body).not.toContain("Texas Capitol Cafe");
+  });
+
+  it("reads residential in Canada only beside the US, corrects the city, and answers a repeat from the cache", async () => {
+    const { key } = await fedexOrg();
+    const [ca, de] = await check(key, [toronto, berlin]);
+    expect(ca).toMatchObject({ status: "corrected", residential: false });
+    expect(ca!.suggestions[0]).toMatchObject({ changed_fields: ["city"], address: { city: "TORONTO" } });
+    // FedEx classifies Berlin residential; outside the US and Canada it is not read.
+    expect(de).toMatchObject({ status: "verified", residential: null, provider: { carrier_name: "fedex" } });
+    const [again] = await check(key, [toronto]);
+    expect(again).toMatchObject({ status: "corrected", cached: true });
+    expect(fedexCalls()).toHaveLength(1);
+  });
+
+  it("a country FedEx does not check is unverified, says why, and is asked again next time", async () => {
+    const { key } = await fedexOrg();
+    const [r] = await check(key, [paris]);
+    expect(r).toMatchObject({ status: "unverified", provider: null, residential: null });
+    expect(r!.messages).toEqual([
+      expect.objectContaining({
+        code: "verification_unavailable",
+        level: "warning",
+        text: expect.stringContaining("FR"),
+      }),
+    ]);
+    await check(key, [paris]);
+    expect(fedexCalls()).toHaveLength(2);
+  });
+
+  it("is asked before DHL Express, which checks places only; a fault leaves the address unverified", async () => {
+    // DHL Express connected first: the oldest connection, yet not the one asked.
+    const { key } = await makeOrg();
+    await addConnection(key, { carrier_name: "dhl_express", carrier_id: "dhl-main", credentials: DHL_CREDENTIALS });
+    await addConnection(key, { carrier_name: "fedex", carrier_id: "fedex-main", credentials: FEDEX_CREDENTIALS });
+    const [r] = await check(key, [berlin]);
+    expect(r!.provider.carrier_name).toBe("fedex");
+    expect(lab.current.calls.filter((c) => c.carrier === "dhl_express")).toHaveLength(0);
+    lab.current.set("fedex", { fault: { kind: "status", status: 503 }, fault_operations: ["address_validation"] });
+    const [failed] = await check(key, [congress]);
+    expect(failed).toMatchObject({ status: "unverified", provider: null });
   });
 });

@@ -35,9 +35,9 @@ const verifies = (row: ConnectionRow, country: string) => {
 /** The connection that verifies a country: the carrier the label is for first, then the oldest. */
 function providerFor(rows: ConnectionRow[], country: string, preferred: string | null): ConnectionRow | null {
   const able = rows.filter((r) => verifies(r, country));
-  // A carrier that names the country checks streets there (UPS, USPS); one that serves every country (DHL Express)
-  // checks the postal code and city only: the first is asked unless the label's carrier is named.
-  const street = able.filter((r) => getAdapter(r.carrierName)?.addressCountries);
+  // A carrier that checks streets (UPS, USPS, FedEx) is asked before one that checks the postal code and city only
+  // (DHL Express), unless the label's carrier is named.
+  const street = able.filter((r) => getAdapter(r.carrierName)?.addressScope !== "place");
   return able.find((r) => r.carrierName === preferred) ?? street[0] ?? able[0] ?? null;
 }
 
@@ -183,9 +183,13 @@ async function verify(
       );
       call.forEach((i, k) => {
         const verdict = outcome.ok ? outcome.data[k] : undefined;
-        if (verdict) fresh.push({ hash: hashes[i]!, verdict });
+        if (verdict && verdict.status !== "unsupported") fresh.push({ hash: hashes[i]!, verdict });
         else {
-          const reason = outcome.ok ? "answered without it" : (outcome.messages[0]?.message ?? "failed");
+          const reason = !outcome.ok
+            ? (outcome.messages[0]?.message ?? "failed")
+            : verdict
+              ? `it does not check addresses in ${addresses[i]!.country_code}.`
+              : "answered without it";
           out.set(i, { failure: `${row.carrierName} could not verify the address: ${reason}` });
         }
       });

@@ -470,10 +470,12 @@ export interface TrackingResult {
  * A carrier's word on one address (`validateAddresses`): it knows the address as sent (verified), knows it with
  * changes (corrected: a ZIP+4 added, a street spelled its way), knows several that could be meant (ambiguous), or
  * knows none (not_found). `candidates` are written in our vocabulary with the names and phone of the address sent;
- * one for verified and corrected, several for ambiguous, none for not_found.
+ * one for verified and corrected, several for ambiguous, none for not_found. "unsupported" is no verdict: the carrier
+ * took the address but does not check its country (FedEx's CountrySupported false); it is never cached, and the
+ * service answers unverified.
  */
 export interface AddressVerification {
-  status: "verified" | "corrected" | "ambiguous" | "not_found";
+  status: "verified" | "corrected" | "ambiguous" | "not_found" | "unsupported";
   candidates: Address[];
   /** Residential (true), commercial (false), or unknown to the carrier (null). */
   residential: boolean | null;
@@ -562,6 +564,12 @@ interface AdapterBase {
   addressBatch?: number;
   /** The countries whose addresses `validateAddresses` verifies (UPS: the US and Puerto Rico); absent: every one. */
   addressCountries?: readonly string[];
+  /**
+   * What `validateAddresses` checks: the street, number and unit ("street", the default), or only that a postal code
+   * and city belong together ("place": DHL Express). Where both kinds could verify an address, a street checker is
+   * asked.
+   */
+  addressScope?: "street" | "place";
   /**
    * For a carrier without "void": what a clerk cancelling a bought label should know, as a sentence (DHL Express: it
    * bills only labels it scans, so an unused one costs nothing). Absent: the service says to ask the carrier for a

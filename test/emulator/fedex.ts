@@ -6,6 +6,7 @@ import { renderPngLabel } from "@/lib/labels/png";
 import { renderZplLabel } from "@/lib/labels/zpl";
 import { localClock, originTimeZone } from "@/lib/carriers/ship-date";
 import { problemText } from "./contract";
+import { resolvedAddress, resolveProblems } from "./fedex-address";
 import type {
   CarrierContract,
   CarrierState,
@@ -17,8 +18,9 @@ import type {
 
 /**
  * FedEx as its REST APIs answer (developer.fedex.com; shapes checked against the vendored rate-api.json,
- * ship-api.json and track.json): `POST /oauth/token` (form body), `POST /rate/v1/rates/quotes`,
- * `POST /ship/v1/shipments`, `PUT /ship/v1/shipments/cancel`, `POST /track/v1/trackingnumbers` (up to 30 numbers).
+ * ship-api.json, track.json and address-validation.json): `POST /oauth/token` (form body), `POST /rate/v1/rates/quotes`,
+ * `POST /ship/v1/shipments`, `PUT /ship/v1/shipments/cancel`, `POST /track/v1/trackingnumbers` (up to 30 numbers),
+ * `POST /address/v1/addresses/resolve` (up to 100 addresses; fedex-address.ts).
  * Refusals are FedEx's `{transactionId, errors: [{code, message}]}`; a number it does not know is that number's
  * `error` inside a 200.
  *
@@ -1352,9 +1354,23 @@ function track(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
   });
 }
 
+/** `POST /address/v1/addresses/resolve`: the directory's answer per address (fedex-address.ts). */
+function resolveAddresses(req: EmulatorRequest): EmulatorResponse {
+  const body = obj(req.json);
+  const c = new Checks();
+  for (const field of resolveProblems(body)) c.require(false, field);
+  return (
+    c.answer() ??
+    json(200, {
+      transactionId: randomUUID(),
+      output: { resolvedAddresses: list(body.addressesToValidate).map(resolvedAddress) },
+    })
+  );
+}
+
 /** FedEx's files (it publishes none for its token endpoint; where they say what they do not mean: specs/fedex/errata.json). */
 const FEDEX_CONTRACT: CarrierContract = {
-  files: ["fedex/rate-api.json", "fedex/ship-api.json", "fedex/track.json"],
+  files: ["fedex/rate-api.json", "fedex/ship-api.json", "fedex/track.json", "fedex/address-validation.json"],
   refuse: (problems) =>
     refuse(
       400,
@@ -1376,6 +1392,7 @@ export const fedexEmulator: EmulatedCarrier = {
     if (method === "POST" && path === "/ship/v1/shipments") return "ship";
     if (method === "PUT" && path === "/ship/v1/shipments/cancel") return "void";
     if (method === "POST" && path === "/track/v1/trackingnumbers") return "track";
+    if (method === "POST" && path === "/address/v1/addresses/resolve") return "address_validation";
     return null;
   },
   handle(req, state) {
@@ -1394,6 +1411,8 @@ export const fedexEmulator: EmulatedCarrier = {
         return ship(req, state);
       case "void":
         return cancel(req, state);
+      case "address_validation":
+        return resolveAddresses(req);
       default:
         return track(req, state);
     }

@@ -36,6 +36,7 @@ export const dhlExpressAdapter = defineAdapter({
   capabilities: ["rates", "ship", "track", "address_validation"],
   // MyDHL checks a postal code and city of any country it serves (addressCountries absent: every country), one per call.
   addressBatch: 1,
+  addressScope: "place",
   label_types: ["PDF", "ZPL"],
   label_sizes: DHL_LABEL_SIZES,
   services: DHL_SERVICES.map(({ code, name, scope }) => ({ code, name, scope })),

@@ -1,4 +1,6 @@
 import type {
+  Address,
+  AddressVerification,
   AdapterContext,
   AdapterMessage,
   AdapterResult,
@@ -11,6 +13,12 @@ import type {
   VoidResult,
 } from "@/lib/carriers/types";
 import { CarrierError, defineAdapter } from "@/lib/carriers/types";
+import {
+  buildResolveRequest,
+  parseResolveOutput,
+  RESOLVE_BATCH,
+  RESOLVE_PATH,
+} from "@/lib/carriers/fedex/address-validation";
 import { fedexCall, fedexCredentials, outputOf } from "@/lib/carriers/fedex/api";
 import { buildCancelRequest, parseCancelAnswer } from "@/lib/carriers/fedex/cancel";
 import { GROUND_ECONOMY, groundEconomyNeedsHub } from "@/lib/carriers/fedex/conditional";
@@ -29,8 +37,9 @@ import { buildTrackRequest, parseTrackOutput, TRACK_BATCH_SIZE } from "@/lib/car
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 
 /**
- * FedEx through its REST APIs (developer.fedex.com): OAuth client credentials, Rate quotes, Ship, Cancel and Track
- * (docs/fedex.md). Each operation builds FedEx's request from ours (rating.ts, ship.ts, cancel.ts, tracking.ts),
+ * FedEx through its REST APIs (developer.fedex.com): OAuth client credentials, Rate quotes, Ship, Cancel, Track and
+ * Address Validation (docs/fedex.md). Each operation builds FedEx's request from ours (rating.ts, ship.ts, cancel.ts,
+ * tracking.ts, address-validation.ts),
  * sends it through api.ts (token, 401 retry, gzip) and reads the answer back.
  */
 
@@ -65,7 +74,9 @@ function unsentNonDelivery(req: ShipRequest): AdapterMessage[] {
 export const fedexAdapter = defineAdapter({
   carrier_name: "fedex",
   display_name: "FedEx",
-  capabilities: ["rates", "ship", "void", "track", "multi_track"],
+  capabilities: ["rates", "ship", "void", "track", "multi_track", "address_validation"],
+  // Up to 100 addresses a call, of any country: FedEx's answer says per address whether it checks that country.
+  addressBatch: RESOLVE_BATCH,
   label_types: ["PDF", "PNG", "ZPL"],
   label_sizes: FEDEX_LABEL_SIZES,
   services: FEDEX_SERVICES.map(({ code, name, scope }) => ({ code, name, scope })),
@@ -142,6 +153,33 @@ export const fedexAdapter = defineAdapter({
     const result = results[trackingNumber]!;
     if (result instanceof CarrierError) throw result;
     return { data: result, messages };
+  },
+
+  // Batches of 100 (the domain already splits by addressBatch; a longer list given directly is split here too).
+  validateAddresses: async (
+    ctx: AdapterContext,
+    addresses: Address[],
+  ): Promise<AdapterResult<AddressVerification[]>> => {
+    const data: AddressVerification[] = [];
+    const messages: AdapterMessage[] = [];
+    for (let i = 0; i < addresses.length; i += RESOLVE_BATCH) {
+      const batch = addresses.slice(i, i + RESOLVE_BATCH);
+      const answer = await fedexCall(ctx, {
+        operation: "address_validation",
+        method: "POST",
+        path: RESOLVE_PATH,
+        body: buildResolveRequest(batch),
+        idempotent: true,
+      });
+      const parsed = parseResolveOutput(batch, outputOf(answer));
+      data.push(...parsed.data);
+      messages.push(
+        ...parsed.messages.map((m) =>
+          typeof m.details?.index === "number" ? { ...m, details: { index: m.details.index + i } } : m,
+        ),
+      );
+    }
+    return { data, messages };
   },
 
   // FedEx takes 30 numbers a call; a longer list is sent in batches, one after the other (they share a quota).

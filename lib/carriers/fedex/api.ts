@@ -86,11 +86,11 @@ async function fetchToken(ctx: AdapterContext, clientId: string, clientSecret: s
 }
 
 export interface FedexCall {
-  operation: "rate" | "ship" | "void" | "track";
+  operation: "rate" | "ship" | "void" | "track" | "address_validation";
   method: HttpMethod;
   path: string;
   body: unknown;
-  /** Rating, tracking and cancelling are safe to repeat; a ship call is not (it could buy twice). */
+  /** Rating, tracking, cancelling and resolving addresses are safe to repeat; a ship call is not (it could buy twice). */
   idempotent: boolean;
   keys?: KeyPair;
 }
