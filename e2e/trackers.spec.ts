@@ -64,6 +64,9 @@ test.describe("trackers", () => {
     await page.goto(`/trackers?q=${reference}`);
     const row = page.getByRole("row", { name: new RegExp(shipment.tracking_number) });
     await expect(row).toHaveCount(1);
+    // The row says whom the parcel is for and the clerk's reference, not only the carrier's number.
+    await expect(row).toContainText("Rosalind Quigglesworth");
+    await expect(row).toContainText(reference);
     await expect(page.getByRole("link", { name: /^All/ })).toHaveAttribute("aria-current", "page");
     await checkPage(page, "trackers");
     await row.getByRole("link", { name: shipment.tracking_number }).click();

@@ -4,6 +4,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { TrackerStatusBadge } from "@/components/trackers/tracker-status-badge";
 import { dayText } from "@/lib/client/format";
+import type { TrackerShipment } from "@/lib/dashboard/tracker-shipments";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 
 const dash = <span className="text-muted-foreground">—</span>;
@@ -12,13 +13,22 @@ const dash = <span className="text-muted-foreground">—</span>;
  * One row per tracker; the tracking number is the row's link, stretched over the row. Event dates and times are the
  * carrier's, local to the scan, shown as given (never shifted to the viewer's zone); the refresh time is ours.
  */
-export function TrackerTable({ trackers }: { trackers: StoredTracker[] }) {
+export function TrackerTable({
+  trackers,
+  shipments,
+}: {
+  trackers: StoredTracker[];
+  /** The shipment behind each tracker that has one, by shipment id (lib/dashboard/tracker-shipments.ts). */
+  shipments: Map<string, TrackerShipment>;
+}) {
   return (
     <Table>
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead>Carrier</TableHead>
           <TableHead>Tracking number</TableHead>
+          <TableHead>Recipient</TableHead>
+          <TableHead>Reference</TableHead>
           <TableHead>Status</TableHead>
           <TableHead>Last event (local time)</TableHead>
           <TableHead>Delivery</TableHead>
@@ -27,14 +37,14 @@ export function TrackerTable({ trackers }: { trackers: StoredTracker[] }) {
       </TableHeader>
       <TableBody>
         {trackers.map((t) => (
-          <TrackerRow key={t.id} tracker={t} />
+          <TrackerRow key={t.id} tracker={t} shipment={t.shipment_id ? shipments.get(t.shipment_id) : undefined} />
         ))}
       </TableBody>
     </Table>
   );
 }
 
-function TrackerRow({ tracker: t }: { tracker: StoredTracker }) {
+function TrackerRow({ tracker: t, shipment }: { tracker: StoredTracker; shipment: TrackerShipment | undefined }) {
   const last = t.events[0];
   const delivery = t.delivered
     ? last && `Delivered ${dayText(last.date)}`
@@ -55,6 +65,17 @@ function TrackerRow({ tracker: t }: { tracker: StoredTracker }) {
           {t.tracking_number}
         </Link>
       </TableCell>
+      <TableCell className="whitespace-nowrap">
+        {shipment ? (
+          <>
+            <div>{shipment.recipient ?? dash}</div>
+            {shipment.place && <div className="text-xs text-muted-foreground">{shipment.place}</div>}
+          </>
+        ) : (
+          <span className="text-muted-foreground">Tracked by number</span>
+        )}
+      </TableCell>
+      <TableCell className="max-w-40 truncate">{shipment?.reference ?? dash}</TableCell>
       <TableCell>
         <div className="flex items-center gap-1.5">
           <TrackerStatusBadge status={t.status} />

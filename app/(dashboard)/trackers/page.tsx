@@ -16,6 +16,7 @@ import { TrackerFilters } from "@/components/trackers/tracker-filters";
 import { TrackerTable } from "@/components/trackers/tracker-table";
 import { listConnections } from "@/lib/connections/list-connections";
 import { requireSession } from "@/lib/dashboard/session";
+import { trackerShipments } from "@/lib/dashboard/tracker-shipments";
 import { TRACKER_TABS, TRACKER_TAB_KEYS, trackerTabCount } from "@/lib/dashboard/tracker-status";
 import { countTrackersByStatus } from "@/lib/trackers/count-by-status";
 import { listTrackers } from "@/lib/trackers/list-trackers";
@@ -31,6 +32,10 @@ export default async function TrackersPage({ searchParams }: { searchParams: Pro
     countTrackersByStatus({ ctx, filters: trackerListFilters(params) }),
     listConnections({ ctx, filters: { limit: 100, offset: 0 } }),
   ]);
+  const shipments = await trackerShipments(
+    ctx,
+    list.results.map((t) => t.shipment_id),
+  );
   const carriers = [...new Set(connections.results.map((c) => c.carrier_name))].sort();
   const url = (changes: Partial<typeof params>) => trackerListUrl("/trackers", { ...params, ...changes });
   const filtered = Boolean(params.q || params.carrier) || params.status !== "all";
@@ -62,7 +67,7 @@ export default async function TrackersPage({ searchParams }: { searchParams: Pro
             {formatCount(list.count)} {list.count === 1 ? "tracker" : "trackers"}
           </p>
           <div className="rounded-lg border bg-card">
-            <TrackerTable trackers={list.results} />
+            <TrackerTable trackers={list.results} shipments={shipments} />
           </div>
           <Pagination
             page={params.page}
