@@ -6,6 +6,7 @@ const PAGES = [
   ["/", "overview"],
   ["/shipments", "shipments"],
   ["/shipments/new", "create-label"],
+  ["/scan", "scan"],
   ["/trackers", "trackers"],
   ["/settings", "settings"],
   ["/settings/webhooks", "webhooks"],

@@ -48,6 +48,9 @@ export function choosePrintTarget(): PrintTarget {
   return { frame: false, tab: window.open("about:blank", "_blank") };
 }
 
+/** The off-screen frame a label prints from (its title names it for assistive technology and for the scan page). */
+export const PRINT_FRAME_TITLE = "Label being printed";
+
 // One print frame at a time: it has to outlive print() (Chrome prints a PDF frame asynchronously), so it is removed
 // when the next print starts.
 let printFrame: { element: HTMLIFrameElement; objectUrl: string } | null = null;
@@ -58,7 +61,7 @@ function printFromFrame(objectUrl: string, type: "PDF" | "PNG"): void {
     URL.revokeObjectURL(printFrame.objectUrl);
   }
   const frame = document.createElement("iframe");
-  frame.title = "Label being printed";
+  frame.title = PRINT_FRAME_TITLE;
   frame.tabIndex = -1;
   frame.setAttribute("aria-hidden", "true");
   // Off-screen and transparent but laid out at label size: a display:none frame never renders, so prints blank.

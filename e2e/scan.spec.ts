@@ -1,0 +1,102 @@
+import type { APIRequestContext } from "@playwright/test";
+import { OWNER } from "./accounts";
+import { expect, signIn, test } from "./fixtures";
+
+const SHIPPER = {
+  address_line1: "500 Industrial Way",
+  city: "Chicago",
+  state_code: "IL",
+  postal_code: "60607",
+  country_code: "US",
+};
+const RECIPIENT = {
+  person_name: "Scan Receiver",
+  address_line1: "12 Elm Street",
+  city: "Austin",
+  state_code: "TX",
+  postal_code: "78701",
+  country_code: "US",
+};
+
+/** A shipment with `reference` on the sandbox; bought with a label of `label_type` unless `buy` is false. */
+async function shipment(api: APIRequestContext, reference: string, buy = true, label_type = "PDF") {
+  const created = await api.post("/v1/shipments", {
+    data: {
+      shipper: SHIPPER,
+      recipient: RECIPIENT,
+      parcels: [{ weight: 1.2, weight_unit: "KG" }],
+      carrier_ids: ["sandbox"],
+      reference,
+      label_type,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const draft = await created.json();
+  if (!buy) return draft as { id: string; tracking_number: string };
+  const bought = await api.post(`/v1/shipments/${draft.id}/purchase`, {
+    data: { selected_rate_id: draft.rates[0].id },
+  });
+  expect(bought.status()).toBe(200);
+  return (await bought.json()).shipment as { id: string; tracking_number: string };
+}
+
+test.describe("scan to print", () => {
+  test.beforeEach(async ({ page }) => signIn(page, OWNER));
+
+  test("a scanned reference or tracking number prints its label; unknown and unbought codes say so; keyboard only", async ({
+    page,
+    api,
+    checkPage,
+  }) => {
+    const stamp = Date.now();
+    // PNG: headless Chromium's PDF viewer crashes the page when asked to print; a PNG prints from a plain frame.
+    const pdf = await shipment(api, `SCAN-${stamp}`, true, "PNG");
+    const zpl = await shipment(api, `SCANZ-${stamp}`, true, "ZPL");
+    await shipment(api, `DRAFT-${stamp}`, false);
+
+    await page.goto("/scan");
+    await expect(page.getByRole("heading", { level: 1, name: "Scan to print" })).toBeVisible();
+    const box = page.getByLabel("Scan or type a code");
+    await expect(box).toBeFocused();
+    const status = page.getByRole("status");
+
+    // A scanner types the code and Enter: the label is fetched and handed to the print frame.
+    const label = page.waitForResponse((r) => r.url().endsWith(`/v1/shipments/${pdf.id}/label`) && r.ok());
+    await page.keyboard.type(`SCAN-${stamp}`);
+    await page.keyboard.press("Enter");
+    await label;
+    await expect(status).toContainText("Label sent to print");
+    await expect(page.locator('iframe[title="Label being printed"]')).toHaveCount(1);
+    // The print frame took focus to print; the box has it back for the next scan.
+    await expect(box).toBeFocused();
+    await expect(box).toHaveValue("");
+
+    // The tracking number as a person might type it: lower case, in groups.
+    const number = pdf.tracking_number.toLowerCase().replace(/(.{4})/g, "$1 ");
+    const again = page.waitForResponse((r) => r.url().endsWith(`/v1/shipments/${pdf.id}/label`));
+    await page.keyboard.type(number);
+    await page.keyboard.press("Enter");
+    await again.catch(() => undefined); // a repeat may be served from the fetched file
+    await expect(page.getByRole("listitem").filter({ hasText: number.trim() })).toContainText("Label sent to print");
+
+    // A ZPL label cannot be printed by the browser: it is saved for the thermal printer.
+    const download = page.waitForEvent("download");
+    await page.keyboard.type(`SCANZ-${stamp}`);
+    await page.keyboard.press("Enter");
+    expect((await download).suggestedFilename()).toMatch(/\.zpl$/i);
+    await expect(status).toContainText("ZPL label saved");
+    expect(zpl.tracking_number).toBeTruthy();
+
+    await page.keyboard.type(`DRAFT-${stamp}`);
+    await page.keyboard.press("Enter");
+    await expect(status).toContainText("No label bought yet");
+
+    await page.keyboard.type(`NOPE-${stamp}`);
+    await page.keyboard.press("Enter");
+    await expect(status).toContainText("No shipment has this code.");
+    await expect(box).toBeFocused();
+
+    await expect(page.getByRole("listitem").filter({ hasText: `NOPE-${stamp}` })).toHaveCount(1);
+    await checkPage(page, "scan");
+  });
+});
