@@ -18,7 +18,7 @@ import type { SavedAddress } from "@/lib/schemas/address-book";
 
 interface AddressBookActionsProps {
   side: "shipper" | "recipient";
-  /** "Ship from" or "Ship to": names the buttons, so each is told apart from the other side's. */
+  /** "Ship from" or "Ship to": names the search panel (the buttons are named by the block around them). */
   legend: string;
   /** After the fields were filled from the book: the new address is checked. */
   onFilled: () => void;
@@ -52,7 +52,7 @@ export function AddressBookActions({ side, legend, onFilled }: AddressBookAction
     <div className="flex flex-wrap gap-2">
       <Popover open={open} onOpenChange={setOpen}>
         <PopoverTrigger asChild>
-          <Button type="button" size="sm" variant="outline" aria-label={`Address book for ${legend}`}>
+          <Button type="button" size="sm" variant="outline">
             <BookUser aria-hidden /> Address book
           </Button>
         </PopoverTrigger>
@@ -65,7 +65,6 @@ export function AddressBookActions({ side, legend, onFilled }: AddressBookAction
         size="sm"
         variant="ghost"
         loading={save.isPending}
-        aria-label={`Save ${legend} to address book`}
         onClick={() => save.mutate(getValues(side))}
       >
         <BookmarkPlus aria-hidden /> Save to address book

@@ -56,7 +56,7 @@ export function AddressCheckPanel({ side, check, owner, ratedResidential = null 
       </p>
       {result && !pending && (
         <>
-          <Residential result={result} />
+          {result.status !== "invalid" && <Residential result={result} />}
           {side === "recipient" && <ResidentialWarning result={result} rated={ratedResidential} />}
           {addressNotices(result).map((m) => (
             <p key={m.code} className={cn("rounded-md border px-3 py-2 text-sm", tone[m.level])}>
@@ -89,12 +89,15 @@ function Verdict({ result }: { result: Result }) {
           <CircleAlert aria-hidden className="size-4" /> This address has problems: fix them before buying.
         </span>
       );
-    default:
+    default: {
+      const why = result.messages.find((m) => m.code === "verification_unavailable")?.text;
       return (
-        <span className="inline-flex items-center gap-1.5 text-muted-foreground">
-          <Info aria-hidden className="size-4" /> Offline checks passed; not verified by a carrier.
+        <span className="inline-flex items-start gap-1.5 text-muted-foreground">
+          <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <span>Not verified by a carrier. {why ?? "The offline checks passed."}</span>
         </span>
       );
+    }
   }
 }
 
@@ -177,6 +180,20 @@ function Suggestions({
       );
     }
     const title = TITLES[source](result, items.length);
+    const several = items.length > 1;
+    const keep = (
+      <Button
+        type="button"
+        size="sm"
+        variant="outline"
+        onClick={() => {
+          rememberKept(localStorage, storageKey, check.key, source);
+          setKeptCount((n) => n + 1);
+        }}
+      >
+        Keep mine
+      </Button>
+    );
     return (
       <section
         key={source}
@@ -186,33 +203,16 @@ function Suggestions({
         <h3 className="font-medium">{title}</h3>
         {items.map((suggestion, i) => (
           <div key={i} className="grid gap-2">
-            <DiffTable
-              changes={suggestionDiff(values, suggestion)}
-              caption={items.length > 1 ? `Option ${i + 1}` : undefined}
-            />
-            <Button
-              type="button"
-              size="sm"
-              className="justify-self-start"
-              aria-label={items.length > 1 ? `Accept option ${i + 1}` : undefined}
-              onClick={() => check.accept(suggestion)}
-            >
-              {items.length > 1 ? `Accept option ${i + 1}` : "Accept"}
-            </Button>
+            <DiffTable changes={suggestionDiff(values, suggestion)} caption={several ? `Option ${i + 1}` : undefined} />
+            <div className="flex flex-wrap gap-2">
+              <Button type="button" size="sm" onClick={() => check.accept(suggestion)}>
+                {several ? `Accept option ${i + 1}` : "Accept"}
+              </Button>
+              {!several && keep}
+            </div>
           </div>
         ))}
-        <Button
-          type="button"
-          size="sm"
-          variant="outline"
-          className="justify-self-start"
-          onClick={() => {
-            rememberKept(localStorage, storageKey, check.key, source);
-            setKeptCount((n) => n + 1);
-          }}
-        >
-          Keep mine
-        </Button>
+        {several && <div>{keep}</div>}
       </section>
     );
   });

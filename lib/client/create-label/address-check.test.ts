@@ -126,11 +126,15 @@ describe("the create-label form's address check", () => {
         { field: "postal_code", code: "postal_code_state_mismatch", level: "error", text: "60607 is not in TX." },
         { field: "address_line2", code: "address_corrected", level: "warning", text: "UPS changed line 2." },
         { field: null, code: "address_not_found", level: "error", text: "UPS knows no such address." },
+        { field: null, code: "verification_unavailable", level: "info", text: "No connection verifies US." },
+        { field: "company_name", code: "characters_not_printable", level: "warning", text: "company_name has…" },
       ],
     });
     expect(fieldNotices(r)).toEqual({
       postal_code: { level: "error", text: "60607 is not in TX. Looks odd." },
       phone_number: { level: "warning", text: "In E.164: +15125550123." },
+      // Under its own field, in words rather than the API's field key.
+      company_name: { level: "warning", text: expect.stringMatching(/^Most carriers print Latin letters only/) },
     });
     expect(addressNotices(r).map((m) => m.code)).toEqual(["address_not_found"]);
   });

@@ -76,6 +76,10 @@ export function applySuggestion(values: AddressValues, suggestion: Suggestion): 
 }
 
 const SEVERITY = { error: 2, warning: 1, info: 0 } as const;
+/** Said under the field itself, where the API's text (which names the field by its key) would repeat it. */
+const UNDER_FIELD: Partial<Record<CheckMessage["code"], string>> = {
+  characters_not_printable: "Most carriers print Latin letters only: these characters would come out as “?”.",
+};
 // Said by the suggestion's diff, not under one field.
 const SHOWN_AS_DIFF = new Set<CheckMessage["code"]>(["address_corrected", "address_ambiguous"]);
 
@@ -93,14 +97,20 @@ export function fieldNotices(result: CheckResult): Partial<Record<CheckedField, 
   for (const m of messages) {
     const field = m.field!;
     const seen = out[field];
-    out[field] = seen ? { level: seen.level, text: `${seen.text} ${m.text}` } : { level: m.level, text: m.text };
+    const text = UNDER_FIELD[m.code] ?? m.text;
+    out[field] = seen ? { level: seen.level, text: `${seen.text} ${text}` } : { level: m.level, text };
   }
   return out;
 }
 
-/** The messages about the address as a whole (the carrier knows no such address, no carrier could verify it). */
+/**
+ * The messages about the address as a whole (the carrier knows no such address); why no carrier verified it is said
+ * by the verdict itself.
+ */
 export const addressNotices = (result: CheckResult) =>
-  result.messages.filter((m) => m.field === null && !SHOWN_AS_DIFF.has(m.code));
+  result.messages.filter(
+    (m) => m.field === null && !SHOWN_AS_DIFF.has(m.code) && m.code !== "verification_unavailable",
+  );
 
 /**
  * The carrier's verdict on residential against what the rates assumed: the recipient's residential flag they were
