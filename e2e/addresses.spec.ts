@@ -44,16 +44,21 @@ async function newOrganization(page: Page, who: string) {
 
 const status = (group: Locator) => group.getByRole("status").first();
 
+/** A new organization with a UPS connection (its address validation answered by the emulator), on a new label. */
+async function withUps(page: Page, baseURL: string, who: string) {
+  await newOrganization(page, who);
+  const res = await page.request.post("/v1/connections", { data: UPS, headers: { Origin: baseURL } });
+  expect(res.status()).toBe(201);
+  await page.goto("/shipments/new");
+}
+
 test.describe("addresses on the create-label form", () => {
-  test("a bad ZIP is named before buying; a correction applies only on Accept; Keep mine keeps the text", async ({
+  test("a bad ZIP is named before buying; a correction applies only on Accept", async ({
     page,
     baseURL,
     checkPage,
   }) => {
-    await newOrganization(page, "Vera");
-    const res = await page.request.post("/v1/connections", { data: UPS, headers: { Origin: baseURL! } });
-    expect(res.status()).toBe(201);
-    await page.goto("/shipments/new");
+    await withUps(page, baseURL!, "Vera");
 
     const from = block(page, "Ship from");
     await enterAddress(page, "Ship from", {
@@ -94,6 +99,16 @@ test.describe("addresses on the create-label form", () => {
     await expect(field(to, "Street address")).toHaveValue("500 W 2nd St");
     await expect(status(to)).toHaveText("Address verified by UPS.");
     await expect(correction).toHaveCount(0);
+  });
+
+  test("Keep mine keeps the text and is not asked again; residential differs from the flag", async ({
+    page,
+    baseURL,
+    checkPage,
+  }) => {
+    await withUps(page, baseURL!, "Ugo");
+    const to = block(page, "Ship to");
+    await field(to, "Name").fill("Rita Recipient");
 
     // Ambiguous: two candidates, and "Keep mine" keeps what was typed, and is not asked again for this address.
     await enterAddress(page, "Ship to", { street: "100 Main St", city: "New York", state: "NY", postal: "10001" });
@@ -119,6 +134,12 @@ test.describe("addresses on the create-label form", () => {
     await warning.getByRole("button", { name: "Mark as residential" }).click();
     await expect(to.getByRole("checkbox", { name: "Residential address" })).toBeChecked();
     await expect(warning).toHaveCount(0);
+
+    // Back to the ambiguous address: kept as typed, it does not nag again.
+    await enterAddress(page, "Ship to", { street: "100 Main St", city: "New York", state: "NY", postal: "10001" });
+    await expect(status(to)).toHaveText("Checked by UPS: more than one address could be meant.");
+    await expect(to.getByText(/^Kept as you typed it/)).toBeVisible();
+    await expect(candidates).toHaveCount(0);
   });
 
   test("a printable spelling only on consent; an address saved to the book fills the other block", async ({

@@ -6,7 +6,7 @@ export const addressBookParams = { q: parseAsString.withDefault("") };
 export const loadAddressBookParams = createLoader(addressBookParams);
 
 /** The page the settings list shows: the first 100 that match, newest first (as `GET /v1/addresses` takes it). */
-export const ADDRESSES_SHOWN = 100;
+const ADDRESSES_SHOWN = 100;
 export function addressBookQuery(q: string) {
   const search = q.trim().slice(0, 100);
   return { q: search || undefined, limit: ADDRESSES_SHOWN, offset: 0 };

@@ -39,7 +39,7 @@ export function checkable(values: AddressValues): boolean {
   return /^[A-Z]{2}$/.test(a.country_code) && a.address_line1 !== "" && (a.postal_code !== "" || a.city !== "");
 }
 
-export const FIELD_LABELS: Record<CheckedField, string> = {
+const FIELD_LABELS: Record<CheckedField, string> = {
   person_name: "Name",
   company_name: "Company",
   address_line1: "Street address",
