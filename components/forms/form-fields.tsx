@@ -12,7 +12,7 @@ import {
 } from "react-hook-form";
 import { Checkbox } from "@/components/ui/checkbox";
 import { cn } from "@/components/ui/cn";
-import { Field, type FieldControlProps } from "@/components/ui/field";
+import { Field, type FieldControlProps, type FieldProps } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
@@ -24,6 +24,8 @@ interface FormFieldProps<T extends FieldValues> {
   hint?: React.ReactNode;
   required?: boolean;
   className?: string;
+  /** A finding about the value beside the form's own error (an address check's message): Field's `notice`. */
+  notice?: FieldProps["notice"];
   /** Handed the ids and the registration: `{(p) => <Input {...p} />}`. */
   children: (control: FieldControlProps & UseFormRegisterReturn & { defaultValue?: string }) => React.ReactNode;
   onChange?: (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
@@ -39,6 +41,7 @@ function FormField<T extends FieldValues>({
   hint,
   required,
   className,
+  notice,
   children,
   onChange,
 }: FormFieldProps<T>) {
@@ -57,6 +60,7 @@ function FormField<T extends FieldValues>({
       hint={hint}
       required={required}
       className={className}
+      notice={notice}
       error={error?.message ? fieldErrorText(label, error.message) : undefined}
     >
       {(control) => children({ ...control, ...registration, defaultValue })}
@@ -73,11 +77,20 @@ export function TextField<T extends FieldValues>({
   hint,
   required,
   className,
+  notice,
   onChange,
   ...input
 }: TextFieldProps<T>) {
   return (
-    <FormField<T> name={name} label={label} hint={hint} required={required} className={className} onChange={onChange}>
+    <FormField<T>
+      name={name}
+      label={label}
+      hint={hint}
+      required={required}
+      className={className}
+      notice={notice}
+      onChange={onChange}
+    >
       {(control) => <Input {...input} {...control} />}
     </FormField>
   );

@@ -1,13 +1,15 @@
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { roleAllows, type Role } from "@/lib/auth/roles";
 
-type Section = "account" | "connections" | "api-keys" | "webhooks" | "team" | "audit";
+type Section = "account" | "connections" | "addresses" | "api-keys" | "webhooks" | "team" | "audit";
 
 /** The settings pages, in order, with the least role that sees each tab (the pages check again themselves). */
 const SECTIONS: readonly { section: Section; href: string; label: string; role: Role }[] = [
   { section: "account", href: "/settings/account", label: "Account", role: "member" },
   // Members read the connections (which carriers this organization ships with); admins change them.
   { section: "connections", href: "/settings/connections", label: "Carrier connections", role: "member" },
+  // The organization's saved addresses (the create-label form's address book): members use and tidy them.
+  { section: "addresses", href: "/settings/addresses", label: "Address book", role: "member" },
   { section: "api-keys", href: "/settings/api-keys", label: "API keys", role: "admin" },
   // Members read the endpoints and their delivery logs; admins change them.
   { section: "webhooks", href: "/settings/webhooks", label: "Webhooks", role: "member" },

@@ -17,6 +17,11 @@ export interface FieldProps {
   hint?: React.ReactNode;
   /** The error shown under the control; its presence marks the control aria-invalid. */
   error?: React.ReactNode;
+  /**
+   * A finding about the value that is not the form's own error (an address check): shown under the control and
+   * announced with it; at level "error" it also marks the control aria-invalid.
+   */
+  notice?: { level: "error" | "warning" | "info"; text: React.ReactNode };
   /** The control's id (default: generated); set it when something else must point at the control. */
   id?: string;
   required?: boolean;
@@ -24,12 +29,20 @@ export interface FieldProps {
 }
 
 /** A label, a control, a hint and an error message, tied together with aria-describedby and aria-invalid. */
-export function Field({ label, children, hint, error, id, required, className }: FieldProps) {
+const NOTICE_TONE = {
+  error: "font-medium text-destructive",
+  warning: "font-medium text-warning",
+  info: "text-muted-foreground",
+} as const;
+
+export function Field({ label, children, hint, error, notice, id, required, className }: FieldProps) {
   const generated = useId();
   const controlId = id ?? generated;
   const hintId = hint ? `${controlId}-hint` : undefined;
   const errorId = error ? `${controlId}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(" ") || undefined;
+  const noticeId = notice ? `${controlId}-notice` : undefined;
+  const describedBy = [errorId, noticeId, hintId].filter(Boolean).join(" ") || undefined;
+  const invalid = !!error || notice?.level === "error";
   return (
     <div data-slot="field" className={cn("grid gap-1.5", className)}>
       <Label htmlFor={controlId}>
@@ -41,7 +54,12 @@ export function Field({ label, children, hint, error, id, required, className }:
           </span>
         )}
       </Label>
-      {children({ id: controlId, "aria-describedby": describedBy, "aria-invalid": error ? true : undefined, required })}
+      {children({
+        id: controlId,
+        "aria-describedby": describedBy,
+        "aria-invalid": invalid ? true : undefined,
+        required,
+      })}
       {hint && (
         <p id={hintId} className="text-xs text-muted-foreground">
           {hint}
@@ -50,6 +68,11 @@ export function Field({ label, children, hint, error, id, required, className }:
       {error && (
         <p id={errorId} className="text-xs font-medium text-destructive">
           {error}
+        </p>
+      )}
+      {notice && (
+        <p id={noticeId} data-level={notice.level} className={cn("text-xs", NOTICE_TONE[notice.level])}>
+          {notice.text}
         </p>
       )}
     </div>

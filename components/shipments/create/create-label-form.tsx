@@ -162,8 +162,21 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
               countries, postal codes and weight.
             </p>
             <div className="grid items-start gap-6 @4xl:grid-cols-2">
-              <AddressFieldset side="shipper" legend="Ship from" abroad={abroad} />
-              <AddressFieldset side="recipient" legend="Ship to" abroad={abroad} />
+              <AddressFieldset
+                side="shipper"
+                legend="Ship from"
+                abroad={abroad}
+                owner={owner}
+                carrier={chosen?.carrier_name ?? null}
+              />
+              <AddressFieldset
+                side="recipient"
+                legend="Ship to"
+                abroad={abroad}
+                owner={owner}
+                carrier={chosen?.carrier_name ?? null}
+                ratedResidential={rates.quote && !stale ? rates.quote.recipientResidential : null}
+              />
             </div>
             <div className="grid items-start gap-6 @3xl:grid-cols-2">
               <ParcelFieldset presets={presets} />

@@ -12,6 +12,11 @@ export interface Quote {
   key: string;
   rates: Rate[];
   messages: Message[];
+  /**
+   * The recipient's residential flag the rates were asked with: rates carry no classification of their own, so this
+   * is what they assumed (compared with the carrier's verdict on the address).
+   */
+  recipientResidential: boolean;
 }
 
 interface RatesAnswer {
@@ -40,13 +45,14 @@ export function useRates() {
     setFailure(null);
     try {
       const answer = await mutation.mutateAsync({ body: ratesRequest(values), signal: controller.signal });
-      const next = { key, rates: answer.rates, messages: answer.messages };
+      const recipientResidential = values.recipient.residential;
+      const next = { key, rates: answer.rates, messages: answer.messages, recipientResidential };
       setQuote(next);
       return next;
     } catch (error) {
       if (controller.signal.aborted) return null;
       if (error instanceof ApiProblem && error.status === 424) {
-        const next = { key, rates: [], messages: error.messages };
+        const next = { key, rates: [], messages: error.messages, recipientResidential: values.recipient.residential };
         setQuote(next);
         return next;
       }
