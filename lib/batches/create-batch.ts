@@ -5,6 +5,7 @@ import { withTransaction, type DomainContext } from "@/lib/context";
 import { batchRows, batches, shipments } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
 import { ValidationError } from "@/lib/errors";
+import { shipFromBook } from "@/lib/addresses/ship-from";
 import { MAX_BATCH_ROWS, type Batch, type BatchCreate } from "@/lib/schemas/batch";
 import { presentBatch, rowCounts } from "./present-batch";
 import { CsvFileError, readCsv } from "./read-csv";
@@ -31,6 +32,7 @@ export async function createBatch({
   let rows: NewRow[];
   let mapping: Record<string, string> = {};
   let source: "csv" | "shipments";
+  let shipper = input.shipper;
   if (input.shipment_ids && !file) {
     source = "shipments";
     const ids = [...new Set(input.shipment_ids)];
@@ -58,8 +60,13 @@ export async function createBatch({
     if (!file && input.csv === null) {
       throw new ValidationError("give the rows: a CSV file, `csv`, or `shipment_ids`", "file");
     }
-    if (!input.shipper)
-      throw new ValidationError("is required for CSV rows: the address every parcel ships from", "shipper");
+    shipper ??= await shipFromBook(ctx.db, orgId, input.shipper_address_id, "shipper_address_id");
+    if (!shipper) {
+      throw new ValidationError(
+        "is required for CSV rows: the address every parcel ships from (or `shipper_address_id`, or a default ship-from in the address book)",
+        "shipper",
+      );
+    }
     const read = (() => {
       try {
         return readCsv(file ? file.bytes : input.csv!);
@@ -77,7 +84,7 @@ export async function createBatch({
       throw new ValidationError(resolved.problems.map((p) => ({ field: "mapping", message: p.message })));
     }
     mapping = resolved.columns;
-    const defaults = { shipper: input.shipper, label_type: input.label_type, options: input.options };
+    const defaults = { shipper, label_type: input.label_type, options: input.options };
     const references = new Map<string, number>();
     const refHeader = resolved.columns.reference;
     rows = read.records.map((record) => {
@@ -126,7 +133,7 @@ export async function createBatch({
         source,
         filename: file?.filename ?? input.filename,
         ratePolicy: input.rate_policy,
-        defaults: { shipper: input.shipper, label_type: input.label_type, options: input.options },
+        defaults: { shipper, label_type: input.label_type, options: input.options },
         mapping,
         rowCount: rows.length,
       })

@@ -116,11 +116,29 @@ export const BatchCreate = z
       .transform((v) => (v ?? {}) as Partial<Record<BatchField, string>>),
     /** The ship-from address of every CSV row. */
     shipper: AddressInput.nullish().transform((v) => v ?? null),
+    /**
+     * An address book entry (its id) as the ship-from of every CSV row, in place of `shipper`; with neither, the
+     * book's default ship-from.
+     */
+    shipper_address_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .nullish()
+      .transform((v) => v ?? null),
     label_type: labelType.nullish().transform((v) => v ?? "PDF"),
     options: ShippingOptions.nullish().transform((v) => v ?? {}),
     rate_policy: RatePolicy.nullish().transform((v) => v ?? RatePolicy.parse({})),
   })
   .superRefine((b, ctx) => {
+    if (b.shipper !== null && b.shipper_address_id !== null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["shipper_address_id"],
+        message: "give either `shipper` or this, not both",
+      });
+    }
     if (b.shipment_ids !== null && b.csv !== null) {
       ctx.addIssue({ code: "custom", path: ["shipment_ids"], message: "give either CSV rows or shipment ids" });
     }
