@@ -133,6 +133,17 @@ async function finishRow(ctx: DomainContext, row: BatchRowRow, set: Partial<Batc
     .where(and(eq(batchRows.batchId, row.batchId), eq(batchRows.line, row.line), eq(batchRows.attempts, row.attempts)));
 }
 
+/** The row's purchase is done: bought now, or found bought by an earlier try whose row write was lost. */
+async function markPurchased(ctx: DomainContext, row: BatchRowRow) {
+  await finishRow(ctx, row, {
+    state: "purchased",
+    errorCode: null,
+    errorColumn: null,
+    errorMessage: null,
+    carrierText: null,
+  });
+}
+
 /** A row this worker gives back untouched (its batch was cancelled before its purchase began). */
 async function releaseRow(ctx: DomainContext, row: BatchRowRow) {
   await finishRow(ctx, row, { state: "rated" });
@@ -260,13 +271,7 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
       return false;
     }
     await purchaseShipment({ ctx, id: row.shipmentId, input: ShipmentPurchase.parse({ selected_rate_id: rate.id }) });
-    await finishRow(ctx, row, {
-      state: "purchased",
-      errorCode: null,
-      errorColumn: null,
-      errorMessage: null,
-      carrierText: null,
-    });
+    await markPurchased(ctx, row);
     return true;
   } catch (err) {
     const poisoned = !(err instanceof DomainError) && row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err);
@@ -277,13 +282,7 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
         .from(shipments)
         .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
       if (stored && stored.status !== "created" && stored.status !== "cancelled") {
-        await finishRow(ctx, row, {
-          state: "purchased",
-          errorCode: null,
-          errorColumn: null,
-          errorMessage: null,
-          carrierText: null,
-        });
+        await markPurchased(ctx, row);
         return true;
       }
       // Another worker's purchase of this shipment is in flight (this row's lease ran out under it): not a failure.
