@@ -12,11 +12,12 @@ import { fetchRates } from "@/lib/rates/fetch-rates";
 import type { RateFields } from "@/lib/rates/present-rate";
 import { ShipmentPurchase, type ShipmentCreate } from "@/lib/schemas/shipment";
 import { storeShipment } from "@/lib/shipments/create-shipment";
+import { getShipment } from "@/lib/shipments/get-shipment";
 import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 import { pacerFor } from "@/lib/trackers/refresh/pacer";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { presentBatch, rowCounts, type BatchRow, type BatchRowRow } from "./present-batch";
-import { pickRate } from "./rate-policy";
+import { pickRate, type RowParcel } from "./rate-policy";
 
 /** A worker's hold on a row; a worker that dies leaves it to be taken over when this runs out. */
 const ROW_LEASE_MS = 5 * 60_000;
@@ -90,7 +91,7 @@ async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise
   const due =
     batch.state === "validating"
       ? or(and(eq(batchRows.state, "queued"), isNull(batchRows.leaseUntil)), expired)
-      : or(and(eq(batchRows.state, "rated"), isNull(batchRows.held)), expired);
+      : or(eq(batchRows.state, "rated"), expired);
   // A CTE, evaluated once: a LIMIT subquery under IN may run again per row and claim more than one.
   const next = ctx.db.$with("next").as(
     ctx.db
@@ -168,8 +169,10 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
   try {
     let candidates: RateFields[];
     let messages: CarrierMessage[] = [];
+    let parcel: RowParcel | null = null;
     if (row.request) {
       const input = row.request as unknown as ShipmentCreate;
+      parcel = input;
       await pace(ctx, input.carrier_ids);
       const quoted = await fetchRates({ ctx, input });
       candidates = quoted.rates;
@@ -194,8 +197,11 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
           .from(ratesTable)
           .where(and(eq(ratesTable.orgId, ctx.org.id), eq(ratesTable.shipmentId, row.shipmentId)))
       ).map(({ orgId: _o, shipmentId: _s, position: _p, ...r }) => r);
+      // Rules match on the parcel, its destination and value: the stored shipment's.
+      if (batch.ratePolicy.kind === "rules") parcel = await getShipment({ ctx, id: row.shipmentId });
     }
-    const picked = pickRate(candidates, batch.ratePolicy, row.request as unknown as ShipmentCreate | null);
+    const request = row.request as unknown as ShipmentCreate | null;
+    const picked = pickRate(candidates, batch.ratePolicy, request, parcel);
     if (!picked.ok) {
       await finishRow(ctx, row, {
         state: "failed",
@@ -207,7 +213,7 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
       return;
     }
     await finishRow(ctx, row, {
-      state: "rated",
+      state: picked.held ? "needs_decision" : "rated",
       rate: picked.rate as StoredRowRate,
       held: picked.held,
       errorCode: null,
@@ -363,7 +369,7 @@ async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRo
     if (!locked || locked.state !== batch.state) return locked?.state ?? batch.state;
     const [left] = rowsOf<{ n: number }>(
       await tx.db.execute(sql`select count(*)::int as n from ${batchRows} where ${batchRows.batchId} = ${batch.id}
-          and ${batchRows.state} in ${open} and (${batchRows.state} <> 'rated' or ${batchRows.held} is null)`),
+          and ${batchRows.state} in ${open}`),
     );
     if (Number(left?.n ?? 0) > 0) return locked.state;
     const now = new Date();
@@ -383,16 +389,12 @@ async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRo
       .set({ state, finishedAt: now, updatedAt: now })
       .where(eq(batches.id, batch.id))
       .returning();
-    const [mode] = rowsOf<{ live: boolean }>(
-      await tx.db.execute(sql`select bool_or(not (${batchRows.rate}->>'testMode')::boolean) as live from ${batchRows}
-          where ${batchRows.batchId} = ${batch.id} and ${batchRows.rate} is not null`),
-    );
     await recordEvents(tx.db, [
       {
         orgId: batch.orgId,
         type: state === "completed" ? "batch.completed" : "batch.completed_with_errors",
         resourceId: batch.id,
-        testMode: !mode?.live,
+        testMode: locked.testMode,
         data: presentBatch(row!, tally),
       },
     ]);
@@ -405,8 +407,8 @@ async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRo
   });
 }
 
-/** The dry run's totals: per currency, and rows and price per carrier and service (held rows left out). */
-async function summarize(db: SystemContext["db"], batchId: string) {
+/** The dry run's totals: per currency, and rows and price per carrier and service (rows needing a decision left out). */
+export async function summarize(db: SystemContext["db"], batchId: string) {
   const rows = rowsOf<{
     carrier_id: string;
     carrier_name: string;
@@ -420,7 +422,7 @@ async function summarize(db: SystemContext["db"], batchId: string) {
            ${batchRows.rate}->>'service' as service, ${batchRows.rate}->>'currency' as currency,
            count(*)::int as count, sum((${batchRows.rate}->>'totalCharge')::numeric)::text as amount
     from ${batchRows}
-    where ${batchRows.batchId} = ${batchId} and ${batchRows.state} = 'rated' and ${batchRows.held} is null
+    where ${batchRows.batchId} = ${batchId} and ${batchRows.state} = 'rated'
     group by 1, 2, 3, 4 order by 1, 3`),
   );
   const services = [...rows].map((r) => ({ ...r, count: Number(r.count), amount: Number(r.amount) }));
