@@ -103,7 +103,8 @@ describe("batches of stored shipments, and tenancy on every batch route", () => 
       postal_code: "60607",
       country_code: "US",
     };
-    const csv = 'postal_code;country_code;address_line1;city;state_code;weight\n78701;US;"1 Elm; Apt 2";Austin;TX;1\n';
+    const csv =
+      'postal_code;country_code;person_name;address_line1;city;state_code;weight\n78701;US;Ann;"1 Elm; Apt 2";Austin;TX;1\n';
     const json = await call(createBatch, "POST", "/v1/batches", { key, body: { csv, shipper } });
     expect(json.status).toBe(201);
     expect(json.body.row_count).toBe(1);

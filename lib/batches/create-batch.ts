@@ -117,7 +117,7 @@ export async function createBatch({
       if (!shaped.ok) return fail(shaped.problems[0]!);
       return { ...base, request: shaped.input as unknown as Record<string, unknown>, state: "queued" };
     });
-    testMode = await connectionsMode(ctx, rows);
+    testMode = await connectionsMode(ctx, rows, input.rate_policy);
   }
 
   return withTransaction(ctx, async (tx) => {
@@ -152,7 +152,11 @@ export async function createBatch({
  * able to rate), as a shipment rated by them records it: test unless one of them is live. Stored on the batch, so
  * its webhook events say the right mode even when no row was ever rated.
  */
-async function connectionsMode(ctx: DomainContext, rows: NewRow[]): Promise<boolean> {
+async function connectionsMode(
+  ctx: DomainContext,
+  rows: NewRow[],
+  policy: BatchCreate["rate_policy"],
+): Promise<boolean> {
   const named = new Set<string>();
   let unnamed = false;
   for (const r of rows) {
@@ -161,7 +165,11 @@ async function connectionsMode(ctx: DomainContext, rows: NewRow[]): Promise<bool
     if (ids.length === 0) unnamed = true;
     for (const i of ids) named.add(i);
   }
-  if (!unnamed && named.size === 0) return true;
+  // No row good enough to be rated: the connections the policy names, else every one.
+  if (!unnamed && named.size === 0) {
+    if (policy.carrier_id) named.add(policy.carrier_id);
+    else unnamed = true;
+  }
   try {
     const usable = await selectConnections({ ctx, carrierIds: undefined, capability: "rates" });
     // A name no connection answers to fails its row's dry run: the rest decide.

@@ -16,7 +16,7 @@ const rate = (carrierId: string, service: string, totalCharge: number, transitDa
   totalCharge,
   extraCharges: [],
   transitDays,
-  meta: {},
+  meta: { service_name: service, rate_provider: "sandbox", carrier_connection_id: `car_${carrierId}` },
   testMode: true,
 });
 
@@ -101,6 +101,8 @@ describe("a batch's rules policy (issue 33, item 3)", () => {
 
   it("a row no rule matches takes the fallback (cheapest unless given)", () => {
     expect(picked(parcel())).toBe("OTHER_ECONOMY");
+    const ownCarrier = policy({ kind: "rules", rules: rules.rules, fallback: { carrier_id: "sbx" } });
+    expect(picked(parcel(), ownCarrier)).toBe("SBX_GROUND");
     const fastest = policy({ kind: "rules", rules: rules.rules, fallback: { kind: "fastest" } });
     expect(picked(parcel(), fastest)).toBe("SBX_OVERNIGHT");
     const defaulted = policy({ kind: "rules", rules: rules.rules });

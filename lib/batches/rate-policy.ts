@@ -26,8 +26,8 @@ interface RowChoice {
 }
 
 /**
- * The batch's rate policy applied to one row's rates (pure): the row's own carrier and service columns narrow the
- * candidates, then cheapest (ties: fastest), fastest (ties: cheapest) or the fixed service; a rules policy first
+ * The batch's rate policy applied to one row's rates (pure): the row's own carrier and service columns (else the
+ * pick's carrier_id and a fixed pick's service) narrow the candidates, then cheapest (ties: fastest), fastest (ties: cheapest) or the fixed service; a rules policy first
  * finds the pick (its first matching rule's, else the fallback's). Above the price cap (in its currency) the row
  * is held for a decision rather than failed.
  */
@@ -39,7 +39,8 @@ export function pickRate(
 ): Picked {
   const pick = policy.kind === "rules" ? rulePick(policy, parcel) : policy;
   const service = row?.services[0] ?? (pick.kind === "fixed" ? pick.service : null);
-  const carrierId = row?.carrier_ids[0] ?? (pick.kind === "fixed" ? pick.carrier_id : null);
+  // A pick's carrier_id narrows whatever its kind (a CSV row's own column wins); its service is the fixed kind's.
+  const carrierId = row?.carrier_ids[0] ?? pick.carrier_id;
   const fits = rates.filter((r) => (!service || r.service === service) && (!carrierId || r.carrierId === carrierId));
   if (fits.length === 0) {
     return {
