@@ -40,11 +40,16 @@ describe("a batch whose process is killed mid-purchase (embedded database, two p
 
     const { key } = await makeOrg();
     const sandbox = await addSandbox(key, "crash-sbx", { batch_calls_per_second: 1000 });
-    const rows = Array.from({ length: ROWS }, (_, i) => `SO-${i},${i + 1} Elm Street,Austin,TX,78701,US,2`);
+    const rows = Array.from(
+      { length: ROWS },
+      (_, i) => `SO-${i},Recipient ${i},${i + 1} Elm Street,Austin,TX,78701,US,2`,
+    );
     const created = await call(createBatch, "POST", "/v1/batches", {
       key,
       body: {
-        csv: ["order_number,address_line1,city,state_code,postal_code,country_code,weight", ...rows].join("\n"),
+        csv: ["order_number,person_name,address_line1,city,state_code,postal_code,country_code,weight", ...rows].join(
+          "\n",
+        ),
         shipper: {
           address_line1: "1 Way",
           city: "Chicago",

@@ -7,7 +7,7 @@ const BATCH_HEADER = "order_number,name,address_line1,city,state_code,postal_cod
 
 /** Line (the header is line 1) → the column the batch must name (null: the whole line) and the reason's code. */
 export const BROKEN_LINES: Record<number, { column: string | null; code: string }> = {
-  11: { column: "postal_code", code: "invalid_postal_code" },
+  11: { column: "postal_code", code: "postal_code_invalid" },
   101: { column: "weight", code: "invalid_value" },
   201: { column: "service", code: "rating_failed" },
   301: { column: "name", code: "not_utf8" },

@@ -4,6 +4,7 @@ import { GET as getBatch } from "@/app/v1/batches/[id]/route";
 import { POST as purchase } from "@/app/v1/batches/[id]/purchase/route";
 import { POST as retry } from "@/app/v1/batches/[id]/retry/route";
 import { POST as cancel } from "@/app/v1/batches/[id]/cancel/route";
+import { POST as decisions } from "@/app/v1/batches/[id]/decisions/route";
 import { GET as failedCsv } from "@/app/v1/batches/[id]/failed.csv/route";
 import { GET as labelsPdf } from "@/app/v1/batches/[id]/labels.pdf/route";
 import { GET as labelsZpl } from "@/app/v1/batches/[id]/labels.zpl/route";
@@ -68,6 +69,10 @@ describe("batches of stored shipments, and tenancy on every batch route", () => 
         purchase: await call(purchase, "POST", `/v1/batches/${id}/purchase`, asB),
         retry: await call(retry, "POST", `/v1/batches/${id}/retry`, asB),
         cancel: await call(cancel, "POST", `/v1/batches/${id}/cancel`, asB),
+        decisions: await call(decisions, "POST", `/v1/batches/${id}/decisions`, {
+          ...asB,
+          body: { decision: "approve", lines: [1] },
+        }),
         failed: await call(failedCsv, "GET", `/v1/batches/${id}/failed.csv`, asB),
         pdf: await call(labelsPdf, "GET", `/v1/batches/${id}/labels.pdf`, asB),
         zpl: await call(labelsZpl, "GET", `/v1/batches/${id}/labels.zpl`, asB),
@@ -98,7 +103,8 @@ describe("batches of stored shipments, and tenancy on every batch route", () => 
       postal_code: "60607",
       country_code: "US",
     };
-    const csv = 'postal_code;country_code;address_line1;city;state_code;weight\n78701;US;"1 Elm; Apt 2";Austin;TX;1\n';
+    const csv =
+      'postal_code;country_code;person_name;address_line1;city;state_code;weight\n78701;US;Ann;"1 Elm; Apt 2";Austin;TX;1\n';
     const json = await call(createBatch, "POST", "/v1/batches", { key, body: { csv, shipper } });
     expect(json.status).toBe(201);
     expect(json.body.row_count).toBe(1);

@@ -115,7 +115,7 @@ describe("a 1 000-row CSV with 7 broken rows (issue 33)", () => {
       expect(csv.status).toBe(200);
       const lines = String(csv.body).trim().split(/\r?\n/);
       expect(lines).toHaveLength(8);
-      expect(lines[1]).toMatch(/^11,invalid_postal_code,postal_code,/);
+      expect(lines[1]).toMatch(/^11,postal_code_invalid,postal_code,/);
 
       // Ten parts of 100 labels; each part's pages are its rows' labels in line order.
       const rows = await db

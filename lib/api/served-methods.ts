@@ -63,6 +63,7 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/batches": ["GET", "POST"],
   "/v1/batches/{id}": ["GET"],
   "/v1/batches/{id}/cancel": ["POST"],
+  "/v1/batches/{id}/decisions": ["POST"],
   "/v1/batches/{id}/failed.csv": ["GET"],
   "/v1/batches/{id}/labels.pdf": ["GET"],
   "/v1/batches/{id}/labels.zpl": ["GET"],

@@ -4,8 +4,9 @@ import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { batchRows, batches, shipments } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
-import { ValidationError } from "@/lib/errors";
+import { DomainError, ValidationError } from "@/lib/errors";
 import { shipFromBook } from "@/lib/addresses/ship-from";
+import { selectConnections } from "@/lib/connections/select-connections";
 import { MAX_BATCH_ROWS, type Batch, type BatchCreate } from "@/lib/schemas/batch";
 import { presentBatch, rowCounts } from "./present-batch";
 import { CsvFileError, readCsv } from "./read-csv";
@@ -33,14 +34,16 @@ export async function createBatch({
   let mapping: Record<string, string> = {};
   let source: "csv" | "shipments";
   let shipper = input.shipper;
+  let testMode: boolean;
   if (input.shipment_ids && !file) {
     source = "shipments";
     const ids = [...new Set(input.shipment_ids)];
     const found = await ctx.db
-      .select({ id: shipments.id })
+      .select({ id: shipments.id, testMode: shipments.testMode })
       .from(shipments)
       .where(and(eq(shipments.orgId, orgId), inArray(shipments.id, ids)));
     const known = new Set(found.map((f) => f.id));
+    testMode = found.every((f) => f.testMode);
     const missing = ids.filter((s) => !known.has(s));
     if (missing.length > 0) {
       throw new ValidationError(`no such shipment: ${missing.slice(0, 5).join(", ")}`, "shipment_ids");
@@ -121,6 +124,7 @@ export async function createBatch({
       if (!shaped.ok) return fail(shaped.problems[0]!);
       return { ...base, request: shaped.input as unknown as Record<string, unknown>, state: "queued" };
     });
+    testMode = await connectionsMode(ctx, rows, input.rate_policy);
   }
 
   return withTransaction(ctx, async (tx) => {
@@ -136,6 +140,7 @@ export async function createBatch({
         defaults: { shipper, label_type: input.label_type, options: input.options },
         mapping,
         rowCount: rows.length,
+        testMode,
       })
       .returning();
     // Postgres takes up to 65 535 parameters a statement: rows go in slices.
@@ -147,4 +152,39 @@ export async function createBatch({
     });
     return presentBatch(row!, await rowCounts(tx.db, id));
   });
+}
+
+/**
+ * The mode of the connections a batch's CSV rows will be rated and bought by (the ones they name, else every one
+ * able to rate), as a shipment rated by them records it: test unless one of them is live. Stored on the batch, so
+ * its webhook events say the right mode even when no row was ever rated.
+ */
+async function connectionsMode(
+  ctx: DomainContext,
+  rows: NewRow[],
+  policy: BatchCreate["rate_policy"],
+): Promise<boolean> {
+  const named = new Set<string>();
+  let unnamed = false;
+  for (const r of rows) {
+    const ids = (r.request as { carrier_ids?: string[] } | null)?.carrier_ids;
+    if (!ids) continue;
+    if (ids.length === 0) unnamed = true;
+    for (const i of ids) named.add(i);
+  }
+  // No row good enough to be rated: the connections the policy names, else every one.
+  if (!unnamed && named.size === 0) {
+    if (policy.carrier_id) named.add(policy.carrier_id);
+    else unnamed = true;
+  }
+  try {
+    const usable = await selectConnections({ ctx, carrierIds: undefined, capability: "rates" });
+    // A name no connection answers to fails its row's dry run: the rest decide.
+    const asked = unnamed ? usable : usable.filter((c) => named.has(c.carrierId) || named.has(c.id));
+    return asked.every((c) => c.testMode);
+  } catch (err) {
+    // No connection to rate with: every row fails its dry run; nothing will be live.
+    if (err instanceof DomainError) return true;
+    throw err;
+  }
 }

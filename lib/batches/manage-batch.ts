@@ -4,9 +4,17 @@ import { and, asc, count, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { batchRows, batches } from "@/lib/db/schema";
-import { NotFoundError, StateConflictError } from "@/lib/errors";
-import type { Batch, BatchListQuery, BatchPurchase, BatchRowOut, BatchRowsQuery } from "@/lib/schemas/batch";
+import { NotFoundError, StateConflictError, ValidationError } from "@/lib/errors";
+import type {
+  Batch,
+  BatchDecision,
+  BatchListQuery,
+  BatchPurchase,
+  BatchRowOut,
+  BatchRowsQuery,
+} from "@/lib/schemas/batch";
 import { presentBatch, presentBatchRow, rowCounts, type BatchRow } from "./present-batch";
+import { summarize } from "./run-batch";
 
 export async function findBatch(ctx: DomainContext, id: string): Promise<BatchRow> {
   const [row] = await ctx.db
@@ -66,7 +74,7 @@ async function changeState(
   to: BatchRow["state"],
   what: string,
   work: (tx: DomainContext & { db: Parameters<Parameters<typeof withTransaction>[1]>[0]["db"] }) => Promise<void>,
-  action: "batch.purchase_confirmed" | "batch.retried" | "batch.cancelled",
+  action: "batch.purchase_confirmed" | "batch.retried" | "batch.cancelled" | "batch.rows_decided",
 ): Promise<Batch> {
   return withTransaction(ctx, async (tx) => {
     const [row] = await tx.db
@@ -77,6 +85,18 @@ async function changeState(
     if (!row) throw new NotFoundError("Batch not found.");
     if (!from.includes(row.state)) throw new StateConflictError(`The batch is ${row.state}; ${what}`);
     await work(tx);
+    if (to === row.state) {
+      // No change of state: a decision on rows of a batch still being rated, or before its purchase.
+      const tally = await rowCounts(tx.db, id);
+      await recordAudit(tx, { action, resourceId: id, summary: { state: to, ...tally.counts } });
+      const summary = to === "ready" ? await summarize(tx.db, id) : row.summary;
+      const [same] = await tx.db
+        .update(batches)
+        .set({ summary, updatedAt: new Date() })
+        .where(eq(batches.id, id))
+        .returning();
+      return presentBatch(same!, tally);
+    }
     const now = new Date();
     const [updated] = await tx.db
       .update(batches)
@@ -95,8 +115,9 @@ async function changeState(
 }
 
 /**
- * POST /v1/batches/{id}/purchase: the clerk's confirmation after the dry run. Rows held above the price cap are
- * bought too when `include_held`; else they stay held. The purchase itself runs in the background (run-batch.ts).
+ * POST /v1/batches/{id}/purchase: the clerk's confirmation after the dry run. Rows waiting above the price cap are
+ * approved too when `include_held`; else they keep waiting (POST /v1/batches/{id}/decisions). The purchase itself
+ * runs in the background (run-batch.ts).
  */
 export async function confirmPurchase({ ctx, id, input }: { ctx: DomainContext; id: string; input: BatchPurchase }) {
   return changeState(
@@ -109,8 +130,8 @@ export async function confirmPurchase({ ctx, id, input }: { ctx: DomainContext; 
       if (input.include_held) {
         await tx.db
           .update(batchRows)
-          .set({ held: null })
-          .where(and(eq(batchRows.batchId, id), eq(batchRows.state, "rated"), isNotNull(batchRows.held)));
+          .set({ state: "rated", held: null })
+          .where(and(eq(batchRows.batchId, id), eq(batchRows.state, "needs_decision")));
       }
     },
     "batch.purchase_confirmed",
@@ -142,6 +163,51 @@ export async function retryFailed({ ctx, id }: { ctx: DomainContext; id: string 
         .where(and(eq(batchRows.batchId, id), eq(batchRows.state, "failed"), isNotNull(batchRows.rate)));
     },
     "batch.retried",
+  );
+}
+
+/** Batch states in which rows can wait for a decision, and where an approval takes the batch. */
+const DECIDE_FROM: BatchRow["state"][] = ["validating", "ready", "purchasing", "completed", "completed_with_errors"];
+
+/**
+ * POST /v1/batches/{id}/decisions: rows waiting above the price cap (needs_decision) are approved at their price
+ * (rated: bought with the batch's purchase, through the same path as every row) or skipped (never bought). An
+ * approval in a finished batch takes it back to purchasing, as a retry does; before the purchase, the approved rows
+ * join the dry run's summary and wait for the confirmation.
+ */
+export async function decideRows({ ctx, id, input }: { ctx: DomainContext; id: string; input: BatchDecision }) {
+  const batch = await findBatch(ctx, id);
+  const approve = input.decision === "approve";
+  const to: BatchRow["state"] =
+    approve && (batch.state === "completed" || batch.state === "completed_with_errors") ? "purchasing" : batch.state;
+  return changeState(
+    ctx,
+    id,
+    to === "purchasing" && batch.state !== "purchasing" ? ["completed", "completed_with_errors"] : DECIDE_FROM,
+    to,
+    "its rows take no decision now.",
+    async (tx) => {
+      const rows = await tx.db
+        .select({ line: batchRows.line, state: batchRows.state })
+        .from(batchRows)
+        .where(and(eq(batchRows.batchId, id), inArray(batchRows.line, input.lines)))
+        .for("update");
+      const found = new Map(rows.map((r) => [r.line, r.state]));
+      const unknown = input.lines.filter((l) => !found.has(l));
+      if (unknown.length > 0) throw new ValidationError(`no such line: ${unknown.slice(0, 5).join(", ")}`, "lines");
+      const settled = rows.filter((r) => r.state !== "needs_decision");
+      if (settled.length > 0) {
+        const list = settled.slice(0, 5).map((r) => `line ${r.line} is ${r.state}`);
+        throw new StateConflictError(`Only rows in needs_decision take a decision: ${list.join(", ")}.`);
+      }
+      await tx.db
+        .update(batchRows)
+        .set(
+          approve ? { state: "rated", held: null, updatedAt: new Date() } : { state: "skipped", updatedAt: new Date() },
+        )
+        .where(and(eq(batchRows.batchId, id), inArray(batchRows.line, input.lines)));
+    },
+    "batch.rows_decided",
   );
 }
 

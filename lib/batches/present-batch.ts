@@ -9,20 +9,16 @@ import { formatTimestamp } from "@/lib/timestamp";
 export type BatchRow = typeof batches.$inferSelect;
 export type BatchRowRow = typeof batchRows.$inferSelect;
 
-/** Rows per state and the held ones, now. */
+/** Rows per state, and those waiting for a decision (above the price cap), now. */
 export async function rowCounts(db: DbOrTx, batchId: string): Promise<{ counts: Batch["counts"]; held: number }> {
   const rows = await db
-    .select({ state: batchRows.state, held: batchRows.held, n: count() })
+    .select({ state: batchRows.state, n: count() })
     .from(batchRows)
     .where(eq(batchRows.batchId, batchId))
-    .groupBy(batchRows.state, batchRows.held);
+    .groupBy(batchRows.state);
   const counts = Object.fromEntries(BATCH_ROW_STATES.map((s) => [s, 0])) as Batch["counts"];
-  let held = 0;
-  for (const r of rows) {
-    counts[r.state] += Number(r.n);
-    if (r.held !== null && r.state === "rated") held += Number(r.n);
-  }
-  return { counts, held };
+  for (const r of rows) counts[r.state] += Number(r.n);
+  return { counts, held: counts.needs_decision };
 }
 
 /** The one place a Batch's JSON is built. */
@@ -32,7 +28,9 @@ export function presentBatch(row: BatchRow, tally: { counts: Batch["counts"]; he
     state: row.state,
     source: row.source,
     filename: row.filename,
-    rate_policy: row.ratePolicy,
+    // Batches stored before rules existed have neither field.
+    rate_policy: { ...row.ratePolicy, rules: row.ratePolicy.rules ?? [], fallback: row.ratePolicy.fallback ?? null },
+    test_mode: row.testMode,
     row_count: row.rowCount,
     counts: tally.counts,
     held: tally.held,

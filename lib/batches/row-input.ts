@@ -1,3 +1,4 @@
+import { checkAddress } from "@/lib/addresses/offline-checks";
 import { parseInput } from "@/lib/validation";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { ShipmentCreate } from "@/lib/schemas/shipment";
@@ -47,19 +48,11 @@ export function resolveMapping(
   return { columns, problems };
 }
 
-/** Offline postal code formats where they are strict and well known; elsewhere the carrier's rating decides. */
-const POSTAL_FORMATS: Record<string, { pattern: RegExp; example: string }> = {
-  US: { pattern: /^\d{5}(-\d{4})?$/, example: "12345 or 12345-6789" },
-  CA: { pattern: /^[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d$/, example: "K1A 0B1" },
-  DE: { pattern: /^\d{5}$/, example: "10115" },
-  FR: { pattern: /^\d{5}$/, example: "75001" },
-  AU: { pattern: /^\d{4}$/, example: "2000" },
-};
-
 /**
  * A CSV record as the shipment it stands for (a ShipmentCreate, validated by the same schema as POST
- * /v1/shipments), or the problems that keep it from being one, each naming the CSV column. The offline checks
- * beyond the schema: the postal code's format where it is strict, and customs where the parcel crosses a border.
+ * /v1/shipments), or the problems that keep it from being one, each naming the CSV column. The checks beyond the
+ * schema: lib/addresses' offline checks of the recipient (as POST /v1/addresses/validate makes them), and customs
+ * where the parcel crosses a border.
  */
 export function rowToShipment(
   values: Record<string, string>,
@@ -128,22 +121,23 @@ export function rowToShipment(
     };
   }
   const input = parsed.data;
-  const format = POSTAL_FORMATS[input.recipient.country_code];
-  if (format && !format.pattern.test(input.recipient.postal_code)) {
-    problems.push({
-      code: "invalid_postal_code",
-      column: columns["recipient.postal_code"] ?? null,
-      message: `is not a ${input.recipient.country_code} postal code (as ${format.example})`,
-    });
-  }
-  for (const need of ["address_line1", "city"] as const) {
-    if (!input.recipient[need]) {
-      problems.push({
-        code: "invalid_value",
-        column: columns[`recipient.${need}`] ?? `recipient.${need}`,
-        message: "is required to buy a label",
-      });
-    }
+  // The offline checks of POST /v1/addresses/validate, so a batch and that endpoint agree on an address.
+  const r = input.recipient;
+  const checked = checkAddress({
+    person_name: r.person_name ?? null,
+    company_name: r.company_name ?? null,
+    address_line1: r.address_line1 ?? "",
+    address_line2: r.address_line2 ?? null,
+    city: r.city ?? "",
+    postal_code: r.postal_code ?? "",
+    state_code: r.state_code ?? "",
+    country_code: r.country_code,
+    phone_number: r.phone_number ?? null,
+  });
+  for (const m of checked.messages) {
+    if (m.level !== "error") continue;
+    const field = m.field ? (`recipient.${m.field}` as BatchField) : null;
+    problems.push({ code: m.code, column: field ? (columns[field] ?? field) : null, message: m.text });
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, input };
 }

@@ -12,11 +12,12 @@ import { fetchRates } from "@/lib/rates/fetch-rates";
 import type { RateFields } from "@/lib/rates/present-rate";
 import { ShipmentPurchase, type ShipmentCreate } from "@/lib/schemas/shipment";
 import { storeShipment } from "@/lib/shipments/create-shipment";
+import { getShipment } from "@/lib/shipments/get-shipment";
 import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 import { pacerFor } from "@/lib/trackers/refresh/pacer";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { presentBatch, rowCounts, type BatchRow, type BatchRowRow } from "./present-batch";
-import { pickRate } from "./rate-policy";
+import { pickRate, type RowParcel } from "./rate-policy";
 
 /** A worker's hold on a row; a worker that dies leaves it to be taken over when this runs out. */
 const ROW_LEASE_MS = 5 * 60_000;
@@ -90,7 +91,7 @@ async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise
   const due =
     batch.state === "validating"
       ? or(and(eq(batchRows.state, "queued"), isNull(batchRows.leaseUntil)), expired)
-      : or(and(eq(batchRows.state, "rated"), isNull(batchRows.held)), expired);
+      : or(eq(batchRows.state, "rated"), expired);
   // A CTE, evaluated once: a LIMIT subquery under IN may run again per row and claim more than one.
   const next = ctx.db.$with("next").as(
     ctx.db
@@ -133,6 +134,17 @@ async function finishRow(ctx: DomainContext, row: BatchRowRow, set: Partial<Batc
     .where(and(eq(batchRows.batchId, row.batchId), eq(batchRows.line, row.line), eq(batchRows.attempts, row.attempts)));
 }
 
+/** The row's purchase is done: bought now, or found bought by an earlier try whose row write was lost. */
+async function markPurchased(ctx: DomainContext, row: BatchRowRow) {
+  await finishRow(ctx, row, {
+    state: "purchased",
+    errorCode: null,
+    errorColumn: null,
+    errorMessage: null,
+    carrierText: null,
+  });
+}
+
 /** A row this worker gives back untouched (its batch was cancelled before its purchase began). */
 async function releaseRow(ctx: DomainContext, row: BatchRowRow) {
   await finishRow(ctx, row, { state: "rated" });
@@ -157,8 +169,10 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
   try {
     let candidates: RateFields[];
     let messages: CarrierMessage[] = [];
+    let parcel: RowParcel | null = null;
     if (row.request) {
       const input = row.request as unknown as ShipmentCreate;
+      parcel = input;
       await pace(ctx, input.carrier_ids);
       const quoted = await fetchRates({ ctx, input });
       candidates = quoted.rates;
@@ -183,8 +197,11 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
           .from(ratesTable)
           .where(and(eq(ratesTable.orgId, ctx.org.id), eq(ratesTable.shipmentId, row.shipmentId)))
       ).map(({ orgId: _o, shipmentId: _s, position: _p, ...r }) => r);
+      // Rules match on the parcel, its destination and value: the stored shipment's.
+      if (batch.ratePolicy.kind === "rules") parcel = await getShipment({ ctx, id: row.shipmentId });
     }
-    const picked = pickRate(candidates, batch.ratePolicy, row.request as unknown as ShipmentCreate | null);
+    const request = row.request as unknown as ShipmentCreate | null;
+    const picked = pickRate(candidates, batch.ratePolicy, request, parcel);
     if (!picked.ok) {
       await finishRow(ctx, row, {
         state: "failed",
@@ -196,7 +213,7 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
       return;
     }
     await finishRow(ctx, row, {
-      state: "rated",
+      state: picked.held ? "needs_decision" : "rated",
       rate: picked.rate as StoredRowRate,
       held: picked.held,
       errorCode: null,
@@ -260,13 +277,7 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
       return false;
     }
     await purchaseShipment({ ctx, id: row.shipmentId, input: ShipmentPurchase.parse({ selected_rate_id: rate.id }) });
-    await finishRow(ctx, row, {
-      state: "purchased",
-      errorCode: null,
-      errorColumn: null,
-      errorMessage: null,
-      carrierText: null,
-    });
+    await markPurchased(ctx, row);
     return true;
   } catch (err) {
     const poisoned = !(err instanceof DomainError) && row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err);
@@ -277,13 +288,7 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
         .from(shipments)
         .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
       if (stored && stored.status !== "created" && stored.status !== "cancelled") {
-        await finishRow(ctx, row, {
-          state: "purchased",
-          errorCode: null,
-          errorColumn: null,
-          errorMessage: null,
-          carrierText: null,
-        });
+        await markPurchased(ctx, row);
         return true;
       }
       // Another worker's purchase of this shipment is in flight (this row's lease ran out under it): not a failure.
@@ -364,7 +369,7 @@ async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRo
     if (!locked || locked.state !== batch.state) return locked?.state ?? batch.state;
     const [left] = rowsOf<{ n: number }>(
       await tx.db.execute(sql`select count(*)::int as n from ${batchRows} where ${batchRows.batchId} = ${batch.id}
-          and ${batchRows.state} in ${open} and (${batchRows.state} <> 'rated' or ${batchRows.held} is null)`),
+          and ${batchRows.state} in ${open}`),
     );
     if (Number(left?.n ?? 0) > 0) return locked.state;
     const now = new Date();
@@ -384,16 +389,12 @@ async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRo
       .set({ state, finishedAt: now, updatedAt: now })
       .where(eq(batches.id, batch.id))
       .returning();
-    const [mode] = rowsOf<{ live: boolean }>(
-      await tx.db.execute(sql`select bool_or(not (${batchRows.rate}->>'testMode')::boolean) as live from ${batchRows}
-          where ${batchRows.batchId} = ${batch.id} and ${batchRows.rate} is not null`),
-    );
     await recordEvents(tx.db, [
       {
         orgId: batch.orgId,
         type: state === "completed" ? "batch.completed" : "batch.completed_with_errors",
         resourceId: batch.id,
-        testMode: !mode?.live,
+        testMode: locked.testMode,
         data: presentBatch(row!, tally),
       },
     ]);
@@ -406,8 +407,8 @@ async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRo
   });
 }
 
-/** The dry run's totals: per currency, and rows and price per carrier and service (held rows left out). */
-async function summarize(db: SystemContext["db"], batchId: string) {
+/** The dry run's totals: per currency, and rows and price per carrier and service (rows needing a decision left out). */
+export async function summarize(db: SystemContext["db"], batchId: string) {
   const rows = rowsOf<{
     carrier_id: string;
     carrier_name: string;
@@ -421,7 +422,7 @@ async function summarize(db: SystemContext["db"], batchId: string) {
            ${batchRows.rate}->>'service' as service, ${batchRows.rate}->>'currency' as currency,
            count(*)::int as count, sum((${batchRows.rate}->>'totalCharge')::numeric)::text as amount
     from ${batchRows}
-    where ${batchRows.batchId} = ${batchId} and ${batchRows.state} = 'rated' and ${batchRows.held} is null
+    where ${batchRows.batchId} = ${batchId} and ${batchRows.state} = 'rated'
     group by 1, 2, 3, 4 order by 1, 3`),
   );
   const services = [...rows].map((r) => ({ ...r, count: Number(r.count), amount: Number(r.amount) }));

@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   "batch.created",
   "batch.purchase_confirmed",
   "batch.retried",
+  "batch.rows_decided",
   "batch.cancelled",
   "batch.completed",
   "batch.labels_downloaded",

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { BATCH_ROW_STATES, BATCH_STATES } from "./batch-states";
+import { WEIGHT_UNITS } from "@/lib/carriers/types";
 import { AddressInput } from "./address";
-import { Timestamp, labelType } from "./common";
+import { Timestamp, labelType, optionalText } from "./common";
 import { ShippingOptions } from "./options";
 import { PageQuery, pageOf } from "./pagination";
 import { statusFilter } from "./status-filter";
@@ -50,25 +51,88 @@ const currency = z
   .regex(/^[A-Za-z]{3}$/, "must be a three-letter currency code")
   .transform((v) => v.toUpperCase());
 
-/** docs/api.md, "Batches": how each row's rate is picked; rows above the cap wait for a decision. */
-const RatePolicy = z
+/** How one row's rate is picked among its rates: cheapest, fastest, or a fixed carrier (connection) and service. */
+const RatePick = z
   .object({
     kind: z.enum(["cheapest", "fastest", "fixed"]).default("cheapest"),
     /** `fixed`: the connection's carrier_id and its service code (a row's own columns win over them). */
-    carrier_id: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
+    carrier_id: optionalText(64),
+    service: optionalText(100),
+  })
+  .superRefine((p, ctx) => {
+    if (p.kind === "fixed" && !p.service) {
+      ctx.addIssue({ code: "custom", path: ["service"], message: "is required for a fixed pick" });
+    }
+  });
+
+const bound = z.number().nonnegative().max(1_000_000).nullish();
+const bounds = { min: bound.transform((v) => v ?? null), max: bound.transform((v) => v ?? null) };
+function checkRange(r: { min: number | null; max: number | null }, ctx: z.RefinementCtx) {
+  if (r.min === null && r.max === null) {
+    ctx.addIssue({ code: "custom", path: ["min"], message: "give min, max or both" });
+  } else if (r.min !== null && r.max !== null && r.min > r.max) {
+    ctx.addIssue({ code: "custom", path: ["max"], message: "must not be below min" });
+  }
+}
+
+/** One rule: when every condition given matches the row (weight, destination, declared value), its pick applies. */
+const RateRule = z
+  .object({
+    /** The parcels' total weight, min ≤ weight ≤ max, in `unit` (the row's weight is converted). */
+    weight: z
+      .object({
+        ...bounds,
+        unit: z
+          .string()
+          .transform((v) => v.trim().toUpperCase())
+          .pipe(z.enum(WEIGHT_UNITS))
+          .default("KG"),
+      })
+      .superRefine(checkRange)
       .nullish()
       .transform((v) => v ?? null),
-    service: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
+    /** Where the parcel goes: a country, and optionally a state and a postal code's first characters. */
+    destination: z
+      .object({
+        country_code: z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z]{2}$/, "must be a two-letter country code")
+          .transform((v) => v.toUpperCase()),
+        state_code: optionalText(10).transform((v) => v?.toUpperCase() ?? null),
+        postal_prefix: optionalText(10).transform((v) => v?.toUpperCase().replace(/\s+/g, "") ?? null),
+      })
       .nullish()
       .transform((v) => v ?? null),
+    /** The goods' declared value (the customs value, else options.declared_value), min ≤ value ≤ max, in `currency`. */
+    value: z
+      .object({ ...bounds, currency })
+      .superRefine(checkRange)
+      .nullish()
+      .transform((v) => v ?? null),
+    pick: RatePick,
+  })
+  .superRefine((r, ctx) => {
+    if (!r.weight && !r.destination && !r.value) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["weight"],
+        message: "a rule needs a condition (weight, destination or value); rows no rule matches take the fallback",
+      });
+    }
+  });
+
+/** docs/api.md, "Batches": how each row's rate is picked; rows above the cap wait for a decision. */
+const RatePolicy = z
+  .object({
+    kind: z.enum(["cheapest", "fastest", "fixed", "rules"]).default("cheapest"),
+    /** `fixed`: the connection's carrier_id and its service code (a row's own columns win over them). */
+    carrier_id: optionalText(64),
+    service: optionalText(100),
+    /** `rules`: tried in order, the first that matches a row picks its rate. */
+    rules: z.array(RateRule).max(50).default([]),
+    /** `rules`: the pick for a row no rule matches (default cheapest). */
+    fallback: RatePick.nullish().transform((v) => v ?? null),
     price_cap: z
       .object({ amount: money, currency })
       .nullish()
@@ -78,7 +142,21 @@ const RatePolicy = z
     if (p.kind === "fixed" && !p.service) {
       ctx.addIssue({ code: "custom", path: ["service"], message: "is required for a fixed policy" });
     }
+    if (p.kind === "rules" && p.rules.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["rules"], message: "give at least one rule for a rules policy" });
+    }
+    if (p.kind !== "rules" && (p.rules.length > 0 || p.fallback)) {
+      ctx.addIssue({ code: "custom", path: ["rules"], message: 'rules and fallback are for kind "rules"' });
+    }
+    if (p.kind === "rules" && (p.carrier_id || p.service)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["service"],
+        message: "a rules policy picks per rule: give carrier_id and service in a rule's pick or the fallback",
+      });
+    }
   })
+  .transform((p) => ({ ...p, fallback: p.kind === "rules" ? (p.fallback ?? RatePick.parse({})) : null }))
   .meta({ id: "BatchRatePolicy" });
 
 const shipmentId = z
@@ -152,7 +230,7 @@ const BatchRowSchema = z
   .object({
     line: z.number().int(),
     state: z.enum(BATCH_ROW_STATES),
-    /** Why a rated row waits: `price_cap` (above the policy's cap; bought only when the purchase includes them). */
+    /** Why a row needs a decision: `price_cap` (its rate is above the policy's cap; bought only once approved). */
     held: z.string().nullable(),
     reference: z.string().nullable(),
     shipment_id: z.string().nullable(),
@@ -180,22 +258,43 @@ const BatchRowSchema = z
   .meta({ id: "BatchRow" });
 export type BatchRowOut = z.output<typeof BatchRowSchema>;
 
+const RatePickOut = z.object({
+  kind: z.enum(["cheapest", "fastest", "fixed"]),
+  carrier_id: z.string().nullable(),
+  service: z.string().nullable(),
+});
+
 export const Batch = z
   .object({
     id: z.string(),
     state: z.enum(BATCH_STATES),
     source: z.enum(["csv", "shipments"]),
     filename: z.string().nullable(),
-    rate_policy: z.object({
-      kind: z.enum(["cheapest", "fastest", "fixed"]),
-      carrier_id: z.string().nullable(),
-      service: z.string().nullable(),
+    rate_policy: RatePickOut.extend({
+      kind: z.enum(["cheapest", "fastest", "fixed", "rules"]),
+      rules: z.array(
+        z.object({
+          weight: z.object({ min: z.number().nullable(), max: z.number().nullable(), unit: z.string() }).nullable(),
+          destination: z
+            .object({
+              country_code: z.string(),
+              state_code: z.string().nullable(),
+              postal_prefix: z.string().nullable(),
+            })
+            .nullable(),
+          value: z.object({ min: z.number().nullable(), max: z.number().nullable(), currency: z.string() }).nullable(),
+          pick: RatePickOut,
+        }),
+      ),
+      fallback: RatePickOut.nullable(),
       price_cap: z.object({ amount: z.number(), currency: z.string() }).nullable(),
     }),
+    /** The mode of the connections the batch's rows are rated and bought by: its webhook events' mode. */
+    test_mode: z.boolean(),
     row_count: z.number().int(),
     /** Rows per state, now. */
     counts: z.record(z.enum(BATCH_ROW_STATES), z.number().int()),
-    /** Rated rows above the price cap, waiting for a decision. */
+    /** Rows above the price cap, waiting for a decision (`needs_decision`). */
     held: z.number().int(),
     /** The dry run's result once it has run: totals per currency and rows per carrier and service. */
     summary: z
@@ -243,7 +342,7 @@ export type BatchRowsQuery = z.output<typeof BatchRowsQuery>;
 /** POST /v1/batches/{id}/purchase: the clerk's confirmation. */
 export const BatchPurchase = z
   .object({
-    /** Also buy the rows held above the price cap (else they stay rated and held). */
+    /** Also approve every row above the price cap at its price (else they wait in needs_decision). */
     include_held: z
       .boolean()
       .nullish()
@@ -265,3 +364,24 @@ export const BatchPrintQuery = z
   })
   .strict();
 export type BatchPrintQuery = z.output<typeof BatchPrintQuery>;
+
+/** POST /v1/batches/{id}/decisions: rows above the price cap bought at their price (`approve`) or left (`skip`). */
+export const BatchDecision = z
+  .object({
+    decision: z.enum(["approve", "skip"]),
+    /** The rows' lines, as GET /v1/batches/{id} lists them. */
+    lines: z
+      .array(
+        z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_BATCH_ROWS + 1),
+      )
+      .min(1)
+      .max(MAX_BATCH_ROWS)
+      .transform((l) => [...new Set(l)]),
+  })
+  .strict()
+  .meta({ id: "BatchDecision" });
+export type BatchDecision = z.output<typeof BatchDecision>;

@@ -35,6 +35,7 @@ import * as batches from "@/app/v1/batches/route";
 import * as batch from "@/app/v1/batches/[id]/route";
 import * as batchPurchase from "@/app/v1/batches/[id]/purchase/route";
 import * as batchRetry from "@/app/v1/batches/[id]/retry/route";
+import * as batchDecisions from "@/app/v1/batches/[id]/decisions/route";
 import * as batchCancel from "@/app/v1/batches/[id]/cancel/route";
 import * as batchFailedCsv from "@/app/v1/batches/[id]/failed.csv/route";
 import * as batchLabelsPdf from "@/app/v1/batches/[id]/labels.pdf/route";
@@ -64,6 +65,7 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   batch,
   batchPurchase,
   batchRetry,
+  batchDecisions,
   batchCancel,
   batchFailedCsv,
   batchLabelsPdf,

@@ -1,14 +1,34 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 import { newestFirst, timestamptz } from "./columns";
 import { BATCH_ROW_STATES, BATCH_STATES } from "../../schemas/batch-states";
 
-/** How a batch picks each row's rate; a price cap holds rows above it for a decision. */
-export interface StoredRatePolicy {
+/** How one row's rate is picked among its rates. */
+export interface StoredRatePick {
   kind: "cheapest" | "fastest" | "fixed";
   carrier_id: string | null;
   service: string | null;
+}
+
+/** A rules policy's rule: every condition given must match the row for its pick to apply. */
+export interface StoredRateRule {
+  weight: { min: number | null; max: number | null; unit: "KG" | "LB" | "OZ" | "G" } | null;
+  destination: { country_code: string; state_code: string | null; postal_prefix: string | null } | null;
+  value: { min: number | null; max: number | null; currency: string } | null;
+  pick: StoredRatePick;
+}
+
+/**
+ * How a batch picks each row's rate; a price cap holds rows above it for a decision. `rules` and `fallback` are for
+ * kind "rules" (absent in batches stored before rules existed).
+ */
+export interface StoredRatePolicy {
+  kind: "cheapest" | "fastest" | "fixed" | "rules";
+  carrier_id: string | null;
+  service: string | null;
+  rules?: StoredRateRule[];
+  fallback?: StoredRatePick | null;
   price_cap: { amount: number; currency: string } | null;
 }
 
@@ -60,6 +80,9 @@ export const batches = pgTable(
     rowCount: integer("row_count").notNull(),
     invalidCount: integer("invalid_count").notNull().default(0),
     summary: jsonb("summary").$type<StoredBatchSummary>(),
+    // The mode of the connections the rows are rated and bought by (every one in test mode: true), set when the
+    // batch is stored: its webhook events carry it even when no row was ever rated.
+    testMode: boolean("test_mode").notNull().default(true),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
     confirmedAt: timestamptz("confirmed_at"),
@@ -87,7 +110,7 @@ export const batchRows = pgTable(
     // The shipment to store and buy, as the dry run validated it (a ShipmentCreate); null for stored shipments.
     request: jsonb("request").$type<Record<string, unknown>>(),
     state: text("state", { enum: BATCH_ROW_STATES }).notNull(),
-    // Above the policy's price cap: waits for the clerk's decision (bought only when the purchase includes them).
+    // Why a row is in needs_decision: "price_cap" (its rate is above the policy's cap; bought only once approved).
     held: text("held"),
     rate: jsonb("rate").$type<StoredRowRate>(),
     errorCode: text("error_code"),
