@@ -1,4 +1,4 @@
-import { LayoutDashboard, Package, PackagePlus, Radar, Settings, type LucideIcon } from "lucide-react";
+import { Layers, LayoutDashboard, Package, PackagePlus, Radar, Settings, type LucideIcon } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -11,6 +11,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/", label: "Overview", icon: LayoutDashboard },
   { href: "/shipments", label: "Shipments", icon: Package },
   { href: "/shipments/new", label: "Create label", icon: PackagePlus },
+  { href: "/batches", label: "Batches", icon: Layers },
   { href: "/trackers", label: "Trackers", icon: Radar },
   { href: "/settings", label: "Settings", icon: Settings },
 ];

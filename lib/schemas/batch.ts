@@ -127,8 +127,7 @@ export const BatchCreate = z
       .nullish()
       .transform((v) => v ?? null),
     /** Field → CSV header (see BATCH_FIELDS); a header named as the field needs no entry. */
-    mapping: ColumnMapping.nullish()
-      .transform((v) => (v ?? {}) as Partial<Record<BatchField, string>>),
+    mapping: ColumnMapping.nullish().transform((v) => (v ?? {}) as Partial<Record<BatchField, string>>),
     /** The ship-from address of every CSV row. */
     shipper: AddressInput.nullish().transform((v) => v ?? null),
     label_type: labelType.nullish().transform((v) => v ?? "PDF"),
