@@ -7,6 +7,7 @@ const PAGES = [
   ["/shipments", "shipments"],
   ["/shipments/new", "create-label"],
   ["/trackers", "trackers"],
+  ["/batches", "batches"],
   ["/settings", "settings"],
   ["/settings/webhooks", "webhooks"],
   ["/settings/team", "team"],
