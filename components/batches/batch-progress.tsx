@@ -8,7 +8,8 @@ const ORDER = ["queued", "rated", "purchasing", "purchased", "failed"] as const;
 /** Rows per state and a bar of how far the batch has come; the counts are re-read while the batch works. */
 export function BatchProgress({ batch }: { batch: Batch }) {
   const percent = progressOf(batch);
-  const label = batch.state === "validating" ? "Rows checked" : "Rows settled";
+  const checking = batch.state === "draft" || batch.state === "validating" || batch.state === "ready";
+  const label = checking ? "Rows checked" : "Rows settled";
   return (
     <div className="grid gap-3">
       <div className="grid gap-1">

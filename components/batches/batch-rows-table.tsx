@@ -31,7 +31,11 @@ export function BatchRowsTable({ rows, source }: { rows: BatchRowOut[]; source: 
             <TableCell className="max-w-40 truncate">
               {r.shipment_id && r.state === "purchased" ? (
                 <Link href={`/shipments/${r.shipment_id}`} className="text-primary underline">
-                  {r.reference ?? "Shipment"}
+                  {r.reference ?? (
+                    <>
+                      View shipment<span className="sr-only"> of row {r.line}</span>
+                    </>
+                  )}
                 </Link>
               ) : (
                 (r.reference ?? dash)

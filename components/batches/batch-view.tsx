@@ -47,10 +47,10 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
   const total = totalText(batch);
 
   return (
-    <div className="grid gap-5">
+    <div className="grid grid-cols-1 gap-5">
       <div className="grid gap-2">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="min-w-0 text-2xl font-semibold tracking-tight break-words">{batchTitle(batch)}</h1>
+          <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere">{batchTitle(batch)}</h1>
           <BatchStateBadge state={batch.state} />
         </div>
         <p className="text-sm text-muted-foreground">

@@ -44,6 +44,7 @@ describe("what the batch page shows", () => {
     expect(
       progressOf({ state: "purchasing", row_count: 4, counts: counts({ rated: 2, purchased: 1, failed: 1 }) }),
     ).toBe(50);
+    expect(progressOf({ state: "ready", row_count: 4, counts: counts({ rated: 3, failed: 1 }) })).toBe(100);
     expect(progressOf({ state: "completed", row_count: 0, counts: counts({}) })).toBe(100);
   });
 

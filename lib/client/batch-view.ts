@@ -23,11 +23,12 @@ export function totalText(batch: Pick<Batch, "summary">): string | null {
   return totals.map((t) => formatMoney(t.amount, t.currency)).join(" + ");
 }
 
-/** Rows settled (bought, failed) or checked (priced, failed) out of all, as a whole percentage for a progress bar. */
+/** Rows checked (priced or failed) until the purchase, then rows settled (bought or failed), as a whole percentage. */
 export function progressOf(batch: Pick<Batch, "state" | "counts" | "row_count">): number {
   if (batch.row_count === 0) return 100;
   const c = batch.counts;
-  const done = batch.state === "validating" ? batch.row_count - c.queued : c.purchased + c.failed;
+  const checking = batch.state === "draft" || batch.state === "validating" || batch.state === "ready";
+  const done = checking ? batch.row_count - c.queued : c.purchased + c.failed;
   return Math.round((done / batch.row_count) * 100);
 }
 
