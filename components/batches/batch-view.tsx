@@ -65,7 +65,7 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
           {/* Announced as it changes: the page is re-read without a reload. */}
           <CardDescription aria-live="polite">{stateSentence(batch, total)}</CardDescription>
         </CardHeader>
-        <CardContent className="grid gap-4">
+        <CardContent className="grid grid-cols-1 gap-4">
           <BatchProgress batch={batch} />
           <div className="flex flex-wrap gap-2">
             {(batch.state === "completed" || batch.state === "completed_with_errors") && batch.counts.purchased > 0 && (
@@ -90,7 +90,7 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
               until you confirm.
             </CardDescription>
           </CardHeader>
-          <CardContent className="grid gap-4">
+          <CardContent className="grid grid-cols-1 gap-4">
             <div className="rounded-lg border">
               <BatchSummary summary={batch.summary} />
             </div>
@@ -99,7 +99,7 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
         </Card>
       )}
 
-      <section aria-labelledby="rows-heading" className="grid gap-3">
+      <section aria-labelledby="rows-heading" className="grid grid-cols-1 gap-3">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 id="rows-heading" className="text-lg font-semibold">
             Rows

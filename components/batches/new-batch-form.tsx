@@ -72,13 +72,14 @@ export function NewBatchFormView({ savedMapping, shipper }: NewBatchFormProps) {
       return;
     }
     setHeaders(read.headers);
-    form.setValue("columns", prefillMapping(read.headers, savedMapping));
+    // A reset, not setValue: the column selects mount now and show their default value, which must be the choice.
+    form.reset({ ...form.getValues(), columns: prefillMapping(read.headers, savedMapping) });
   }
 
   const columnOptions = headers.map((h) => ({ value: h, label: h }));
   return (
     <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate className="grid gap-5">
+      <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-5">
         <Card>
           <CardHeader>
             <CardTitle>1. CSV file</CardTitle>
