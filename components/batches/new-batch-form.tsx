@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { FormProvider, type UseFormReturn } from "react-hook-form";
 import { FileSpreadsheet } from "lucide-react";
 import { CheckboxField, FormError, SelectField } from "@/components/forms/form-fields";
@@ -15,7 +15,7 @@ import { apiFetch } from "@/lib/client/api";
 import { batchUpload, NewBatchForm, type NewBatchValues } from "@/lib/client/batch-form";
 import { FIELD_GROUPS, mappingOf, prefillMapping, readHeaders } from "@/lib/client/batch-mapping";
 import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
-import type { Batch, BatchField } from "@/lib/schemas/batch";
+import { BATCH_FIELDS, type Batch, type BatchField } from "@/lib/schemas/batch";
 import { LABEL_TYPES } from "@/lib/carriers/types";
 
 export interface NewBatchFormProps {
@@ -72,9 +72,15 @@ export function NewBatchFormView({ savedMapping, shipper }: NewBatchFormProps) {
       return;
     }
     setHeaders(read.headers);
-    // A reset, not setValue: the column selects mount now and show their default value, which must be the choice.
-    form.reset({ ...form.getValues(), columns: prefillMapping(read.headers, savedMapping) });
   }
+
+  // Once the column selects of this file are mounted, each is set to its prefilled column (set before they exist,
+  // a select would show its empty default instead).
+  useEffect(() => {
+    if (headers.length === 0) return;
+    const choice = prefillMapping(headers, savedMapping);
+    for (const field of BATCH_FIELDS) form.setValue(`columns.${field}`, choice[field]);
+  }, [headers, savedMapping, form]);
 
   const columnOptions = headers.map((h) => ({ value: h, label: h }));
   return (
