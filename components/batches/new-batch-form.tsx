@@ -12,7 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { apiFetch } from "@/lib/client/api";
-import { batchUpload, NewBatchForm, type NewBatchValues } from "@/lib/client/batch-form";
+import { batchUpload, choiceOf, columnsOf, NewBatchForm, type NewBatchValues } from "@/lib/client/batch-form";
 import { FIELD_GROUPS, mappingOf, prefillMapping, readHeaders } from "@/lib/client/batch-mapping";
 import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
 import { BATCH_FIELDS, type Batch, type BatchField } from "@/lib/schemas/batch";
@@ -44,7 +44,7 @@ export function NewBatchFormView({ savedMapping, shipper }: NewBatchFormProps) {
   const { form, onSubmit, formError, pending } = useApiForm({
     schema: NewBatchForm,
     defaultValues: {
-      columns: prefillMapping([], {}),
+      columns: columnsOf(prefillMapping([], {})),
       shipper,
       rate_policy: "cheapest",
       label_type: "PDF",
@@ -54,12 +54,18 @@ export function NewBatchFormView({ savedMapping, shipper }: NewBatchFormProps) {
     request: async (values) => {
       if (!file) throw new Error("Choose a CSV file first.");
       if (values.save_mapping) {
-        await apiFetch("/v1/batches/mapping", { method: "PUT", body: { mapping: mappingOf(values.columns) } });
+        await apiFetch("/v1/batches/mapping", {
+          method: "PUT",
+          body: { mapping: mappingOf(choiceOf(values.columns)) },
+        });
       }
       return apiFetch<Batch>("/v1/batches", { method: "POST", body: batchUpload(file, values) });
     },
     onSuccess: (batch) => router.push(`/batches/${batch.id}`),
   });
+
+  // The form's own setter (stable across renders): the effect below runs once per file, never over the clerk's picks.
+  const { setValue } = form;
 
   async function chooseFile(chosen: File | null) {
     setFile(chosen);
@@ -78,9 +84,9 @@ export function NewBatchFormView({ savedMapping, shipper }: NewBatchFormProps) {
   // a select would show its empty default instead).
   useEffect(() => {
     if (headers.length === 0) return;
-    const choice = prefillMapping(headers, savedMapping);
-    for (const field of BATCH_FIELDS) form.setValue(`columns.${field}`, choice[field]);
-  }, [headers, savedMapping, form]);
+    const columns = columnsOf(prefillMapping(headers, savedMapping));
+    columns.forEach((header, i) => setValue(`columns.${i}`, header));
+  }, [headers, savedMapping, setValue]);
 
   const columnOptions = headers.map((h) => ({ value: h, label: h }));
   return (
@@ -137,7 +143,7 @@ export function NewBatchFormView({ savedMapping, shipper }: NewBatchFormProps) {
                     {group.fields.map(({ field, label }) => (
                       <SelectField<NewBatchValues>
                         key={field}
-                        name={`columns.${field}`}
+                        name={`columns.${BATCH_FIELDS.indexOf(field)}`}
                         label={label}
                         placeholder="Not in the file"
                         options={columnOptions}

@@ -4,9 +4,12 @@ import { BATCH_FIELDS } from "@/lib/schemas/batch";
 import { mappingOf, type ColumnChoice } from "./batch-mapping";
 import { AddressForm, type AddressValues } from "./create-label/form-schema";
 
-/** The new-batch form's values: the columns chosen for each field, the ship-from, how rates are picked. */
+/**
+ * The new-batch form's values: the column chosen for each field (in BATCH_FIELDS' order: a field's name has dots,
+ * which react-hook-form would read as nesting), the ship-from, how rates are picked.
+ */
 export interface NewBatchValues {
-  columns: ColumnChoice;
+  columns: string[];
   shipper: AddressValues;
   rate_policy: "cheapest" | "fastest";
   label_type: (typeof LABEL_TYPES)[number];
@@ -14,7 +17,7 @@ export interface NewBatchValues {
 }
 
 const NewBatchSchema = z.object({
-  columns: z.object(Object.fromEntries(BATCH_FIELDS.map((f) => [f, z.string()]))) as unknown as z.ZodType<ColumnChoice>,
+  columns: z.array(z.string()).length(BATCH_FIELDS.length),
   shipper: AddressForm,
   rate_policy: z.enum(["cheapest", "fastest"]),
   label_type: z.enum(LABEL_TYPES),
@@ -24,6 +27,14 @@ export type NewBatchOutput = z.output<typeof NewBatchSchema>;
 /** Typed by the form's own values, as CreateLabelForm is (the address schema takes looser input). */
 export const NewBatchForm = NewBatchSchema as z.ZodType<NewBatchOutput, NewBatchValues>;
 
+/** The form's columns (BATCH_FIELDS' order) as field → column, and back. */
+export function choiceOf(columns: readonly string[]): ColumnChoice {
+  return Object.fromEntries(BATCH_FIELDS.map((f, i) => [f, columns[i] ?? ""])) as ColumnChoice;
+}
+export function columnsOf(choice: ColumnChoice): string[] {
+  return BATCH_FIELDS.map((f) => choice[f]);
+}
+
 /** POST /v1/batches as a form: the file as chosen (its bytes untouched, so the server can name a non-UTF-8 line) and the options. */
 export function batchUpload(file: File, values: NewBatchOutput): FormData {
   const form = new FormData();
@@ -32,7 +43,7 @@ export function batchUpload(file: File, values: NewBatchOutput): FormData {
     "options",
     JSON.stringify({
       filename: file.name,
-      mapping: mappingOf(values.columns),
+      mapping: mappingOf(choiceOf(values.columns)),
       shipper: values.shipper,
       label_type: values.label_type,
       rate_policy: { kind: values.rate_policy },
