@@ -4,7 +4,7 @@ export const BATCHES_PER_PAGE = 25;
 export const BATCH_ROWS_PER_PAGE = 100;
 
 /** The batches list's state in the URL: the page. */
-export const batchListParams = { page: parseAsInteger.withDefault(1) };
+const batchListParams = { page: parseAsInteger.withDefault(1) };
 export const loadBatchListParams = createLoader(batchListParams);
 export const batchListUrl = createSerializer(batchListParams);
 
