@@ -8,6 +8,7 @@ const PAGES = [
   ["/shipments/new", "create-label"],
   ["/scan", "scan"],
   ["/trackers", "trackers"],
+  ["/batches", "batches"],
   ["/settings", "settings"],
   ["/settings/webhooks", "webhooks"],
   ["/settings/team", "team"],

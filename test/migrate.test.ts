@@ -35,6 +35,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "addresses",
       "api_keys",
       "audit_events",
+      "batch_mappings",
       "batch_rows",
       "batches",
       "carrier_connections",

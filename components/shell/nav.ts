@@ -1,4 +1,13 @@
-import { LayoutDashboard, Package, PackagePlus, Radar, ScanBarcode, Settings, type LucideIcon } from "lucide-react";
+import {
+  Layers,
+  LayoutDashboard,
+  Package,
+  PackagePlus,
+  Radar,
+  ScanBarcode,
+  Settings,
+  type LucideIcon,
+} from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -11,6 +20,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { href: "/", label: "Overview", icon: LayoutDashboard },
   { href: "/shipments", label: "Shipments", icon: Package },
   { href: "/shipments/new", label: "Create label", icon: PackagePlus },
+  { href: "/batches", label: "Batches", icon: Layers },
   { href: "/scan", label: "Scan to print", icon: ScanBarcode },
   { href: "/trackers", label: "Trackers", icon: Radar },
   { href: "/settings", label: "Settings", icon: Settings },

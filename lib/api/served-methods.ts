@@ -61,6 +61,7 @@ export const SERVED_METHODS: Readonly<Record<string, readonly RouteMethod[]>> = 
   "/v1/events/{id}/redeliver": ["POST"],
   "/v1/audit_events": ["GET"],
   "/v1/batches": ["GET", "POST"],
+  "/v1/batches/mapping": ["GET", "PUT"],
   "/v1/batches/{id}": ["GET"],
   "/v1/batches/{id}/cancel": ["POST"],
   "/v1/batches/{id}/decisions": ["POST"],

@@ -37,6 +37,7 @@ export class ApiProblem extends Error {
 
 export interface ApiRequest {
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** JSON, or a FormData for an upload (`file` and the JSON `options`, as POST /v1/batches takes a CSV). */
   body?: unknown;
   /** Sent as `Idempotency-Key`: one per attempt of a purchase, so a double click or a retry buys once. */
   idempotencyKey?: string;
@@ -49,12 +50,14 @@ function asArray<T>(value: unknown): T[] {
 
 function send(path: string, request: ApiRequest, accept: string): Promise<Response> {
   const headers: Record<string, string> = { Accept: accept };
-  if (request.body !== undefined) headers["Content-Type"] = "application/json";
+  // A form (a file upload) sets its own multipart Content-Type, boundary included.
+  const form = typeof FormData !== "undefined" && request.body instanceof FormData;
+  if (request.body !== undefined && !form) headers["Content-Type"] = "application/json";
   if (request.idempotencyKey) headers["Idempotency-Key"] = request.idempotencyKey;
   return fetch(path, {
     method: request.method ?? (request.body === undefined ? "GET" : "POST"),
     headers,
-    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    body: request.body === undefined ? undefined : form ? (request.body as FormData) : JSON.stringify(request.body),
     credentials: "same-origin",
     cache: "no-store",
     signal: request.signal,

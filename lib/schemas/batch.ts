@@ -159,6 +159,23 @@ const RatePolicy = z
   .transform((p) => ({ ...p, fallback: p.kind === "rules" ? (p.fallback ?? RatePick.parse({})) : null }))
   .meta({ id: "BatchRatePolicy" });
 
+/** Field → CSV header: which column of the file each field is read from (see BATCH_FIELDS). */
+const ColumnMapping = z.partialRecord(z.enum(BATCH_FIELDS), z.string().trim().min(1).max(200));
+
+/** GET and PUT /v1/batches/mapping: the organization's saved column mapping, the dashboard's starting point. */
+export const BatchMapping = z
+  .object({
+    mapping: ColumnMapping.transform((v) => v as Partial<Record<BatchField, string>>),
+    updated_at: Timestamp.nullable().describe("When it was last saved; null before the first save"),
+  })
+  .meta({ id: "BatchMapping" });
+export type BatchMapping = z.output<typeof BatchMapping>;
+export const BatchMappingPut = z
+  .object({ mapping: ColumnMapping.transform((v) => v as Partial<Record<BatchField, string>>) })
+  .strict()
+  .meta({ id: "BatchMappingPut" });
+export type BatchMappingPut = z.output<typeof BatchMappingPut>;
+
 const shipmentId = z
   .string()
   .trim()
@@ -188,10 +205,7 @@ export const BatchCreate = z
       .nullish()
       .transform((v) => v ?? null),
     /** Field → CSV header (see BATCH_FIELDS); a header named as the field needs no entry. */
-    mapping: z
-      .partialRecord(z.enum(BATCH_FIELDS), z.string().trim().min(1).max(200))
-      .nullish()
-      .transform((v) => (v ?? {}) as Partial<Record<BatchField, string>>),
+    mapping: ColumnMapping.nullish().transform((v) => (v ?? {}) as Partial<Record<BatchField, string>>),
     /** The ship-from address of every CSV row. */
     shipper: AddressInput.nullish().transform((v) => v ?? null),
     /**

@@ -32,6 +32,7 @@ import * as webhookTest from "@/app/v1/webhooks/[id]/test/route";
 import * as webhooks from "@/app/v1/webhooks/route";
 
 import * as batches from "@/app/v1/batches/route";
+import * as batchMapping from "@/app/v1/batches/mapping/route";
 import * as batch from "@/app/v1/batches/[id]/route";
 import * as batchPurchase from "@/app/v1/batches/[id]/purchase/route";
 import * as batchRetry from "@/app/v1/batches/[id]/retry/route";
@@ -62,6 +63,7 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   shipmentDocuments,
   shipmentDocument,
   batches,
+  batchMapping,
   batch,
   batchPurchase,
   batchRetry,

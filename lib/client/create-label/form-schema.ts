@@ -48,7 +48,7 @@ export interface CreateLabelValues {
  * can know: the postal code's shape for the country. What rating needs is the form's rule; what buying needs on top
  * (street, city, state, phone abroad) is `buyProblems`, so a clerk can price a parcel before typing the street.
  */
-const AddressForm = RatingAddressInput.superRefine(
+export const AddressForm = RatingAddressInput.superRefine(
   (a, ctx) => {
     if (typeof a.country_code !== "string" || typeof a.postal_code !== "string") return;
     const problem = postalCodeProblem(a.country_code, a.postal_code);

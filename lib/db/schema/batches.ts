@@ -133,3 +133,15 @@ export const batchRows = pgTable(
     index("batch_rows_shipment").on(t.shipmentId),
   ],
 );
+
+/**
+ * The organization's saved CSV column mapping (field → CSV header): the dashboard's mapping step starts from it, so a
+ * shop's export is mapped once. One per organization, replaced whole by PUT /v1/batches/mapping.
+ */
+export const batchMappings = pgTable("batch_mappings", {
+  orgId: text("org_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  mapping: jsonb("mapping").$type<Record<string, string>>().notNull(),
+  updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+});

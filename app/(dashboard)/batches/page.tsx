@@ -1,0 +1,59 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { SearchParams } from "nuqs/server";
+import { Layers, Upload } from "lucide-react";
+import { BatchesTable } from "@/components/batches/batches-table";
+import { BATCHES_PER_PAGE, batchListUrl, loadBatchListParams } from "@/components/batches/search-params";
+import { buttonVariants } from "@/components/ui/button-variants";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Pagination } from "@/components/ui/pagination";
+import { listBatches } from "@/lib/batches/manage-batch";
+import { formatCount } from "@/lib/client/format";
+import { requireSession } from "@/lib/dashboard/session";
+
+export const metadata: Metadata = { title: "Batches" };
+
+export default async function BatchesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { ctx } = await requireSession();
+  const { page } = await loadBatchListParams(searchParams);
+  const list = await listBatches({
+    ctx,
+    filters: { limit: BATCHES_PER_PAGE, offset: (Math.max(1, page) - 1) * BATCHES_PER_PAGE },
+  });
+  const upload = (
+    <Link href="/batches/new" className={buttonVariants()}>
+      <Upload aria-hidden />
+      Upload CSV
+    </Link>
+  );
+  return (
+    <div className="grid grid-cols-1 gap-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Batches</h1>
+        {upload}
+      </div>
+      {list.results.length > 0 ? (
+        <>
+          <p className="text-sm text-muted-foreground">
+            {formatCount(list.count)} {list.count === 1 ? "batch" : "batches"}
+          </p>
+          <div className="rounded-lg border bg-card">
+            <BatchesTable batches={list.results} />
+          </div>
+          <Pagination
+            page={page}
+            pageCount={Math.ceil(list.count / BATCHES_PER_PAGE)}
+            href={(p) => batchListUrl("/batches", { page: p })}
+          />
+        </>
+      ) : (
+        <EmptyState
+          icon={Layers}
+          title={list.count > 0 ? "This page is past the end of the list" : "No batches yet"}
+          description="A batch buys many labels at once: upload a CSV of orders, or select shipments in the Shipments list and choose Buy labels. Every row is checked and priced before anything is bought."
+          action={upload}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+import { readFile } from "node:fs/promises";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { OWNER } from "./accounts";
+import { expect, signIn, test } from "./fixtures";
+
+/**
+ * A clerk's batch day: a shop's CSV export (its own column names, one row with a postal code the check refuses)
+ * uploaded, its columns mapped, the dry run read, the total confirmed, the labels downloaded; and two drafts from
+ * the shipments list bought as a batch. The sandbox carrier prices and sells every good row.
+ */
+const CSV = [
+  "Order,Customer,Street,Town,State,Zip,country_code,Weight (kg)",
+  "B-{stamp}-1,Ada Lovelace,12 Elm St,Austin,TX,78701,US,1.2",
+  "B-{stamp}-2,Alan Turing,40 Oak Ave,Denver,CO,80202,US,0.8",
+  "B-{stamp}-3,Grace Hopper,7 Pine Rd,Boston,MA,ABCDE,US,2",
+].join("\n");
+
+/** The columns a clerk picks for this file: field label in the mapping step → the file's header. */
+const COLUMNS: [group: string, label: string, header: string][] = [
+  ["Order", "Order number", "Order"],
+  ["Ship to", "Name", "Customer"],
+  ["Ship to", "Street", "Street"],
+  ["Ship to", "City", "Town"],
+  ["Ship to", "State or province", "State"],
+  ["Ship to", "Postal code", "Zip"],
+  ["Ship to", "Country", "country_code"],
+  ["Parcel", "Weight", "Weight (kg)"],
+];
+
+async function chooseCsv(page: Page, text: string) {
+  await page.getByLabel("File").setInputFiles({ name: "orders.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
+  await expect(page.getByText("orders.csv: 8 columns")).toBeVisible();
+}
+
+const mapping = (page: Page, group: string, label: string) =>
+  page.getByRole("group", { name: group, exact: true }).getByLabel(label, { exact: true });
+
+/** A draft (priced, not bought) through the API, as an integration or the create form's "save" would leave it. */
+async function draft(api: APIRequestContext, reference: string) {
+  const created = await api.post("/v1/shipments", {
+    data: {
+      shipper: {
+        address_line1: "500 Industrial Way",
+        city: "Chicago",
+        state_code: "IL",
+        postal_code: "60607",
+        country_code: "US",
+      },
+      recipient: {
+        person_name: `Rita ${reference}`,
+        address_line1: "12 Elm St",
+        city: "Austin",
+        state_code: "TX",
+        postal_code: "78701",
+        country_code: "US",
+      },
+      parcels: [{ weight: 1.2, weight_unit: "KG" }],
+      reference,
+    },
+  });
+  expect(created.status()).toBe(201);
+}
+
+test.describe("batches", () => {
+  test.beforeEach(async ({ page }) => signIn(page, OWNER));
+
+  test("a CSV with one bad row: mapped, checked, its error shown inline, confirmed, bought live, downloaded", async ({
+    page,
+    checkPage,
+  }) => {
+    const stamp = Date.now().toString();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Batches" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Batches" })).toBeVisible();
+    await page.getByRole("link", { name: "Upload CSV" }).first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "New batch" })).toBeVisible();
+
+    await chooseCsv(page, CSV.replaceAll("{stamp}", stamp));
+    // Named like the field: chosen already. The shop's own names: mapped by the clerk.
+    await expect(mapping(page, "Ship to", "Country")).toHaveValue("country_code");
+    await expect(mapping(page, "Ship to", "Street")).toHaveValue("");
+    for (const [group, label, header] of COLUMNS) await mapping(page, group, label).selectOption(header);
+    const from = page.getByRole("group", { name: /Ship from/ });
+    await from.getByLabel(/^Street address/).fill("500 Industrial Way");
+    await from.getByLabel(/^City/).fill("Chicago");
+    await from.getByLabel(/^State/).selectOption("IL");
+    await from.getByLabel(/^ZIP code/).fill("60607");
+    await checkPage(page, "batch-new");
+    await page.getByRole("button", { name: "Check rows" }).click();
+
+    // The dry run: two rows priced, the bad one named by line, column and reason in its own row.
+    await expect(page).toHaveURL(/\/batches\/bat_[0-9a-f]{32}$/, { timeout: 30_000 });
+    const buy = page.getByRole("button", { name: /^Buy 2 labels for \$\d+\.\d\d$/ });
+    await expect(buy).toBeVisible({ timeout: 60_000 });
+    const bad = page.locator('tr[data-line="4"]');
+    await expect(bad).toContainText("Line 4, column “Zip”");
+    await expect(bad).toContainText("Failed");
+    await checkPage(page, "batch-dry-run");
+
+    // Confirmed: the counts move without a reload (a mark set on the page survives), then the files.
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    await buy.click();
+    await expect(page.getByText("Done: 2 labels bought, 1 row failed.")).toBeVisible({ timeout: 90_000 });
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    await expect(page.locator('[data-count="purchased"] dd')).toHaveText("2");
+    await expect(page.getByRole("button", { name: "Retry failed rows" })).toBeVisible();
+    await checkPage(page, "batch-completed");
+
+    const pdf = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download" }).click();
+    await page.getByRole("menuitem", { name: "Labels PDF (4×6)" }).click();
+    const pdfFile = await pdf;
+    expect(pdfFile.suggestedFilename()).toMatch(/\.pdf$/);
+    expect((await readFile((await pdfFile.path())!)).subarray(0, 5).toString()).toBe("%PDF-");
+
+    const failed = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export failed rows as CSV" }).click();
+    const failedText = (await readFile((await (await failed).path())!)).toString();
+    expect(failedText).toContain("ABCDE");
+    expect(failedText).not.toContain("Ada Lovelace");
+
+    // The list has it; the next file starts from the columns saved this time.
+    await page.goto("/batches");
+    await expect(page.getByRole("link", { name: "orders.csv" }).first()).toBeVisible();
+    await checkPage(page, "batches-list");
+    await page.goto("/batches/new");
+    await chooseCsv(page, CSV.replaceAll("{stamp}", `${stamp}-again`));
+    for (const [group, label, header] of COLUMNS) await expect(mapping(page, group, label)).toHaveValue(header);
+  });
+
+  test("two drafts selected in the shipments list are bought as a batch", async ({ page, api, checkPage }) => {
+    const stamp = `SEL-${Date.now()}`;
+    await draft(api, `${stamp}-1`);
+    await draft(api, `${stamp}-2`);
+    await page.goto(`/shipments?q=${stamp}`);
+    await expect(page.getByRole("row", { name: new RegExp(stamp) })).toHaveCount(2);
+    await page.getByRole("checkbox", { name: `Select Rita ${stamp}-1` }).click();
+    await page.getByRole("checkbox", { name: `Select Rita ${stamp}-2` }).click();
+    await expect(page.getByText("2 selected")).toBeVisible();
+    await checkPage(page, "shipments-selected");
+    await page.getByRole("button", { name: "Buy labels" }).click();
+
+    await expect(page).toHaveURL(/\/batches\/bat_[0-9a-f]{32}$/, { timeout: 30_000 });
+    await expect(page.getByRole("heading", { level: 1, name: "2 selected shipments" })).toBeVisible();
+    await page.getByRole("button", { name: /^Buy 2 labels for / }).click({ timeout: 60_000 });
+    await expect(page.getByText("Done: 2 labels bought.")).toBeVisible({ timeout: 90_000 });
+    // Each bought row links to its shipment.
+    await expect(page.getByRole("link", { name: /^View shipment of row [12]$/ })).toHaveCount(2);
+    await checkPage(page, "batch-from-shipments");
+  });
+
+  test.describe("at 390 px wide", () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+
+    test("the batch pages fit the screen", async ({ page, api, checkPage }) => {
+      const fits = async (name: string) => {
+        await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${page.url()} is wider than the screen by ${overflow} px`).toBeLessThanOrEqual(0);
+        await checkPage(page, name);
+      };
+      // A checked batch with a long file name and a failed row, made through the API.
+      const created = await api.post("/v1/batches", {
+        data: {
+          csv: CSV.replaceAll("{stamp}", `M${Date.now()}`),
+          filename: "spring-sale-orders-export-from-the-shop-2026-11-27.csv",
+          mapping: Object.fromEntries([
+            ["reference", "Order"],
+            ["recipient.person_name", "Customer"],
+            ["recipient.address_line1", "Street"],
+            ["recipient.city", "Town"],
+            ["recipient.state_code", "State"],
+            ["recipient.postal_code", "Zip"],
+            ["parcel.weight", "Weight (kg)"],
+          ]),
+          shipper: {
+            address_line1: "500 Industrial Way",
+            city: "Chicago",
+            state_code: "IL",
+            postal_code: "60607",
+            country_code: "US",
+          },
+        },
+      });
+      expect(created.status()).toBe(201);
+      const { id } = await created.json();
+      await page.goto(`/batches/${id}`);
+      await expect(page.getByRole("button", { name: /^Buy 2 labels/ })).toBeVisible({ timeout: 60_000 });
+      await fits("mobile-batch");
+      await page.goto("/batches");
+      await fits("mobile-batches");
+      await page.goto("/batches/new");
+      await chooseCsv(page, CSV.replaceAll("{stamp}", "M"));
+      await fits("mobile-batch-new");
+    });
+  });
+});
