@@ -38,7 +38,7 @@ export const PresetForm = z
     weight_unit: numberFromText(v.weight) === null ? null : v.weight_unit,
     is_default: v.is_default,
   }));
-export type PresetFormValues = z.input<typeof PresetForm>;
+type PresetFormValues = z.input<typeof PresetForm>;
 
 export function presetFormValues(preset: ParcelPreset | null): PresetFormValues {
   return {
@@ -67,7 +67,7 @@ export const RuleForm = z
     const [carrier_id, service] = v.fixed.split(SEPARATOR);
     return { kind: v.kind, carrier_id: carrier_id!, service: service! };
   });
-export type RuleFormValues = z.input<typeof RuleForm>;
+type RuleFormValues = z.input<typeof RuleForm>;
 
 export const ruleFormValues = (rule: RateRule): RuleFormValues => ({
   kind: rule.kind,

@@ -9,7 +9,7 @@ export interface RateFacts {
   estimatedDelivery?: string | null;
 }
 
-export type RateKind = "cheapest" | "fastest";
+type RateKind = "cheapest" | "fastest";
 
 /** Money compared in whole cents: floats would call 0.1 + 0.2 dearer than 0.3. */
 export const cents = (amount: number) => Math.round(amount * 100);
@@ -29,7 +29,7 @@ export function cheaperFirst(a: RateFacts, b: RateFacts): number {
 }
 
 /** Fastest first; a tie goes to the cheaper. */
-export function fasterFirst(a: RateFacts, b: RateFacts): number {
+function fasterFirst(a: RateFacts, b: RateFacts): number {
   return bySpeedOnly(a, b) || cents(a.totalCharge) - cents(b.totalCharge);
 }
 

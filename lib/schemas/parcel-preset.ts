@@ -91,7 +91,7 @@ export type ParcelPresetListQuery = z.output<typeof ParcelPresetListQuery>;
 
 // The rate rule
 
-export const RATE_RULE_KINDS = ["cheapest", "fastest", "fixed"] as const;
+const RATE_RULE_KINDS = ["cheapest", "fastest", "fixed"] as const;
 
 export const RateRulePut = z
   .object({

@@ -48,14 +48,14 @@ export function ParcelPresetsPanel({ presets, manager }: { presets: ParcelPreset
             {manager ? "" : " An owner or admin can change them."}
           </p>
         </div>
-        {manager && presets.length > 0 && add}
+        {/* One place, empty or not, so a refresh after adding never swaps the dialog out from under the person. */}
+        {manager && add}
       </div>
       {presets.length === 0 ? (
         <EmptyState
           icon={Box}
           title="No parcel presets yet"
           description="The create-label form offers common box sizes until you add your own."
-          action={manager ? add : undefined}
         />
       ) : (
         <div className="overflow-x-auto rounded-md border">

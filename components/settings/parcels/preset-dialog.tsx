@@ -41,12 +41,13 @@ export function PresetDialog({ preset, trigger }: { preset: ParcelPreset | null;
         ? apiFetch<ParcelPreset>(`/v1/parcel_presets/${preset.id}`, { method: "PATCH", body })
         : apiFetch<ParcelPreset>("/v1/parcel_presets", { method: "POST", body }),
     success: (saved) => (preset ? `Saved ${saved.name}.` : `Added ${saved.name}.`),
-    onSuccess: () => setOpen(false),
+    onSuccess: () => change(false),
   });
 
+  /** Opened or closed, the form starts from the preset as it is now (or blank): nothing of the last entry stays. */
   function change(next: boolean) {
     setOpen(next);
-    if (!next) reset(presetFormValues(preset));
+    reset(presetFormValues(preset));
   }
 
   return (

@@ -56,6 +56,8 @@ function boughtToast({ shipment, rate, previous }: Bought, nextLabel: () => void
   toast.success(`Label bought: ${serviceName(rate)}, ${price}`, {
     description,
     action: { label: "Next label", onClick: nextLabel },
+    // Long enough to reach "Next label" from the keyboard.
+    duration: 10_000,
   });
 }
 

@@ -11,7 +11,7 @@ export interface RateRuleSetting {
 
 export const CHEAPEST_RULE: RateRuleSetting = { kind: "cheapest", carrier_id: null, service: null };
 
-export interface Preselection {
+interface Preselection {
   rate: Rate | null;
   /** Why the rule could not be followed, said beside the rates; null when it was. */
   note: string | null;
