@@ -5,6 +5,9 @@ import { GET as listPresets, POST as createPreset } from "@/app/v1/parcel_preset
 import { GET as getRule, PUT as putRule } from "@/app/v1/rate_rule/route";
 import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { addMember } from "@/lib/auth/memberships";
+import { getDb } from "@/lib/db/client";
+import { parcelPresets } from "@/lib/db/schema";
+import { MAX_PARCEL_PRESETS } from "@/lib/orgs/parcel-presets/create-parcel-preset";
 import { call, makeOrg, systemCtx } from "./helpers";
 import { ORIGIN, newAccount, signUp } from "./session-helpers";
 
@@ -109,6 +112,27 @@ describe("parcel presets", () => {
     expect(half.body.errors[0].field).toBe("weight_unit");
     expect((await call(getPreset, "GET", "/v1/parcel_presets/nope", { key, ...byId("nope") })).status).toBe(400);
     expect(await names(key)).toEqual(["Small box"]);
+  });
+
+  it("keeps at most 100 per organization", async () => {
+    const { key, orgId } = await makeOrg();
+    const db = await getDb();
+    await db.insert(parcelPresets).values(
+      Array.from({ length: MAX_PARCEL_PRESETS - 1 }, (_, i) => ({
+        id: `pps_${orgId}_${i}`,
+        orgId,
+        name: `Box ${i}`,
+        length: 1,
+        width: 1,
+        height: 1,
+        dimensionUnit: "IN",
+      })),
+    );
+    await save(key, small);
+    const over = await call(createPreset, "POST", "/v1/parcel_presets", { key, body: small });
+    expect(over.status).toBe(409);
+    expect(over.body.errors[0]).toMatchObject({ code: "state_conflict", message: expect.stringMatching(/100/) });
+    expect((await call(listPresets, "GET", "/v1/parcel_presets", { key })).body.count).toBe(MAX_PARCEL_PRESETS);
   });
 
   it("is the organization's own: another's preset is not found and not listed", async () => {
