@@ -13,6 +13,7 @@ const PAGES = [
   ["/settings/webhooks", "webhooks"],
   ["/settings/team", "team"],
   ["/settings/account", "account"],
+  ["/settings/parcels", "parcels"],
 ] as const;
 
 test.describe("at 390 px wide", () => {

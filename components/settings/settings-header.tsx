@@ -1,7 +1,7 @@
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { roleAllows, type Role } from "@/lib/auth/roles";
 
-type Section = "account" | "connections" | "addresses" | "api-keys" | "webhooks" | "team" | "audit";
+type Section = "account" | "connections" | "addresses" | "parcels" | "api-keys" | "webhooks" | "team" | "audit";
 
 /** The settings pages, in order, with the least role that sees each tab (the pages check again themselves). */
 const SECTIONS: readonly { section: Section; href: string; label: string; role: Role }[] = [
@@ -10,6 +10,8 @@ const SECTIONS: readonly { section: Section; href: string; label: string; role: 
   { section: "connections", href: "/settings/connections", label: "Carrier connections", role: "member" },
   // The organization's saved addresses (the create-label form's address book): members use and tidy them.
   { section: "addresses", href: "/settings/addresses", label: "Address book", role: "member" },
+  // The organization's boxes and rate rule: members see what the create-label form will offer; admins change them.
+  { section: "parcels", href: "/settings/parcels", label: "Parcels and rates", role: "member" },
   { section: "api-keys", href: "/settings/api-keys", label: "API keys", role: "admin" },
   // Members read the endpoints and their delivery logs; admins change them.
   { section: "webhooks", href: "/settings/webhooks", label: "Webhooks", role: "member" },

@@ -1,6 +1,7 @@
 import { convertWeight } from "@/lib/carriers/units";
 import type { StoredRatePick, StoredRatePolicy, StoredRateRule } from "@/lib/db/schema";
 import type { RateFields } from "@/lib/rates/present-rate";
+import { bestRate, type RateFacts } from "@/lib/rates/rate-order";
 
 export type Picked =
   | { ok: true; rate: RateFields; held: "price_cap" | null }
@@ -52,15 +53,19 @@ export function pickRate(
         : "no rate is offered for this parcel",
     };
   }
-  const order =
-    pick.kind === "fastest"
-      ? (a: RateFields, b: RateFields) => a.transitDays - b.transitDays || a.totalCharge - b.totalCharge
-      : (a: RateFields, b: RateFields) => a.totalCharge - b.totalCharge || a.transitDays - b.transitDays;
-  const rate = [...fits].sort(order)[0]!;
+  // Cheapest and fastest mean what they mean on the create-label form (lib/rates/rate-order.ts); a fixed pick
+  // among several connections' rates of its service takes the cheapest.
+  const rate = bestRate(fits, pick.kind === "fastest" ? "fastest" : "cheapest", rateFacts)!;
   const cap = policy.price_cap;
   const held = cap && (rate.currency !== cap.currency || rate.totalCharge > cap.amount) ? "price_cap" : null;
   return { ok: true, rate, held };
 }
+
+const rateFacts = (r: RateFields): RateFacts => ({
+  totalCharge: r.totalCharge,
+  transitDays: r.transitDays,
+  estimatedDelivery: typeof r.meta?.estimated_delivery === "string" ? r.meta.estimated_delivery : null,
+});
 
 /** The first rule matching the row picks; none matching (or nothing known of the parcel), the fallback does. */
 function rulePick(policy: StoredRatePolicy, parcel: RowParcel | null): StoredRatePick {

@@ -21,6 +21,7 @@ const ID_PREFIXES = {
   audit: "aud_",
   batch: "bat_",
   saved_address: "adb_",
+  parcel_preset: "pps_",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

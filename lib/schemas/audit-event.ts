@@ -41,6 +41,10 @@ export const AUDIT_ACTIONS = [
   "address.created",
   "address.updated",
   "address.deleted",
+  "parcel_preset.created",
+  "parcel_preset.updated",
+  "parcel_preset.deleted",
+  "rate_rule.updated",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

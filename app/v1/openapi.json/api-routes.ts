@@ -1,6 +1,9 @@
 import * as address from "@/app/v1/addresses/[id]/route";
 import * as addresses from "@/app/v1/addresses/route";
 import * as addressValidate from "@/app/v1/addresses/validate/route";
+import * as parcelPreset from "@/app/v1/parcel_presets/[id]/route";
+import * as parcelPresets from "@/app/v1/parcel_presets/route";
+import * as rateRule from "@/app/v1/rate_rule/route";
 import * as apiKey from "@/app/v1/api_keys/[id]/route";
 import * as apiKeys from "@/app/v1/api_keys/route";
 import * as auditEvents from "@/app/v1/audit_events/route";
@@ -76,6 +79,9 @@ export const apiRoutes: readonly Record<string, unknown>[] = [
   addressValidate,
   addresses,
   address,
+  parcelPresets,
+  parcelPreset,
+  rateRule,
   trackers,
   trackerByNumber,
   tracker,

@@ -18,9 +18,10 @@ import {
   type CreateLabelValues,
 } from "@/lib/client/create-label/form-schema";
 import { defaultValues, type CreateLabelDefaults } from "@/lib/client/create-label/form-defaults";
-import { BUILT_IN_PRESETS, type ParcelPreset } from "@/lib/client/create-label/parcel-presets";
+import { withDefaultPreset, type ParcelPreset } from "@/lib/client/create-label/parcel-presets";
+import { CHEAPEST_RULE, preselectRate, type RateRuleSetting } from "@/lib/client/create-label/rate-rule";
 import { formatMoney } from "@/lib/client/format";
-import { rateViews, serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
+import { serviceName, type RateSort } from "@/lib/client/create-label/rates-view";
 import { AddressFieldset } from "./address-fieldset";
 import { BuySection } from "./buy-section";
 import { CustomsFieldset, useCustomsPrefill } from "./customs-fieldset";
@@ -37,8 +38,10 @@ export interface CreateLabelFormProps {
   defaults: CreateLabelDefaults;
   /** The active connections rating will ask. */
   carriers: readonly CarrierSummary[];
-  /** Boxes to prefill from: the built-in ones until an organization's saved presets come from the server. */
+  /** The organization's own boxes (offered before the built-in ones); its default one fills a blank parcel. */
   presets?: readonly ParcelPreset[];
+  /** How a rate is preselected when rates arrive (the organization's rule; cheapest by default). */
+  rateRule?: RateRuleSetting;
   /** Whose draft this is: drafts are kept in this browser per person and organization. */
   owner: DraftOwner;
 }
@@ -53,21 +56,33 @@ function boughtToast({ shipment, rate, previous }: Bought, nextLabel: () => void
   toast.success(`Label bought: ${serviceName(rate)}, ${price}`, {
     description,
     action: { label: "Next label", onClick: nextLabel },
+    // Long enough to reach "Next label" from the keyboard.
+    duration: 10_000,
   });
 }
 
 /** Create label: the form on the left, the rates and the purchase in a panel beside it (below it on narrow screens). */
-export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS, owner }: CreateLabelFormProps) {
+const NO_PRESETS: readonly ParcelPreset[] = [];
+
+/** The page's defaults with the organization's default box in the first parcel (server-rendered, so never late). */
+function withDefaultParcel(values: CreateLabelValues, presets: readonly ParcelPreset[]): CreateLabelValues {
+  const [first, ...rest] = values.parcels;
+  return first ? { ...values, parcels: [withDefaultPreset(first, presets), ...rest] } : values;
+}
+
+export function CreateLabelForm(props: CreateLabelFormProps) {
+  const { defaults, carriers, presets = NO_PRESETS, rateRule = CHEAPEST_RULE, owner } = props;
   const router = useRouter();
   const form = useForm<CreateLabelValues, unknown, CreateLabelOutput>({
     resolver: zodResolver(CreateLabelSchema, formParseOptions),
-    defaultValues: defaultValues(defaults),
+    defaultValues: withDefaultParcel(defaultValues(defaults), presets),
   });
   const draft = useCreateLabelDraft(form, owner);
   const rates = useRates();
   const [sort, setSort] = useState<RateSort>("price");
   const [choice, setChoice] = useState<string | null>(null);
   const [ratesProblem, setRatesProblem] = useState<FailureView | null>(null);
+  const [ruleNote, setRuleNote] = useState<string | null>(null);
   const buy = useBuyLabel({
     onBought: (bought) => {
       draft.bought(form.getValues());
@@ -98,11 +113,11 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
       const quote = await rates.getRates(output, ratingKey(form.getValues()));
       if (quote) {
         showOnFields(carrierFieldErrors(quote.messages));
-        // The cheapest rate is chosen unless the clerk's choice is still offered: Buy is then one click away.
-        const cheapest = rateViews(quote.rates, "price").find((v) => v.cheapest)?.rate;
-        setChoice((current) =>
-          quote.rates.some((r) => rateChoice(r) === current) ? current : cheapest ? rateChoice(cheapest) : null,
-        );
+        // The organization's rule chooses unless the clerk's choice is still offered: Buy is then one click away.
+        const preselected = preselectRate(quote.rates, rateRule);
+        const offered = (c: string | null) => quote.rates.some((r) => rateChoice(r) === c);
+        setRuleNote(offered(choice) ? null : preselected.note);
+        setChoice((current) => (offered(current) ? current : preselected.rate ? rateChoice(preselected.rate) : null));
       }
     } catch (error) {
       const view = ratesFailure(error);
@@ -179,7 +194,7 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
               />
             </div>
             <div className="grid items-start gap-6 @3xl:grid-cols-2">
-              <ParcelFieldset presets={presets} />
+              <ParcelFieldset own={presets} />
               <LabelOptionsFieldset />
             </div>
             {customs && <CustomsFieldset from={shipperCountry} to={recipientCountry} />}
@@ -195,6 +210,8 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
               onSort={setSort}
               choice={choice}
               onChoose={setChoice}
+              rule={rateRule}
+              ruleNote={ruleNote}
               locked={buy.busy}
             >
               <BuySection

@@ -5,8 +5,14 @@ import { useFormContext, useWatch } from "react-hook-form";
 import { Card } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
-import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
-import { matchingPreset, presetLabel, presetValues, type ParcelPreset } from "@/lib/client/create-label/parcel-presets";
+import type { CreateLabelValues, ParcelValues } from "@/lib/client/create-label/form-schema";
+import {
+  BUILT_IN_PRESETS,
+  matchingPreset,
+  presetChanges,
+  presetLabel,
+  type ParcelPreset,
+} from "@/lib/client/create-label/parcel-presets";
 import { SelectField, TextField } from "./form-field";
 
 export const WEIGHT_UNIT_OPTIONS = [
@@ -20,10 +26,14 @@ const DIMENSION_UNITS = [
   { value: "CM", label: "cm" },
 ];
 
-/** The parcel: a preset fills in the box's dimensions; the weight is typed (or, later, read from the scale). */
-export function ParcelFieldset({ presets }: { presets: readonly ParcelPreset[] }) {
-  const { control, setValue, formState } = useFormContext<CreateLabelValues>();
+/**
+ * The parcel: a preset (the organization's own, then the built-in ones) fills in the box's dimensions, and its weight
+ * when none is typed; the weight is typed (or, later, read from the scale).
+ */
+export function ParcelFieldset({ own }: { own: readonly ParcelPreset[] }) {
+  const { control, getValues, setValue, formState } = useFormContext<CreateLabelValues>();
   const parcel = useWatch({ control, name: "parcels.0" });
+  const presets = [...own, ...BUILT_IN_PRESETS];
   const preset = matchingPreset(presets, parcel);
   const presetId = useId();
 
@@ -32,10 +42,15 @@ export function ParcelFieldset({ presets }: { presets: readonly ParcelPreset[] }
     if (!chosen) return;
     // Re-checked at once after a failed submit, so a dimension error goes away as the preset fixes it.
     const options = { shouldDirty: true, shouldValidate: formState.isSubmitted };
-    for (const [key, value] of Object.entries(presetValues(chosen))) {
-      setValue(`parcels.0.${key as "length" | "width" | "height" | "dimension_unit"}`, value, options);
+    for (const [key, value] of Object.entries(presetChanges(chosen, getValues("parcels.0")))) {
+      setValue(`parcels.0.${key as keyof ParcelValues}`, value, options);
     }
   }
+  const option = (p: ParcelPreset) => (
+    <option key={p.id} value={p.id}>
+      {presetLabel(p)}
+    </option>
+  );
 
   return (
     <Card>
@@ -45,11 +60,14 @@ export function ParcelFieldset({ presets }: { presets: readonly ParcelPreset[] }
           <Label htmlFor={presetId}>Package</Label>
           <NativeSelect id={presetId} value={preset?.id ?? ""} onChange={choosePreset}>
             <option value="">Custom dimensions</option>
-            {presets.map((p) => (
-              <option key={p.id} value={p.id}>
-                {presetLabel(p)}
-              </option>
-            ))}
+            {own.length > 0 ? (
+              <>
+                <optgroup label="Your organization's">{own.map(option)}</optgroup>
+                <optgroup label="Common sizes">{BUILT_IN_PRESETS.map(option)}</optgroup>
+              </>
+            ) : (
+              BUILT_IN_PRESETS.map(option)
+            )}
           </NativeSelect>
         </div>
         <div className="grid grid-cols-[minmax(0,1fr)_6rem] items-start gap-4 @sm:max-w-sm">

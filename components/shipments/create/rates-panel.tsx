@@ -1,12 +1,13 @@
 "use client";
 
-import { ArrowDownWideNarrow, CircleAlert, RefreshCw, TriangleAlert } from "lucide-react";
+import { ArrowDownWideNarrow, CircleAlert, Info, RefreshCw, TriangleAlert } from "lucide-react";
 import { RadioGroup, ToggleGroup } from "radix-ui";
 import { useEffect, useRef } from "react";
 import { TestBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { FailureView } from "@/lib/client/create-label/failures";
+import { ruleText, type RateRuleSetting } from "@/lib/client/create-label/rate-rule";
 import { rateViews, ratesAnnouncement, type RateSort } from "@/lib/client/create-label/rates-view";
 import { CarrierMessages } from "./carrier-messages";
 import { RateCard, rateChoice } from "./rate-card";
@@ -31,6 +32,10 @@ interface RatesPanelProps {
   onSort: (sort: RateSort) => void;
   choice: string | null;
   onChoose: (choice: string) => void;
+  /** The organization's rate rule, named when it is not the cheapest. */
+  rule?: RateRuleSetting;
+  /** Why the rule could not be followed for these rates (its service not offered), or null. */
+  ruleNote?: string | null;
   /** A purchase is running: the rates it was chosen from stay as they are until it answers. */
   locked: boolean;
   /** The purchase controls, shown under the rates. */
@@ -43,13 +48,14 @@ const SORTS: { value: RateSort; label: string }[] = [
 ];
 
 export function RatesPanel(props: RatesPanelProps) {
-  const { carriers, quote, stale, pending, failure, sort, onSort, choice, onChoose, locked, children } = props;
+  const { carriers, quote, stale, pending, failure, sort, onSort, choice, onChoose, rule, ruleNote, locked, children } =
+    props;
   const views = quote ? rateViews(quote.rates, sort) : [];
   const labelOf = (ref: string) => carriers.find((c) => c.id === ref)?.displayName;
   const announcement = pending
     ? "Getting rates…"
     : quote
-      ? `${stale ? "Rates are out of date. " : ""}${ratesAnnouncement(views, quote.messages)}`
+      ? `${stale ? "Rates are out of date. " : ""}${ratesAnnouncement(views, quote.messages)}${ruleNote ? ` ${ruleNote}` : ""}`
       : "";
   const section = useRef<HTMLElement>(null);
   // Stacked under the form (narrow screens), new rates would arrive out of sight: bring them into view, leaving the
@@ -125,6 +131,17 @@ export function RatesPanel(props: RatesPanelProps) {
           <Skeleton className="h-20" />
           <Skeleton className="h-20" />
         </div>
+      )}
+
+      {rule && rule.kind !== "cheapest" && (
+        <p className="text-sm text-muted-foreground">Your organization preselects {ruleText(rule)}.</p>
+      )}
+
+      {quote && ruleNote && (
+        <p className="flex gap-2 rounded-md border border-info-border bg-info-muted p-3 text-sm">
+          <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
+          {ruleNote}
+        </p>
       )}
 
       {quote && views.length > 0 && (

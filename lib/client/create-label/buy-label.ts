@@ -3,7 +3,7 @@ import type { Message } from "@/lib/schemas/message";
 import type { Rate } from "@/lib/schemas/rate";
 import type { Shipment } from "@/lib/schemas/shipment";
 import { buyKey, createKey, type PurchaseAttempt } from "./purchase-attempt";
-import { cents } from "./rates-view";
+import { cents } from "@/lib/rates/rate-order";
 
 export type Api = <T>(path: string, request: ApiRequest) => Promise<T>;
 

@@ -75,5 +75,10 @@ describe("create-label draft", () => {
     expect(next.parcels[0]).toEqual({ ...defaults.parcels[0], weight_unit: "KG", dimension_unit: "CM" });
     expect(next.label_type).toBe("ZPL");
     expect(next.recipient).toEqual(defaults.recipient);
+
+    // The organization's default box (in inches, with its weight in pounds) keeps its own units.
+    const boxed = structuredClone(defaults);
+    boxed.parcels[0] = { weight: "2", weight_unit: "LB", length: "12", width: "10", height: "8", dimension_unit: "IN" };
+    expect(withPreferences(storage, key, boxed).parcels[0]).toEqual(boxed.parcels[0]);
   });
 });

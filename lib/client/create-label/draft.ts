@@ -97,6 +97,14 @@ export function withPreferences(storage: DraftStorage, key: string, defaults: Cr
   return {
     ...defaults,
     label_type: prefs.label_type,
-    parcels: [{ ...parcel, weight_unit: prefs.weight_unit, dimension_unit: prefs.dimension_unit }, ...rest],
+    // A unit the page filled with its number (the organization's default preset) stays with that number.
+    parcels: [
+      {
+        ...parcel,
+        weight_unit: parcel.weight === "" ? prefs.weight_unit : parcel.weight_unit,
+        dimension_unit: parcel.length === "" ? prefs.dimension_unit : parcel.dimension_unit,
+      },
+      ...rest,
+    ],
   };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { BUILT_IN_PRESETS, matchingPreset, presetLabel, presetValues } from "./parcel-presets";
+import {
+  BUILT_IN_PRESETS,
+  matchingPreset,
+  presetChanges,
+  presetLabel,
+  presetValues,
+  withDefaultPreset,
+  type ParcelPreset,
+} from "./parcel-presets";
 
 const parcel = {
   weight: "1",
@@ -27,5 +35,32 @@ describe("parcel presets", () => {
       "Large box, 18 × 14 × 12 in",
       "Padded envelope, 10 × 13 in",
     ]);
+  });
+
+  it("fill a weight only into an empty weight field, and the default one fills a blank parcel", () => {
+    const mailer: ParcelPreset = {
+      id: "pps_1",
+      name: "Mailer",
+      length: 30,
+      width: 22,
+      height: 3,
+      dimension_unit: "CM",
+      weight: 120,
+      weight_unit: "G",
+      is_default: true,
+    };
+    const blank = { ...parcel, weight: "" };
+    expect(presetChanges(mailer, blank)).toEqual({
+      length: "30",
+      width: "22",
+      height: "3",
+      dimension_unit: "CM",
+      weight: "120",
+      weight_unit: "G",
+    });
+    // The clerk's weight stays as typed, in the clerk's unit.
+    expect(presetChanges(mailer, parcel)).not.toHaveProperty("weight");
+    expect(withDefaultPreset(blank, [...BUILT_IN_PRESETS, mailer])).toMatchObject({ weight: "120", length: "30" });
+    expect(withDefaultPreset(blank, BUILT_IN_PRESETS)).toBe(blank);
   });
 });

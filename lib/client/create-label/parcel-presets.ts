@@ -1,10 +1,10 @@
-import type { DimensionUnit } from "@/lib/carriers/types";
+import type { DimensionUnit, WeightUnit } from "@/lib/carriers/types";
 import type { ParcelValues } from "./form-schema";
 import { numberFromText } from "./number-text";
 
 /**
- * A box the clerk ships often. Built-in ones come from this file; an organization's saved presets (and a carrier's
- * own boxes) will come from the server in the same shape and be passed to the form beside these.
+ * A box the clerk ships often: the organization's own (GET /v1/parcel_presets, which may carry a weight and be the
+ * default) or a built-in one from this file.
  */
 export interface ParcelPreset {
   id: string;
@@ -13,6 +13,9 @@ export interface ParcelPreset {
   width: number;
   height: number;
   dimension_unit: DimensionUnit;
+  weight?: number | null;
+  weight_unit?: WeightUnit | null;
+  is_default?: boolean;
 }
 
 export const BUILT_IN_PRESETS: readonly ParcelPreset[] = [
@@ -42,6 +45,24 @@ export function presetValues(
     height: String(preset.height),
     dimension_unit: preset.dimension_unit,
   };
+}
+
+/**
+ * What choosing a preset changes: its dimensions always (that is the choice), its weight only into an empty weight
+ * field, so a weight the clerk typed is never overwritten.
+ */
+export function presetChanges(preset: ParcelPreset, parcel: ParcelValues): Partial<ParcelValues> {
+  const weight =
+    preset.weight && preset.weight_unit && parcel.weight.trim() === ""
+      ? { weight: String(preset.weight), weight_unit: preset.weight_unit }
+      : {};
+  return { ...presetValues(preset), ...weight };
+}
+
+/** A blank parcel filled from the organization's default preset, if it has one; otherwise as it was. */
+export function withDefaultPreset(parcel: ParcelValues, presets: readonly ParcelPreset[]): ParcelValues {
+  const preset = presets.find((p) => p.is_default);
+  return preset ? { ...parcel, ...presetChanges(preset, parcel) } : parcel;
 }
 
 /** The preset the parcel's dimensions are, if any: the select shows it, and "Custom" once the clerk edits them. */

@@ -1,6 +1,7 @@
 import type { Message } from "@/lib/schemas/message";
 import type { Rate } from "@/lib/schemas/rate";
 import { formatCalendarDay, formatMoney } from "@/lib/client/format";
+import { bestRate, bySpeedOnly, cheaperFirst, knowsSpeed, type RateFacts } from "@/lib/rates/rate-order";
 
 export type RateSort = "price" | "speed";
 
@@ -10,24 +11,15 @@ export interface RateView {
   fastest: boolean;
 }
 
-/** Money compared in whole cents: floats would call 0.1 + 0.2 dearer than 0.3. */
-export const cents = (amount: number) => Math.round(amount * 100);
+export const rateFacts = (rate: Rate): RateFacts => ({
+  totalCharge: rate.total_charge,
+  transitDays: rate.transit_days,
+  estimatedDelivery: rate.meta.estimated_delivery ?? null,
+});
 
-/** A carrier that gives no transit time (0) is not the fastest. */
-const days = (rate: Rate) => (rate.transit_days > 0 ? rate.transit_days : Number.POSITIVE_INFINITY);
-const delivery = (rate: Rate) => rate.meta.estimated_delivery ?? "9999-12-31";
-
-function byPrice(a: Rate, b: Rate): number {
-  return a.currency.localeCompare(b.currency) || cents(a.total_charge) - cents(b.total_charge) || bySpeedOnly(a, b);
-}
-
-function bySpeedOnly(a: Rate, b: Rate): number {
-  return days(a) - days(b) || delivery(a).localeCompare(delivery(b));
-}
-
-function bySpeed(a: Rate, b: Rate): number {
-  return bySpeedOnly(a, b) || byPrice(a, b);
-}
+/** Grouped by currency (prices in two cannot be compared), then the one rule's cheapest first. */
+const byPrice = (a: Rate, b: Rate) => a.currency.localeCompare(b.currency) || cheaperFirst(rateFacts(a), rateFacts(b));
+const bySpeed = (a: Rate, b: Rate) => bySpeedOnly(rateFacts(a), rateFacts(b)) || byPrice(a, b);
 
 /**
  * The rates in the chosen order with the cheapest and the fastest marked (one each; a tie goes to the faster, or the
@@ -35,8 +27,12 @@ function bySpeed(a: Rate, b: Rate): number {
  */
 export function rateViews(rates: readonly Rate[], sort: RateSort): RateView[] {
   const singleCurrency = new Set(rates.map((r) => r.currency)).size === 1;
-  const cheapest = singleCurrency ? [...rates].sort(byPrice)[0] : undefined;
-  const fastest = [...rates].filter((r) => days(r) !== Number.POSITIVE_INFINITY).sort(bySpeed)[0];
+  const cheapest = singleCurrency ? bestRate(rates, "cheapest", rateFacts) : undefined;
+  const fastest = bestRate(
+    rates.filter((r) => knowsSpeed(rateFacts(r))),
+    "fastest",
+    rateFacts,
+  );
   return [...rates]
     .sort(sort === "price" ? byPrice : bySpeed)
     .map((rate) => ({ rate, cheapest: rate === cheapest, fastest: rate === fastest }));

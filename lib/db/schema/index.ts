@@ -12,3 +12,4 @@ export * from "./audit-events";
 export * from "./rate-limits";
 export * from "./batches";
 export * from "./address-book";
+export * from "./parcel-presets";

@@ -4,14 +4,19 @@ import type { CarrierSummary } from "@/components/shipments/create/rates-panel";
 import { lastShipFrom } from "@/lib/auth/memberships";
 import { listConnections } from "@/lib/connections/list-connections";
 import { requireSession } from "@/lib/dashboard/session";
+import { MAX_PARCEL_PRESETS } from "@/lib/orgs/parcel-presets/create-parcel-preset";
+import { listParcelPresets } from "@/lib/orgs/parcel-presets/get-parcel-preset";
+import { getRateRule } from "@/lib/orgs/rate-rule";
 
 export const metadata: Metadata = { title: "Create label" };
 
 export default async function CreateLabelPage() {
   const { ctx, user, org } = await requireSession();
-  const [connections, shipFrom] = await Promise.all([
+  const [connections, shipFrom, presets, rateRule] = await Promise.all([
     listConnections({ ctx, filters: { active: true, limit: 100, offset: 0 } }),
     lastShipFrom(ctx),
+    listParcelPresets({ ctx, query: { limit: MAX_PARCEL_PRESETS, offset: 0 } }),
+    getRateRule(ctx),
   ]);
   const carriers: CarrierSummary[] = connections.results
     .filter((c) => c.capabilities.includes("rates"))
@@ -28,6 +33,8 @@ export default async function CreateLabelPage() {
       <CreateLabelForm
         defaults={{ shipFrom, signer: user.name }}
         carriers={carriers}
+        presets={presets.results}
+        rateRule={rateRule}
         owner={{ orgId: org.id, userId: user.id }}
       />
     </div>
