@@ -29,8 +29,14 @@ export function Providers({ children }: { children: React.ReactNode }) {
   const queryClient = getQueryClient();
   return (
     <QueryClientProvider client={queryClient}>
-      <NuqsAdapter>{children}</NuqsAdapter>
+      {/*
+        First in the document, so the toasts are the first Tab stops of the cycle rather than the last. Sonner sends
+        the focus back to where it entered its toasts from when Tab leaves them; entered from the page's last control
+        ("Open tracker" after a purchase), that made Tab loop between the two. Entered from the top of the cycle, Tab
+        leaving them goes on into the page.
+      */}
       <Toaster />
+      <NuqsAdapter>{children}</NuqsAdapter>
     </QueryClientProvider>
   );
 }

@@ -36,6 +36,6 @@ test("after a purchase, Tab moves on past the toast instead of looping back to â
   expect(left, "Tab reaches the toast").toBeGreaterThanOrEqual(0);
   const after = stops.slice(left).find((s) => !s.startsWith("toast:"));
   expect(after, "focus leaving the toast").toBeDefined();
-  // The toasts are the page's last stops: on from them is the page's first, as the browser's own cycle goes.
+  // The toasts are the cycle's first stops (app/providers.tsx): on from them is the page's first, "Skip to content".
   expect(after, stops.join(" â†’ ")).toMatch(/Skip to content/);
 });
