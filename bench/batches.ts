@@ -4,11 +4,11 @@
  * 1 000 CSV rows (test/batch-csv.ts: 7 broken) on a sandbox connection answering after 0 ms and after 200 ms, at a
  * budget of BUDGET calls per second (batch_calls_per_second): time of the dry run, time to all purchased, the most
  * labels the carrier sold in any one second (never above the budget), peak memory, and the time to the merged PDF
- * (10 parts of 100 labels). Then the dry run of 10 000 rows (a budget of 1 000 calls a second: the dry run's own
- * cost, not the carrier's). The goals from the issue are printed beside each number.
+ * (10 parts of 100 labels). Then the dry run of 10 000 rows naming no carrier (the organization's sandbox, unpaced:
+ * the dry run's own cost, not the carrier's). The goals from the issue are printed beside each number.
  *
  * Env: DATABASE_URL (an admin URL: a scratch database is created there and dropped; without it, the embedded
- * database in memory), ROWS (1000), BIG_ROWS (10000), BUDGET (20), LATENCIES (0,200).
+ * database in memory), ROWS (1000), BIG_ROWS (10000), BUDGET (20), LATENCIES (0,200; empty: the 10 000-row dry run only).
  */
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
@@ -18,7 +18,7 @@ process.env.ENCRYPTION_KEY ??= "a".repeat(64);
 const ROWS = Number(process.env.ROWS ?? 1000);
 const BIG_ROWS = Number(process.env.BIG_ROWS ?? 10_000);
 const BUDGET = Number(process.env.BUDGET ?? 20);
-const LATENCIES = (process.env.LATENCIES ?? "0,200").split(",").map(Number);
+const LATENCIES = (process.env.LATENCIES ?? "0,200").split(",").filter(Boolean).map(Number);
 
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
@@ -62,7 +62,7 @@ async function main() {
     postal_code: "60607",
     country_code: "US",
   };
-  const upload = async (key: string, bytes: Uint8Array, carrierId: string) => {
+  const upload = async (key: string, bytes: Uint8Array, carrierId?: string) => {
     const form = new FormData();
     form.set("file", new Blob([Buffer.from(bytes)], { type: "text/csv" }), "orders.csv");
     form.set(
@@ -70,7 +70,7 @@ async function main() {
       JSON.stringify({
         shipper,
         mapping: { reference: "order_number", "recipient.person_name": "name" },
-        rate_policy: { kind: "cheapest", carrier_id: carrierId },
+        rate_policy: carrierId ? { kind: "cheapest", carrier_id: carrierId } : { kind: "cheapest" },
       }),
     );
     const res = await createBatch(
@@ -142,11 +142,13 @@ async function main() {
     );
   }
 
+  // No carrier named: the rows are rated by the organization's own sandbox (0 ms) without a budget's pacing, so this
+  // is the dry run's own cost. Paced at any budget a connection may set (at most 1 000 calls a second), 10 000 rows
+  // could not take less than 10 s.
   const { key } = await makeOrg("bench big");
-  const fast = await addSandbox(key, "bench-big", { batch_calls_per_second: 1000 });
   peakRss = process.memoryUsage().rss;
   const t = performance.now();
-  const id = await upload(key, batchCsv(BIG_ROWS), fast.carrier_id);
+  const id = await upload(key, batchCsv(BIG_ROWS));
   const stored = performance.now() - t;
   const dry = await drain(id);
   console.log(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { carrierShipDate, isPastDate, localClock, originTimeZone } from "@/lib/carriers/ship-date";
+import { carrierShipDate, isPastDate, localClock, localDateTime, originTimeZone } from "@/lib/carriers/ship-date";
 
 const at = (iso: string) => new Date(iso);
 const chicago = { date: null, time_zone: "America/Chicago" };
@@ -72,5 +72,36 @@ describe("localClock and isPastDate", () => {
     expect(localClock(at("2026-11-21T01:00:00Z"), "America/Chicago")).toEqual({ date: "2026-11-20", minutes: 1140 });
     expect(isPastDate("2026-11-20", at("2026-11-21T01:00:00Z"), "America/Chicago")).toBe(false);
     expect(isPastDate("2026-11-20", at("2026-11-21T01:00:00Z"), "Europe/London")).toBe(true);
+  });
+});
+
+describe("localDateTime", () => {
+  it("answers again from the same minute, and anew from the next minute and from another zone", () => {
+    const first = localDateTime(at("2026-11-20T22:59:00.000Z"), "America/Chicago");
+    expect(first).toEqual({ date: "2026-11-20", time: "16:59" });
+    // A caller changing its answer does not change the next one.
+    first.time = "00:00";
+    expect(localDateTime(at("2026-11-20T22:59:59.999Z"), "America/Chicago")).toEqual({
+      date: "2026-11-20",
+      time: "16:59",
+    });
+    expect(localDateTime(at("2026-11-20T23:00:00.000Z"), "America/Chicago")).toEqual({
+      date: "2026-11-20",
+      time: "17:00",
+    });
+    expect(localDateTime(at("2026-11-20T23:00:00.000Z"), "Asia/Kolkata")).toEqual({
+      date: "2026-11-21",
+      time: "04:30",
+    });
+    // Back to an earlier minute (a test's clock, an old event): not the last answer.
+    expect(localDateTime(at("2026-11-20T22:58:30.000Z"), "America/Chicago")).toEqual({
+      date: "2026-11-20",
+      time: "16:58",
+    });
+  });
+
+  it("refuses an unknown zone every time", () => {
+    expect(() => localDateTime(at("2026-11-20T23:00:00Z"), "Mars/Olympus")).toThrow(RangeError);
+    expect(() => localDateTime(at("2026-11-20T23:00:00Z"), "Mars/Olympus")).toThrow(RangeError);
   });
 });

@@ -125,9 +125,22 @@ export function originTimeZone(
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+// The last answer per zone, by the minute it is for: every zone's offset is whole minutes (since the 1970s), so the
+// wall clock only changes on a minute boundary. formatToParts is the dearest step of rating with the sandbox, and a
+// busy instance asks for the same zone and minute thousands of times.
+const lastByZone = new Map<string, { minute: number; value: { date: string; time: string } }>();
 
 /** Wall-clock date (`YYYY-MM-DD`) and time (`HH:MM`) of the instant in an IANA time zone, as carriers report. */
 export function localDateTime(instant: Date, timeZone: string): { date: string; time: string } {
+  const minute = Math.floor(instant.getTime() / 60_000);
+  const last = lastByZone.get(timeZone);
+  if (last?.minute === minute) return { ...last.value };
+  const value = formatLocal(instant, timeZone);
+  lastByZone.set(timeZone, { minute, value });
+  return { ...value };
+}
+
+function formatLocal(instant: Date, timeZone: string): { date: string; time: string } {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", {

@@ -128,7 +128,8 @@ export const batchRows = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.batchId, t.line] }),
-    index("batch_rows_state").on(t.batchId, t.state),
+    // A worker's claim asks for the first row of one state in CSV order (lib/batches/run-batch.ts).
+    index("batch_rows_state_line").on(t.batchId, t.state, t.line),
     uniqueIndex("batch_rows_idempotency_key").on(t.idempotencyKey),
     index("batch_rows_shipment").on(t.shipmentId),
   ],
