@@ -180,7 +180,7 @@ export function CreateLabelForm({ defaults, carriers, presets = BUILT_IN_PRESETS
             </div>
             <div className="grid items-start gap-6 @3xl:grid-cols-2">
               <ParcelFieldset presets={presets} />
-              <LabelOptionsFieldset />
+              <LabelOptionsFieldset carrier={chosen?.carrier_name ?? null} />
             </div>
             {customs && <CustomsFieldset from={shipperCountry} to={recipientCountry} />}
           </fieldset>
