@@ -109,7 +109,7 @@ const LATIN_FOLDS: Record<string, string> = {
 };
 
 /** One character as plain Latin letters when it has an obvious fold (é → e, Ł → L), else unchanged. */
-export function foldLatin(ch: string): string {
+function foldLatin(ch: string): string {
   return LATIN_FOLDS[ch] ?? ch.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
 }
 

@@ -64,13 +64,13 @@ export type MeasureText = (text: string, size: number, bold: boolean) => number;
  * The width bound the PNG (OCR-B, monospaced) and ZPL (the printer's own font 0, which we cannot measure) are laid out
  * with, and the one the warnings before buying use: a line that fits by it fits in every format.
  */
-export const estimateWidth: MeasureText = (text, size) => Array.from(text).length * size * MAX_ADVANCE_RATIO;
+const estimateWidth: MeasureText = (text, size) => Array.from(text).length * size * MAX_ADVANCE_RATIO;
 
 /** A line shrinks to fit, never below half its size: smaller, a 203 dpi printer's letters stop being legible. */
-export const MIN_TEXT_SCALE = 0.5;
+const MIN_TEXT_SCALE = 0.5;
 
 /** What the label could not print whole: the fields ("recipient.address_line1", "reference") cut even at the smallest size. */
-export interface LabelLayout {
+interface LabelLayout {
   elements: LabelElement[];
   cut: string[];
 }

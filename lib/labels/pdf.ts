@@ -29,7 +29,7 @@ function drawText(page: PDFPage, el: TextElement, fonts: PdfText): void {
 }
 
 /** Text widths in layout dots, by the fonts the PDF embeds. */
-export function pdfMeasure(fonts: PdfText): MeasureText {
+function pdfMeasure(fonts: PdfText): MeasureText {
   return (text, size, bold) => fonts.widthOf(text, size * EM_PER_CELL, bold);
 }
 

@@ -7,7 +7,7 @@ import { addressLineFields, type LabelContent } from "@/lib/labels/content";
 import { fitLabel } from "@/lib/labels/layout";
 
 /** Characters of a reference the sandbox keeps and prints, as UPS, DHL Express and Canada Post do (docs/sandbox.md). */
-export const SANDBOX_REFERENCE_LENGTH = 35;
+const SANDBOX_REFERENCE_LENGTH = 35;
 
 const SANDBOX_LABEL_FOOTER = "SANDBOX TEST LABEL - NOT VALID FOR SHIPPING";
 
