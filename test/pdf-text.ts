@@ -65,10 +65,18 @@ function dictAt(doc: PDFDocument, dict: PDFDict | undefined, key: string): PDFDi
   return resolved instanceof PDFDict ? resolved : undefined;
 }
 
+const decoders = new WeakMap<PDFDict, Decoder>();
+
 function fontDecoder(doc: PDFDocument, resources: PDFDict | undefined, name: string): Decoder {
   const font = dictAt(doc, dictAt(doc, resources, "Font"), name);
-  const toUnicode = font?.get(PDFName.of("ToUnicode"));
-  return toUnicode ? toUnicodeDecoder(streamText(doc, toUnicode)) : latin1;
+  if (!font) return latin1;
+  let decoder = decoders.get(font);
+  if (!decoder) {
+    const toUnicode = font.get(PDFName.of("ToUnicode"));
+    decoder = toUnicode ? toUnicodeDecoder(streamText(doc, toUnicode)) : latin1;
+    decoders.set(font, decoder);
+  }
+  return decoder;
 }
 
 const TOKEN = /\/[^\s/<>[\]()]+|<[0-9a-fA-F\s]*>|\((?:\\[\s\S]|[^\\)])*\)|\[|\]|[^\s/<>[\]()]+/g;
