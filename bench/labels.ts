@@ -2,7 +2,8 @@
  * Label drawing benchmark (`npm run bench:labels`). Prints numbers; asserts nothing.
  *
  * Per format (PDF, PNG, ZPL): the first label in a fresh process (module and font loading included), then the mean
- * time per label over ROUNDS labels, and the file's size; for the PDF, once with Latin text and once with an address in
+ * time per label over ROUNDS labels (wall clock, and the process's CPU time, steadier on a busy machine), and the
+ * file's size; for the PDF, once with Latin text and once with an address in
  * Latin, Greek, Cyrillic, Chinese, Japanese and Korean (the fallback fonts loaded and embedded).
  *
  * Env: ROUNDS (50).
@@ -28,11 +29,15 @@ async function measure(name: string, content: LabelContent, type: "PDF" | "PNG" 
   const first = await renderLabel(content, type);
   const firstMs = performance.now() - t;
   t = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < ROUNDS; i++) await renderLabel(content, type);
   const meanMs = (performance.now() - t) / ROUNDS;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000 / ROUNDS;
   console.log(
     `${name.padEnd(12)} ${type}  first ${firstMs.toFixed(1).padStart(7)} ms  ` +
-      `mean ${meanMs.toFixed(2).padStart(7)} ms/label  ${String(first.length).padStart(7)} bytes`,
+      `mean ${meanMs.toFixed(2).padStart(7)} ms/label (CPU ${cpuMs.toFixed(2).padStart(6)} ms)  ` +
+      `${String(first.length).padStart(7)} bytes`,
   );
 }
 

@@ -14,6 +14,8 @@ import { pdfLib } from "@/lib/labels/pdf-lib";
  * document then shares the parsed fonts.
  */
 
+// Read at run time from the project's root, where `next start`, the CLI, the benches and the tests all run (the
+// build is not a standalone bundle, so the files stay where the repository has them).
 const FONT_DIR = join(process.cwd(), "assets", "fonts");
 
 const FILES = {
