@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { pdfLines } from "@/test/pdf-text";
 import { OWNER } from "./accounts";
 import { expect, field, signIn, test } from "./fixtures";
 import { fillLabel, TO } from "./label-form";
@@ -47,6 +49,41 @@ test.describe("the shipping flow", () => {
     await expect(page.getByRole("row", { name: new RegExp(reference) })).toHaveCount(1);
     await page.goBack();
     await expect(page).toHaveURL(new RegExp(`q=${reference}$`));
+  });
+
+  test("prints a 60-character street and a 30-character reference whole on the label and the sheet", async ({
+    page,
+  }) => {
+    const street = "1234 Exceptionally Long Boulevard Northwest, Building C Unit";
+    const reference = `R${Date.now()}`.padEnd(30, "-ABCDEFGHIJKLMNOPQRSTUVWXYZ").slice(0, 30);
+    expect([street.length, reference.length]).toEqual([60, 30]);
+    await fillLabel(page, "X".repeat(40), { ...TO, street });
+    await page.getByRole("button", { name: "Get rates" }).click();
+    await page
+      .getByRole("radio", { name: /Sandbox/ })
+      .first()
+      .click();
+    // Before buying: the chosen carrier keeps 35 characters of a reference, and the form says so at the field.
+    await expect(
+      page.getByText("The sandbox label prints the first 35 characters of the reference; this one has 40."),
+    ).toBeVisible();
+    await field(page, "Reference").fill(reference);
+    await expect(page.getByText(/prints the first 35 characters/)).toHaveCount(0);
+    await page.getByRole("button", { name: /^Buy label/ }).click();
+    await expect(page).toHaveURL(/\/shipments\/shp_[0-9a-f]{32}$/, { timeout: 30_000 });
+
+    for (const [item, name] of [
+      [/^Label as bought/, "label"],
+      ["Letter sheet (PDF)", "letter sheet"],
+    ] as const) {
+      await page.getByRole("button", { name: "Download" }).click();
+      const download = page.waitForEvent("download");
+      await page.getByRole("menuitem", { name: item }).click();
+      const bytes = new Uint8Array(await readFile(await (await download).path()));
+      const lines = await pdfLines(bytes);
+      expect(lines, name).toContain(street);
+      expect(lines, name).toContain(reference);
+    }
   });
 
   test("puts the API's field error on the field that caused it, and buys nothing", async ({ page, api }) => {

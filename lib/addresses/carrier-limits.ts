@@ -9,6 +9,8 @@ interface CarrierLimits {
   street: number;
   city: number;
   name: number;
+  /** Characters of the client's reference the carrier keeps (and prints, where its label shows one). */
+  reference: number;
   /** Prints Latin letters only (a character outside ISO-8859-1 comes out as "?"). */
   latinOnly: boolean;
   /** Whether the carrier delivers to a PO Box: every service, none, or only these service codes. */
@@ -16,16 +18,17 @@ interface CarrierLimits {
 }
 
 export const CARRIER_LIMITS: Record<CarrierName, CarrierLimits> = {
-  // Our own label embeds a font that prints what it is given; no carrier lines to fit.
-  sandbox: { street: 200, city: 100, name: 200, latinOnly: false, poBox: "all" },
+  // Our own label (lib/labels/layout.ts) embeds a font that prints what it is given and shrinks a long line to fit;
+  // these are the lengths every format prints whole even in the widest letters (docs/sandbox.md, "The label").
+  sandbox: { street: 60, city: 45, name: 60, reference: 35, latinOnly: false, poBox: "all" },
   // UPS delivers to PO Boxes only through the USPS hand-off services (SurePost, Mail Innovations), not sold here.
-  ups: { street: 35, city: 30, name: 35, latinOnly: true, poBox: "none" },
+  ups: { street: 35, city: 30, name: 35, reference: 35, latinOnly: true, poBox: "none" },
   // FedEx: Ground Economy (SMART_POST) hands off to USPS and so reaches PO Boxes; no other service does.
-  fedex: { street: 35, city: 35, name: 35, latinOnly: true, poBox: ["SMART_POST"] },
-  usps: { street: 50, city: 28, name: 50, latinOnly: true, poBox: "all" },
+  fedex: { street: 35, city: 35, name: 35, reference: 30, latinOnly: true, poBox: ["SMART_POST"] },
+  usps: { street: 50, city: 28, name: 50, reference: 30, latinOnly: true, poBox: "all" },
   // DHL Express is a courier: a signature at a door, never a PO Box.
-  dhl_express: { street: 45, city: 45, name: 45, latinOnly: true, poBox: "none" },
-  canadapost: { street: 44, city: 40, name: 44, latinOnly: true, poBox: "all" },
+  dhl_express: { street: 45, city: 45, name: 45, reference: 35, latinOnly: true, poBox: "none" },
+  canadapost: { street: 44, city: 40, name: 44, reference: 35, latinOnly: true, poBox: "all" },
 };
 
 export function deliversToPoBox(carrier: CarrierName, service: string | null): boolean {

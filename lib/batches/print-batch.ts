@@ -5,7 +5,7 @@ import { withTransaction, type DomainContext } from "@/lib/context";
 import { addresses, batchRows, labels, shipments } from "@/lib/db/schema";
 import { StateConflictError, ValidationError } from "@/lib/errors";
 import { isPdf, isPng } from "@/lib/labels/check";
-import { encodable } from "@/lib/labels/pdf";
+import { pdfText } from "@/lib/labels/fonts";
 import { pdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 import { twoPerSheet } from "@/lib/labels/sheet";
@@ -181,8 +181,7 @@ export async function batchPackingList({ ctx, id }: { ctx: DomainContext; id: st
   const doc = await lib.PDFDocument.create();
   doc.setProducer("shipwell");
   doc.setTitle(`Packing list, batch ${id}`);
-  const font = await doc.embedFont(lib.StandardFonts.Helvetica);
-  const bold = await doc.embedFont(lib.StandardFonts.HelveticaBold);
+  const fonts = await pdfText(doc, JSON.stringify([batch.filename, rows]));
   const [W, H, M, LINE] = [612, 792, 36, 14];
   const cols = [
     { title: "Line", x: 0, width: 34 },
@@ -196,21 +195,17 @@ export async function batchPackingList({ ctx, id }: { ctx: DomainContext; id: st
   let page = doc.addPage([W, H]);
   let y = H - M;
   const header = () => {
-    page.drawText(encodable(bold, `Packing list: batch ${id}${batch.filename ? ` (${batch.filename})` : ""}`), {
-      x: M,
-      y,
-      size: 11,
-      font: bold,
-    });
+    const title = `Packing list: batch ${id}${batch.filename ? ` (${batch.filename})` : ""}`;
+    fonts.draw(page, title, { x: M, y, size: 11, bold: true });
     y -= LINE * 1.5;
-    for (const c of cols) page.drawText(c.title, { x: M + c.x, y, size: 8, font: bold });
+    for (const c of cols) fonts.draw(page, c.title, { x: M + c.x, y, size: 8, bold: true });
     y -= LINE;
   };
   header();
   const fit = (text: string, width: number) => {
-    let t = encodable(font, text);
-    while (t.length > 1 && font.widthOfTextAtSize(t, 8) > width - 4) t = t.slice(0, -1);
-    return t;
+    let t = Array.from(text);
+    while (t.length > 1 && fonts.widthOf(t.join(""), 8) > width - 4) t = t.slice(0, -1);
+    return t.join("");
   };
   for (const r of rows) {
     if (y < M) {
@@ -226,7 +221,7 @@ export async function batchPackingList({ ctx, id }: { ctx: DomainContext; id: st
       r.service ?? "",
       r.state === "purchased" ? (r.tracking ?? "") : r.state === "failed" ? `failed: ${r.errorCode ?? ""}` : r.state,
     ];
-    cells.forEach((text, i) => page.drawText(fit(text, cols[i]!.width), { x: M + cols[i]!.x, y, size: 8, font }));
+    cells.forEach((text, i) => fonts.draw(page, fit(text, cols[i]!.width), { x: M + cols[i]!.x, y, size: 8 }));
     y -= LINE;
   }
   return doc.save();

@@ -27,29 +27,34 @@ export interface LabelContent {
 
 /** The lines of an address block, most specific first, blank parts left out, the city line in local style. */
 export function addressLines(address: Address): string[] {
-  const lines: string[] = [];
-  const push = (value: string | null | undefined): void => {
+  return addressLineFields(address).map((l) => l.text);
+}
+
+/** The address block's lines, each with the field it prints (the city line also holds the state and postal code). */
+export function addressLineFields(address: Address): { field: keyof Address; text: string }[] {
+  const lines: { field: keyof Address; text: string }[] = [];
+  const push = (field: keyof Address, value: string | null | undefined): void => {
     const v = value?.trim();
-    if (v) lines.push(v);
+    if (v) lines.push({ field, text: v });
   };
-  push(address.person_name);
-  push(address.company_name);
-  push(address.address_line1);
-  push(address.address_line2);
-  push(address.suburb);
+  push("person_name", address.person_name);
+  push("company_name", address.company_name);
+  push("address_line1", address.address_line1);
+  push("address_line2", address.address_line2);
+  push("suburb", address.suburb);
   const city = address.city.trim();
   const state = address.state_code.trim();
   const postal = address.postal_code.trim();
   const country = address.country_code.trim().toUpperCase();
   if (POSTAL_CODE_FIRST.has(country)) {
-    push([postal, city].filter(Boolean).join(" ") + (state ? ` ${state}` : ""));
+    push("city", [postal, city].filter(Boolean).join(" ") + (state ? ` ${state}` : ""));
   } else if (POSTCODE_OWN_LINE.has(country)) {
-    push(city.toUpperCase());
-    push(postal.toUpperCase());
+    push("city", city.toUpperCase());
+    push("postal_code", postal.toUpperCase());
   } else {
-    push([city, [state, postal].filter(Boolean).join(" ")].filter(Boolean).join(", "));
+    push("city", [city, [state, postal].filter(Boolean).join(" ")].filter(Boolean).join(", "));
   }
-  push(address.country_code);
+  push("country_code", address.country_code);
   return lines;
 }
 
@@ -104,7 +109,7 @@ const LATIN_FOLDS: Record<string, string> = {
 };
 
 /** One character as plain Latin letters when it has an obvious fold (é → e, Ł → L), else unchanged. */
-export function foldLatin(ch: string): string {
+function foldLatin(ch: string): string {
   return LATIN_FOLDS[ch] ?? ch.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
 }
 

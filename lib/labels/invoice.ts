@@ -1,8 +1,8 @@
-import type { PDFFont, PDFPage } from "pdf-lib";
+import type { PDFPage } from "pdf-lib";
 import { taxRegistrations } from "@/lib/carriers/tax-registrations";
 import type { Address, Customs, NonDelivery, TaxParty, TaxRegistrationType } from "@/lib/carriers/types";
 import { addressLines, singleLine } from "@/lib/labels/content";
-import { encodable } from "@/lib/labels/pdf";
+import { pdfText, type PdfText } from "@/lib/labels/fonts";
 import { pdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 
@@ -82,20 +82,20 @@ const COLUMNS = [
 const amount = (n: number) => n.toFixed(2);
 
 /** Text that fits `width` at `size`, cut with an ellipsis when it does not. */
-function fitted(font: PDFFont, text: string, size: number, width: number): string {
-  let value = encodable(font, singleLine(text));
-  if (font.widthOfTextAtSize(value, size) <= width) return value;
-  while (value.length > 1 && font.widthOfTextAtSize(`${value}...`, size) > width) value = value.slice(0, -1);
-  return `${value}...`;
+function fitted(fonts: PdfText, bold: boolean, text: string, size: number, width: number): string {
+  let value = Array.from(singleLine(text));
+  if (fonts.widthOf(value.join(""), size, bold) <= width) return value.join("");
+  while (value.length > 1 && fonts.widthOf(`${value.join("")}...`, size, bold) > width) value = value.slice(0, -1);
+  return `${value.join("")}...`;
 }
 
 /** Words broken into lines no wider than `width`. */
-function wrapped(font: PDFFont, text: string, size: number, width: number): string[] {
+function wrapped(fonts: PdfText, text: string, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const word of encodable(font, singleLine(text)).split(/\s+/).filter(Boolean)) {
+  for (const word of singleLine(text).split(/\s+/).filter(Boolean)) {
     const next = line ? `${line} ${word}` : word;
-    if (line && font.widthOfTextAtSize(next, size) > width) {
+    if (line && fonts.widthOf(next, size) > width) {
       lines.push(line);
       line = word;
     } else line = next;
@@ -105,7 +105,7 @@ function wrapped(font: PDFFont, text: string, size: number, width: number): stri
 }
 
 export async function renderCommercialInvoice(content: InvoiceContent): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts, rgb } = await pdfLib();
+  const { PDFDocument, rgb } = await pdfLib();
   const { customs } = content;
   const doc = await PDFDocument.create();
   doc.setTitle(`Commercial invoice ${content.trackingNumber}`);
@@ -118,8 +118,7 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
     doc.setModificationDate(date);
   }
   await printAtActualSize(doc);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const fonts = await pdfText(doc, JSON.stringify(content));
   const grey = rgb(0.4, 0.4, 0.4);
 
   let page: PDFPage = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
@@ -127,13 +126,13 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
   const text = (
     value: string,
     x: number,
-    opts: { font?: PDFFont; size?: number; width?: number; right?: boolean } = {},
+    opts: { bold?: boolean; size?: number; width?: number; right?: boolean } = {},
   ) => {
-    const font = opts.font ?? regular;
+    const bold = opts.bold ?? false;
     const size = opts.size ?? SIZE;
-    const shown = fitted(font, value, size, opts.width ?? PAGE_WIDTH - MARGIN - x);
-    const dx = opts.right && opts.width ? opts.width - font.widthOfTextAtSize(shown, size) : 0;
-    page.drawText(shown, { x: x + dx, y, size, font });
+    const shown = fitted(fonts, bold, value, size, opts.width ?? PAGE_WIDTH - MARGIN - x);
+    const dx = opts.right && opts.width ? opts.width - fonts.widthOf(shown, size, bold) : 0;
+    fonts.draw(page, shown, { x: x + dx, y, size, bold });
   };
   const rule = () => {
     page.drawLine({
@@ -144,7 +143,7 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
     });
   };
   const tableHeader = () => {
-    for (const c of COLUMNS) text(c.title, c.x, { font: bold, width: c.width, right: c.right });
+    for (const c of COLUMNS) text(c.title, c.x, { bold: true, width: c.width, right: c.right });
     y -= LINE;
     rule();
   };
@@ -156,7 +155,7 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
     if (inTable) tableHeader();
   };
 
-  text("COMMERCIAL INVOICE", MARGIN, { font: bold, size: 16 });
+  text("COMMERCIAL INVOICE", MARGIN, { bold: true, size: 16 });
   y -= LINE * 2;
   const invoiceNumber = customs.invoice ?? content.reference;
   const facts: [string, string][] = [
@@ -166,7 +165,7 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
     ["Carrier", `${content.carrierName}, ${content.serviceName}`],
   ];
   for (const [label, value] of facts) {
-    text(label, MARGIN, { font: bold, width: 100 });
+    text(label, MARGIN, { bold: true, width: 100 });
     text(value, MARGIN + 104);
     y -= LINE;
   }
@@ -186,7 +185,7 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
   const rows = Math.max(...blocks.map((b) => b.length));
   for (let i = 0; i < rows; i++) {
     blocks.forEach((b, col) => {
-      if (b[i]) text(b[i]!, MARGIN + col * half, { font: i === 0 ? bold : regular, width: half - 8 });
+      if (b[i]) text(b[i]!, MARGIN + col * half, { bold: i === 0, width: half - 8 });
     });
     y -= LINE;
   }
@@ -196,7 +195,7 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
   const currency = customs.duty.currency ?? customs.commodities[0]?.value_currency ?? "USD";
   let total = 0;
   for (const c of customs.commodities) {
-    const description = wrapped(regular, c.description, SIZE, COLUMNS[0].width);
+    const description = wrapped(fonts, c.description, SIZE, COLUMNS[0].width);
     room(description.length, true);
     const lineTotal = c.quantity * c.value_amount;
     total += lineTotal;
@@ -223,8 +222,8 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
   }
   rule();
   const declared = customs.commodities.length > 0 ? total : (customs.duty.declared_value ?? 0);
-  text("Total value", COLUMNS[4].x - 40, { font: bold, width: 106 });
-  text(`${amount(declared)} ${currency}`, COLUMNS[5].x, { font: bold, width: COLUMNS[5].width, right: true });
+  text("Total value", COLUMNS[4].x - 40, { bold: true, width: 106 });
+  text(`${amount(declared)} ${currency}`, COLUMNS[5].x, { bold: true, width: COLUMNS[5].width, right: true });
   y -= LINE * 2;
 
   room(6);
@@ -238,13 +237,13 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
   ];
   for (const [label, value] of terms) {
     if (!value) continue;
-    text(label, MARGIN, { font: bold, width: 100 });
+    text(label, MARGIN, { bold: true, width: 100 });
     text(value, MARGIN + 104);
     y -= LINE;
   }
   if (customs.certify) {
     const statement = wrapped(
-      regular,
+      fonts,
       "I declare that the information on this invoice is true and correct and that the contents and value of this shipment are as stated above.",
       SIZE,
       PAGE_WIDTH - 2 * MARGIN,
@@ -256,16 +255,16 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
       y -= LINE;
     }
     y -= LINE;
-    text(`Signed: ${customs.signer ?? ""}`, MARGIN, { font: bold });
+    text(`Signed: ${customs.signer ?? ""}`, MARGIN, { bold: true });
     y -= LINE;
   }
   if (content.footerText) {
     for (const p of doc.getPages()) {
-      p.drawText(fitted(bold, content.footerText, SIZE, PAGE_WIDTH - 2 * MARGIN), {
+      fonts.draw(p, fitted(fonts, true, content.footerText, SIZE, PAGE_WIDTH - 2 * MARGIN), {
         x: MARGIN,
         y: MARGIN / 2,
         size: SIZE,
-        font: bold,
+        bold: true,
         color: grey,
       });
     }

@@ -1,5 +1,5 @@
 import { CODE128_QUIET_ZONE, code128Pattern, type Code128Pattern } from "@/lib/labels/barcode";
-import { addressLines, singleLine, type LabelContent } from "@/lib/labels/content";
+import { addressLineFields, singleLine, type LabelContent } from "@/lib/labels/content";
 
 /**
  * One 4×6 inch layout shared by every format, in printer dots at 203 dpi (the common thermal-printer resolution):
@@ -54,34 +54,108 @@ export type LabelElement = TextElement | BoxElement | BarcodeElement;
 
 const MARGIN = 24;
 const INNER_WIDTH = LABEL_WIDTH_DOTS - 2 * MARGIN;
-/** Upper bound of a glyph's advance relative to its cell height for the fonts we draw with (OCR-B is 0.625). */
+/** Upper bound of a glyph's advance relative to its cell height for the fonts we cannot measure (OCR-B is 0.625). */
 const MAX_ADVANCE_RATIO = 0.64;
 
-/** Cuts text that could not fit `width` at `size`, so no renderer has to guess what to drop. */
-function fitText(text: string, size: number, width: number): string {
-  const chars = Array.from(singleLine(text).trim());
-  const max = Math.max(1, Math.floor(width / (size * MAX_ADVANCE_RATIO)));
-  return chars.length <= max ? chars.join("") : chars.slice(0, max - 1).join("") + ".";
+/** Width in dots of `text` drawn in a cell `size` dots high. */
+export type MeasureText = (text: string, size: number, bold: boolean) => number;
+
+/**
+ * The width bound the PNG (OCR-B, monospaced) and ZPL (the printer's own font 0, which we cannot measure) are laid out
+ * with, and the one the warnings before buying use: a line that fits by it fits in every format.
+ */
+const estimateWidth: MeasureText = (text, size) => Array.from(text).length * size * MAX_ADVANCE_RATIO;
+
+/** A line shrinks to fit, never below half its size: smaller, a 203 dpi printer's letters stop being legible. */
+const MIN_TEXT_SCALE = 0.5;
+
+/** What the label could not print whole: the fields ("recipient.address_line1", "reference") cut even at the smallest size. */
+interface LabelLayout {
+  elements: LabelElement[];
+  cut: string[];
 }
 
-function text(
-  x: number,
-  y: number,
-  size: number,
-  value: string,
-  width: number,
-  opts: { bold?: boolean; align?: TextAlign } = {},
-): TextElement {
-  return {
+interface Box {
+  /** The field it prints, named in `cut` when it had to be cut; null for text of our own. */
+  field: string | null;
+  x: number;
+  y: number;
+  size: number;
+  width: number;
+  bold?: boolean;
+  align?: TextAlign;
+  /** Lines the text may wrap onto (below the first, each `size * 1.1` further down). */
+  lines?: number;
+}
+
+/** Greedy line breaking: at spaces, and inside a word only when the word alone is too wide. */
+function wrap(text: string, fits: (line: string) => boolean): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/(?<=\s)/)) {
+    if (fits((line + word).trimEnd())) {
+      line += word;
+      continue;
+    }
+    if (line.trim()) lines.push(line.trimEnd());
+    line = "";
+    for (const ch of word) {
+      if (line === "" && /\s/.test(ch)) continue;
+      if (line && !fits((line + ch).trimEnd())) {
+        lines.push(line.trimEnd());
+        line = "";
+      }
+      line += ch;
+    }
+  }
+  if (line.trim()) lines.push(line.trimEnd());
+  return lines;
+}
+
+const CUT_MARK = "...";
+/** How far text in a box of several lines shrinks to stay on one line before it wraps instead. */
+const ONE_LINE_SCALE = 0.7;
+
+/**
+ * Fits `value` in its box: whole at its size if it can, else wrapped onto the box's lines, else shrunk (down to
+ * MIN_TEXT_SCALE); only what still does not fit is cut, and the field is reported.
+ */
+function fit(box: Box, value: string, measure: MeasureText, cut: string[]): TextElement[] {
+  const text = singleLine(value).trim();
+  const bold = box.bold ?? false;
+  const maxLines = box.lines ?? 1;
+  const element = (line: string, size: number, i: number): TextElement => ({
     kind: "text",
-    x,
-    y,
+    x: box.x,
+    // Shrunk text keeps its baseline; wrapped lines go down from there.
+    y: box.y + Math.round((box.size - size) * 0.8) + Math.round(i * size * 1.1),
     size,
-    text: fitText(value, size, width),
-    bold: opts.bold ?? false,
-    width,
-    align: opts.align ?? "left",
-  };
+    text: line,
+    bold,
+    width: box.width,
+    align: box.align ?? "left",
+  });
+  const smallest = Math.ceil(box.size * MIN_TEXT_SCALE);
+  const linesAt = (size: number) => wrap(text, (line) => measure(line, size, bold) <= box.width);
+
+  const full = measure(text, box.size, bold);
+  if (full <= box.width) return [element(text, box.size, 0)];
+  // Widths grow in proportion to size, so the size that fits one line is one division away. Where the box has more
+  // lines, one line is kept while it stays large (a reference is read, and copied, more easily unbroken).
+  const oneLine = Math.floor((box.size * box.width) / full);
+  if (oneLine >= (maxLines === 1 ? smallest : Math.ceil(box.size * ONE_LINE_SCALE))) return [element(text, oneLine, 0)];
+  if (maxLines > 1) {
+    for (let size = box.size; size >= smallest; size--) {
+      const lines = linesAt(size);
+      if (lines.length <= maxLines) return lines.map((line, i) => element(line, size, i));
+    }
+  }
+  if (box.field) cut.push(box.field);
+  const lines = maxLines === 1 ? [text] : linesAt(smallest).slice(0, maxLines);
+  const last = Array.from(lines.at(-1) ?? "");
+  while (last.length > 1 && measure(last.join("") + CUT_MARK, smallest, bold) > box.width) last.pop();
+  lines[lines.length - 1] = last.join("").trimEnd() + CUT_MARK;
+  return lines.map((line, i) => element(line, smallest, i));
 }
 
 function rule(y: number, height = 4): BoxElement {
@@ -94,39 +168,62 @@ function barcodeModuleWidth(pattern: Code128Pattern): number {
   return 1;
 }
 
-export function layoutLabel(content: LabelContent): LabelElement[] {
+/** The label's elements, text fitted by `measure` (the renderer's font; the bound of every format by default). */
+export function layoutLabel(content: LabelContent, measure: MeasureText = estimateWidth): LabelElement[] {
+  return fitLabel(content, measure).elements;
+}
+
+export function fitLabel(content: LabelContent, measure: MeasureText = estimateWidth): LabelLayout {
   const els: LabelElement[] = [];
+  const cut: string[] = [];
+  const text = (box: Box, value: string) => els.push(...fit(box, value, measure, cut));
+  const x = MARGIN;
 
   // Header: carrier, service, ship date.
-  els.push(text(MARGIN, 24, 64, content.carrierName.toUpperCase(), 360, { bold: true }));
-  els.push(text(400, 30, 26, content.serviceName, LABEL_WIDTH_DOTS - 400 - MARGIN, { bold: true }));
-  els.push(text(400, 70, 24, `SHIP DATE: ${content.shipDate}`, LABEL_WIDTH_DOTS - 400 - MARGIN));
+  text({ field: null, x, y: 24, size: 64, width: 360, bold: true }, content.carrierName.toUpperCase());
+  text(
+    { field: null, x: 400, y: 30, size: 26, width: LABEL_WIDTH_DOTS - 400 - MARGIN, bold: true },
+    content.serviceName,
+  );
+  text(
+    { field: null, x: 400, y: 70, size: 24, width: LABEL_WIDTH_DOTS - 400 - MARGIN },
+    `SHIP DATE: ${content.shipDate}`,
+  );
   els.push(rule(110));
 
   // Sender (small) with weight and reference beside it.
-  els.push(text(MARGIN, 126, 22, "FROM", 200, { bold: true }));
-  addressLines(content.shipper)
+  text({ field: null, x, y: 126, size: 22, width: 200, bold: true }, "FROM");
+  addressLineFields(content.shipper)
     .slice(0, 6)
-    .forEach((line, i) => els.push(text(MARGIN, 154 + i * 30, 24, line, 480)));
-  els.push(text(520, 126, 22, "WEIGHT", 268, { bold: true }));
-  els.push(text(520, 152, 26, content.weightText, 268));
+    .forEach((line, i) =>
+      text({ field: `shipper.${line.field}`, x, y: 154 + i * 30, size: 24, width: 480 }, line.text),
+    );
+  text({ field: null, x: 520, y: 126, size: 22, width: 268, bold: true }, "WEIGHT");
+  text({ field: null, x: 520, y: 152, size: 26, width: 268 }, content.weightText);
   if (content.reference) {
-    els.push(text(520, 196, 22, "REF", 268, { bold: true }));
-    els.push(text(520, 222, 24, content.reference, 268));
+    text({ field: null, x: 520, y: 196, size: 22, width: 268, bold: true }, "REF");
+    // Three lines of 26 dots: a carrier's longest reference (35 characters) wraps whole at full size.
+    text({ field: "reference", x: 520, y: 222, size: 24, width: 268, lines: 3 }, content.reference);
   }
   els.push(rule(340));
 
   // Recipient (large): the part a sorter reads first.
-  els.push(text(MARGIN, 356, 26, "SHIP TO", 300, { bold: true }));
-  addressLines(content.recipient)
+  text({ field: null, x, y: 356, size: 26, width: 300, bold: true }, "SHIP TO");
+  addressLineFields(content.recipient)
     .slice(0, 6)
-    .forEach((line, i) => els.push(text(MARGIN, 392 + i * 44, 36, line, INNER_WIDTH, { bold: true })));
+    .forEach((line, i) =>
+      text(
+        { field: `recipient.${line.field}`, x, y: 392 + i * 44, size: 36, width: INNER_WIDTH, bold: true },
+        line.text,
+      ),
+    );
   els.push(rule(664));
 
   // Routing and tracking number.
-  if (content.routingText) els.push(text(MARGIN, 680, 44, content.routingText, INNER_WIDTH, { bold: true }));
-  els.push(text(MARGIN, 738, 22, "TRACKING #", 300, { bold: true }));
-  els.push(text(MARGIN, 764, 34, content.trackingNumber, INNER_WIDTH, { bold: true }));
+  if (content.routingText)
+    text({ field: null, x, y: 680, size: 44, width: INNER_WIDTH, bold: true }, content.routingText);
+  text({ field: null, x, y: 738, size: 22, width: 300, bold: true }, "TRACKING #");
+  text({ field: null, x, y: 764, size: 34, width: INNER_WIDTH, bold: true }, content.trackingNumber);
   els.push(rule(812, 2));
 
   // Barcode, centred, with its human-readable line under it.
@@ -142,11 +239,14 @@ export function layoutLabel(content: LabelContent): LabelElement[] {
     value: content.barcodeValue,
     pattern,
   });
-  els.push(text(MARGIN, 1064, 28, content.barcodeValue, INNER_WIDTH, { align: "center" }));
+  text({ field: null, x, y: 1064, size: 28, width: INNER_WIDTH, align: "center" }, content.barcodeValue);
   els.push(rule(1110));
 
   if (content.footerText)
-    els.push(text(MARGIN, 1130, 26, content.footerText, INNER_WIDTH, { bold: true, align: "center" }));
-  els.push(text(MARGIN, 1172, 20, `${content.carrierName} - ${content.serviceName}`, INNER_WIDTH, { align: "center" }));
-  return els;
+    text({ field: null, x, y: 1130, size: 26, width: INNER_WIDTH, bold: true, align: "center" }, content.footerText);
+  text(
+    { field: null, x, y: 1172, size: 20, width: INNER_WIDTH, align: "center" },
+    `${content.carrierName} - ${content.serviceName}`,
+  );
+  return { elements: els, cut };
 }

@@ -1,6 +1,7 @@
-import type { Color, PDFDocument, PDFFont } from "pdf-lib";
-import { foldLatin, type LabelContent } from "@/lib/labels/content";
-import { LABEL_DPI, layoutLabel, type TextElement } from "@/lib/labels/layout";
+import type { PDFPage } from "pdf-lib";
+import type { LabelContent } from "@/lib/labels/content";
+import { pdfText, type PdfText } from "@/lib/labels/fonts";
+import { LABEL_DPI, layoutLabel, type MeasureText, type TextElement } from "@/lib/labels/layout";
 import { pdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 
@@ -9,45 +10,31 @@ export const PDF_PAGE_WIDTH = 288;
 export const PDF_PAGE_HEIGHT = 432;
 
 const PT_PER_DOT = 72 / LABEL_DPI;
-// Cell height → font size: Helvetica's ascender+descender span is about 1.15 em.
+// Cell height → font size: the cell holds ascender to descender of a Helvetica-sized line (1.15 em), and Noto Sans
+// at that size has Helvetica's cap height.
 const EM_PER_CELL = 1 / 1.15;
 // Baseline sits this far down the text cell (the rest is room for descenders).
 const BASELINE = 0.8;
 
-/**
- * The standard 14 fonts only cover WinAnsi; anything else would make pdf-lib throw. Characters the font lacks are
- * folded (é stays, ő → o, Ł → L) or replaced by "?", so an address in any script still produces a valid label.
- */
-export function encodable(font: PDFFont, text: string): string {
-  const supported = new Set(font.getCharacterSet());
-  let out = "";
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0x3f;
-    if (supported.has(cp)) {
-      out += ch;
-      continue;
-    }
-    const folded = foldLatin(ch);
-    out += folded.length > 0 && Array.from(folded).every((c) => supported.has(c.codePointAt(0) ?? 0)) ? folded : "?";
-  }
-  return out;
-}
-
-function drawText(page: ReturnType<PDFDocument["addPage"]>, el: TextElement, font: PDFFont, color: Color): void {
-  const value = encodable(font, el.text);
+function drawText(page: PDFPage, el: TextElement, fonts: PdfText): void {
   const maxWidth = el.width * PT_PER_DOT;
   let size = el.size * PT_PER_DOT * EM_PER_CELL;
-  // The layout already cut the text for a worst-case font; shrink the rare line that still overflows.
-  const measured = font.widthOfTextAtSize(value, size);
+  // The layout fitted the text with these fonts' own widths; this only catches rounding.
+  const measured = fonts.widthOf(el.text, size, el.bold);
   if (measured > maxWidth) size = (size * maxWidth) / measured;
-  const width = font.widthOfTextAtSize(value, size);
+  const width = fonts.widthOf(el.text, size, el.bold);
   const x = el.align === "center" ? el.x * PT_PER_DOT + (maxWidth - width) / 2 : el.x * PT_PER_DOT;
   const baselineFromTop = (el.y + el.size * BASELINE) * PT_PER_DOT;
-  page.drawText(value, { x, y: PDF_PAGE_HEIGHT - baselineFromTop, size, font, color });
+  fonts.draw(page, el.text, { x, y: PDF_PAGE_HEIGHT - baselineFromTop, size, bold: el.bold });
+}
+
+/** Text widths in layout dots, by the fonts the PDF embeds. */
+function pdfMeasure(fonts: PdfText): MeasureText {
+  return (text, size, bold) => fonts.widthOf(text, size * EM_PER_CELL, bold);
 }
 
 export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts, rgb } = await pdfLib();
+  const { PDFDocument, rgb } = await pdfLib();
   const black = rgb(0, 0, 0);
   const doc = await PDFDocument.create();
   doc.setTitle(`${content.carrierName} label ${content.trackingNumber}`);
@@ -63,12 +50,11 @@ export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array>
   }
 
   const page = doc.addPage([PDF_PAGE_WIDTH, PDF_PAGE_HEIGHT]);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const fonts = await pdfText(doc, JSON.stringify(content));
 
-  for (const el of layoutLabel(content)) {
+  for (const el of layoutLabel(content, pdfMeasure(fonts))) {
     if (el.kind === "text") {
-      drawText(page, el, el.bold ? bold : regular, black);
+      drawText(page, el, fonts);
     } else if (el.kind === "box") {
       page.drawRectangle({
         x: el.x * PT_PER_DOT,

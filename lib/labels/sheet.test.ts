@@ -6,8 +6,9 @@ import { renderPngLabel } from "@/lib/labels/png";
 import { printsAtActualSize } from "@/lib/labels/print-ready";
 import { layOnSheet, SHEET_SIZES, SheetLayoutError } from "@/lib/labels/sheet";
 import { renderZplLabel } from "@/lib/labels/zpl";
-import { sampleLabelContent } from "@/test/label-samples";
+import { sampleAddress, sampleLabelContent } from "@/test/label-samples";
 import { pageOperators, placements } from "@/test/pdf-placements";
+import { pdfLines } from "@/test/pdf-text";
 
 /** A carrier-style PDF: pages of the given sizes, each with a rectangle so there is something to embed. */
 async function pdfOfPages(...pages: { size: [number, number]; rotate?: number }[]): Promise<Uint8Array> {
@@ -45,6 +46,14 @@ describe("layOnSheet", () => {
         box: { left: close(90), bottom: close(450), right: close(522), top: close(738) },
       },
     ]);
+  });
+
+  it("keeps the label's embedded fonts: any script on the label reads the same on the sheet", async () => {
+    const name = "Zoë Åström 株式会社 Ελλάδα Москва 서울";
+    const label = await renderPdfLabel(sampleLabelContent({ recipient: sampleAddress({ person_name: name }) }));
+    const sheet = await layOnSheet({ type: "PDF", content: label }, "a4");
+    expect(await pdfLines(sheet)).toEqual(await pdfLines(label));
+    expect(await pdfLines(sheet)).toContain(name);
   });
 
   it("fits half an A4 sheet too, and draws a dashed cut line across the middle", async () => {

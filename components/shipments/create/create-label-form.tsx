@@ -195,7 +195,7 @@ export function CreateLabelForm(props: CreateLabelFormProps) {
             </div>
             <div className="grid items-start gap-6 @3xl:grid-cols-2">
               <ParcelFieldset own={presets} />
-              <LabelOptionsFieldset />
+              <LabelOptionsFieldset carrier={chosen?.carrier_name ?? null} />
             </div>
             {customs && <CustomsFieldset from={shipperCountry} to={recipientCountry} />}
           </fieldset>

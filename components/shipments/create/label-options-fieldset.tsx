@@ -2,9 +2,11 @@
 
 import { RadioGroup } from "radix-ui";
 import { useId } from "react";
-import { Controller, useFormContext } from "react-hook-form";
+import { Controller, useFormContext, useWatch } from "react-hook-form";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { CARRIER_LIMITS } from "@/lib/addresses/carrier-limits";
+import { isCarrierName } from "@/lib/carriers/names";
 import type { LabelType } from "@/lib/carriers/types";
 import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
 import { TextField } from "./form-field";
@@ -15,10 +17,16 @@ const FORMATS: { value: LabelType; name: string; use: string }[] = [
   { value: "PNG", name: "PNG", use: "An image, for other tools" },
 ];
 
-/** The label's file format, its size (4×6 in is the only one on offer today), and the clerk's reference. */
-export function LabelOptionsFieldset() {
+/**
+ * The label's file format, its size (4×6 in is the only one on offer today), and the clerk's reference, with a warning
+ * before buying when the chosen rate's carrier keeps fewer of its characters than were typed.
+ */
+export function LabelOptionsFieldset({ carrier }: { carrier: string | null }) {
   const { control } = useFormContext<CreateLabelValues>();
   const legendId = useId();
+  const reference = useWatch({ control, name: "reference" }) ?? "";
+  const kept = carrier && isCarrierName(carrier) ? CARRIER_LIMITS[carrier].reference : null;
+  const length = reference.trim().length;
   return (
     <Card>
       <fieldset className="@container grid gap-4 p-4">
@@ -68,6 +76,14 @@ export function LabelOptionsFieldset() {
           maxLength={100}
           autoComplete="off"
           hint="An order number or note; search for the shipment by it later."
+          notice={
+            kept !== null && length > kept
+              ? {
+                  level: "warning",
+                  text: `The ${carrier} label prints the first ${kept} characters of the reference; this one has ${length}.`,
+                }
+              : undefined
+          }
         />
       </fieldset>
     </Card>

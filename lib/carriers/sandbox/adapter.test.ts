@@ -16,6 +16,7 @@ import {
 } from "@/test/sandbox-context";
 import { isZpl } from "@/lib/labels/check";
 import { fedexCustoms } from "@/test/fedex-context";
+import { pdfLines } from "@/test/pdf-text";
 
 const now = new Date("2024-03-04T15:00:00Z");
 const later = (minutes: number): Date => new Date(now.getTime() + minutes * 60_000);
@@ -604,5 +605,44 @@ describe("simulated carrier behaviour", () => {
     await expect(
       sandboxAdapter.rate(sandboxTestContext({ now, config: { deadline_ms: 5000 } }), testRateRequest()),
     ).resolves.toBeDefined();
+  });
+});
+
+describe("sandbox label text", () => {
+  const shipmentKey = "shp_" + "7".repeat(32);
+
+  it("without a client reference (our shipment id sent instead) prints no reference and no piece of the id", async () => {
+    const result = await sandboxAdapter.ship(
+      ctxAt(now),
+      testShipRequest({ reference: shipmentKey, shipment_key: shipmentKey }),
+    );
+    const lines = await pdfLines(result.data.label.bytes);
+    expect(lines).not.toContain("REF");
+    expect(lines.some((l) => l.includes("shp_") || l.includes("7777"))).toBe(false);
+    expect(result.messages).toEqual([]);
+  });
+
+  it("warns, naming the field, when text is cut or a PNG cannot print its characters", async () => {
+    const recipient = testAddress({ person_name: "山田太郎", address_line1: "Long Street ".repeat(10) });
+    const result = await sandboxAdapter.ship(
+      ctxAt(now),
+      testShipRequest({ recipient, label_type: "PNG", reference: "R".repeat(100) }),
+    );
+    const fields = result.messages.map((m) => [m.code, m.details?.field]);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        ["SBX_TEXT_CUT", "recipient.address_line1"],
+        ["SBX_TEXT_CUT", "reference"],
+        ["SBX_TEXT_NOT_PRINTABLE", "recipient.person_name"],
+      ]),
+    );
+    expect(result.messages.every((m) => m.level === "warning")).toBe(true);
+    // The same name on a PDF label prints as given: no warning about it.
+    const pdf = await sandboxAdapter.ship(
+      ctxAt(now),
+      testShipRequest({ recipient: testAddress({ person_name: "山田太郎" }) }),
+    );
+    expect(pdf.messages).toEqual([]);
+    expect(await pdfLines(pdf.data.label.bytes)).toContain("山田太郎");
   });
 });

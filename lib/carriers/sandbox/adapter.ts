@@ -35,7 +35,7 @@ import {
 import { statusAt, trackingAt } from "@/lib/carriers/sandbox/events";
 import { FaultInjector, loseAnswer, simulatedLatency } from "@/lib/carriers/sandbox/faults";
 import { sandboxDocuments } from "@/lib/carriers/sandbox/documents";
-import { sandboxLabelContent } from "@/lib/carriers/sandbox/label";
+import { sandboxLabelContent, sandboxLabelWarnings } from "@/lib/carriers/sandbox/label";
 import { cityIndex, countryIndex } from "@/lib/carriers/sandbox/locations";
 import { isInternational, priceService, validateShipment, zoneFor } from "@/lib/carriers/sandbox/pricing";
 import { NOT_FOUND_SCENARIO, scenarioFromOption, scenarioName } from "@/lib/carriers/sandbox/scenarios";
@@ -228,7 +228,7 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
         if (!(await ledger.recordSale(sale))) continue;
         await loseAnswer("ship", config, ctx.signal);
         const { reference: _reference, shipment_key: _key, sold_at: _soldAt, ...shipped } = sale;
-        return ok(shipped);
+        return ok(shipped, sandboxLabelWarnings(content, req));
       }
       throw numbersExhausted();
     },

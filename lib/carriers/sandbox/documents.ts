@@ -1,5 +1,6 @@
 import type { ShipDocument, ShipRequest } from "@/lib/carriers/types";
 import { isoDate } from "@/lib/carriers/sandbox/dates";
+import { clientReference } from "@/lib/carriers/sandbox/label";
 import type { SandboxService } from "@/lib/carriers/sandbox/services";
 import { renderCommercialInvoice } from "@/lib/labels/invoice";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
@@ -28,7 +29,7 @@ export async function sandboxDocuments(
     recipient: req.recipient,
     customs,
     date: customs.invoice_date ?? isoDate(now),
-    reference: req.reference,
+    reference: clientReference(req),
     footerText: SANDBOX_DOCUMENT_FOOTER,
   });
   return [{ type: "commercial_invoice", format: "PDF", bytes, name: "Commercial invoice" }];

@@ -1,8 +1,13 @@
-import type { Parcel, ShipRequest } from "@/lib/carriers/types";
+import type { AdapterMessage, LabelType, Parcel, ShipRequest } from "@/lib/carriers/types";
+import { carrierCode } from "@/lib/carriers/types";
 import { carrierShipDate } from "@/lib/carriers/ship-date";
 import type { SandboxService } from "@/lib/carriers/sandbox/services";
 import { toKg } from "@/lib/carriers/sandbox/units";
-import type { LabelContent } from "@/lib/labels/content";
+import { addressLineFields, type LabelContent } from "@/lib/labels/content";
+import { fitLabel } from "@/lib/labels/layout";
+
+/** Characters of a reference the sandbox keeps and prints, as UPS, DHL Express and Canada Post do (docs/sandbox.md). */
+const SANDBOX_REFERENCE_LENGTH = 35;
 
 const SANDBOX_LABEL_FOOTER = "SANDBOX TEST LABEL - NOT VALID FOR SHIPPING";
 
@@ -23,6 +28,63 @@ function weightText(parcels: Parcel[]): string {
   return parcels.length === 1 ? weight : `${parcels.length} parcels, ${weight}`;
 }
 
+/**
+ * The client's reference, or null: without one the purchase sends our shipment id as the reference (to find the label
+ * by it), which is no reference of the client's to print.
+ */
+export function clientReference(req: Pick<ShipRequest, "reference" | "shipment_key">): string | null {
+  return req.reference && req.reference !== req.shipment_key ? req.reference : null;
+}
+
+// What the PNG's OCR-B font (ASCII, accents folded) and a ZPL printer's resident font 0 (Latin-1) print.
+const PRINTABLE: Partial<Record<LabelType, { test: RegExp; what: string }>> = {
+  PNG: { test: /[^\u0000-\u007f\u00c0-\u00ff\u0100-\u017f]/u, what: "a PNG label prints Latin letters only" },
+  ZPL: { test: /[^\u0000-\u00ff]/u, what: "a ZPL printer's built-in font prints Latin-1 only" },
+};
+
+/**
+ * What the label will not show as given, one warning per field: text cut even at the smallest size (the layout's bound
+ * of every format), and characters a PNG or ZPL label cannot print (they come out as "?" or blank; a PDF prints them).
+ */
+export function sandboxLabelWarnings(content: LabelContent, req: ShipRequest): AdapterMessage[] {
+  const labelType = req.label_type;
+  const reference = clientReference(req);
+  const messages: AdapterMessage[] = [];
+  if (reference && reference.length > SANDBOX_REFERENCE_LENGTH) {
+    messages.push({
+      code: carrierCode("SBX_TEXT_CUT"),
+      level: "warning",
+      message: `The sandbox keeps and prints the first ${SANDBOX_REFERENCE_LENGTH} characters of reference; this one has ${reference.length}.`,
+      details: { field: "reference" },
+    });
+  }
+  messages.push(
+    ...fitLabel(content).cut.map((field): AdapterMessage => ({
+      code: carrierCode("SBX_TEXT_CUT"),
+      level: "warning",
+      message: `The label prints ${field} cut short: it is too long for its place even in the smallest letters.`,
+      details: { field },
+    })),
+  );
+  const printable = PRINTABLE[labelType];
+  if (!printable) return messages;
+  const fields = [
+    ...addressLineFields(content.shipper).map((l) => ({ field: `shipper.${l.field}`, text: l.text })),
+    ...addressLineFields(content.recipient).map((l) => ({ field: `recipient.${l.field}`, text: l.text })),
+    ...(content.reference ? [{ field: "reference", text: content.reference }] : []),
+  ];
+  for (const { field, text } of fields) {
+    if (!printable.test.test(text)) continue;
+    messages.push({
+      code: carrierCode("SBX_TEXT_NOT_PRINTABLE"),
+      level: "warning",
+      message: `${field} has characters this label cannot print (${printable.what}); buy a PDF label to print them.`,
+      details: { field },
+    });
+  }
+  return messages;
+}
+
 export function sandboxLabelContent(
   req: ShipRequest,
   service: SandboxService,
@@ -41,7 +103,7 @@ export function sandboxLabelContent(
     shipper: req.shipper,
     recipient: req.recipient,
     weightText: weightText(req.parcels),
-    reference: req.reference,
+    reference: clientReference(req)?.slice(0, SANDBOX_REFERENCE_LENGTH) ?? null,
     shipDate: carrierShipDate(req.ship_date, now),
     barcodeValue: trackingNumber,
     routingText: `${service.scope === "international" ? "INTL" : `ZONE ${zone}`}  ${place}`,
