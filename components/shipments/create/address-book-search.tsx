@@ -22,7 +22,7 @@ export default function AddressBookSearch({ onPick }: { onPick: (saved: SavedAdd
   return (
     <Combobox
       label="Address book"
-      placeholder="Search: name, company, street, city or postal code"
+      placeholder="Name, company, street, city or postal code"
       inputValue={q}
       onInputChange={setQ}
       items={book.data?.results ?? []}
