@@ -178,18 +178,21 @@ test.describe("addresses on the create-label form", () => {
     await to.getByRole("button", { name: "Save to address book", exact: true }).click();
     await expect(page.getByText("Saved to the address book: Zoë Tanaka · Tanaka ZhuShiHuiShe.")).toBeVisible();
 
+    // The mouse path through the address book (the keyboard's is the next test).
     const from = block(page, "Ship from");
-    await from.getByRole("button", { name: "Address book", exact: true }).click();
-    const book = page.getByRole("dialog", { name: "Address book for Ship from" });
-    await field(book, "Search the address book").fill("harbor");
-    const result = book.getByRole("button", { name: /Zoë Tanaka/ });
+    const search = from.getByRole("combobox", { name: "Address book" });
+    await search.fill("harbor");
+    const book = page.getByRole("listbox", { name: "Address book" });
+    const result = book.getByRole("option", { name: /Zoë Tanaka/ });
     await expect(result).toContainText("1 Harbor Blvd, Oakland, CA 94607, US");
-    await checkPage(page, "addresses-book");
-    await field(book, "Search the address book").fill("nowhere street");
+    await checkPage(page, "addresses-book-open", ['[role="combobox"][aria-expanded="true"]', '[role="listbox"]']);
+    await search.fill("nowhere street");
     await expect(book.getByText("No saved address matches.")).toBeVisible();
-    await field(book, "Search the address book").fill("oakland");
+    await search.fill("oakland");
     await result.click();
     await expect(book).toHaveCount(0);
+    await expect(search).toHaveValue("");
+    await checkPage(page, "addresses-book");
     await expect(field(from, "Name")).toHaveValue("Zoë Tanaka");
     await expect(field(from, "Street address")).toHaveValue("1 Harbor Blvd");
     await expect(field(from, "City")).toHaveValue("Oakland");
@@ -198,6 +201,98 @@ test.describe("addresses on the create-label form", () => {
     // Filled from the book, the block is checked at once.
     await expect(status(from)).toContainText("Not verified by a carrier.");
   });
+});
+
+test("the address book picker with the keyboard alone: type, Up/Down, Enter fills, Escape closes", async ({
+  page,
+  baseURL,
+  checkPage,
+}) => {
+  await newOrganization(page, "Kai");
+  // The book answers newest first: "mar" finds Marco, then Marta; Oscar matches nothing of it.
+  for (const body of [
+    {
+      person_name: "Marta Lindqvist",
+      address_line1: "18 Alder St",
+      city: "Portland",
+      state_code: "OR",
+      postal_code: "97205",
+    },
+    { person_name: "Oscar Wu", address_line1: "9 Pine Rd", city: "Boise", state_code: "ID", postal_code: "83702" },
+    { person_name: "Marco Ruiz", address_line1: "77 Elm Ave", city: "Denver", state_code: "CO", postal_code: "80202" },
+  ]) {
+    const res = await page.request.post("/v1/addresses", {
+      data: { ...body, country_code: "US" },
+      headers: { Origin: baseURL! },
+    });
+    expect(res.status()).toBe(201);
+  }
+  await page.goto("/shipments/new");
+  const to = block(page, "Ship to");
+  const search = to.getByRole("combobox", { name: "Address book" });
+  await search.focus();
+  await expect(search).toBeFocused();
+  await expect(search).toHaveAttribute("aria-expanded", "false");
+
+  await page.keyboard.type("mar");
+  const list = page.getByRole("listbox", { name: "Address book" });
+  const options = list.getByRole("option");
+  await expect(options).toHaveCount(2);
+  await expect(search).toHaveAttribute("aria-expanded", "true");
+  await expect(search).toHaveAttribute("aria-controls", (await list.getAttribute("id"))!);
+  const [marco, marta] = [options.nth(0), options.nth(1)];
+  await expect(marco).toContainText("Marco Ruiz");
+  await expect(marta).toContainText("Marta Lindqvist");
+  /** The option the field points at (aria-activedescendant), shown as the highlighted one; the focus stays in the field. */
+  const highlighted = async (option: Locator) => {
+    await expect(search).toHaveAttribute("aria-activedescendant", (await option.getAttribute("id"))!);
+    await expect(option).toHaveAttribute("data-focused", "true");
+    await expect(search).toBeFocused();
+  };
+  await page.keyboard.press("ArrowDown");
+  await highlighted(marco);
+  await page.keyboard.press("ArrowDown");
+  await highlighted(marta);
+  await expect(marco).not.toHaveAttribute("data-focused", "true");
+  await page.keyboard.press("ArrowUp");
+  await highlighted(marco);
+  await page.keyboard.press("ArrowDown");
+  await highlighted(marta);
+  // While the list is open React Aria hides the rest of the page from screen readers: the field and the list are
+  // scanned now, the page once the list has closed.
+  await checkPage(page, "addresses-book-keyboard-open", [
+    '[role="combobox"][aria-expanded="true"]',
+    '[role="listbox"]',
+  ]);
+
+  await page.keyboard.press("Enter");
+  await expect(list).toHaveCount(0);
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue("");
+  await expect(field(to, "Name")).toHaveValue("Marta Lindqvist");
+  await expect(field(to, "Street address")).toHaveValue("18 Alder St");
+  await expect(field(to, "City")).toHaveValue("Portland");
+  await expect(field(to, "State")).toHaveValue("OR");
+  await expect(field(to, "ZIP code")).toHaveValue("97205");
+  await checkPage(page, "addresses-book-keyboard");
+
+  // A search with no match says so in the list; Escape closes it and changes nothing.
+  await page.keyboard.type("zzz");
+  await expect(list.getByText("No saved address matches.")).toBeVisible();
+  await expect(list.getByText("Marco Ruiz")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await expect(list).toHaveCount(0);
+  await expect(search).toBeFocused();
+  await expect(field(to, "Name")).toHaveValue("Marta Lindqvist");
+
+  // Down in an empty field lists the newest saved addresses; Escape closes again.
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.press("ArrowDown");
+  await expect(options).toHaveCount(3);
+  await expect(options.first()).toContainText("Marco Ruiz");
+  await page.keyboard.press("Escape");
+  await expect(list).toHaveCount(0);
 });
 
 test("the address book in Settings: searched, and an address deleted after a confirmation that names it", async ({

@@ -43,8 +43,10 @@ type Fixtures = {
   /**
    * Scans the page with axe-core, failing on any serious or critical violation, and saves a full-page screenshot
    * to the report and to test-results/pages/<name>.png, so a person can look at every page after a run.
+   * `within` (CSS selectors) scans only those parts: for a popup that hides the rest of the page from screen readers
+   * while it is open (React Aria's combobox list); the page itself is scanned once the popup is closed.
    */
-  checkPage: (page: Page, name: string) => Promise<void>;
+  checkPage: (page: Page, name: string, within?: string[]) => Promise<void>;
   /**
    * A new browser context (another person, or no one signed in), watched as `page`'s is: a CSP violation in it fails
    * the test. Use it instead of `browser.newContext()`; it is closed at the test's end if the test did not.
@@ -102,7 +104,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   },
 
   checkPage: async ({}, use, testInfo) => {
-    await use(async (page, name) => {
+    await use(async (page, name, within) => {
       // The name becomes a file name and an attachment's title.
       if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error(`checkPage: name "${name}" is not kebab-case`);
       await test.step(`check page "${name}"`, async () => {
@@ -114,7 +116,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         await mkdir(dir, { recursive: true });
         await writeFile(join(dir, `${name}.png`), body);
 
-        const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+        const axe = new AxeBuilder({ page }).withTags(AXE_TAGS);
+        for (const selector of within ?? []) axe.include(selector);
+        const results = await axe.analyze();
         if (results.violations.length > 0)
           await testInfo.attach(`${name}-axe.json`, {
             body: JSON.stringify(results.violations, null, 2),

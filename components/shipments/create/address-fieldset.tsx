@@ -55,7 +55,7 @@ export function AddressFieldset({ side, legend, abroad, owner, carrier, ratedRes
       {/* Checked when the focus leaves the block (useAddressCheck), not on each field. */}
       <fieldset className="@container grid gap-4 p-4" onBlur={check.onBlur} onFocus={check.onFocus}>
         <legend className="mb-1 text-base font-semibold">{legend}</legend>
-        <AddressBookActions side={side} legend={legend} onFilled={check.check} />
+        <AddressBookActions side={side} onFilled={check.check} />
         <SelectField
           name={`${side}.country_code`}
           label="Country"
