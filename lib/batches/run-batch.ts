@@ -17,7 +17,8 @@ import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 import { pacerFor } from "@/lib/trackers/refresh/pacer";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { presentBatch, rowCounts, type BatchRow, type BatchRowRow } from "./present-batch";
-import { pickRate, type RowParcel } from "./rate-policy";
+import { pickRate, type Picked, type RowParcel } from "./rate-policy";
+import { carrierAddressProblem, type RecipientLines } from "./row-input";
 
 /** A worker's hold on a row; a worker that dies leaves it to be taken over when this runs out. */
 const ROW_LEASE_MS = 5 * 60_000;
@@ -173,7 +174,7 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
   try {
     let candidates: RateFields[];
     let messages: CarrierMessage[] = [];
-    let parcel: RowParcel | null = null;
+    let parcel: (RowParcel & { recipient: RecipientLines }) | null = null;
     if (row.request) {
       const input = row.request as unknown as ShipmentCreate;
       parcel = input;
@@ -201,11 +202,12 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
           .from(ratesTable)
           .where(and(eq(ratesTable.orgId, ctx.org.id), eq(ratesTable.shipmentId, row.shipmentId)))
       ).map(({ orgId: _o, shipmentId: _s, position: _p, ...r }) => r);
-      // Rules match on the parcel, its destination and value: the stored shipment's.
-      if (batch.ratePolicy.kind === "rules") parcel = await getShipment({ ctx, id: row.shipmentId });
+      // Rules match on the parcel, its destination and value, and the carrier's checks read its recipient: the
+      // stored shipment's.
+      parcel = await getShipment({ ctx, id: row.shipmentId });
     }
     const request = row.request as unknown as ShipmentCreate | null;
-    const picked = pickRate(candidates, batch.ratePolicy, request, parcel);
+    const picked = pickDeliverable(candidates, batch.ratePolicy, request, parcel);
     if (!picked.ok) {
       await finishRow(ctx, row, {
         state: "failed",
@@ -258,6 +260,32 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
       });
     }
   }
+}
+
+/**
+ * The policy's pick among the rates whose carrier can deliver to the recipient as given (lib/addresses' checks with
+ * the carrier and service named: PO Box, line lengths). The policy picks first; a pick the carrier cannot deliver
+ * gives way to the policy's pick among the rest, and with none left (a fixed service, a row's own carrier) the row
+ * fails with the check's code, field and words.
+ */
+function pickDeliverable(
+  candidates: RateFields[],
+  policy: BatchRow["ratePolicy"],
+  request: ShipmentCreate | null,
+  parcel: (RowParcel & { recipient: RecipientLines }) | null,
+): Picked {
+  const first = pickRate(candidates, policy, request, parcel);
+  if (!first.ok || !parcel) return first;
+  const problemOf = (r: RateFields) => carrierAddressProblem(parcel.recipient, r.carrierName, r.service);
+  const problem = problemOf(first.rate);
+  if (!problem) return first;
+  const second = pickRate(
+    candidates.filter((r) => !problemOf(r)),
+    policy,
+    request,
+    parcel,
+  );
+  return second.ok ? second : { ok: false, code: problem.code, column: problem.field, message: problem.message };
 }
 
 /** The CSV header a field was read from (the batch's mapping), else the field's name. */
