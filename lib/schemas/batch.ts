@@ -222,8 +222,16 @@ export const BatchCreate = z
     label_type: labelType.nullish().transform((v) => v ?? "PDF"),
     options: ShippingOptions.nullish().transform((v) => v ?? {}),
     rate_policy: RatePolicy.nullish().transform((v) => v ?? RatePolicy.parse({})),
+    /**
+     * `purchase` (default): the rows are checked, priced and bought. `print`: `shipment_ids` already bought become
+     * one print run (their labels merged in the order given); nothing is rated or bought.
+     */
+    kind: z.enum(["purchase", "print"]).default("purchase"),
   })
   .superRefine((b, ctx) => {
+    if (b.kind === "print" && b.shipment_ids === null) {
+      ctx.addIssue({ code: "custom", path: ["shipment_ids"], message: "is required for a print run" });
+    }
     if (b.shipper !== null && b.shipper_address_id !== null) {
       ctx.addIssue({
         code: "custom",
@@ -283,6 +291,8 @@ export const Batch = z
     id: z.string(),
     state: z.enum(BATCH_STATES),
     source: z.enum(["csv", "shipments"]),
+    /** `purchase`, or `print`: bought shipments gathered as one print run (never rated or bought here). */
+    kind: z.enum(["purchase", "print"]),
     filename: z.string().nullable(),
     rate_policy: RatePickOut.extend({
       kind: z.enum(["cheapest", "fastest", "fixed", "rules"]),
