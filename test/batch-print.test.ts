@@ -50,6 +50,10 @@ describe("a print run from selected shipments (issue 33)", () => {
         confirmed_at: null,
       });
       const id = created.body.id as string;
+      const listed = await call(getBatch, "GET", `/v1/batches/${id}`, { key: a.key, params: { id } });
+      expect(
+        listed.body.rows.results.map((r: { shipment_id: string; state: string }) => [r.shipment_id, r.state]),
+      ).toEqual(chosen.map((s) => [s, "purchased"]));
       // The runner finds nothing to do, and no act can start a purchase.
       expect(await runBatch({ ctx: await systemCtx(), batchId: id, maxDurationMs: 5_000 })).toMatchObject({
         worked: 0,

@@ -167,7 +167,12 @@ async function createPrintRun(ctx: DomainContext, input: BatchCreate): Promise<B
   const orgId = ctx.org.id;
   const ids = [...new Set(input.shipment_ids ?? [])];
   const found = await ctx.db
-    .select({ id: shipments.id, status: shipments.status, testMode: shipments.testMode })
+    .select({
+      id: shipments.id,
+      status: shipments.status,
+      testMode: shipments.testMode,
+      reference: shipments.reference,
+    })
     .from(shipments)
     .where(and(eq(shipments.orgId, orgId), inArray(shipments.id, ids)));
   const byId = new Map(found.map((f) => [f.id, f]));
@@ -201,7 +206,8 @@ async function createPrintRun(ctx: DomainContext, input: BatchCreate): Promise<B
         filename: input.filename,
         ratePolicy: input.rate_policy,
         defaults: {},
-        mapping: {},
+        // Each row keeps its shipment's reference, shown (and on the packing list) as a CSV row's order number is.
+        mapping: { reference: "reference" },
         rowCount: ids.length,
         testMode: found.every((f) => f.testMode),
         finishedAt: now,
@@ -213,7 +219,7 @@ async function createPrintRun(ctx: DomainContext, input: BatchCreate): Promise<B
           batchId: id,
           line: i + j + 1,
           orgId,
-          input: { shipment_id: shipmentId },
+          input: { shipment_id: shipmentId, reference: byId.get(shipmentId)!.reference ?? "" },
           request: null,
           state: "purchased" as const,
           shipmentId,
