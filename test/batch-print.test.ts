@@ -50,7 +50,19 @@ describe("a print run from selected shipments (issue 33)", () => {
         confirmed_at: null,
       });
       const id = created.body.id as string;
-      const listed = await call(getBatch, "GET", `/v1/batches/${id}`, { key: a.key, params: { id } });
+      // Up to 1 000 rows a page, as docs/api.md says (the dashboard's "approve all" reads them so).
+      const listed = await call(getBatch, "GET", `/v1/batches/${id}`, {
+        key: a.key,
+        params: { id },
+        query: { limit: "1000" },
+      });
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+      const tooMany = await call(getBatch, "GET", `/v1/batches/${id}`, {
+        key: a.key,
+        params: { id },
+        query: { limit: "1001" },
+      });
+      expect(tooMany.status).toBe(400);
       expect(
         listed.body.rows.results.map((r: { shipment_id: string; state: string }) => [r.shipment_id, r.state]),
       ).toEqual(chosen.map((s) => [s, "purchased"]));

@@ -4,7 +4,7 @@ import { WEIGHT_UNITS } from "@/lib/carriers/types";
 import { AddressInput } from "./address";
 import { Timestamp, labelType, optionalText } from "./common";
 import { ShippingOptions } from "./options";
-import { PageQuery, pageOf } from "./pagination";
+import { PageQuery, pageOf, queryCount } from "./pagination";
 import { statusFilter } from "./status-filter";
 
 /** The most rows one batch takes (docs/api.md, "Batches"). */
@@ -354,11 +354,8 @@ export const BatchWithRows = Batch.extend({ rows: pageOf(BatchRowSchema, "BatchR
   id: "BatchWithRows",
 });
 export const BatchRowsQuery = PageQuery.extend({
-  limit: PageQuery.shape.limit
-    .unwrap()
-    .pipe(z.number().min(1).max(1000))
-    .default(100)
-    .describe("Rows per page, 1–1000"),
+  // Its own bound: PageQuery's limit already stops at 100.
+  limit: queryCount.pipe(z.number().min(1).max(1000)).default(100).describe("Rows per page, 1–1000"),
   row_state: statusFilter(BATCH_ROW_STATES).optional().describe("Only rows in these states (comma-separated)"),
 }).strict();
 export type BatchRowsQuery = z.output<typeof BatchRowsQuery>;
