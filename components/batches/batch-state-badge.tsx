@@ -15,7 +15,8 @@ const BATCH_STATE_DISPLAY: Record<Batch["state"], StatusDisplay> = {
 
 /** How each row state reads (the rows table and the progress counts). */
 export const ROW_STATE_LABELS: Record<keyof Batch["counts"], string> = {
-  queued: "Waiting",
+  // Not "Waiting": that is a row above the price cap, waiting for a person.
+  queued: "To check",
   rated: "Priced",
   needs_decision: "Needs a decision",
   skipped: "Skipped",

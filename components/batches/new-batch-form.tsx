@@ -184,12 +184,11 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
         <Card>
           <fieldset className="grid gap-4 p-4 sm:grid-cols-2">
             <legend className="mb-1 text-base font-semibold">4. Rates and labels</legend>
-            <SelectField<NewBatchValues>
-              name="rate_policy"
-              label="Rate"
-              options={POLICIES}
-              hint="A row's own carrier and service columns win. Rules by weight, destination or value: through the API."
-            />
+            <p className="text-sm text-muted-foreground sm:col-span-2">
+              A row&apos;s own carrier and service columns win over the choice here. Rules by weight, destination or
+              value are set through the API (POST /v1/batches).
+            </p>
+            <SelectField<NewBatchValues> name="rate_policy" label="Rate" options={POLICIES} />
             <SelectField<NewBatchValues> name="label_type" label="Label format" options={FORMATS} />
             {policy === "fixed" && (
               <SelectField<NewBatchValues>
