@@ -36,7 +36,7 @@ const mapping = (page: Page, group: string, label: string) =>
   page.getByRole("group", { name: group, exact: true }).getByLabel(label, { exact: true });
 
 /** A draft (priced, not bought) through the API, as an integration or the create form's "save" would leave it. */
-async function draft(api: APIRequestContext, reference: string) {
+async function draft(api: APIRequestContext, reference: string): Promise<{ id: string; rates: { id: string }[] }> {
   const created = await api.post("/v1/shipments", {
     data: {
       shipper: {
@@ -59,6 +59,25 @@ async function draft(api: APIRequestContext, reference: string) {
     },
   });
   expect(created.status()).toBe(201);
+  return created.json();
+}
+
+/** A shipment bought through the API: a label to print. */
+async function bought(api: APIRequestContext, reference: string) {
+  const shipment = await draft(api, reference);
+  const res = await api.post(`/v1/shipments/${shipment.id}/purchase`, {
+    data: { selected_rate_id: shipment.rates[0]!.id },
+  });
+  expect(res.status()).toBe(200);
+}
+
+/** The ship-from of the new-batch form, filled. */
+async function fillShipFrom(page: Page) {
+  const from = page.getByRole("group", { name: /Ship from/ });
+  await from.getByLabel(/^Street address/).fill("500 Industrial Way");
+  await from.getByLabel(/^City/).fill("Chicago");
+  await from.getByLabel(/^State/).selectOption("IL");
+  await from.getByLabel(/^ZIP code/).fill("60607");
 }
 
 test.describe("batches", () => {
@@ -146,6 +165,88 @@ test.describe("batches", () => {
     // Each bought row links to its shipment.
     await expect(page.getByRole("link", { name: /^View shipment of row [12]$/ })).toHaveCount(2);
     await checkPage(page, "batch-from-shipments");
+  });
+
+  test("a fixed service with a price cap: rows above it wait, are approved one and all, and the batch then ends", async ({
+    page,
+    checkPage,
+  }) => {
+    const stamp = `CAP-${Date.now()}`;
+    await page.goto("/batches/new");
+    await chooseCsv(page, CSV.replaceAll("{stamp}", stamp));
+    for (const [group, label, header] of COLUMNS) await mapping(page, group, label).selectOption(header);
+    await fillShipFrom(page);
+    const rates = page.getByRole("group", { name: "4. Rates and labels" });
+    await expect(rates.getByLabel("Carrier and service")).toHaveCount(0);
+    await rates.getByLabel("Rate", { exact: true }).selectOption("fixed");
+    // Asked for before anything is sent: a fixed policy names its service.
+    await page.getByRole("button", { name: "Check rows" }).click();
+    await expect(rates.getByText(/choose the carrier and service/i)).toBeVisible();
+    await rates.getByLabel(/^Carrier and service/).selectOption({ label: "Sandbox: Sandbox Overnight" });
+    await rates.getByLabel(/^Price cap/).fill("1");
+    await checkPage(page, "batch-new-fixed-cap");
+    await page.getByRole("button", { name: "Check rows" }).click();
+
+    // Both good rows are above the cap: they wait, each with its price and its own Approve and Skip.
+    await expect(page).toHaveURL(/\/batches\/bat_[0-9a-f]{32}$/, { timeout: 30_000 });
+    const waiting = page.getByRole("heading", { name: "Waiting for your decision" });
+    await expect(waiting).toBeVisible({ timeout: 60_000 });
+    const line2 = page.locator('tr[data-line="2"]');
+    await expect(line2).toContainText("SBX_OVERNIGHT");
+    await expect(line2).toContainText(/\$\d+\.\d\d/);
+    await expect(page.getByRole("button", { name: "Approve line 3" })).toBeVisible();
+    await checkPage(page, "batch-waiting");
+
+    await page.getByRole("button", { name: "Approve line 2" }).click();
+    await expect(page.getByText("Line 2 approved.")).toBeVisible();
+    // Bought with the batch; line 3 still waits, so the batch waits for it after buying line 2.
+    await page.getByRole("button", { name: /^Buy 1 label for \$/ }).click();
+    await expect(page.getByText(/^Waiting for your decision on 1 row above the price cap: 1 label bought/)).toBeVisible(
+      {
+        timeout: 90_000,
+      },
+    );
+    await page.getByRole("button", { name: "Approve all (1)" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Approve 1 row above the price cap?" });
+    await dialog.getByRole("button", { name: "Approve all" }).click();
+    await expect(page.getByText("Done: 2 labels bought, 1 row failed.")).toBeVisible({ timeout: 90_000 });
+    await expect(waiting).toHaveCount(0);
+    await checkPage(page, "batch-decided");
+  });
+
+  test("bought shipments selected in the list become one print run, in the order selected", async ({
+    page,
+    api,
+    checkPage,
+  }) => {
+    const stamp = `PRN-${Date.now()}`;
+    await bought(api, `${stamp}-1`);
+    await bought(api, `${stamp}-2`);
+    await draft(api, `${stamp}-3`);
+    await page.goto(`/shipments?q=${stamp}`);
+    await expect(page.getByRole("row", { name: new RegExp(stamp) })).toHaveCount(3);
+    await page.getByRole("checkbox", { name: `Select Rita ${stamp}-2` }).click();
+    await page.getByRole("checkbox", { name: `Select Rita ${stamp}-1` }).click();
+    await page.getByRole("checkbox", { name: `Select Rita ${stamp}-3` }).click();
+    // The draft is bought, the two with labels printed: each button counts its own.
+    await expect(page.getByRole("button", { name: "Print labels (2)" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Buy label (1)" })).toBeVisible();
+    await checkPage(page, "shipments-selected-print");
+    await page.getByRole("button", { name: "Print labels (2)" }).click();
+
+    await expect(page).toHaveURL(/\/batches\/bat_[0-9a-f]{32}$/, { timeout: 30_000 });
+    await expect(page.getByRole("heading", { level: 1, name: "Print run: 2 labels" })).toBeVisible();
+    await expect(page.getByText("Ready to print: 2 labels, nothing bought.")).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Buy / })).toHaveCount(0);
+    const rows = page.locator("tbody tr");
+    await expect(rows.nth(0)).toContainText(`${stamp}-2`);
+    await expect(rows.nth(1)).toContainText(`${stamp}-1`);
+    await checkPage(page, "batch-print-run");
+    const pdf = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download" }).click();
+    await page.getByRole("menuitem", { name: "Labels PDF (4×6)" }).click();
+    const pdfFile = await pdf;
+    expect((await readFile((await pdfFile.path())!)).subarray(0, 5).toString()).toBe("%PDF-");
   });
 
   test.describe("at 390 px wide", () => {

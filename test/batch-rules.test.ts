@@ -1,9 +1,10 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as createBatch } from "@/app/v1/batches/route";
 import { GET as getBatch } from "@/app/v1/batches/[id]/route";
 import { POST as purchase } from "@/app/v1/batches/[id]/purchase/route";
 import { POST as decisions } from "@/app/v1/batches/[id]/decisions/route";
+import { activeBatches } from "@/lib/batches/manage-batch";
 import { runBatch } from "@/lib/batches/run-batch";
 import { getDb } from "@/lib/db/client";
 import { carrierLedger, events, shipments } from "@/lib/db/schema";
@@ -124,18 +125,32 @@ describe("a batch's rules, price cap and decisions (issue 33, item 3)", () => {
       expect(
         (await call(purchase, "POST", `/v1/batches/${id}/purchase`, { key, params: { id }, body: {} })).status,
       ).toBe(200);
-      expect((await drain(id)).state).toBe("completed_with_errors");
+      // The row waiting keeps the batch from completing: no completion, no event, and no round to spin on.
+      const waiting = await drain(id);
+      expect(waiting).toMatchObject({ state: "purchasing", more: false });
+      expect(await activeBatches(db)).not.toContain(id);
       expect(await sold(), JSON.stringify([...(await rows(key, id)).values()])).toBe(1);
+      const completions = () =>
+        db
+          .select({ type: events.type })
+          .from(events)
+          .where(and(eq(events.resourceId, id), like(events.type, "batch.%")));
+      expect(await completions()).toEqual([]);
       byLine = await rows(key, id);
       expect(byLine.get(3)!.state).toBe("needs_decision");
       const heldShipment = byLine.get(3)!.shipment_id!;
       expect(await db.select().from(shipments).where(eq(shipments.id, heldShipment))).toEqual([]);
 
-      // Approved at its price: the batch goes back to purchasing, and the row is bought like any other.
+      // Approved at its price: the row is bought like any other, and then the batch completes, once.
       const approved = await decide({ decision: "approve", lines: [3] });
       expect(approved.status, JSON.stringify(approved.body)).toBe(200);
       expect(approved.body).toMatchObject({ state: "purchasing", held: 0, finished_at: null });
+      expect(await activeBatches(db)).toContain(id);
       expect((await drain(id)).state).toBe("completed_with_errors");
+      expect(await completions()).toEqual([{ type: "batch.completed_with_errors" }]);
+      // A round after the end changes nothing and sends nothing.
+      expect((await drain(id)).state).toBe("completed_with_errors");
+      expect(await completions()).toHaveLength(1);
       expect(await sold()).toBe(2);
       byLine = await rows(key, id);
       expect(byLine.get(3)).toMatchObject({ state: "purchased", held: null });
@@ -145,8 +160,54 @@ describe("a batch's rules, price cap and decisions (issue 33, item 3)", () => {
         .from(shipments)
         .where(and(eq(shipments.orgId, orgId), eq(shipments.id, heldShipment)));
       expect(bought).toEqual({ status: "purchased", service: "SBX_OVERNIGHT" });
-      // A decided row takes no second decision.
+      // A decided row takes no second decision, and a finished batch none at all.
       expect((await decide({ decision: "skip", lines: [3] })).status).toBe(409);
+    },
+  );
+
+  it(
+    "a batch whose every row waits completes when the last is skipped, with one event and nothing bought",
+    { timeout: 300_000 },
+    async () => {
+      const { key } = await makeOrg();
+      const sandbox = await addSandbox(key, "skip-sbx", { batch_calls_per_second: 1000 });
+      const csv = [HEADER, "SO-1,Ann,1 Elm Street,Austin,TX,78701,US,2", "SO-2,Bob,2 Elm Street,Austin,TX,78701,US,3"];
+      const created = await call(createBatch, "POST", "/v1/batches", {
+        key,
+        body: {
+          csv: csv.join("\n"),
+          shipper,
+          mapping,
+          rate_policy: {
+            kind: "cheapest",
+            carrier_id: sandbox.carrier_id,
+            price_cap: { amount: 0.5, currency: "USD" },
+          },
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.id as string;
+      expect((await drain(id)).state).toBe("ready");
+      const confirmed = await call(purchase, "POST", `/v1/batches/${id}/purchase`, { key, params: { id }, body: {} });
+      expect(confirmed.body).toMatchObject({ state: "purchasing", held: 2 });
+      expect(await drain(id)).toMatchObject({ state: "purchasing", more: false });
+      const decide = (body: unknown) =>
+        call(decisions, "POST", `/v1/batches/${id}/decisions`, { key, params: { id }, body });
+      expect((await decide({ decision: "skip", lines: [2] })).body).toMatchObject({ state: "purchasing", held: 1 });
+      expect(await drain(id)).toMatchObject({ state: "purchasing", more: false });
+      expect((await decide({ decision: "skip", lines: [3] })).body).toMatchObject({ state: "purchasing", held: 0 });
+      const db = await getDb();
+      // The last decision brings the batch back to the runner, which settles it.
+      expect(await activeBatches(db)).toContain(id);
+      expect((await drain(id)).state).toBe("completed");
+      const sent = await db.select({ type: events.type }).from(events).where(eq(events.resourceId, id));
+      expect(sent).toEqual([{ type: "batch.completed" }]);
+      expect(
+        Number(
+          (await db.select({ n: count() }).from(carrierLedger).where(eq(carrierLedger.connectionId, sandbox.id)))[0]!.n,
+        ),
+      ).toBe(0);
+      expect((await decide({ decision: "approve", lines: [2] })).status).toBe(409);
     },
   );
 

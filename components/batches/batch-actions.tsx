@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Ban, FileDown, RotateCcw, ShoppingCart } from "lucide-react";
+import { Ban, Check, FileDown, RotateCcw, ShoppingCart, SkipForward } from "lucide-react";
 import { toast } from "sonner";
 import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { downloadLabelFile } from "@/components/labels/print-label";
@@ -13,7 +13,7 @@ import { Label } from "@/components/ui/label";
 import { apiFetch } from "@/lib/client/api";
 import { labelsToBuy, totalText } from "@/lib/client/batch-view";
 import { formatCount } from "@/lib/client/format";
-import type { Batch } from "@/lib/schemas/batch";
+import type { Batch, BatchRowOut } from "@/lib/schemas/batch";
 
 /** After an act, the batch is read again (and polled while it works). */
 function useBatchAct(id: string, path: "purchase" | "retry" | "cancel", success: string) {
@@ -117,5 +117,106 @@ export function ExportFailed({ batch }: { batch: Batch }) {
       <FileDown aria-hidden />
       Export failed rows as CSV
     </Button>
+  );
+}
+
+type Decision = "approve" | "skip";
+
+/** POST /v1/batches/{id}/decisions for some lines, then the batch read again. */
+function useDecide(id: string, success: (decision: Decision, lines: number[]) => string) {
+  const queryClient = useQueryClient();
+  return useApiMutation<{ decision: Decision; lines: number[] | "all" }, Batch>({
+    request: async ({ decision, lines }) =>
+      apiFetch<Batch>(`/v1/batches/${encodeURIComponent(id)}/decisions`, {
+        method: "POST",
+        body: { decision, lines: lines === "all" ? await waitingLines(id) : lines },
+      }),
+    success: (batch, { decision, lines }) =>
+      success(decision, lines === "all" ? [] : lines) + (batch.state === "purchasing" ? " Buying goes on." : ""),
+    refresh: false,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["batch", id] }),
+  });
+}
+
+/** Every line waiting for a decision (the API's pages of 1 000), for "approve all" and "skip all". */
+async function waitingLines(id: string): Promise<number[]> {
+  const lines: number[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await apiFetch<{ rows: { results: BatchRowOut[]; next: string | null } }>(
+      `/v1/batches/${encodeURIComponent(id)}?row_state=needs_decision&limit=1000&offset=${offset}`,
+    );
+    lines.push(...page.rows.results.map((r) => r.line));
+    if (!page.rows.next || page.rows.results.length === 0) return lines;
+  }
+}
+
+/** Approve or skip one row waiting above the price cap, from its row in the table. */
+export function DecideRow({ batchId, line }: { batchId: string; line: number }) {
+  const decide = useDecide(batchId, (d, [l]) => `Line ${l} ${d === "approve" ? "approved" : "skipped"}.`);
+  const pending = decide.isPending ? decide.variables?.decision : null;
+  return (
+    <div className="flex gap-1">
+      <Button
+        size="sm"
+        variant="outline"
+        loading={pending === "approve"}
+        disabled={decide.isPending}
+        onClick={() => decide.mutate({ decision: "approve", lines: [line] })}
+      >
+        <Check aria-hidden />
+        Approve<span className="sr-only"> line {line}</span>
+      </Button>
+      <Button
+        size="sm"
+        variant="ghost"
+        loading={pending === "skip"}
+        disabled={decide.isPending}
+        onClick={() => decide.mutate({ decision: "skip", lines: [line] })}
+      >
+        <SkipForward aria-hidden />
+        Skip<span className="sr-only"> line {line}</span>
+      </Button>
+    </div>
+  );
+}
+
+/** Every row waiting above the price cap at once: approved at their prices, or skipped (never bought). */
+export function DecideAll({ batch }: { batch: Batch }) {
+  const decide = useDecide(batch.id, (d) =>
+    d === "approve" ? "Every waiting row approved." : "Every waiting row skipped.",
+  );
+  const rows = `${formatCount(batch.held)} ${batch.held === 1 ? "row" : "rows"}`;
+  return (
+    <div className="flex flex-wrap gap-2">
+      <ConfirmDialog
+        trigger={
+          <Button variant="outline" disabled={decide.isPending}>
+            <Check aria-hidden />
+            Approve all ({formatCount(batch.held)})
+          </Button>
+        }
+        title={`Approve ${rows} above the price cap?`}
+        description={
+          batch.state === "purchasing"
+            ? "Each is bought at the price shown in its row, with the rest of the batch."
+            : "Each is bought at the price shown in its row when you confirm the batch."
+        }
+        confirmLabel="Approve all"
+        cancelLabel="Not now"
+        destructive={false}
+        onConfirm={async () => {
+          await decide.mutateAsync({ decision: "approve", lines: "all" });
+        }}
+      />
+      <Button
+        variant="ghost"
+        loading={decide.isPending && decide.variables?.decision === "skip"}
+        disabled={decide.isPending}
+        onClick={() => decide.mutate({ decision: "skip", lines: "all" })}
+      >
+        <SkipForward aria-hidden />
+        Skip all
+      </Button>
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatMoney } from "@/lib/client/format";
 import type { BatchRowOut } from "@/lib/schemas/batch";
+import { DecideRow } from "./batch-actions";
 import { ROW_STATE_DISPLAY } from "./batch-state-badge";
 
 const dash = <span className="text-muted-foreground">—</span>;
@@ -11,7 +12,16 @@ const dash = <span className="text-muted-foreground">—</span>;
  * The batch's rows in CSV order, each with its state, the rate the dry run picked, and what is wrong with it: the
  * CSV line, the column and the reason (and the carrier's own words when a carrier refused), inline in its row.
  */
-export function BatchRowsTable({ rows, source }: { rows: BatchRowOut[]; source: "csv" | "shipments" }) {
+export function BatchRowsTable({
+  rows,
+  source,
+  decide,
+}: {
+  rows: BatchRowOut[];
+  source: "csv" | "shipments";
+  /** The batch whose waiting rows take a decision now (before its purchase or during it); null: none. */
+  decide: string | null;
+}) {
   return (
     <Table scrollLabel="Batch rows">
       <TableHeader>
@@ -48,6 +58,11 @@ export function BatchRowsTable({ rows, source }: { rows: BatchRowOut[]; source: 
                   <span className="text-xs text-muted-foreground">above the price cap</span>
                 )}
               </div>
+              {r.state === "needs_decision" && decide && (
+                <div className="mt-1.5">
+                  <DecideRow batchId={decide} line={r.line} />
+                </div>
+              )}
             </TableCell>
             <TableCell className="whitespace-nowrap">
               {r.rate ? (

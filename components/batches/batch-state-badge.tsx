@@ -15,7 +15,8 @@ const BATCH_STATE_DISPLAY: Record<Batch["state"], StatusDisplay> = {
 
 /** How each row state reads (the rows table and the progress counts). */
 export const ROW_STATE_LABELS: Record<keyof Batch["counts"], string> = {
-  queued: "Waiting",
+  // Not "Waiting": that is a row above the price cap, waiting for a person.
+  queued: "To check",
   rated: "Priced",
   needs_decision: "Needs a decision",
   skipped: "Skipped",
@@ -39,8 +40,9 @@ export function BatchStateBadge({ state }: { state: Batch["state"] }) {
 }
 
 /** A batch by its name: the file it came from, or how many shipments were chosen. */
-export function batchTitle(batch: Pick<Batch, "filename" | "source" | "row_count">): string {
+export function batchTitle(batch: Pick<Batch, "filename" | "source" | "row_count" | "kind">): string {
   if (batch.filename) return batch.filename;
+  if (batch.kind === "print") return `Print run: ${batch.row_count} ${batch.row_count === 1 ? "label" : "labels"}`;
   return batch.source === "shipments"
     ? `${batch.row_count} selected ${batch.row_count === 1 ? "shipment" : "shipments"}`
     : "CSV upload";

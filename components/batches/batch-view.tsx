@@ -6,9 +6,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { apiFetch } from "@/lib/client/api";
-import { isWorking, totalText, type BatchWithRowsJson } from "@/lib/client/batch-view";
+import { isWorking, totalText, waitsForDecision, type BatchWithRowsJson } from "@/lib/client/batch-view";
 import { formatCount } from "@/lib/client/format";
-import { CancelBatch, ConfirmPurchase, ExportFailed, RetryFailed } from "./batch-actions";
+import { CancelBatch, ConfirmPurchase, DecideAll, ExportFailed, RetryFailed } from "./batch-actions";
 import { BatchFiles } from "./batch-files";
 import { BatchProgress } from "./batch-progress";
 import { BatchRowsTable } from "./batch-rows-table";
@@ -39,12 +39,16 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
     queryFn: ({ signal }) => apiFetch<BatchWithRowsJson>(batchUrl(id, params), { signal }),
     initialData: sameAsServer ? initial : undefined,
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (isWorking(query.state.data?.state ?? initial.state) ? POLL_MS : false),
+    refetchInterval: (query) => {
+      const now = query.state.data ?? initial;
+      return isWorking(now.state) && !waitsForDecision(now) ? POLL_MS : false;
+    },
   });
   const batch = data ?? initial;
   const failed = batch.counts.failed;
   const pageCount = Math.max(1, Math.ceil(batch.rows.count / BATCH_ROWS_PER_PAGE));
   const total = totalText(batch);
+  const decides = batch.state === "validating" || batch.state === "ready" || batch.state === "purchasing";
 
   return (
     <div className="grid grid-cols-1 gap-5">
@@ -54,8 +58,12 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
           <BatchStateBadge state={batch.state} />
         </div>
         <p className="text-sm text-muted-foreground">
-          {batch.source === "csv" ? "From a CSV file" : "From selected shipments"}, created{" "}
-          <LocalTime timestamp={batch.created_at} />
+          {batch.kind === "print"
+            ? "Labels already bought, from selected shipments"
+            : batch.source === "csv"
+              ? "From a CSV file"
+              : "From selected shipments"}
+          , created <LocalTime timestamp={batch.created_at} />
         </p>
       </div>
 
@@ -79,6 +87,27 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
           </div>
         </CardContent>
       </Card>
+
+      {decides && batch.held > 0 && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Waiting for your decision</CardTitle>
+            <CardDescription>
+              {formatCount(batch.held)} {batch.held === 1 ? "row is" : "rows are"} priced above the price cap and never
+              bought without your approval.
+              {batch.state === "purchasing" ? " The batch finishes once each is approved or skipped." : ""}
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="flex flex-wrap items-center gap-2">
+            <DecideAll batch={batch} />
+            {params.rows !== "held" && (
+              <Button variant="ghost" onClick={() => void setParams({ rows: "held", page: null })}>
+                Show them
+              </Button>
+            )}
+          </CardContent>
+        </Card>
+      )}
 
       {batch.state === "ready" && batch.summary && (
         <Card>
@@ -121,15 +150,29 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
             >
               With problems ({formatCount(failed)})
             </Button>
+            {(batch.held > 0 || params.rows === "held") && (
+              <Button
+                size="sm"
+                variant={params.rows === "held" ? "primary" : "outline"}
+                aria-pressed={params.rows === "held"}
+                onClick={() => void setParams({ rows: "held", page: null })}
+              >
+                Waiting ({formatCount(batch.held)})
+              </Button>
+            )}
           </div>
         </div>
         {batch.rows.results.length > 0 ? (
           <div className="rounded-lg border bg-card">
-            <BatchRowsTable rows={batch.rows.results} source={batch.source} />
+            <BatchRowsTable rows={batch.rows.results} source={batch.source} decide={decides ? id : null} />
           </div>
         ) : (
           <p className="text-sm text-muted-foreground">
-            {params.rows === "failed" ? "No row has a problem." : "No rows on this page."}
+            {params.rows === "failed"
+              ? "No row has a problem."
+              : params.rows === "held"
+                ? "No row waits for a decision."
+                : "No rows on this page."}
           </p>
         )}
         {pageCount > 1 && (
@@ -169,9 +212,13 @@ function stateSentence(batch: BatchWithRowsJson, total: string | null): string {
     case "ready":
       return `Ready: ${n(batch.counts.rated, "label")} to buy${total ? ` for ${total}` : ""}.`;
     case "purchasing":
-      return `Buying: ${n(batch.counts.purchased, "label")} bought, ${formatCount(batch.counts.failed)} failed, of ${formatCount(batch.row_count)}.`;
+      return waitsForDecision(batch)
+        ? `Waiting for your decision on ${n(batch.held, "row")} above the price cap: ${n(batch.counts.purchased, "label")} bought, ${formatCount(batch.counts.failed)} failed.`
+        : `Buying: ${n(batch.counts.purchased, "label")} bought, ${formatCount(batch.counts.failed)} failed, of ${formatCount(batch.row_count)}.`;
     case "completed":
-      return `Done: ${n(batch.counts.purchased, "label")} bought.`;
+      return batch.kind === "print"
+        ? `Ready to print: ${n(batch.counts.purchased, "label")}, nothing bought.`
+        : `Done: ${n(batch.counts.purchased, "label")} bought.`;
     case "completed_with_errors":
       return `Done: ${n(batch.counts.purchased, "label")} bought, ${n(batch.counts.failed, "row")} failed.`;
     case "cancelled":

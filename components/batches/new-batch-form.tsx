@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { FormProvider, type UseFormReturn } from "react-hook-form";
 import { FileSpreadsheet } from "lucide-react";
-import { CheckboxField, FormError, SelectField } from "@/components/forms/form-fields";
+import { CheckboxField, FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { AddressFieldset } from "@/components/shipments/create/address-fieldset";
 import { Button } from "@/components/ui/button";
@@ -26,11 +26,14 @@ export interface NewBatchFormProps {
   shipper: NewBatchValues["shipper"];
   /** Whose browser remembers an address check's "Keep mine" (as in the create-label form). */
   owner: DraftOwner;
+  /** The services of the organization's connections, for a fixed service (serviceChoice values). */
+  services: readonly { value: string; label: string }[];
 }
 
 const POLICIES = [
   { value: "cheapest", label: "Cheapest rate for each row" },
   { value: "fastest", label: "Fastest rate for each row" },
+  { value: "fixed", label: "One carrier and service for every row" },
 ];
 const FORMATS = LABEL_TYPES.map((t) => ({ value: t, label: t === "ZPL" ? "ZPL (thermal printers)" : t }));
 
@@ -38,7 +41,7 @@ const FORMATS = LABEL_TYPES.map((t) => ({ value: t, label: t === "ZPL" ? "ZPL (t
  * A new batch from a CSV file: the file, its columns mapped to our fields (prefilled from the saved mapping and the
  * header names), the ship-from and how rates are picked. "Check rows" uploads it; the batch's page shows the dry run.
  */
-export function NewBatchFormView({ savedMapping, shipper, owner }: NewBatchFormProps) {
+export function NewBatchFormView({ savedMapping, shipper, owner, services }: NewBatchFormProps) {
   const router = useRouter();
   const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
@@ -50,6 +53,9 @@ export function NewBatchFormView({ savedMapping, shipper, owner }: NewBatchFormP
       columns: columnsOf(prefillMapping([], {})),
       shipper,
       rate_policy: "cheapest",
+      fixed_service: "",
+      price_cap: "",
+      price_cap_currency: "USD",
       label_type: "PDF",
       save_mapping: true,
     },
@@ -69,6 +75,7 @@ export function NewBatchFormView({ savedMapping, shipper, owner }: NewBatchFormP
 
   // The form's own setter (stable across renders): the effect below runs once per file, never over the clerk's picks.
   const { setValue } = form;
+  const policy = form.watch("rate_policy");
 
   async function chooseFile(chosen: File | null) {
     setFile(chosen);
@@ -177,8 +184,34 @@ export function NewBatchFormView({ savedMapping, shipper, owner }: NewBatchFormP
         <Card>
           <fieldset className="grid gap-4 p-4 sm:grid-cols-2">
             <legend className="mb-1 text-base font-semibold">4. Rates and labels</legend>
+            <p className="text-sm text-muted-foreground sm:col-span-2">
+              A row&apos;s own carrier and service columns win over the choice here. Rules by weight, destination or
+              value are set through the API (POST /v1/batches).
+            </p>
             <SelectField<NewBatchValues> name="rate_policy" label="Rate" options={POLICIES} />
             <SelectField<NewBatchValues> name="label_type" label="Label format" options={FORMATS} />
+            {policy === "fixed" && (
+              <SelectField<NewBatchValues>
+                name="fixed_service"
+                label="Carrier and service"
+                placeholder={services.length > 0 ? "Choose a service" : "No connection can buy labels"}
+                options={services}
+                required
+                className="sm:col-span-2"
+              />
+            )}
+            <TextField<NewBatchValues>
+              name="price_cap"
+              label="Price cap (optional)"
+              inputMode="decimal"
+              hint="A row priced above it waits for your approval; it is never bought without one."
+            />
+            <TextField<NewBatchValues>
+              name="price_cap_currency"
+              label="Cap currency"
+              maxLength={3}
+              autoCapitalize="characters"
+            />
           </fieldset>
         </Card>
 

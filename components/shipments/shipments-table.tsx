@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Layers } from "lucide-react";
+import { Layers, Printer } from "lucide-react";
 import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { TestBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -25,13 +25,19 @@ const nameOf = (s: Shipment) => s.recipient.person_name || s.recipient.company_n
  * One row per shipment. The recipient's name is the row's link, stretched over the whole row so a click anywhere
  * opens it while the keyboard meets one link per row; the tracking number and the row's checkbox sit above that link.
  * Rows selected on the page become a batch: "Buy labels" buys the selected drafts at once (each at its own cheapest
- * rate, checked and priced first) on the batch's page.
+ * rate, checked and priced first) on the batch's page; "Print labels" gathers the selected labels already bought into a
+ * print run (one PDF or ZPL file per 100, in the order selected), buying nothing.
  */
 export function ShipmentsTable({ shipments }: { shipments: Shipment[] }) {
   const router = useRouter();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const chosen = shipments.filter((s) => s.id !== null && selected.has(s.id));
   const drafts = chosen.filter((s) => s.status === "created");
+  // Printed in the order they were selected (the set keeps it): a print run's labels come in the order given.
+  const byId = new Map(chosen.map((s) => [s.id, s]));
+  const printable = [...selected]
+    .map((id) => byId.get(id))
+    .filter((s): s is Shipment => s !== undefined && s.status !== "created" && s.status !== "cancelled");
   const all = shipments.length > 0 && chosen.length === shipments.length;
   const toggle = (id: string, on: boolean) =>
     setSelected((prev) => {
@@ -42,6 +48,13 @@ export function ShipmentsTable({ shipments }: { shipments: Shipment[] }) {
     });
   const buy = useApiMutation<string[], { id: string }>({
     request: (ids) => apiFetch<{ id: string }>("/v1/batches", { method: "POST", body: { shipment_ids: ids } }),
+    refresh: false,
+    onSuccess: (batch) => router.push(`/batches/${batch.id}`),
+  });
+  // A print run: labels already bought, merged into the batch's files; nothing is bought on this path.
+  const print = useApiMutation<string[], { id: string }>({
+    request: (ids) =>
+      apiFetch<{ id: string }>("/v1/batches", { method: "POST", body: { kind: "print", shipment_ids: ids } }),
     refresh: false,
     onSuccess: (batch) => router.push(`/batches/${batch.id}`),
   });
@@ -60,14 +73,29 @@ export function ShipmentsTable({ shipments }: { shipments: Shipment[] }) {
             Buy {drafts.length === 1 ? "label" : "labels"}
             {drafts.length > 0 && drafts.length < chosen.length ? ` (${formatCount(drafts.length)})` : ""}
           </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={printable.length === 0}
+            loading={print.isPending}
+            onClick={() => print.mutate(printable.map((s) => s.id!))}
+          >
+            <Printer aria-hidden />
+            Print {printable.length === 1 ? "label" : "labels"}
+            {printable.length > 0 && printable.length < chosen.length ? ` (${formatCount(printable.length)})` : ""}
+          </Button>
           <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
             Clear selection
           </Button>
-          {drafts.length < chosen.length && (
+          {(drafts.length < chosen.length || printable.length < chosen.length) && (
             <span className="text-muted-foreground">
-              Only drafts can be bought: {formatCount(chosen.length - drafts.length)} selected already{" "}
-              {chosen.length - drafts.length === 1 ? "has" : "have"} a label or{" "}
-              {chosen.length - drafts.length === 1 ? "is" : "are"} closed.
+              Drafts are bought, labels already bought are printed
+              {chosen.length - drafts.length - printable.length > 0
+                ? `; ${formatCount(chosen.length - drafts.length - printable.length)} selected ${
+                    chosen.length - drafts.length - printable.length === 1 ? "is" : "are"
+                  } cancelled`
+                : ""}
+              .
             </span>
           )}
         </div>

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
-import { batchRows, batches, shipments } from "@/lib/db/schema";
+import { batchRows, batches, labels, shipments } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
 import { DomainError, ValidationError } from "@/lib/errors";
 import { shipFromBook } from "@/lib/addresses/ship-from";
@@ -28,6 +28,7 @@ export async function createBatch({
   input: BatchCreate;
   file: { bytes: Uint8Array; filename: string | null } | null;
 }): Promise<Batch> {
+  if (input.kind === "print") return createPrintRun(ctx, input);
   const id = newId("batch");
   const orgId = ctx.org.id;
   let rows: NewRow[];
@@ -149,6 +150,87 @@ export async function createBatch({
       action: "batch.created",
       resourceId: id,
       summary: { source, rows: rows.length, invalid: rows.filter((r) => r.state === "failed").length },
+    });
+    return presentBatch(row!, await rowCounts(tx.db, id));
+  });
+}
+
+/**
+ * POST /v1/batches with `kind: "print"`: shipments already bought, gathered as one print run so their labels come as
+ * the batch's merged files (print-batch.ts) in the order given. Stored completed with every row purchased, so the
+ * runner never works it, and no act (confirm, retry, decide) applies to it: nothing on this path can buy a label. A
+ * shipment without a label to print (a draft, a voided label) refuses the request, named; it sends no webhook event
+ * (nothing was bought).
+ */
+async function createPrintRun(ctx: DomainContext, input: BatchCreate): Promise<Batch> {
+  const id = newId("batch");
+  const orgId = ctx.org.id;
+  const ids = [...new Set(input.shipment_ids ?? [])];
+  const found = await ctx.db
+    .select({
+      id: shipments.id,
+      status: shipments.status,
+      testMode: shipments.testMode,
+      reference: shipments.reference,
+    })
+    .from(shipments)
+    .where(and(eq(shipments.orgId, orgId), inArray(shipments.id, ids)));
+  const byId = new Map(found.map((f) => [f.id, f]));
+  const missing = ids.filter((s) => !byId.has(s));
+  if (missing.length > 0) {
+    throw new ValidationError(`no such shipment: ${missing.slice(0, 5).join(", ")}`, "shipment_ids");
+  }
+  const withLabel = new Set(
+    (
+      await ctx.db
+        .select({ shipmentId: labels.shipmentId })
+        .from(labels)
+        .where(and(eq(labels.orgId, orgId), inArray(labels.shipmentId, ids)))
+    ).map((l) => l.shipmentId),
+  );
+  const unprintable = ids.filter((s) => !withLabel.has(s) || byId.get(s)!.status === "cancelled");
+  if (unprintable.length > 0) {
+    const named = unprintable.slice(0, 5).map((s) => `${s} (${byId.get(s)!.status})`);
+    throw new ValidationError(`has no label to print: ${named.join(", ")}`, "shipment_ids");
+  }
+  const now = new Date();
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .insert(batches)
+      .values({
+        id,
+        orgId,
+        state: "completed",
+        source: "shipments",
+        kind: "print",
+        filename: input.filename,
+        ratePolicy: input.rate_policy,
+        defaults: {},
+        // Each row keeps its shipment's reference, shown (and on the packing list) as a CSV row's order number is.
+        mapping: { reference: "reference" },
+        rowCount: ids.length,
+        testMode: found.every((f) => f.testMode),
+        finishedAt: now,
+      })
+      .returning();
+    for (let i = 0; i < ids.length; i += 2000) {
+      await tx.db.insert(batchRows).values(
+        ids.slice(i, i + 2000).map((shipmentId, j) => ({
+          batchId: id,
+          line: i + j + 1,
+          orgId,
+          input: { shipment_id: shipmentId, reference: byId.get(shipmentId)!.reference ?? "" },
+          request: null,
+          state: "purchased" as const,
+          shipmentId,
+          idempotencyKey: `${id}:${i + j + 1}`,
+        })),
+      );
+    }
+    await recordAudit(tx, {
+      action: "batch.created",
+      resourceId: id,
+      summary: { source: "shipments", kind: "print", rows: ids.length, invalid: 0 },
     });
     return presentBatch(row!, await rowCounts(tx.db, id));
   });

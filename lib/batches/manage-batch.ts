@@ -1,6 +1,6 @@
 import "server-only";
 import Papa from "papaparse";
-import { and, asc, count, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, not, or, sql } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { batchRows, batches } from "@/lib/db/schema";
@@ -71,7 +71,8 @@ async function changeState(
   ctx: DomainContext,
   id: string,
   from: BatchRow["state"][],
-  to: BatchRow["state"],
+  /** The state it goes to; null: it keeps the one it is in (read under the lock). */
+  next: BatchRow["state"] | null,
   what: string,
   work: (tx: DomainContext & { db: Parameters<Parameters<typeof withTransaction>[1]>[0]["db"] }) => Promise<void>,
   action: "batch.purchase_confirmed" | "batch.retried" | "batch.cancelled" | "batch.rows_decided",
@@ -84,6 +85,7 @@ async function changeState(
       .for("update");
     if (!row) throw new NotFoundError("Batch not found.");
     if (!from.includes(row.state)) throw new StateConflictError(`The batch is ${row.state}; ${what}`);
+    const to = next ?? row.state;
     await work(tx);
     if (to === row.state) {
       // No change of state: a decision on rows of a batch still being rated, or before its purchase.
@@ -166,25 +168,25 @@ export async function retryFailed({ ctx, id }: { ctx: DomainContext; id: string 
   );
 }
 
-/** Batch states in which rows can wait for a decision, and where an approval takes the batch. */
-const DECIDE_FROM: BatchRow["state"][] = ["validating", "ready", "purchasing", "completed", "completed_with_errors"];
+/**
+ * Batch states in which rows can wait for a decision. A purchasing batch does not complete while a row waits
+ * (run-batch.ts, settleBatch), so a finished batch has none.
+ */
+const DECIDE_FROM: BatchRow["state"][] = ["validating", "ready", "purchasing"];
 
 /**
  * POST /v1/batches/{id}/decisions: rows waiting above the price cap (needs_decision) are approved at their price
- * (rated: bought with the batch's purchase, through the same path as every row) or skipped (never bought). An
- * approval in a finished batch takes it back to purchasing, as a retry does; before the purchase, the approved rows
- * join the dry run's summary and wait for the confirmation.
+ * (rated: bought with the batch's purchase, through the same path as every row) or skipped (never bought). Before
+ * the purchase, the approved rows join the dry run's summary and wait for the confirmation; during it, they are
+ * bought, and the batch completes (once) when no row is left waiting.
  */
 export async function decideRows({ ctx, id, input }: { ctx: DomainContext; id: string; input: BatchDecision }) {
-  const batch = await findBatch(ctx, id);
   const approve = input.decision === "approve";
-  const to: BatchRow["state"] =
-    approve && (batch.state === "completed" || batch.state === "completed_with_errors") ? "purchasing" : batch.state;
   return changeState(
     ctx,
     id,
-    to === "purchasing" && batch.state !== "purchasing" ? ["completed", "completed_with_errors"] : DECIDE_FROM,
-    to,
+    DECIDE_FROM,
+    null,
     "its rows take no decision now.",
     async (tx) => {
       const rows = await tx.db
@@ -253,12 +255,18 @@ export async function failedRowsCsv({ ctx, id }: { ctx: DomainContext; id: strin
   );
 }
 
-/** Batches with rows to work now: what the in-process loop starts a round for. */
+/**
+ * Batches with rows to work now: what the in-process loop starts a round for. A purchasing batch whose rows left
+ * all wait for a decision is left out (a person's decision brings it back): it would be a round a second for nothing.
+ */
 export async function activeBatches(db: DomainContext["db"]): Promise<string[]> {
+  const waitingOnly = sql`(exists (select 1 from ${batchRows} w where w.batch_id = ${batches.id}
+      and w.state = 'needs_decision') and not exists (select 1 from ${batchRows} o where o.batch_id = ${batches.id}
+      and o.state in ('rated', 'purchasing')))`;
   const rows = await db
     .select({ id: batches.id })
     .from(batches)
-    .where(inArray(batches.state, ["validating", "purchasing"]))
+    .where(or(eq(batches.state, "validating"), and(eq(batches.state, "purchasing"), not(waitingOnly))))
     .orderBy(asc(batches.createdAt))
     .limit(100);
   return rows.map((r) => r.id);

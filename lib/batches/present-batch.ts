@@ -27,6 +27,7 @@ export function presentBatch(row: BatchRow, tally: { counts: Batch["counts"]; he
     id: row.id,
     state: row.state,
     source: row.source,
+    kind: row.kind,
     filename: row.filename,
     // Batches stored before rules existed have neither field.
     rate_policy: { ...row.ratePolicy, rules: row.ratePolicy.rules ?? [], fallback: row.ratePolicy.fallback ?? null },

@@ -1,4 +1,6 @@
 import { checkAddress } from "@/lib/addresses/offline-checks";
+import type { CheckedAddress } from "@/lib/addresses/types";
+import { isCarrierName } from "@/lib/carriers/names";
 import { parseInput } from "@/lib/validation";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { ShipmentCreate } from "@/lib/schemas/shipment";
@@ -121,9 +123,32 @@ export function rowToShipment(
     };
   }
   const input = parsed.data;
-  // The offline checks of POST /v1/addresses/validate, so a batch and that endpoint agree on an address.
-  const r = input.recipient;
-  const checked = checkAddress({
+  // The offline checks of POST /v1/addresses/validate, so a batch and that endpoint agree on an address. The
+  // carrier's own checks (PO Box, line lengths) follow in the dry run, once a rate names the carrier.
+  const checked = checkAddress(checkedAddress(input.recipient));
+  for (const m of checked.messages) {
+    if (m.level !== "error") continue;
+    const field = m.field ? (`recipient.${m.field}` as BatchField) : null;
+    problems.push({ code: m.code, column: field ? (columns[field] ?? field) : null, message: m.text });
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, input };
+}
+
+/** What the offline checks read of a recipient (a CSV row's, or a stored shipment's). */
+export interface RecipientLines {
+  person_name?: string | null;
+  company_name?: string | null;
+  address_line1?: string | null;
+  address_line2?: string | null;
+  city?: string | null;
+  postal_code?: string | null;
+  state_code?: string | null;
+  country_code: string;
+  phone_number?: string | null;
+}
+
+function checkedAddress(r: RecipientLines): CheckedAddress {
+  return {
     person_name: r.person_name ?? null,
     company_name: r.company_name ?? null,
     address_line1: r.address_line1 ?? "",
@@ -133,13 +158,24 @@ export function rowToShipment(
     state_code: r.state_code ?? "",
     country_code: r.country_code,
     phone_number: r.phone_number ?? null,
-  });
-  for (const m of checked.messages) {
-    if (m.level !== "error") continue;
-    const field = m.field ? (`recipient.${m.field}` as BatchField) : null;
-    problems.push({ code: m.code, column: field ? (columns[field] ?? field) : null, message: m.text });
-  }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, input };
+  };
+}
+
+/**
+ * What keeps the carrier a rate is for from delivering this recipient as given: the offline checks with the carrier
+ * and service named (a PO Box it does not serve; a line longer than its label prints, which a batch refuses rather
+ * than cut, since no one looks at each label before it is bought). The field is the recipient's (`recipient.x`).
+ */
+export function carrierAddressProblem(
+  recipient: RecipientLines,
+  carrierName: string,
+  service: string,
+): { code: string; field: BatchField | null; message: string } | null {
+  if (!isCarrierName(carrierName)) return null;
+  const { messages } = checkAddress(checkedAddress(recipient), { carrier: carrierName, service });
+  const m = messages.find((x) => x.level === "error" || x.code === "line_too_long");
+  if (!m) return null;
+  return { code: m.code, field: m.field ? (`recipient.${m.field}` as BatchField) : null, message: m.text };
 }
 
 /** One commodity from the customs columns, required when the parcel crosses a customs border. */

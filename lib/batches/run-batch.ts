@@ -17,7 +17,8 @@ import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 import { pacerFor } from "@/lib/trackers/refresh/pacer";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { presentBatch, rowCounts, type BatchRow, type BatchRowRow } from "./present-batch";
-import { pickRate, type RowParcel } from "./rate-policy";
+import { pickRate, type Picked, type RowParcel } from "./rate-policy";
+import { carrierAddressProblem, type RecipientLines } from "./row-input";
 
 /** A worker's hold on a row; a worker that dies leaves it to be taken over when this runs out. */
 const ROW_LEASE_MS = 5 * 60_000;
@@ -34,7 +35,11 @@ export interface BatchRound {
   worked: number;
   /** The batch's state when the round ended. */
   state: BatchRow["state"] | null;
-  /** Rows are left (the round ran out of time or rows): another round should follow. */
+  /**
+   * Rows are left to work (the round ran out of time or rows): another round should follow. False when the batch is
+   * settled, and when all it has left are rows waiting for a person's decision (POST /v1/batches/{id}/decisions
+   * starts the work again).
+   */
   more: boolean;
 }
 
@@ -78,8 +83,8 @@ export async function runBatch({
     }
   };
   await Promise.all(Array.from({ length: workers }, worker));
-  const state = await settleBatch(ctx, batch);
-  return { batchId, worked, state, more: state === batch.state };
+  const settled = await settleBatch(ctx, batch);
+  return { batchId, worked, state: settled.state, more: settled.more };
 }
 
 /** The next row this phase has to do, claimed with a lease; null when none is left to claim. */
@@ -169,7 +174,7 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
   try {
     let candidates: RateFields[];
     let messages: CarrierMessage[] = [];
-    let parcel: RowParcel | null = null;
+    let parcel: (RowParcel & { recipient: RecipientLines }) | null = null;
     if (row.request) {
       const input = row.request as unknown as ShipmentCreate;
       parcel = input;
@@ -197,11 +202,12 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
           .from(ratesTable)
           .where(and(eq(ratesTable.orgId, ctx.org.id), eq(ratesTable.shipmentId, row.shipmentId)))
       ).map(({ orgId: _o, shipmentId: _s, position: _p, ...r }) => r);
-      // Rules match on the parcel, its destination and value: the stored shipment's.
-      if (batch.ratePolicy.kind === "rules") parcel = await getShipment({ ctx, id: row.shipmentId });
+      // Rules match on the parcel, its destination and value, and the carrier's checks read its recipient: the
+      // stored shipment's.
+      parcel = await getShipment({ ctx, id: row.shipmentId });
     }
     const request = row.request as unknown as ShipmentCreate | null;
-    const picked = pickRate(candidates, batch.ratePolicy, request, parcel);
+    const picked = pickDeliverable(candidates, batch.ratePolicy, request, parcel);
     if (!picked.ok) {
       await finishRow(ctx, row, {
         state: "failed",
@@ -254,6 +260,32 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
       });
     }
   }
+}
+
+/**
+ * The policy's pick among the rates whose carrier can deliver to the recipient as given (lib/addresses' checks with
+ * the carrier and service named: PO Box, line lengths). The policy picks first; a pick the carrier cannot deliver
+ * gives way to the policy's pick among the rest, and with none left (a fixed service, a row's own carrier) the row
+ * fails with the check's code, field and words.
+ */
+function pickDeliverable(
+  candidates: RateFields[],
+  policy: BatchRow["ratePolicy"],
+  request: ShipmentCreate | null,
+  parcel: (RowParcel & { recipient: RecipientLines }) | null,
+): Picked {
+  const first = pickRate(candidates, policy, request, parcel);
+  if (!first.ok || !parcel) return first;
+  const problemOf = (r: RateFields) => carrierAddressProblem(parcel.recipient, r.carrierName, r.service);
+  const problem = problemOf(first.rate);
+  if (!problem) return first;
+  const second = pickRate(
+    candidates.filter((r) => !problemOf(r)),
+    policy,
+    request,
+    parcel,
+  );
+  return second.ok ? second : { ok: false, code: problem.code, column: problem.field, message: problem.message };
 }
 
 /** The CSV header a field was read from (the batch's mapping), else the field's name. */
@@ -359,19 +391,23 @@ async function pace(ctx: DomainContext, carrierIds: string[]): Promise<void> {
 
 /**
  * Settles a batch whose phase has no row left: validating → ready (with the dry run's summary), purchasing →
- * completed or completed_with_errors (with its webhook event and audit row). One statement decides, so of several
- * workers finishing at once exactly one settles it.
+ * completed or completed_with_errors (with its webhook event and audit row). A purchasing batch with rows waiting
+ * for a decision (needs_decision) stays purchasing until each is approved (and bought) or skipped, so a batch
+ * completes once, with one event. The batch row's lock decides, so of several workers finishing at once exactly one
+ * settles it.
  */
-async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRow["state"]> {
+async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<{ state: BatchRow["state"]; more: boolean }> {
   const open = batch.state === "validating" ? ["queued"] : ["rated", "purchasing"];
   return withTransaction(forOrganization(ctx, batch.orgId), async (tx) => {
     const [locked] = await tx.db.select().from(batches).where(eq(batches.id, batch.id)).for("update");
-    if (!locked || locked.state !== batch.state) return locked?.state ?? batch.state;
-    const [left] = rowsOf<{ n: number }>(
-      await tx.db.execute(sql`select count(*)::int as n from ${batchRows} where ${batchRows.batchId} = ${batch.id}
-          and ${batchRows.state} in ${open}`),
+    if (!locked || locked.state !== batch.state) return { state: locked?.state ?? batch.state, more: false };
+    const [left] = rowsOf<{ open: number; waiting: number }>(
+      await tx.db.execute(sql`select count(*) filter (where ${batchRows.state} in ${open})::int as open,
+          count(*) filter (where ${batchRows.state} = 'needs_decision')::int as waiting
+          from ${batchRows} where ${batchRows.batchId} = ${batch.id}`),
     );
-    if (Number(left?.n ?? 0) > 0) return locked.state;
+    if (Number(left?.open ?? 0) > 0) return { state: locked.state, more: true };
+    if (batch.state === "purchasing" && Number(left?.waiting ?? 0) > 0) return { state: locked.state, more: false };
     const now = new Date();
     if (batch.state === "validating") {
       const summary = await summarize(tx.db, batch.id);
@@ -380,7 +416,7 @@ async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRo
         .update(batches)
         .set({ state: "ready", summary, invalidCount: invalid, updatedAt: now })
         .where(eq(batches.id, batch.id));
-      return "ready";
+      return { state: "ready" as const, more: false };
     }
     const tally = await rowCounts(tx.db, batch.id);
     const state = tally.counts.failed > 0 ? "completed_with_errors" : "completed";
@@ -403,7 +439,7 @@ async function settleBatch(ctx: SystemContext, batch: BatchRow): Promise<BatchRo
       resourceId: batch.id,
       summary: { state, purchased: tally.counts.purchased, failed: tally.counts.failed, held: tally.held },
     });
-    return state;
+    return { state, more: false };
   });
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Batch } from "@/lib/schemas/batch";
-import { isWorking, labelsToBuy, partCount, progressOf, totalText } from "./batch-view";
+import { isWorking, labelsToBuy, partCount, progressOf, totalText, waitsForDecision } from "./batch-view";
 
 const counts = (c: Partial<Batch["counts"]>): Batch["counts"] => ({
   queued: 0,
@@ -19,6 +19,15 @@ describe("what the batch page shows", () => {
     expect(isWorking("purchasing")).toBe(true);
     expect(isWorking("ready")).toBe(false);
     expect(isWorking("completed_with_errors")).toBe(false);
+  });
+
+  it("stops polling a batch that only waits for a decision", () => {
+    const held = { state: "purchasing" as const, counts: counts({ needs_decision: 2, purchased: 5 }), held: 2 };
+    expect(waitsForDecision(held)).toBe(true);
+    expect(waitsForDecision({ ...held, counts: counts({ needs_decision: 2, rated: 1 }) })).toBe(false);
+    expect(waitsForDecision({ ...held, counts: counts({ needs_decision: 2, purchasing: 1 }) })).toBe(false);
+    expect(waitsForDecision({ ...held, state: "ready" })).toBe(false);
+    expect(waitsForDecision({ ...held, held: 0, counts: counts({ purchased: 5 }) })).toBe(false);
   });
 
   it("counts the labels a confirmation buys, held rows only when included", () => {

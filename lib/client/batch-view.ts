@@ -11,6 +11,11 @@ export function isWorking(state: Batch["state"]): boolean {
   return state === "validating" || state === "purchasing";
 }
 
+/** The batch is being bought but all it has left are rows waiting for a decision: nothing moves until one is made. */
+export function waitsForDecision(batch: Pick<Batch, "state" | "counts" | "held">): boolean {
+  return batch.state === "purchasing" && batch.held > 0 && batch.counts.rated + batch.counts.purchasing === 0;
+}
+
 /** The labels a confirmation buys: the priced rows, and those waiting above the price cap when they are included. */
 export function labelsToBuy(batch: Pick<Batch, "counts" | "held">, includeHeld: boolean): number {
   return batch.counts.rated + (includeHeld ? batch.held : 0);

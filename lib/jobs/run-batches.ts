@@ -43,8 +43,9 @@ export const runBatchFunction = inngest.createFunction(
         if (reports.at(-1)!.worked === 0) break;
       }
       worked += reports.reduce((n, r) => n + r.worked, 0);
-      // Steps finish in any order: whichever settled the batch says so.
-      const settled = reports.find((r) => r.state !== "validating" && r.state !== "purchasing");
+      // Steps finish in any order: whichever settled the batch says so (or found it waiting for a person's
+      // decision: the decision asks for a run again).
+      const settled = reports.find((r) => !r.more);
       if (settled) return { batch_id: batchId, worked, state: settled.state };
       // Rows leased elsewhere (a crashed worker's): wait for the leases rather than spin.
       if (reports.every((r) => r.worked === 0)) await step.sleep(`wait-${round}`, "30s");

@@ -4,7 +4,7 @@ import { WEIGHT_UNITS } from "@/lib/carriers/types";
 import { AddressInput } from "./address";
 import { Timestamp, labelType, optionalText } from "./common";
 import { ShippingOptions } from "./options";
-import { PageQuery, pageOf } from "./pagination";
+import { PageQuery, pageOf, queryCount } from "./pagination";
 import { statusFilter } from "./status-filter";
 
 /** The most rows one batch takes (docs/api.md, "Batches"). */
@@ -222,8 +222,16 @@ export const BatchCreate = z
     label_type: labelType.nullish().transform((v) => v ?? "PDF"),
     options: ShippingOptions.nullish().transform((v) => v ?? {}),
     rate_policy: RatePolicy.nullish().transform((v) => v ?? RatePolicy.parse({})),
+    /**
+     * `purchase` (default): the rows are checked, priced and bought. `print`: `shipment_ids` already bought become
+     * one print run (their labels merged in the order given); nothing is rated or bought.
+     */
+    kind: z.enum(["purchase", "print"]).default("purchase"),
   })
   .superRefine((b, ctx) => {
+    if (b.kind === "print" && b.shipment_ids === null) {
+      ctx.addIssue({ code: "custom", path: ["shipment_ids"], message: "is required for a print run" });
+    }
     if (b.shipper !== null && b.shipper_address_id !== null) {
       ctx.addIssue({
         code: "custom",
@@ -283,6 +291,8 @@ export const Batch = z
     id: z.string(),
     state: z.enum(BATCH_STATES),
     source: z.enum(["csv", "shipments"]),
+    /** `purchase`, or `print`: bought shipments gathered as one print run (never rated or bought here). */
+    kind: z.enum(["purchase", "print"]),
     filename: z.string().nullable(),
     rate_policy: RatePickOut.extend({
       kind: z.enum(["cheapest", "fastest", "fixed", "rules"]),
@@ -344,11 +354,8 @@ export const BatchWithRows = Batch.extend({ rows: pageOf(BatchRowSchema, "BatchR
   id: "BatchWithRows",
 });
 export const BatchRowsQuery = PageQuery.extend({
-  limit: PageQuery.shape.limit
-    .unwrap()
-    .pipe(z.number().min(1).max(1000))
-    .default(100)
-    .describe("Rows per page, 1–1000"),
+  // Its own bound: PageQuery's limit already stops at 100.
+  limit: queryCount.pipe(z.number().min(1).max(1000)).default(100).describe("Rows per page, 1–1000"),
   row_state: statusFilter(BATCH_ROW_STATES).optional().describe("Only rows in these states (comma-separated)"),
 }).strict();
 export type BatchRowsQuery = z.output<typeof BatchRowsQuery>;

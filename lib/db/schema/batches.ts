@@ -71,6 +71,11 @@ export const batches = pgTable(
     state: text("state", { enum: BATCH_STATES }).notNull(),
     // "csv" (rows are CSV lines, shipments created at purchase) or "shipments" (rows are stored shipments).
     source: text("source", { enum: ["csv", "shipments"] }).notNull(),
+    // "purchase" (rows are checked, priced and bought) or "print" (stored shipments already bought, one print run:
+    // stored completed, its rows purchased, and never worked by the runner).
+    kind: text("kind", { enum: ["purchase", "print"] })
+      .notNull()
+      .default("purchase"),
     filename: text("filename"),
     ratePolicy: jsonb("rate_policy").$type<StoredRatePolicy>().notNull(),
     // What every CSV row shares: the ship-from address, label type, options (the rows give the rest).

@@ -1,0 +1,1 @@
+ALTER TABLE "batches" ADD COLUMN "kind" text DEFAULT 'purchase' NOT NULL;
