@@ -36,7 +36,7 @@ export function clientReference(req: Pick<ShipRequest, "reference" | "shipment_k
   return req.reference && req.reference !== req.shipment_key ? req.reference : null;
 }
 
-// What the PNG's OCR-B font (ASCII, accents folded) and a ZPL printer's resident font 0 (Latin-1) print.
+// What a ZPL printer's resident font 0 (Latin-1) prints; PDF and PNG draw every script the Noto fonts have.
 const PRINTABLE: Partial<Record<LabelType, { test: RegExp; what: string }>> = {
   ZPL: { test: /[^\u0000-\u00ff]/u, what: "a ZPL printer's built-in font prints Latin-1 only" },
 };
