@@ -16,9 +16,13 @@ import { pdfLib } from "@/lib/labels/pdf-lib";
 
 // Read at run time from the project's root, where `next start`, the CLI, the benches and the tests all run (the
 // build is not a standalone bundle, so the files stay where the repository has them).
-const FONT_DIR = join(process.cwd(), "assets", "fonts");
+export const FONT_DIR = join(process.cwd(), "assets", "fonts");
 
-const FILES = {
+/**
+ * The files, and the order a character looks for a font with its glyph in (regular or bold, then cjk, then hangul):
+ * the rule both renderers follow (lib/labels/png.ts draws the same files with bwip-js's rasteriser).
+ */
+export const FILES = {
   regular: "NotoSans-Regular.ttf",
   bold: "NotoSans-Bold.ttf",
   cjk: "NotoSansSC-Regular.ttf",

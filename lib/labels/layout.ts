@@ -61,8 +61,9 @@ const MAX_ADVANCE_RATIO = 0.64;
 export type MeasureText = (text: string, size: number, bold: boolean) => number;
 
 /**
- * The width bound the PNG (OCR-B, monospaced) and ZPL (the printer's own font 0, which we cannot measure) are laid out
- * with, and the one the warnings before buying use: a line that fits by it fits in every format.
+ * The width bound an all-ASCII PNG (OCR-B, monospaced) and ZPL (the printer's own font 0, which we cannot measure) are
+ * laid out with, and the one the warnings before buying use: a line of Latin letters that fits by it fits in every
+ * format. Any other PNG measures with the Noto fonts it draws, where an ideograph is wider than this bound.
  */
 const estimateWidth: MeasureText = (text, size) => Array.from(text).length * size * MAX_ADVANCE_RATIO;
 

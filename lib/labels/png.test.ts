@@ -52,9 +52,36 @@ describe("renderPngLabel", () => {
     for (let x = bar.x - 10 * bar.moduleWidth; x < bar.x; x++) expect(row(x)).toBe(255);
   });
 
-  it("has ink in the address block and folds non-ASCII text instead of failing", () => {
-    const content = sampleLabelContent({ recipient: sampleAddress({ person_name: "Zoë Müller 王" }) });
-    const png = PNG.sync.read(Buffer.from(renderPngLabel(content)));
+  it("draws every script the PDF prints with the Noto fonts, and '?' only for a character no font has", () => {
+    const render = (name: string): PNG =>
+      PNG.sync.read(
+        Buffer.from(renderPngLabel(sampleLabelContent({ recipient: sampleAddress({ person_name: name }) }))),
+      );
+    // The recipient's name line: 36-dot bold text at y 392.
+    const nameLine = (png: PNG): number[] => {
+      const out: number[] = [];
+      for (let y = 392; y < 436; y++) for (let x = 24; x < 788; x++) out.push(png.data[(y * png.width + x) * 4]!);
+      return out;
+    };
+    const inked = (px: number[]): number => px.filter((v) => v < 128).length;
+
+    const text = "Zoë Åström 株式会社 Ελλάδα Москва 서울";
+    const drawn = nameLine(render(text));
+    // The same label with each character outside Latin-1 as "?" (what the OCR-B rendering printed).
+    const asQuestionMarks = nameLine(render(text.replace(/[^\u0000-\u00ff]/gu, "?")));
+    expect(drawn).not.toEqual(asQuestionMarks);
+    // Ideographs and Hangul are far denser strokes than question marks.
+    expect(inked(drawn)).toBeGreaterThan(inked(asQuestionMarks) * 1.3);
+    // Deterministic: the same text renders to the same pixels.
+    expect(nameLine(render(text))).toEqual(drawn);
+    // A character none of the fonts has prints as "?", as in the PDF.
+    expect(nameLine(render("Zoë \u{1F600}"))).toEqual(nameLine(render("Zoë ?")));
+    // Only the ink differs from a blank line: the name is there, not a row of empty boxes.
+    expect(inked(drawn)).toBeGreaterThan(2000);
+  });
+
+  it("keeps a plain-ASCII label on OCR-B, with ink in the address block", () => {
+    const png = PNG.sync.read(Buffer.from(renderPngLabel(sampleLabelContent())));
     let dark = 0;
     for (let y = 392; y < 430; y++) for (let x = 24; x < 500; x++) if (png.data[(y * png.width + x) * 4]! < 128) dark++;
     expect(dark).toBeGreaterThan(500);

@@ -1,13 +1,17 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import bwipjs from "bwip-js/node";
 import { PNG } from "pngjs";
 import { toPrintableAscii, type LabelContent } from "@/lib/labels/content";
+import { FILES, FONT_DIR } from "@/lib/labels/fonts";
 import {
   LABEL_DPI,
   LABEL_HEIGHT_DOTS,
   LABEL_WIDTH_DOTS,
   layoutLabel,
   type BarcodeElement,
+  type MeasureText,
   type TextElement,
 } from "@/lib/labels/layout";
 
@@ -15,8 +19,11 @@ import {
  * A 4×6 label as an 812×1218 grayscale PNG (203 dpi, the resolution thermal printers print at 1:1).
  *
  * There is no canvas library in the project, so the image is composed on a plain byte buffer: rules are filled
- * rectangles, bars come from bwip-js's Code 128 encoder, and text is drawn with the OCR-B font that ships inside
- * bwip-js (its FontLib rasterises anti-aliased glyphs). OCR-B covers ASCII, so text is folded to ASCII first.
+ * rectangles, bars come from bwip-js's Code 128 encoder, and text is drawn by bwip-js's FontLib (stb_truetype, which
+ * rasterises anti-aliased glyphs). A label whose text is all ASCII draws with the OCR-B font inside bwip-js; any other
+ * label draws with the PDF's Noto fonts (lib/labels/fonts.ts), each character with the first font that has its glyph,
+ * so "Zoë 株式会社 Ελλάδα Москва" prints as typed. The Noto files are read once per process, the fallbacks only when
+ * a label needs them, and the layout measures with the advances it draws.
  */
 
 const BASELINE = 0.8;
@@ -47,25 +54,85 @@ class GrayImage {
   }
 }
 
-function glyph(ch: number, size: number) {
-  return bwipjs.FontLib.getglyph(OCR_B, ch, size, size);
+type Glyph = ReturnType<typeof bwipjs.FontLib.getglyph> & { glyph?: number };
+
+/** Draws the characters of a line: OCR-B for an all-ASCII label, the Noto fonts for any other. */
+interface PngFont {
+  glyphs(text: string, size: number, bold: boolean): Glyph[];
+  /** Whether the font's bold is its own (Noto Sans Bold) rather than a second pass a pixel to the right. */
+  realBold(ch: Glyph): boolean;
 }
 
-function textWidth(text: string, size: number): number {
-  let width = 0;
-  for (let i = 0; i < text.length; i++) width += glyph(text.charCodeAt(i), size).advance;
-  return width;
+const OCR_B_FONT: PngFont = {
+  glyphs: (text, size) =>
+    Array.from(toPrintableAscii(text), (c) => bwipjs.FontLib.getglyph(OCR_B, c.charCodeAt(0), size, size)),
+  realBold: () => false,
+};
+
+/** The Noto fonts' FontLib ids by file, each loaded the first time a label needs it. */
+const notoIds = new Map<string, number>();
+function notoId(file: string): number {
+  let id = notoIds.get(file);
+  if (id === undefined) {
+    const name = `LABEL-${file}`;
+    bwipjs.FontLib.loadFont(name, new Uint8Array(readFileSync(join(FONT_DIR, file))));
+    id = bwipjs.FontLib.lookup(name);
+    notoIds.set(file, id);
+  }
+  return id;
 }
 
-function drawText(img: GrayImage, el: TextElement): void {
-  const text = toPrintableAscii(el.text);
-  const boldShift = el.bold ? Math.max(1, Math.round(el.size / 24)) : 0;
-  const width = textWidth(text, el.size) + boldShift;
+const lacks = (g: Glyph): boolean => g.glyph === 0 || (g.advance === 0 && g.width === 0);
+
+/** Noto glyphs with the bold weight's own font, and whether a glyph came from it. */
+const boldGlyphs = new WeakSet<Glyph>();
+const NOTO_FONT: PngFont = {
+  glyphs(text, size, bold) {
+    const primary = notoId(bold ? FILES.bold : FILES.regular);
+    const out: Glyph[] = [];
+    for (const ch of text.normalize("NFC")) {
+      const cp = ch.codePointAt(0) ?? 0;
+      // FontLib answers an empty glyph with no advance (glyph 0 or Noto's null glyph 1) for a character the font
+      // lacks: try the next font, as the PDF does, and print "?" for a character none has.
+      let g: Glyph = bwipjs.FontLib.getglyph(primary, cp, size, size);
+      if (lacks(g) && cp > 0x20) {
+        g = bwipjs.FontLib.getglyph(notoId(FILES.cjk), cp, size, size);
+        if (lacks(g)) g = bwipjs.FontLib.getglyph(notoId(FILES.hangul), cp, size, size);
+        if (lacks(g)) g = bwipjs.FontLib.getglyph(primary, 0x3f, size, size);
+        else if (bold) boldGlyphs.add(g);
+      } else if (bold) {
+        boldGlyphs.add(g);
+      }
+      out.push(g);
+    }
+    return out;
+  },
+  realBold: (g) => boldGlyphs.has(g),
+};
+
+// A printable-ASCII label keeps OCR-B (and skips reading the Noto files).
+const fontFor = (content: LabelContent): PngFont =>
+  /^[\x20-\x7e]*$/.test(JSON.stringify(content)) ? OCR_B_FONT : NOTO_FONT;
+
+const boldShiftOf = (size: number, bold: boolean): number => (bold ? Math.max(1, Math.round(size / 24)) : 0);
+
+function measureWith(font: PngFont): MeasureText {
+  return (text, size, bold) => {
+    const glyphs = font.glyphs(text, size, bold);
+    // A glyph drawn twice, a pixel apart, for its bold weight inks that much past its advance.
+    const shift = glyphs.some((g) => !font.realBold(g)) ? boldShiftOf(size, bold) : 0;
+    return glyphs.reduce((sum, g) => sum + g.advance, 0) + shift;
+  };
+}
+
+function drawText(img: GrayImage, el: TextElement, font: PngFont): void {
+  const glyphs = font.glyphs(el.text, el.size, el.bold);
+  const width = measureWith(font)(el.text, el.size, el.bold);
   let penX = el.align === "center" ? el.x + Math.max(0, Math.floor((el.width - width) / 2)) : el.x;
   const baseline = Math.round(el.y + el.size * BASELINE);
   const clipX1 = el.x + el.width;
-  for (let k = 0; k < text.length; k++) {
-    const g = glyph(text.charCodeAt(k), el.size);
+  for (const g of glyphs) {
+    const boldShift = font.realBold(g) ? 0 : boldShiftOf(el.size, el.bold);
     for (let j = 0; j < g.height; j++) {
       for (let i = 0; i < g.width; i++) {
         const a = g.bytes[g.offset + j * g.width + i] ?? 0;
@@ -111,8 +178,10 @@ export function withResolution(png: Uint8Array, dpi: number): Uint8Array {
 
 export function renderPngLabel(content: LabelContent): Uint8Array {
   const img = new GrayImage(LABEL_WIDTH_DOTS, LABEL_HEIGHT_DOTS);
-  for (const el of layoutLabel(content)) {
-    if (el.kind === "text") drawText(img, el);
+  const font = fontFor(content);
+  const elements = font === OCR_B_FONT ? layoutLabel(content) : layoutLabel(content, measureWith(font));
+  for (const el of elements) {
+    if (el.kind === "text") drawText(img, el, font);
     else if (el.kind === "box") img.fillRect(el.x, el.y, el.width, el.height);
     else drawBarcode(img, el);
   }

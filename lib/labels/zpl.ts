@@ -13,7 +13,7 @@ import { LABEL_HEIGHT_DOTS, LABEL_WIDTH_DOTS, layoutLabel, type LabelElement } f
  * of its own (`\&` = line break). Control characters were already turned into spaces by the layout.
  * ^CI28 makes the printer read the remaining bytes as UTF-8, so accented names print correctly. Its built-in font 0
  * has Latin-1 only: other scripts need a font loaded on the printer, so the sandbox warns at purchase
- * (SBX_TEXT_NOT_PRINTABLE, lib/carriers/sandbox/label.ts) and a PDF label is the one that prints them.
+ * (SBX_TEXT_NOT_PRINTABLE, lib/carriers/sandbox/label.ts) and a PDF or PNG label is the one that prints them.
  */
 
 const HEX_ESCAPED: Record<string, string> = { "^": "_5E", "~": "_7E", _: "_5F" };

@@ -622,7 +622,7 @@ describe("sandbox label text", () => {
     expect(result.messages).toEqual([]);
   });
 
-  it("warns, naming the field, when text is cut or a PNG cannot print its characters", async () => {
+  it("warns, naming the field, when text is cut or a ZPL label cannot print its characters", async () => {
     const recipient = testAddress({ person_name: "山田太郎", address_line1: "Long Street ".repeat(10) });
     const result = await sandboxAdapter.ship(
       ctxAt(now),
@@ -633,10 +633,18 @@ describe("sandbox label text", () => {
       expect.arrayContaining([
         ["SBX_TEXT_CUT", "recipient.address_line1"],
         ["SBX_TEXT_CUT", "reference"],
-        ["SBX_TEXT_NOT_PRINTABLE", "recipient.person_name"],
       ]),
     );
     expect(result.messages.every((m) => m.level === "warning")).toBe(true);
+    // A PNG draws the name with the Noto fonts; a ZPL printer's built-in font cannot.
+    expect(fields.some(([code]) => code === "SBX_TEXT_NOT_PRINTABLE")).toBe(false);
+    const zpl = await sandboxAdapter.ship(
+      ctxAt(now),
+      testShipRequest({ recipient: testAddress({ person_name: "山田太郎" }), label_type: "ZPL" }),
+    );
+    expect(zpl.messages.map((m) => [m.code, m.details?.field])).toEqual([
+      ["SBX_TEXT_NOT_PRINTABLE", "recipient.person_name"],
+    ]);
     // The same name on a PDF label prints as given: no warning about it.
     const pdf = await sandboxAdapter.ship(
       ctxAt(now),

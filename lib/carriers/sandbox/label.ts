@@ -36,15 +36,15 @@ export function clientReference(req: Pick<ShipRequest, "reference" | "shipment_k
   return req.reference && req.reference !== req.shipment_key ? req.reference : null;
 }
 
-// What the PNG's OCR-B font (ASCII, accents folded) and a ZPL printer's resident font 0 (Latin-1) print.
+// What a ZPL printer's resident font 0 (Latin-1) prints; PDF and PNG draw every script the Noto fonts have.
 const PRINTABLE: Partial<Record<LabelType, { test: RegExp; what: string }>> = {
-  PNG: { test: /[^\u0000-\u007f\u00c0-\u00ff\u0100-\u017f]/u, what: "a PNG label prints Latin letters only" },
   ZPL: { test: /[^\u0000-\u00ff]/u, what: "a ZPL printer's built-in font prints Latin-1 only" },
 };
 
 /**
  * What the label will not show as given, one warning per field: text cut even at the smallest size (the layout's bound
- * of every format), and characters a PNG or ZPL label cannot print (they come out as "?" or blank; a PDF prints them).
+ * of every format), and characters a ZPL label cannot print (they come out blank; a PDF or PNG draws them with the
+ * Noto fonts, lib/labels/fonts.ts).
  */
 export function sandboxLabelWarnings(content: LabelContent, req: ShipRequest): AdapterMessage[] {
   const labelType = req.label_type;
@@ -78,7 +78,7 @@ export function sandboxLabelWarnings(content: LabelContent, req: ShipRequest): A
     messages.push({
       code: carrierCode("SBX_TEXT_NOT_PRINTABLE"),
       level: "warning",
-      message: `${field} has characters this label cannot print (${printable.what}); buy a PDF label to print them.`,
+      message: `${field} has characters this label cannot print (${printable.what}); buy a PDF or PNG label to print them.`,
       details: { field },
     });
   }
