@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Font } from "@pdf-lib/fontkit";
+import fontkit, { type Font } from "@pdf-lib/fontkit";
 import type { Color, PDFDocument, PDFFont, PDFName, PDFPage } from "pdf-lib";
 import { pdfLib } from "@/lib/labels/pdf-lib";
 
@@ -43,9 +43,10 @@ function loadFont(file: string): Promise<LoadedFont> {
   let pending = loaded.get(file);
   if (!pending) {
     pending = (async () => {
-      const [bytes, fontkit] = await Promise.all([readFile(join(FONT_DIR, file)), import("@pdf-lib/fontkit")]);
+      // Read at once rather than through the file system's promise API: a few MB, once per process.
+      const bytes = readFileSync(join(FONT_DIR, file));
       const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const font = fontkit.default.create(data);
+      const font = fontkit.create(data);
       padSubsetGlyphs(font);
       return { bytes: data, font, chars: new Set(font.characterSet), advances: new Map() };
     })();

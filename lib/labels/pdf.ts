@@ -76,5 +76,7 @@ export async function renderPdfLabel(content: LabelContent): Promise<Uint8Array>
       });
     }
   }
-  return doc.save();
+  // One label or invoice is a few dozen objects: written in one go. pdf-lib otherwise yields to a timer every 50
+  // objects, which the embedded fonts' objects now reach, and a purchase waits a timer turn for nothing.
+  return doc.save({ objectsPerTick: Infinity });
 }
