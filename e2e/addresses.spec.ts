@@ -181,9 +181,18 @@ test.describe("addresses on the create-label form", () => {
     // The mouse path through the address book (the keyboard's is the next test).
     const from = block(page, "Ship from");
     const search = from.getByRole("combobox", { name: "Address book" });
+    // Clicked first, as a person does. A bare fill() scrolls the field into view and types in the same frame, so the
+    // page's scroll event lands after the list opened, and React Aria closes a list whose page scrolls.
+    await search.click();
     await search.fill("harbor");
     const book = page.getByRole("listbox", { name: "Address book" });
     const result = book.getByRole("option", { name: /Zoë Tanaka/ });
+    await expect(result).toContainText("1 Harbor Blvd, Oakland, CA 94607, US");
+    // Scrolling the page closes the list, and keeps the search: Down opens it again on the same answer.
+    await page.mouse.wheel(0, 120);
+    await expect(book).toHaveCount(0);
+    await expect(search).toHaveValue("harbor");
+    await search.press("ArrowDown");
     await expect(result).toContainText("1 Harbor Blvd, Oakland, CA 94607, US");
     await checkPage(page, "addresses-book-open", ['[role="combobox"][aria-expanded="true"]', '[role="listbox"]']);
     await search.fill("nowhere street");
@@ -293,6 +302,15 @@ test("the address book picker with the keyboard alone: type, Up/Down, Enter fill
   await expect(options.first()).toContainText("Marco Ruiz");
   await page.keyboard.press("Escape");
   await expect(list).toHaveCount(0);
+
+  // Picked from the empty field's list, the newest fills the block and the list closes.
+  await page.keyboard.press("ArrowDown");
+  await expect(options).toHaveCount(3);
+  await highlighted(marco);
+  await page.keyboard.press("Enter");
+  await expect(list).toHaveCount(0);
+  await expect(field(to, "Name")).toHaveValue("Marco Ruiz");
+  await expect(search).toHaveValue("");
 });
 
 test("the address book in Settings: searched, and an address deleted after a confirmation that names it", async ({

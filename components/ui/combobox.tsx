@@ -1,6 +1,6 @@
 "use client";
 
-import { useContext, useEffect, useImperativeHandle, useRef, useState } from "react";
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from "react";
 import {
   ComboBox as AriaComboBox,
   ComboBoxStateContext,
@@ -43,10 +43,12 @@ interface ComboboxProps<T extends object> {
 /**
  * A combobox (React Aria's ComboBox, styled): a text field (role=combobox) whose list of options (role=listbox) opens
  * as the clerk types or presses Down. Up/Down move through the options while the focus stays in the field
- * (aria-activedescendant), Enter or a click picks one, Escape closes the list and empties the field, and screen
- * readers are told how many options there are. It picks, it does not hold a value: the caller's onSelect does
- * something with the option, and the field is emptied. The caller owns the search, so the options can come from an API
- * as the clerk types.
+ * (aria-activedescendant), Enter or a click picks one, Escape closes the list, and screen readers are told how many
+ * options there are. It picks, it does not hold a value: the caller's onSelect does something with the option, and the
+ * field is emptied. The caller owns the search, so the options can come from an API as the clerk types.
+ *
+ * What was typed is a search, kept when the list closes without a pick (Escape, leaving the field, or React Aria
+ * closing a list whose page scrolled, since it would float away from its field): Down or more typing opens it again.
  */
 export function Combobox<T extends object>({
   label,
@@ -64,16 +66,16 @@ export function Combobox<T extends object>({
   error,
   className,
 }: ComboboxProps<T>) {
-  const revert = useRef<() => void>(null);
+  const state = useRef<ComboState>(null);
+  const closeOnceEmpty = useRef(false);
   function select(key: Key | null) {
     const item = key === null ? undefined : items.find((i) => itemKey(i) === key);
-    // No option: Escape or leaving the field reverts it to the selected option's text, and none is ever held.
-    if (!item) return onInputChange("");
+    if (!item) return;
     onSelect(item);
-    // Nothing stays selected: the field is emptied and the list closed, as React Aria does for Escape (its revert
-    // goes back to the selected option's text, which here is none). Emptied alone, the field would reopen the list.
+    // Nothing stays selected: the field is emptied, and the list closed once it is (StateBridge).
+    if (inputValue === "") return state.current?.close();
     onInputChange("");
-    revert.current?.();
+    closeOnceEmpty.current = true;
   }
   return (
     <AriaComboBox
@@ -82,11 +84,14 @@ export function Combobox<T extends object>({
       onInputChange={onInputChange}
       selectedKey={null}
       onSelectionChange={select}
+      // The typed text is a search: kept when the list closes with no pick. Without this, every close reverts the field
+      // to the selected option's text (here none).
+      allowsCustomValue
       onOpenChange={onOpenChange}
       allowsEmptyCollection
       className={cn("grid gap-1.5", className)}
     >
-      <Reverter into={revert} />
+      <StateBridge into={state} closeOnceEmpty={closeOnceEmpty} />
       <Label className="text-sm leading-none font-medium">{label}</Label>
       <Input placeholder={placeholder} className={cn(controlClasses, "h-9 py-1")} />
       <Popover
@@ -115,10 +120,27 @@ export function Combobox<T extends object>({
   );
 }
 
-/** Hands the combobox's own revert (close the list, back to the selected option's text) to the component around it. */
-function Reverter({ into }: { into: React.Ref<() => void> }) {
+type ComboState = NonNullable<React.ContextType<typeof ComboBoxStateContext>>;
+
+/**
+ * Hands React Aria's state to the component around it, and closes the list after a pick in the render where the
+ * emptied field has arrived: closed any earlier, React Aria would see the field's text change while closed and open
+ * the list again. A layout effect, so the list open on an empty search is never painted.
+ */
+function StateBridge({
+  into,
+  closeOnceEmpty,
+}: {
+  into: React.RefObject<ComboState | null>;
+  closeOnceEmpty: React.RefObject<boolean>;
+}) {
   const state = useContext(ComboBoxStateContext);
-  useImperativeHandle(into, () => () => state?.revert(), [state]);
+  useLayoutEffect(() => {
+    into.current = state;
+    if (!closeOnceEmpty.current || !state || state.inputValue !== "") return;
+    closeOnceEmpty.current = false;
+    state.close();
+  });
   return null;
 }
 
