@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+// Imported with the module, not on first use: fontkit's bundled \`process\` shim captures setTimeout when it is
+// evaluated, and a first load while a test fakes the timers (the lost-purchase tests) leaves fontkit waiting on them.
 import fontkit, { type Font } from "@pdf-lib/fontkit";
 import type { Color, PDFDocument, PDFFont, PDFName, PDFPage } from "pdf-lib";
 import { pdfLib } from "@/lib/labels/pdf-lib";
@@ -16,7 +18,7 @@ import { pdfLib } from "@/lib/labels/pdf-lib";
 
 // Read at run time from the project's root, where `next start`, the CLI, the benches and the tests all run (the
 // build is not a standalone bundle, so the files stay where the repository has them).
-export const FONT_DIR = join(process.cwd(), "assets", "fonts");
+const FONT_DIR = join(process.cwd(), "assets", "fonts");
 
 /**
  * The files, and the order a character looks for a font with its glyph in (regular or bold, then cjk, then hangul):
@@ -28,6 +30,21 @@ export const FILES = {
   cjk: "NotoSansSC-Regular.ttf",
   hangul: "NotoSansKR-Regular.ttf",
 } as const;
+
+const fileBytes = new Map<string, Uint8Array>();
+/**
+ * A font file's bytes, read once per process and shared by both renderers (lib/labels/png.ts). Read at once rather
+ * than through the file system's promise API: a few MB, once.
+ */
+export function fontBytes(file: string): Uint8Array {
+  let bytes = fileBytes.get(file);
+  if (!bytes) {
+    const read = readFileSync(join(FONT_DIR, file));
+    bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+    fileBytes.set(file, bytes);
+  }
+  return bytes;
+}
 
 interface LoadedFont {
   bytes: Uint8Array;
@@ -43,9 +60,7 @@ function loadFont(file: string): Promise<LoadedFont> {
   let pending = loaded.get(file);
   if (!pending) {
     pending = (async () => {
-      // Read at once rather than through the file system's promise API: a few MB, once per process.
-      const bytes = readFileSync(join(FONT_DIR, file));
-      const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const data = fontBytes(file);
       const font = fontkit.create(data);
       padSubsetGlyphs(font);
       return { bytes: data, font, chars: new Set(font.characterSet), advances: new Map() };

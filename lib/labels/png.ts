@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import bwipjs from "bwip-js/node";
 import { PNG } from "pngjs";
 import { toPrintableAscii, type LabelContent } from "@/lib/labels/content";
-import { FILES, FONT_DIR } from "@/lib/labels/fonts";
+import { FILES, fontBytes } from "@/lib/labels/fonts";
 import {
   LABEL_DPI,
   LABEL_HEIGHT_DOTS,
@@ -75,7 +73,7 @@ function notoId(file: string): number {
   let id = notoIds.get(file);
   if (id === undefined) {
     const name = `LABEL-${file}`;
-    bwipjs.FontLib.loadFont(name, new Uint8Array(readFileSync(join(FONT_DIR, file))));
+    bwipjs.FontLib.loadFont(name, fontBytes(file));
     id = bwipjs.FontLib.lookup(name);
     notoIds.set(file, id);
   }
