@@ -27,6 +27,12 @@ const ROW_LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
 /** Rows worked at once per batch per process (each still paced by its connection's budget). */
 const WORKERS = 16;
+/**
+ * Rows a dry-run worker claims with one statement, and whose outcomes it writes with one: a statement per row (claim,
+ * then write) made the round trips, not the rating, the dry run's cost. Purchases are claimed one at a time: each is
+ * a paced carrier call of its own.
+ */
+const CLAIM_ROWS = 25;
 /** A connection's calls per second for batches, unless its config says `batch_calls_per_second`. */
 const DEFAULT_BATCH_CALLS_PER_SECOND = 20;
 
@@ -45,9 +51,10 @@ export interface BatchRound {
 
 /**
  * Works one batch's rows for up to `maxDurationMs` (or `maxRows`): the dry run while it is validating, the purchase
- * while it is purchasing. Workers claim one row at a time with `FOR UPDATE SKIP LOCKED` and a lease, so any number
- * of rounds, in any number of processes, share a batch and never work one row at once; a row whose worker died is
- * taken over when its lease ends. When no row is left, the batch is settled (ready, or completed).
+ * while it is purchasing. Workers claim rows with `FOR UPDATE SKIP LOCKED` and a lease (the dry run up to CLAIM_ROWS
+ * at a time, the purchase one), so any number of rounds, in any number of processes, share a batch and never work one
+ * row at once; a row whose worker died is taken over when its lease ends. When no row is left, the batch is settled
+ * (ready, or completed).
  */
 export async function runBatch({
   ctx,
@@ -70,14 +77,19 @@ export async function runBatch({
   const deadline = Date.now() + maxDurationMs;
   let worked = 0;
   let stopped = false;
+  // The batch's connection per carrier_id a row names, read once per round rather than once per row.
+  const connections = new Map<string, Promise<string | null>>();
   const worker = async () => {
     while (!stopped && Date.now() < deadline && worked < maxRows) {
-      const row = await claimRow(ctx, batch, new Date());
-      if (!row) return;
-      worked++;
-      if (batch.state === "validating") await rateRow(orgCtx, batch, row);
+      // Counted before the claim, so workers claiming at once do not take more than maxRows between them.
+      const want = batch.state === "validating" ? Math.min(CLAIM_ROWS, maxRows - worked) : 1;
+      worked += want;
+      const rows = await claimRows(ctx, batch, new Date(), want);
+      worked -= want - rows.length;
+      if (rows.length === 0) return;
+      if (batch.state === "validating") await rateRows(orgCtx, batch, rows, deadline, connections);
       else {
-        const keepGoing = await purchaseRow(orgCtx, row);
+        const keepGoing = await purchaseRow(orgCtx, rows[0]!);
         if (!keepGoing) stopped = true;
       }
     }
@@ -87,12 +99,15 @@ export async function runBatch({
   return { batchId, worked, state: settled.state, more: settled.more };
 }
 
-/** The next row this phase has to do, claimed with a lease; null when none is left to claim. */
-async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise<BatchRowRow | null> {
-  // The first row in CSV order of one state, locked. Each asks the (batch, state, line) index for one state only, so
+/**
+ * The next rows this phase has to do (at most `limit`; the purchase takes one), claimed with a lease; none when none
+ * is left to claim. Each claim adds one to a row's `attempts`: the fencing token its outcome is written with.
+ */
+async function claimRows(ctx: SystemContext, batch: BatchRow, now: Date, limit: number): Promise<BatchRowRow[]> {
+  // The first rows in CSV order of one state, locked. Each asks the (batch, state, line) index for one state only, so
   // a claim costs the same at the last row as at the first: one scan in line order over every row of the batch
   // filtered by state made each claim slower than the last, and the dry run of 10 000 rows quadratic.
-  const first = (state: BatchRowRow["state"], lease?: SQL) =>
+  const first = (state: BatchRowRow["state"], lease?: SQL, count = 1) =>
     ctx.db
       .select({ line: batchRows.line })
       .from(batchRows)
@@ -106,16 +121,17 @@ async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise
         ),
       )
       .orderBy(asc(batchRows.line))
-      .limit(1)
+      .limit(count)
       .for("update", { skipLocked: true });
-  // Validating: a queued row nobody holds, or whose holder's lease ran out. Purchasing: a row whose buyer's lease ran
-  // out first (COALESCE asks the second only when the first finds none), else the next rated row.
-  const next =
+  // Validating: queued rows nobody holds, or whose holder's lease ran out. Purchasing: a row whose buyer's lease ran
+  // out first (COALESCE asks the second only when the first finds none), else the next rated row. An uncorrelated
+  // ARRAY(subquery) or scalar subquery is evaluated once (an InitPlan), so one statement claims the rows it locked
+  // and no others: an IN (subquery) may be planned as a join that runs the locking scan again.
+  const lines =
     batch.state === "validating"
-      ? sql`(${first("queued", or(isNull(batchRows.leaseUntil), lt(batchRows.leaseUntil, now)))})`
+      ? sql`any(array(${first("queued", or(isNull(batchRows.leaseUntil), lt(batchRows.leaseUntil, now)), limit)}))`
       : sql`coalesce((${first("purchasing", lt(batchRows.leaseUntil, now))}), (${first("rated")}))`;
-  // An uncorrelated scalar subquery is evaluated once (an InitPlan), so one statement claims at most one row.
-  const [row] = await ctx.db
+  return ctx.db
     .update(batchRows)
     .set({
       leaseUntil: new Date(now.getTime() + ROW_LEASE_MS),
@@ -123,9 +139,9 @@ async function claimRow(ctx: SystemContext, batch: BatchRow, now: Date): Promise
       updatedAt: now,
       ...(batch.state === "purchasing" ? { state: "purchasing" as const } : {}),
     })
-    .where(and(eq(batchRows.batchId, batch.id), sql`${batchRows.line} = ${next}`))
-    .returning();
-  return row ?? null;
+    .where(and(eq(batchRows.batchId, batch.id), sql`${batchRows.line} = ${lines}`))
+    .returning()
+    .then((rows) => rows.sort((a, b) => a.line - b.line));
 }
 
 /**
@@ -137,6 +153,78 @@ async function finishRow(ctx: DomainContext, row: BatchRowRow, set: Partial<Batc
     .update(batchRows)
     .set({ leaseUntil: null, updatedAt: new Date(), ...set })
     .where(and(eq(batchRows.batchId, row.batchId), eq(batchRows.line, row.line), eq(batchRows.attempts, row.attempts)));
+}
+
+/** What a worker writes of a row it holds: its state and the fields that say why. */
+type RowOutcome = Partial<
+  Pick<BatchRowRow, "state" | "rate" | "held" | "errorCode" | "errorColumn" | "errorMessage" | "carrierText">
+>;
+
+/**
+ * The dry run of a chunk of claimed rows, in CSV order, and its outcomes written with one statement. The rows not
+ * yet rated when the round runs out of time, or when half their lease is gone (rows paced by a slow budget), are
+ * given back (their lease cleared) for the next claim rather than held while they wait.
+ */
+async function rateRows(
+  ctx: DomainContext,
+  batch: BatchRow,
+  rows: BatchRowRow[],
+  deadline: number,
+  connections: Map<string, Promise<string | null>>,
+): Promise<void> {
+  const claimedAt = Date.now();
+  const done: { row: BatchRowRow; outcome: RowOutcome }[] = [];
+  let i = 0;
+  for (; i < rows.length; i++) {
+    const now = Date.now();
+    if (i > 0 && (now >= deadline || now - claimedAt > ROW_LEASE_MS / 2)) break;
+    const outcome = await rateRow(ctx, batch, rows[i]!, connections);
+    if (outcome) done.push({ row: rows[i]!, outcome });
+  }
+  // Given back as they are: an outcome that changes nothing but the lease.
+  for (const row of rows.slice(i)) done.push({ row, outcome: {} });
+  try {
+    await writeOutcomes(ctx, done);
+  } catch (err) {
+    // The database away: the rows keep their leases and are taken over when they run out.
+    ctx.log.error({ msg: "batch rows not written", batch_id: batch.id, err });
+  }
+}
+
+/**
+ * Writes the outcomes of rows this worker claimed with one statement, each row fenced on its own `attempts` (the
+ * claim's token): a row whose lease ran out and was taken over by another worker is left to that worker, the chunk's
+ * other rows are written. Should the statement fail for something other than the database being away (one row's
+ * value it cannot take, say), each row is written alone, so one row cannot keep its chunk from ever being written.
+ */
+async function writeOutcomes(ctx: DomainContext, done: { row: BatchRowRow; outcome: RowOutcome }[]): Promise<void> {
+  if (done.length === 0) return;
+  const batchId = done[0]!.row.batchId;
+  const values = done.map(({ row, outcome }) => {
+    // A field the outcome does not set keeps the row's value (the row is held, so no one else changed it).
+    const v = { ...row, ...outcome };
+    return sql`(${row.line}::int, ${row.attempts}::int, ${v.state}::text, ${v.rate === null ? null : JSON.stringify(v.rate)}::jsonb,
+      ${v.held}::text, ${v.errorCode}::text, ${v.errorColumn}::text, ${v.errorMessage}::text, ${v.carrierText}::text)`;
+  });
+  try {
+    await ctx.db.execute(sql`update ${batchRows} set state = v.state, rate = v.rate, held = v.held,
+        error_code = v.error_code, error_column = v.error_column, error_message = v.error_message,
+        carrier_text = v.carrier_text, lease_until = null, updated_at = ${new Date().toISOString()}::timestamptz
+      from (values ${sql.join(values, sql`, `)})
+        as v(line, attempts, state, rate, held, error_code, error_column, error_message, carrier_text)
+      where ${batchRows.batchId} = ${batchId} and ${batchRows.line} = v.line and ${batchRows.attempts} = v.attempts`);
+  } catch (err) {
+    if (isDatabaseUnavailable(err) || done.length === 1) throw err;
+    ctx.log.error({ msg: "batch rows not written together; writing each alone", batch_id: batchId, err });
+    for (const one of done) {
+      try {
+        await writeOutcomes(ctx, [one]);
+      } catch (rowErr) {
+        // The row keeps its lease and is taken over when it runs out (rateRow fails it after its attempts).
+        ctx.log.error({ msg: "batch row not written", batch_id: batchId, line: one.row.line, err: rowErr });
+      }
+    }
+  }
 }
 
 /** The row's purchase is done: bought now, or found bought by an earlier try whose row write was lost. */
@@ -169,8 +257,16 @@ function carrierText(messages: CarrierMessage[]): string | null {
   return text === "" ? null : text.slice(0, 2000);
 }
 
-/** The dry run of one row: rate it (or read its stored shipment's rates), pick by the policy, hold above the cap. */
-async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): Promise<void> {
+/**
+ * The dry run of one row: rate it (or read its stored shipment's rates), pick by the policy, hold above the cap.
+ * Answers the row's outcome to write, or null when the row keeps its lease to be taken over (the database away, a bug).
+ */
+async function rateRow(
+  ctx: DomainContext,
+  batch: BatchRow,
+  row: BatchRowRow,
+  connections: Map<string, Promise<string | null>>,
+): Promise<RowOutcome | null> {
   try {
     let candidates: RateFields[];
     let messages: CarrierMessage[] = [];
@@ -178,7 +274,7 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
     if (row.request) {
       const input = row.request as unknown as ShipmentCreate;
       parcel = input;
-      await pace(ctx, input.carrier_ids);
+      await pace(ctx, input.carrier_ids, connections);
       const quoted = await fetchRates({ ctx, input });
       candidates = quoted.rates;
       messages = quoted.messages;
@@ -188,13 +284,12 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
         .from(shipments)
         .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
       if (!stored || stored.status !== "created") {
-        await finishRow(ctx, row, {
+        return {
           state: "failed",
           errorCode: "state_conflict",
           errorColumn: "shipment_id",
           errorMessage: stored ? `the shipment is already ${stored.status}` : "no such shipment",
-        });
-        return;
+        };
       }
       candidates = (
         await ctx.db
@@ -209,16 +304,15 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
     const request = row.request as unknown as ShipmentCreate | null;
     const picked = pickDeliverable(candidates, batch.ratePolicy, request, parcel);
     if (!picked.ok) {
-      await finishRow(ctx, row, {
+      return {
         state: "failed",
         errorCode: picked.code,
         errorColumn: headerOf(batch, picked.column),
         errorMessage: picked.message,
         carrierText: carrierText(messages),
-      });
-      return;
+      };
     }
-    await finishRow(ctx, row, {
+    return {
       state: picked.held ? "needs_decision" : "rated",
       rate: picked.rate as StoredRowRate,
       held: picked.held,
@@ -226,10 +320,10 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
       errorColumn: null,
       errorMessage: null,
       carrierText: null,
-    });
+    };
   } catch (err) {
     if (err instanceof CarrierFailureError) {
-      await finishRow(ctx, row, {
+      return {
         state: "failed",
         errorCode: "rating_failed",
         errorColumn: (row.request as unknown as ShipmentCreate | null)?.services.length
@@ -237,28 +331,27 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
           : null,
         errorMessage: "no carrier could rate this parcel",
         carrierText: carrierText(err.messages),
-      });
-      return;
+      };
     }
     if (err instanceof DomainError) {
-      await finishRow(ctx, row, {
+      return {
         state: "failed",
         errorCode: err.code,
         errorColumn: null,
         errorMessage: err.message,
-      });
-      return;
+      };
     }
     // The database away, a bug: the row keeps its lease and is taken over when it runs out, a few times.
     ctx.log.error({ msg: "batch row not rated", batch_id: row.batchId, line: row.line, err });
     if (row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err)) {
-      await finishRow(ctx, row, {
+      return {
         state: "failed",
         errorCode: "internal_error",
         errorColumn: null,
         errorMessage: `this row could not be rated in ${row.attempts} attempts`,
-      });
+      };
     }
+    return null;
   }
 }
 
@@ -379,14 +472,26 @@ async function paceConnection(ctx: DomainContext, connectionId: string): Promise
 }
 
 /** A dry run's rating call is paced like a purchase when the row names its carrier; else by the batch's workers. */
-async function pace(ctx: DomainContext, carrierIds: string[]): Promise<void> {
+async function pace(
+  ctx: DomainContext,
+  carrierIds: string[],
+  connections: Map<string, Promise<string | null>>,
+): Promise<void> {
   if (carrierIds.length !== 1) return;
-  const [one] = rowsOf<{ id: string }>(
-    await ctx.db.execute(
-      sql`select id from carrier_connections where org_id = ${ctx.org.id} and carrier_id = ${carrierIds[0]} limit 1`,
-    ),
-  );
-  if (one) await paceConnection(ctx, one.id);
+  const carrierId = carrierIds[0]!;
+  let id = connections.get(carrierId);
+  if (!id) {
+    id = ctx.db
+      .execute(
+        sql`select id from carrier_connections where org_id = ${ctx.org.id} and carrier_id = ${carrierId} limit 1`,
+      )
+      .then((result) => rowsOf<{ id: string }>(result)[0]?.id ?? null);
+    connections.set(carrierId, id);
+    // A failed read is not kept: the next row asks again.
+    id.catch(() => connections.delete(carrierId));
+  }
+  const one = await id;
+  if (one) await paceConnection(ctx, one);
 }
 
 /**
