@@ -56,7 +56,7 @@ describe("the database circuit", () => {
     }
   });
 
-  it("probes every probeEveryMs, one probe at a time, and closes on the first answered probe", async () => {
+  it("probes every probeEveryMs while open and closes on the first answered probe", async () => {
     const { circuit, probe, changes } = circuitWith([false, false, true]);
     circuit.observe(refused);
     await vi.advanceTimersByTimeAsync(199);
@@ -68,6 +68,7 @@ describe("the database circuit", () => {
     circuit.observe(refused);
     await vi.advanceTimersByTimeAsync(200);
     expect(probe).toHaveBeenCalledTimes(2);
+    expect(changes).toEqual(["open"]);
     await vi.advanceTimersByTimeAsync(200);
     expect(probe).toHaveBeenCalledTimes(3);
     expect(circuit.isOpen).toBe(false);
@@ -77,16 +78,61 @@ describe("the database circuit", () => {
     expect(probe).toHaveBeenCalledTimes(3);
   });
 
-  it("waits for a slow probe before the next one", async () => {
-    let finish: (() => void) | undefined;
-    const probe = vi.fn(() => new Promise<void>((_, reject) => (finish = () => reject(refused))));
+  it("does not wait for a probe left hanging: the next ones start on time, up to the cap in flight", async () => {
+    // The first two probes hang (sent while the host was silent); the third is answered: the database is back.
+    const pending: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+    const probe = vi.fn(() => new Promise<void>((resolve, reject) => pending.push({ resolve, reject })));
+    const changes: string[] = [];
+    const circuit = new DatabaseCircuit({
+      probe,
+      probeEveryMs: 200,
+      maxProbesInFlight: 2,
+      onChange: (s) => changes.push(s),
+    });
+    circuit.observe(refused);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(probe).toHaveBeenCalledTimes(2);
+    // Two in flight: the cap holds until one of them settles.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(probe).toHaveBeenCalledTimes(2);
+    pending[0]!.reject(refused);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(probe).toHaveBeenCalledTimes(3);
+    pending[2]!.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(circuit.isOpen).toBe(false);
+    expect(changes).toEqual(["open", "closed"]);
+    // The hanging probe failing late does not open it again, nor does it answering late close it twice.
+    pending[1]!.reject(refused);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(circuit.isOpen).toBe(false);
+    expect(probe).toHaveBeenCalledTimes(3);
+    expect(changes).toEqual(["open", "closed"]);
+  });
+
+  it("caps probes in flight at three by default", async () => {
+    const probe = vi.fn(() => new Promise<void>(() => {}));
     const circuit = new DatabaseCircuit({ probe, probeEveryMs: 200 });
     circuit.observe(refused);
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(probe).toHaveBeenCalledTimes(1);
-    finish!();
-    await vi.advanceTimersByTimeAsync(200);
-    expect(probe).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(probe).toHaveBeenCalledTimes(3);
+    circuit.stop();
+  });
+
+  it("a late answer after the circuit closed and opened again does not close the new outage", async () => {
+    const pending: Array<{ resolve: () => void }> = [];
+    const probe = vi.fn(() => new Promise<void>((resolve) => pending.push({ resolve })));
+    const circuit = new DatabaseCircuit({ probe, probeEveryMs: 200 });
+    circuit.observe(refused);
+    await vi.advanceTimersByTimeAsync(400);
+    pending[1]!.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(circuit.isOpen).toBe(false);
+    circuit.observe(refused);
+    expect(circuit.isOpen).toBe(true);
+    pending[0]!.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(circuit.isOpen).toBe(true);
     circuit.stop();
   });
 

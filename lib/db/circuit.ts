@@ -12,8 +12,10 @@ export class DatabaseDownError extends Error {
 export interface CircuitOptions {
   /** One round trip to the database (`select 1`); resolves when it answered. */
   probe: () => Promise<unknown>;
-  /** Pause between failed probes. */
+  /** A probe starts this often while the circuit is open. */
   probeEveryMs: number;
+  /** At most this many probes waiting on the database at once (default 3). */
+  maxProbesInFlight?: number;
   /** Told when the circuit opens and closes (a log line). */
   onChange?: (state: "open" | "closed") => void;
 }
@@ -22,8 +24,11 @@ export interface CircuitOptions {
  * A fast-fail circuit in front of a Postgres pool. While reaching the database fails, every query would otherwise
  * wait in the pool for a connection attempt of its own (up to the connect timeout, and behind the others), so an
  * outage under traffic turned into requests hanging. Once an attempt to reach the database fails, the circuit opens:
- * queries are refused at once (DatabaseDownError, answered 503) and one probe at a time asks the database again,
- * every `probeEveryMs`; the first probe that is answered closes it. Errors of a connection that was already open
+ * queries are refused at once (DatabaseDownError, answered 503) and a probe asks the database again every
+ * `probeEveryMs`; the first probe that is answered closes it. Probes overlap (up to `maxProbesInFlight`): a probe
+ * sent while the database's host was silent waits out the whole connect timeout, and recovery must not wait behind
+ * it; a probe started after the return answers within one connection of it. The cap keeps a silent network from
+ * collecting connection attempts. Errors of a connection that was already open
  * (a backend killed, a restart cutting live connections) do not open it: the next query connects anew, and only
  * if that fails is the database away.
  */
@@ -31,6 +36,9 @@ export class DatabaseCircuit {
   private openSince: number | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  private inFlight = 0;
+  // Counts outages, so that a probe's answer is taken only in the outage it was sent in.
+  private outages = 0;
 
   constructor(private readonly options: CircuitOptions) {}
 
@@ -47,6 +55,7 @@ export class DatabaseCircuit {
   observe(err: unknown): void {
     if (this.stopped || this.openSince !== null || !isDatabaseUnreachable(err)) return;
     this.openSince = Date.now();
+    this.outages++;
     this.options.onChange?.("open");
     this.schedule();
   }
@@ -60,20 +69,33 @@ export class DatabaseCircuit {
 
   private schedule(): void {
     // unref: a probe never keeps a process alive that has nothing else to do.
-    this.timer = setTimeout(() => void this.probeOnce(), this.options.probeEveryMs);
+    this.timer = setTimeout(() => this.tick(), this.options.probeEveryMs);
     this.timer.unref?.();
   }
 
-  private async probeOnce(): Promise<void> {
+  private tick(): void {
     this.timer = null;
-    if (this.stopped) return;
+    if (this.stopped || this.openSince === null) return;
+    if (this.inFlight < (this.options.maxProbesInFlight ?? 3)) void this.probeOnce();
+    this.schedule();
+  }
+
+  private async probeOnce(): Promise<void> {
+    const outage = this.outages;
+    this.inFlight++;
     try {
       await this.options.probe();
     } catch {
-      if (!this.stopped) this.schedule();
       return;
+    } finally {
+      this.inFlight--;
     }
+    // A slower probe answering after another already closed the circuit changes nothing, nor does one sent during
+    // an earlier outage answering in a later one.
+    if (this.stopped || this.openSince === null || this.outages !== outage) return;
     this.openSince = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     this.options.onChange?.("closed");
   }
 }
