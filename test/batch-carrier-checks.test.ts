@@ -9,6 +9,7 @@ import { FEDEX_CREDENTIALS } from "@/test/fedex-context";
 import { UPS_CREDENTIALS } from "@/test/ups-context";
 import { USPS_CREDENTIALS } from "@/test/usps-context";
 import { call, makeOrg, systemCtx } from "./helpers";
+import { usShipper } from "./factories";
 
 /**
  * The dry run checks each row's recipient against the carrier and service its rate is for (issue 33): a PO Box the
@@ -17,15 +18,7 @@ import { call, makeOrg, systemCtx } from "./helpers";
  */
 
 const emulator = useCarrierEmulator();
-const shipper = {
-  person_name: "Ada Shipper",
-  address_line1: "500 Industrial Way",
-  city: "Chicago",
-  state_code: "IL",
-  postal_code: "60607",
-  country_code: "US",
-  phone_number: "+1 312 555 0100",
-};
+const shipper = usShipper;
 const HEADER = "order,name,street,city,state_code,postal_code,country_code,weight,carrier";
 const mapping = {
   reference: "order",

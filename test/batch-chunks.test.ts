@@ -3,17 +3,10 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { POST as createBatch } from "@/app/v1/batches/route";
 import { runBatch } from "@/lib/batches/run-batch";
 import { batchRows } from "@/lib/db/schema";
-import { addSandbox } from "./factories";
+import { addSandbox, usShipper } from "./factories";
 import { call, makeOrg, systemCtx } from "./helpers";
 
-const shipper = {
-  person_name: "Ada Shipper",
-  address_line1: "500 Industrial Way",
-  city: "Chicago",
-  state_code: "IL",
-  postal_code: "60607",
-  country_code: "US",
-};
+const shipper = usShipper;
 
 describe("a dry run's chunk of rows (issue 33)", () => {
   it("writes the rows it still holds and not one another worker took over", { timeout: 60_000 }, async () => {

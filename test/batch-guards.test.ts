@@ -6,7 +6,7 @@ import { POST as purchase } from "@/app/v1/batches/[id]/purchase/route";
 import { POST as cancel } from "@/app/v1/batches/[id]/cancel/route";
 import { GET as failedCsv } from "@/app/v1/batches/[id]/failed.csv/route";
 import { runBatch } from "@/lib/batches/run-batch";
-import { addSandbox } from "./factories";
+import { addSandbox, usShipper } from "./factories";
 import { call, makeOrg, systemCtx } from "./helpers";
 
 /** Works a batch's current phase to its end, as the background runner does. */
@@ -19,14 +19,7 @@ async function drain(batchId: string) {
   throw new Error("the batch did not settle");
 }
 
-const shipper = {
-  person_name: "Ada Shipper",
-  address_line1: "500 Industrial Way",
-  city: "Chicago",
-  state_code: "IL",
-  postal_code: "60607",
-  country_code: "US",
-};
+const shipper = usShipper;
 
 describe("a batch's guards (review of issue 33)", () => {
   it("stops buying when cancelled during a round that read it as purchasing", { timeout: 120_000 }, async () => {

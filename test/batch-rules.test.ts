@@ -8,17 +8,10 @@ import { activeBatches } from "@/lib/batches/manage-batch";
 import { runBatch } from "@/lib/batches/run-batch";
 import { getDb } from "@/lib/db/client";
 import { carrierLedger, events, shipments } from "@/lib/db/schema";
-import { addSandbox } from "./factories";
+import { addSandbox, usShipper } from "./factories";
 import { call, makeOrg, systemCtx } from "./helpers";
 
-const shipper = {
-  person_name: "Ada Shipper",
-  address_line1: "500 Industrial Way",
-  city: "Chicago",
-  state_code: "IL",
-  postal_code: "60607",
-  country_code: "US",
-};
+const shipper = usShipper;
 const HEADER = "order_number,name,address_line1,city,state_code,postal_code,country_code,weight";
 const mapping = { reference: "order_number", "recipient.person_name": "name" };
 

@@ -11,20 +11,11 @@ import { getDb } from "@/lib/db/client";
 import { batchRows, carrierLedger, events, shipments } from "@/lib/db/schema";
 import { pdfLib } from "@/lib/labels/pdf-lib";
 import { BROKEN_LINES, batchCsv } from "./batch-csv";
-import { addSandbox } from "./factories";
+import { addSandbox, usShipper } from "./factories";
 import { pdfPageLines } from "./pdf-text";
 import { call, makeOrg, systemCtx } from "./helpers";
 
-const shipper = {
-  person_name: "Ada Shipper",
-  company_name: "Acme Warehouse",
-  address_line1: "500 Industrial Way",
-  city: "Chicago",
-  state_code: "IL",
-  postal_code: "60607",
-  country_code: "US",
-  phone_number: "+1 312 555 0100",
-};
+const shipper = usShipper;
 
 /** POST /v1/batches as a browser's form sends it: the file and the options beside it. */
 async function upload(key: string, bytes: Uint8Array, options: Record<string, unknown>) {

@@ -1,7 +1,8 @@
 import { POST as createConnection } from "@/app/v1/connections/route";
 import { call } from "./helpers";
 
-const usShipper = {
+/** The ship-from of the tests: a Chicago warehouse with a name, a company and a phone. */
+export const usShipper = {
   person_name: "Ada Shipper",
   company_name: "Acme Warehouse",
   address_line1: "500 Industrial Way",
