@@ -214,6 +214,78 @@ test.describe("batches", () => {
     await checkPage(page, "batch-decided");
   });
 
+  test("a file chosen before the page's scripts have run is read once they have", async ({ page }) => {
+    // A poor line, as in e2e/drafts.spec.ts: the server's HTML (the file input) arrives long before the scripts.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    const line = (latency: number, bytesPerSecond: number) =>
+      cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency,
+        downloadThroughput: bytesPerSecond,
+        uploadThroughput: bytesPerSecond,
+      });
+    await line(1500, (200 * 1024) / 8);
+    await page.goto("/batches/new", { waitUntil: "commit" });
+    const file = page.getByLabel("File");
+    await expect(file).toBeAttached({ timeout: 90_000 });
+    const hydrated = () => file.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactFiber")));
+    expect(await hydrated(), "the form must still be server HTML when the file is chosen").toBe(false);
+    await file.setInputFiles({ name: "orders.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
+    expect(await hydrated(), "the file was chosen before hydration").toBe(false);
+    await line(0, -1);
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+    await expect(page.getByText("orders.csv: 8 columns")).toBeVisible({ timeout: 90_000 });
+    await expect(mapping(page, "Ship to", "Street")).toBeVisible();
+  });
+
+  test("rules by weight: heavy rows go overnight, the rest take the fallback; the rule's problems show first", async ({
+    page,
+    checkPage,
+  }) => {
+    const stamp = `RULES-${Date.now()}`;
+    await page.goto("/batches/new");
+    await chooseCsv(page, CSV.replaceAll("{stamp}", stamp));
+    for (const [group, label, header] of COLUMNS) await mapping(page, group, label).selectOption(header);
+    await fillShipFrom(page);
+    const rates = page.getByRole("group", { name: "4. Rates and labels" });
+    await rates.getByLabel("Rate", { exact: true }).selectOption("rules");
+    // Rules start with one to fill in; a rule with no condition is refused before anything is sent.
+    const rule1 = rates.getByRole("group", { name: "Rule 1" });
+    await expect(rule1).toBeVisible();
+    await page.getByRole("button", { name: "Check rows" }).click();
+    await expect(rule1.getByText(/^Give this rule a weight, a destination or a value/)).toBeVisible();
+    await expect(page).toHaveURL(/\/batches\/new$/);
+
+    // A second rule, moved above the first and removed again: the focus stays on what the clerk works with.
+    await rates.getByRole("button", { name: "Add rule" }).click();
+    const rule2 = rates.getByRole("group", { name: "Rule 2" });
+    await rule2.getByLabel("Country").selectOption("CA");
+    await rule2.getByRole("button", { name: "Move rule 2 up" }).click();
+    await expect(rates.getByRole("group", { name: "Rule 1" }).getByLabel("Country")).toHaveValue("CA");
+    await expect(page.getByRole("button", { name: "Move rule 1 up" })).toBeFocused();
+    await rates.getByRole("button", { name: "Remove rule 1" }).click();
+    await expect(rates.getByRole("button", { name: "Add rule" })).toBeFocused();
+    await expect(rates.getByRole("group", { name: "Rule 2" })).toHaveCount(0);
+
+    await rule1.getByLabel("Weight from").fill("1");
+    await rule1.getByLabel("Weight to").fill("0.5");
+    await page.getByRole("button", { name: "Check rows" }).click();
+    await expect(rule1.getByText("Weight to must not be below the lower bound.")).toBeVisible();
+    await rule1.getByLabel("Weight to").fill("");
+    await rule1.getByLabel("Then").selectOption({ label: "Sandbox: Sandbox Overnight" });
+    await rates.getByLabel("Rows no rule matches").selectOption("cheapest");
+    await checkPage(page, "batch-new-rules");
+    await page.getByRole("button", { name: "Check rows" }).click();
+
+    // 1.2 kg matches the rule (overnight); 0.8 kg matches none and takes the cheapest (ground).
+    await expect(page).toHaveURL(/\/batches\/bat_[0-9a-f]{32}$/, { timeout: 30_000 });
+    await expect(page.getByRole("button", { name: /^Buy 2 labels for \$/ })).toBeVisible({ timeout: 60_000 });
+    await expect(page.locator('tr[data-line="2"]')).toContainText("SBX_OVERNIGHT");
+    await expect(page.locator('tr[data-line="3"]')).toContainText("SBX_GROUND");
+  });
+
   test("bought shipments selected in the list become one print run, in the order selected", async ({
     page,
     api,

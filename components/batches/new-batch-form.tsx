@@ -1,18 +1,26 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { FormProvider, type UseFormReturn } from "react-hook-form";
 import { FileSpreadsheet } from "lucide-react";
 import { CheckboxField, FormError, SelectField, TextField } from "@/components/forms/form-fields";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { AddressFieldset } from "@/components/shipments/create/address-fieldset";
+import { RateRules } from "./rate-rules";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { apiFetch } from "@/lib/client/api";
-import { batchUpload, choiceOf, columnsOf, NewBatchForm, type NewBatchValues } from "@/lib/client/batch-form";
+import {
+  batchUpload,
+  blankRule,
+  choiceOf,
+  columnsOf,
+  NewBatchForm,
+  type NewBatchValues,
+} from "@/lib/client/batch-form";
 import { FIELD_GROUPS, mappingOf, prefillMapping, readHeaders } from "@/lib/client/batch-mapping";
 import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
 import { BATCH_FIELDS, type Batch, type BatchField } from "@/lib/schemas/batch";
@@ -34,6 +42,7 @@ const POLICIES = [
   { value: "cheapest", label: "Cheapest rate for each row" },
   { value: "fastest", label: "Fastest rate for each row" },
   { value: "fixed", label: "One carrier and service for every row" },
+  { value: "rules", label: "Rules by weight, destination or value" },
 ];
 const FORMATS = LABEL_TYPES.map((t) => ({ value: t, label: t === "ZPL" ? "ZPL (thermal printers)" : t }));
 
@@ -47,6 +56,7 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
   const [file, setFile] = useState<File | null>(null);
   const [headers, setHeaders] = useState<string[]>([]);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const { form, onSubmit, formError, pending } = useApiForm({
     schema: NewBatchForm,
     defaultValues: {
@@ -54,6 +64,8 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
       shipper,
       rate_policy: "cheapest",
       fixed_service: "",
+      rules: [],
+      fallback: "cheapest",
       price_cap: "",
       price_cap_currency: "USD",
       label_type: "PDF",
@@ -74,8 +86,15 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
   });
 
   // The form's own setter (stable across renders): the effect below runs once per file, never over the clerk's picks.
-  const { setValue } = form;
+  const { setValue, getValues } = form;
   const policy = form.watch("rate_policy");
+
+  // Rules start with one to fill in; rules made earlier and left by choosing another policy are still there.
+  function policyChanged(event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) {
+    if (event.target.value === "rules" && getValues("rules").length === 0) {
+      setValue("rules", [blankRule(getValues("price_cap_currency") || "USD")]);
+    }
+  }
 
   async function chooseFile(chosen: File | null) {
     setFile(chosen);
@@ -89,6 +108,14 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
     }
     setHeaders(read.headers);
   }
+
+  // A file chosen before the page's script ran (a slow line) fired its change event with no one listening: it is
+  // read once the form is ready, as if chosen now. A file input's list cannot be set by a script, only read.
+  useEffect(() => {
+    const early = fileInput.current?.files?.[0];
+    if (early) void chooseFile(early);
+    // Once, at hydration: later choices come through onChange.
+  }, []);
 
   // Once the column selects of this file are mounted, each is set to its prefilled column (set before they exist,
   // a select would show its empty default instead).
@@ -112,6 +139,7 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
           <CardContent className="grid gap-1.5">
             <Label htmlFor={fileId}>File</Label>
             <Input
+              ref={fileInput}
               id={fileId}
               type="file"
               accept=".csv,text/csv"
@@ -185,10 +213,9 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
           <fieldset className="grid gap-4 p-4 sm:grid-cols-2">
             <legend className="mb-1 text-base font-semibold">4. Rates and labels</legend>
             <p className="text-sm text-muted-foreground sm:col-span-2">
-              A row&apos;s own carrier and service columns win over the choice here. Rules by weight, destination or
-              value are set through the API (POST /v1/batches).
+              A row&apos;s own carrier and service columns win over the choice here.
             </p>
-            <SelectField<NewBatchValues> name="rate_policy" label="Rate" options={POLICIES} />
+            <SelectField<NewBatchValues> name="rate_policy" label="Rate" options={POLICIES} onChange={policyChanged} />
             <SelectField<NewBatchValues> name="label_type" label="Label format" options={FORMATS} />
             {policy === "fixed" && (
               <SelectField<NewBatchValues>
@@ -200,6 +227,7 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
                 className="sm:col-span-2"
               />
             )}
+            {policy === "rules" && <RateRules services={services} />}
             <TextField<NewBatchValues>
               name="price_cap"
               label="Price cap (optional)"

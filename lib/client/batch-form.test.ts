@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { parseServiceChoice, ratePolicyOf, serviceChoice, type NewBatchOutput } from "./batch-form";
+import { BATCH_FIELDS, BatchCreate } from "@/lib/schemas/batch";
+import {
+  blankRule,
+  NewBatchForm,
+  parseServiceChoice,
+  pickOf,
+  ratePolicyOf,
+  serviceChoice,
+  type NewBatchOutput,
+  type NewBatchValues,
+  type RuleValues,
+} from "./batch-form";
 
 const values = (v: Partial<NewBatchOutput>) =>
   ({ rate_policy: "cheapest", fixed_service: "", price_cap: null, price_cap_currency: "USD", ...v }) as NewBatchOutput;
@@ -27,5 +38,124 @@ describe("the new-batch form's rate policy", () => {
       service: "SBX_GROUND",
     });
     for (const bad of ["", "x", "[]", '["a"]', '["", "b"]', "[1, 2]"]) expect(parseServiceChoice(bad)).toBeNull();
+  });
+});
+
+const shipper = {
+  person_name: "Ada Shipper",
+  company_name: "",
+  address_line1: "500 Industrial Way",
+  address_line2: "",
+  city: "Chicago",
+  state_code: "IL",
+  postal_code: "60607",
+  country_code: "US",
+  phone_number: "",
+  email: "",
+};
+
+const form = (v: Partial<NewBatchValues>): NewBatchValues => ({
+  columns: BATCH_FIELDS.map(() => ""),
+  shipper: shipper as unknown as NewBatchValues["shipper"],
+  rate_policy: "rules",
+  fixed_service: "",
+  rules: [],
+  fallback: "cheapest",
+  price_cap: "",
+  price_cap_currency: "USD",
+  label_type: "PDF",
+  save_mapping: false,
+  ...v,
+});
+const rule = (r: Partial<RuleValues>): RuleValues => ({ ...blankRule(), ...r });
+
+/** Each problem's path and message, as the form places them. */
+function problems(values: NewBatchValues) {
+  const parsed = NewBatchForm.safeParse(values);
+  return parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join("."), i.message]);
+}
+
+describe("the new-batch form's rules", () => {
+  it("sends only the conditions given, in the API's shape, which the API's own schema accepts", () => {
+    const ground = serviceChoice("ups-main", "03");
+    const values = form({
+      rules: [
+        rule({ weight_min: "20", weight_unit: "LB", pick: ground }),
+        rule({ country_code: "ca", state_code: " qc ", postal_prefix: "h2x 1", pick: "fastest" }),
+        rule({ value_min: "100,50", value_max: "", value_currency: "eur", weight_max: "2.5", pick: "cheapest" }),
+      ],
+      fallback: "fastest",
+      price_cap: "40" as never,
+    });
+    const parsed = NewBatchForm.parse(values);
+    const policy = ratePolicyOf(parsed);
+    expect(policy).toEqual({
+      kind: "rules",
+      rules: [
+        { weight: { min: 20, max: null, unit: "LB" }, pick: { kind: "fixed", carrier_id: "ups-main", service: "03" } },
+        { destination: { country_code: "CA", state_code: "QC", postal_prefix: "H2X1" }, pick: { kind: "fastest" } },
+        {
+          weight: { min: null, max: 2.5, unit: "KG" },
+          value: { min: 100.5, max: null, currency: "EUR" },
+          pick: { kind: "cheapest" },
+        },
+      ],
+      fallback: { kind: "fastest" },
+      price_cap: { amount: 40, currency: "USD" },
+    });
+    const server = BatchCreate.safeParse({ csv: "a\n1\n", shipper, rate_policy: policy });
+    expect(server.success, JSON.stringify(server.error?.issues)).toBe(true);
+    expect(server.data?.rate_policy.rules).toHaveLength(3);
+  });
+
+  it("sends no rules with another policy, even when rules were made before the policy changed", () => {
+    const parsed = NewBatchForm.parse(form({ rate_policy: "fastest", rules: [rule({})], fallback: "" }));
+    expect(ratePolicyOf(parsed)).toEqual({ kind: "fastest" });
+  });
+
+  it("places each rule's problem on its field, with the rest of the form's problems", () => {
+    const found = problems(
+      form({
+        price_cap: "abc",
+        rules: [
+          rule({ weight_min: "5", weight_max: "2", pick: "" }),
+          rule({ weight_min: "heavy", state_code: "TX" }),
+          rule({ value_max: "10", value_currency: "dollars", country_code: "USA" }),
+          rule({}),
+        ],
+        fallback: "nonsense",
+      }),
+    );
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ["price_cap", "must be an amount such as 25 or 12.50"],
+        ["rules.0.weight_max", "must not be below the lower bound"],
+        ["rules.0.pick", "Choose how these rows are priced."],
+        ["rules.1.weight_min", "must be a number such as 2 or 0.5"],
+        ["rules.1.country_code", "is needed for a state or a postal code"],
+        ["rules.2.value_currency", "must be a three-letter currency code"],
+        ["rules.2.country_code", "must be a two-letter country code"],
+        [
+          "rules.3.condition",
+          "Give this rule a weight, a destination or a value: rows no rule matches take the fallback.",
+        ],
+        ["fallback", "Choose how rows no rule matches are priced."],
+      ]),
+    );
+    expect(found).toHaveLength(9);
+    expect(problems(form({ rules: [] }))).toEqual([["rules", "Add a rule, or choose another way to pick rates."]]);
+    // Another policy: the rules left behind are not checked.
+    expect(problems(form({ rate_policy: "cheapest", rules: [rule({ weight_min: "x" })] }))).toEqual([]);
+  });
+
+  it("reads a pick as a kind or a whole service choice", () => {
+    expect(pickOf("cheapest")).toEqual({ kind: "cheapest" });
+    expect(pickOf("fastest")).toEqual({ kind: "fastest" });
+    expect(pickOf(serviceChoice("fx", "FEDEX_GROUND"))).toEqual({
+      kind: "fixed",
+      carrier_id: "fx",
+      service: "FEDEX_GROUND",
+    });
+    for (const bad of ["", "fixed", "Cheapest", '["fx"]']) expect(pickOf(bad)).toBeNull();
   });
 });
