@@ -80,6 +80,15 @@ async function fillShipFrom(page: Page) {
   await from.getByLabel(/^ZIP code/).fill("60607");
 }
 
+/** The new-batch form with the CSV chosen, its columns mapped and the ship-from filled: its rates section. */
+async function newBatchFilled(page: Page, stamp: string) {
+  await page.goto("/batches/new");
+  await chooseCsv(page, CSV.replaceAll("{stamp}", stamp));
+  for (const [group, label, header] of COLUMNS) await mapping(page, group, label).selectOption(header);
+  await fillShipFrom(page);
+  return page.getByRole("group", { name: "4. Rates and labels" });
+}
+
 test.describe("batches", () => {
   test.beforeEach(async ({ page }) => signIn(page, OWNER));
 
@@ -171,12 +180,7 @@ test.describe("batches", () => {
     page,
     checkPage,
   }) => {
-    const stamp = `CAP-${Date.now()}`;
-    await page.goto("/batches/new");
-    await chooseCsv(page, CSV.replaceAll("{stamp}", stamp));
-    for (const [group, label, header] of COLUMNS) await mapping(page, group, label).selectOption(header);
-    await fillShipFrom(page);
-    const rates = page.getByRole("group", { name: "4. Rates and labels" });
+    const rates = await newBatchFilled(page, `CAP-${Date.now()}`);
     await expect(rates.getByLabel("Carrier and service")).toHaveCount(0);
     await rates.getByLabel("Rate", { exact: true }).selectOption("fixed");
     // Asked for before anything is sent: a fixed policy names its service.
@@ -244,12 +248,7 @@ test.describe("batches", () => {
     page,
     checkPage,
   }) => {
-    const stamp = `RULES-${Date.now()}`;
-    await page.goto("/batches/new");
-    await chooseCsv(page, CSV.replaceAll("{stamp}", stamp));
-    for (const [group, label, header] of COLUMNS) await mapping(page, group, label).selectOption(header);
-    await fillShipFrom(page);
-    const rates = page.getByRole("group", { name: "4. Rates and labels" });
+    const rates = await newBatchFilled(page, `RULES-${Date.now()}`);
     await rates.getByLabel("Rate", { exact: true }).selectOption("rules");
     // Rules start with one to fill in; a rule with no condition is refused before anything is sent.
     const rule1 = rates.getByRole("group", { name: "Rule 1" });

@@ -9,6 +9,9 @@ import { Button } from "@/components/ui/button";
 import { blankRule, PICKS, type NewBatchValues } from "@/lib/client/batch-form";
 import { COUNTRIES } from "@/lib/client/create-label/address-data";
 
+/** A code typed in capitals (a state, a postal code's start, a currency): no autofill, no spelling marks. */
+const CODE_INPUT = { autoComplete: "off", autoCapitalize: "characters", spellCheck: false } as const;
+
 const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }));
 
 interface RateRulesProps {
@@ -154,32 +157,16 @@ function RuleFieldset({ index, count, picks, onMove, onRemove }: RuleFieldsetPro
           placeholder="Any country"
           options={COUNTRY_OPTIONS}
         />
-        <TextField<NewBatchValues>
-          name={name("state_code")}
-          label="State or province"
-          maxLength={10}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-        />
+        <TextField<NewBatchValues> name={name("state_code")} label="State or province" maxLength={10} {...CODE_INPUT} />
         <TextField<NewBatchValues>
           name={name("postal_prefix")}
           label="Postal code starts with"
           maxLength={10}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
+          {...CODE_INPUT}
         />
         <TextField<NewBatchValues> name={name("value_min")} label="Value from" inputMode="decimal" autoComplete="off" />
         <TextField<NewBatchValues> name={name("value_max")} label="Value to" inputMode="decimal" autoComplete="off" />
-        <TextField<NewBatchValues>
-          name={name("value_currency")}
-          label="Value currency"
-          maxLength={3}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-        />
+        <TextField<NewBatchValues> name={name("value_currency")} label="Value currency" maxLength={3} {...CODE_INPUT} />
       </div>
       {condition && (
         <p id={errorId} className="text-xs font-medium text-destructive">
