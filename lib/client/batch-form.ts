@@ -180,7 +180,7 @@ export function pickOf(value: string) {
 }
 
 /** One typed rule as the API's (lib/schemas/batch.ts, RateRule): only the conditions given. */
-export function ruleOf(r: RuleValues) {
+function ruleOf(r: RuleValues) {
   const upper = (v: string) => v.trim().toUpperCase();
   const weight = { min: bound(r.weight_min), max: bound(r.weight_max) };
   const value = { min: bound(r.value_min), max: bound(r.value_max) };
