@@ -1,9 +1,10 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { batchRows, batches, labels, shipments } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
+import type { DbOrTx } from "@/lib/db/tx";
 import { DomainError, ValidationError } from "@/lib/errors";
 import { shipFromBook } from "@/lib/addresses/ship-from";
 import { selectConnections } from "@/lib/connections/select-connections";
@@ -144,8 +145,7 @@ export async function createBatch({
         testMode,
       })
       .returning();
-    // Postgres takes up to 65 535 parameters a statement: rows go in slices.
-    for (let i = 0; i < rows.length; i += 2000) await tx.db.insert(batchRows).values(rows.slice(i, i + 2000));
+    await insertRows(tx.db, rows);
     await recordAudit(tx, {
       action: "batch.created",
       resourceId: id,
@@ -153,6 +153,37 @@ export async function createBatch({
     });
     return presentBatch(row!, await rowCounts(tx.db, id));
   });
+}
+
+/**
+ * A batch's rows in one statement: one JSON parameter that jsonb_to_recordset reads. drizzle's insert built a
+ * parameter per column per row (110 000 for 10 000 rows, in slices under Postgres's 65 535), about a second of a
+ * 10 000-row upload's storing (bench:batches). JSON null is SQL NULL here.
+ */
+async function insertRows(db: DbOrTx, rows: NewRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const records = rows.map((r) => ({
+    batch_id: r.batchId,
+    line: r.line,
+    org_id: r.orgId,
+    input: r.input,
+    request: r.request ?? null,
+    state: r.state,
+    error_code: r.errorCode ?? null,
+    error_column: r.errorColumn ?? null,
+    error_message: r.errorMessage ?? null,
+    shipment_id: r.shipmentId,
+    idempotency_key: r.idempotencyKey,
+  }));
+  await db.execute(sql`
+    insert into ${batchRows} (batch_id, line, org_id, input, request, state, error_code, error_column, error_message,
+      shipment_id, idempotency_key)
+    select batch_id, line, org_id, input, request, state, error_code, error_column, error_message, shipment_id,
+      idempotency_key
+    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(batch_id text, line integer, org_id text,
+      input jsonb, request jsonb, state text, error_code text, error_column text, error_message text,
+      shipment_id text, idempotency_key text)
+  `);
 }
 
 /**
@@ -213,20 +244,19 @@ async function createPrintRun(ctx: DomainContext, input: BatchCreate): Promise<B
         finishedAt: now,
       })
       .returning();
-    for (let i = 0; i < ids.length; i += 2000) {
-      await tx.db.insert(batchRows).values(
-        ids.slice(i, i + 2000).map((shipmentId, j) => ({
-          batchId: id,
-          line: i + j + 1,
-          orgId,
-          input: { shipment_id: shipmentId, reference: byId.get(shipmentId)!.reference ?? "" },
-          request: null,
-          state: "purchased" as const,
-          shipmentId,
-          idempotencyKey: `${id}:${i + j + 1}`,
-        })),
-      );
-    }
+    await insertRows(
+      tx.db,
+      ids.map((shipmentId, i) => ({
+        batchId: id,
+        line: i + 1,
+        orgId,
+        input: { shipment_id: shipmentId, reference: byId.get(shipmentId)!.reference ?? "" },
+        request: null,
+        state: "purchased" as const,
+        shipmentId,
+        idempotencyKey: `${id}:${i + 1}`,
+      })),
+    );
     await recordAudit(tx, {
       action: "batch.created",
       resourceId: id,
