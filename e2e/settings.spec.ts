@@ -128,13 +128,30 @@ test.describe("settings", () => {
     await expect(page.getByText(`${invitee.email}`)).toBeVisible();
     await checkPage(page, "settings-team");
 
+    // A box of the organization's own, for the member to see below.
+    await page.goto("/settings/parcels");
+    await page.getByRole("button", { name: "Add preset" }).click();
+    const presetDialog = page.getByRole("dialog", { name: "Add a parcel preset" });
+    await field(presetDialog, "Name").fill("Team box");
+    for (const [label, side] of [
+      ["Length", "12"],
+      ["Width", "9"],
+      ["Height", "4"],
+    ]) {
+      await field(presetDialog, label!).fill(side!);
+    }
+    await field(presetDialog, "Size unit").selectOption("IN");
+    await presetDialog.getByRole("button", { name: "Add preset" }).click();
+    await expect(presetDialog).toBeHidden();
+
     await inFreshBrowser(newContext, async (other) => {
       await other.goto(link);
       await expect(other.getByRole("heading", { name: `Join Sol team's organization` })).toBeVisible();
       await checkPage(other, "invite");
       await other.getByRole("link", { name: "Create an account to accept" }).click();
+      // The address the invitation was sent to comes filled in: the account is made with the one it expects.
+      await expect(field(other, "Email")).toHaveValue(invitee.email);
       await field(other, "Name").fill(invitee.name);
-      await field(other, "Email").fill(invitee.email);
       await field(other, "Password").fill(invitee.password);
       await other.getByRole("button", { name: "Create account" }).click();
       await other.getByRole("button", { name: "Join Sol team's organization" }).click();
@@ -144,13 +161,20 @@ test.describe("settings", () => {
       await other.goto("/settings/team");
       await expect(other.getByRole("row", { name: new RegExp(invitee.email) })).toContainText("member");
       await checkPage(other, "settings-team-member");
+      // A member reads the organization's boxes and rate rule; only an owner or admin changes them.
+      await other.goto("/settings/parcels");
+      await expect(other.getByRole("row", { name: /Team box/ })).toContainText("12 × 9 × 4 in");
+      await expect(other.getByText("An owner or admin can change them.", { exact: false })).toBeVisible();
+      await expect(other.getByRole("button", { name: /Add preset|Edit|Delete|Save rate rule/ })).toHaveCount(0);
+      await expect(field(other, "Preselect")).toBeDisabled();
+      await checkPage(other, "settings-parcels-member");
       // The link worked once.
       await other.goto(link);
       await expect(other.getByText("This invitation has already been used.", { exact: false })).toBeVisible();
       await checkPage(other, "invite-used");
     });
 
-    await page.reload();
+    await page.goto("/settings/team");
     const member = page.getByRole("row", { name: new RegExp(invitee.email) });
     await member.getByRole("combobox", { name: `Role of ${invitee.name}` }).selectOption("admin");
     await expect(page.getByText(`${invitee.name} is now an admin.`)).toBeVisible();
