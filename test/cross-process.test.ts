@@ -230,6 +230,24 @@ describe.skipIf(!process.env.DATABASE_URL)("races across processes (Postgres)", 
   );
 
   it(
+    "two processes pacing one connection's batch calls: together within its budget, not each within it",
+    { timeout: 120_000 },
+    async () => {
+      const task = { mode: "pace", key: `batch:two-processes-${Date.now()}`, perSecond: 10, calls: 6 };
+      const contenders = [contender("test/race-child.ts", task), contender("test/race-child.ts", task)];
+      await Promise.all(contenders.map((c) => c.ready));
+      const goAt = Date.now();
+      for (const c of contenders) c.go();
+      const starts = ((await Promise.all(contenders.map((c) => c.result))) as number[][]).flat().sort((a, b) => a - b);
+      // Twelve starts one spacing (100 ms) apart from the first slot, which is no sooner than the start line: the
+      // k-th no sooner than k spacings after it (a busy machine only starts them later). A pace per process would
+      // have started both processes' first calls together.
+      expect(starts).toHaveLength(12);
+      starts.forEach((at, k) => expect(at - goAt, `start ${k}`).toBeGreaterThanOrEqual(k * 100 - 5));
+    },
+  );
+
+  it(
     "a process killed between the carrier's sale and the commit: the retry records that label, the orphan is voided",
     { timeout: 180_000 },
     async () => {

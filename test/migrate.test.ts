@@ -40,6 +40,7 @@ describe.skipIf(!adminUrl)("migrations on Postgres", () => {
       "batches",
       "carrier_connections",
       "carrier_ledger",
+      "carrier_pacing",
       "events",
       "idempotency_keys",
       "invitations",

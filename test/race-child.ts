@@ -12,6 +12,8 @@
  * - { mode: "claim", connectionId, batch, max }: claims the connection's due trackers `batch` at a time (the refresh's
  *   claim statement alone, without the connection's lease) until none is left or `max` were claimed; RESULT lists
  *   the claimed ids.
+ * - { mode: "pace", key, perSecond, calls }: `calls` paced starts at once under one shared budget (paceShared, as a
+ *   batch's workers pace a connection); RESULT lists when each started (epoch ms, this machine's clock).
  */
 import { createInterface } from "node:readline";
 import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
@@ -20,7 +22,8 @@ import { closeDb, getDb } from "@/lib/db/client";
 type Task =
   | { mode: "purchase"; key: string; purchases: { id: string; rateId: string; idempotencyKey: string }[] }
   | { mode: "refresh"; connectionIds: string[] }
-  | { mode: "claim"; connectionId: string; batch: number; max: number };
+  | { mode: "claim"; connectionId: string; batch: number; max: number }
+  | { mode: "pace"; key: string; perSecond: number; calls: number };
 
 const task = JSON.parse(process.argv[2]!) as Task;
 
@@ -107,6 +110,16 @@ async function claimAll(connectionId: string, batch: number, max: number) {
   return ids;
 }
 
+async function paceAll(key: string, perSecond: number, calls: number) {
+  const { paceShared } = await import("@/lib/connections/pace");
+  const db = await getDb();
+  // A first statement opens the pool's connection before the start line, as a warm instance has it open.
+  await paceShared(db, `${key}:warm`, 1000);
+  process.stdout.write("READY\n");
+  await go;
+  return Promise.all(Array.from({ length: calls }, () => paceShared(db, key, perSecond).then(() => Date.now())));
+}
+
 // No top-level await: the command line's loader runs this file as CommonJS, like scripts/cli.ts.
 async function main() {
   const result =
@@ -114,7 +127,9 @@ async function main() {
       ? await purchaseAll(task.key, task.purchases)
       : task.mode === "refresh"
         ? await refreshAll(task.connectionIds)
-        : await claimAll(task.connectionId, task.batch, task.max);
+        : task.mode === "claim"
+          ? await claimAll(task.connectionId, task.batch, task.max)
+          : await paceAll(task.key, task.perSecond, task.calls);
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   await closeDb();
   process.exit(0);

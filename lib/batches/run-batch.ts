@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { rowsOf } from "@/lib/db/rows";
 import { CarrierFailureError, DomainError } from "@/lib/errors";
 import type { CarrierMessage } from "@/lib/carriers/types";
+import { paceShared } from "@/lib/connections/pace";
 import { connectionById } from "@/lib/connections/select-connections";
 import { fetchRates } from "@/lib/rates/fetch-rates";
 import type { RateFields } from "@/lib/rates/present-rate";
@@ -14,7 +15,6 @@ import { ShipmentPurchase, type ShipmentCreate } from "@/lib/schemas/shipment";
 import { storeShipment } from "@/lib/shipments/create-shipment";
 import { getShipment } from "@/lib/shipments/get-shipment";
 import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
-import { pacerFor } from "@/lib/trackers/refresh/pacer";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { presentBatch, rowCounts, type BatchRow, type BatchRowRow } from "./present-batch";
 import { pickRate, type Picked, type RowParcel } from "./rate-policy";
@@ -465,10 +465,11 @@ async function storeOnce(ctx: DomainContext, row: BatchRowRow, rate: StoredRowRa
   });
 }
 
+/** A connection's batch calls start within its budget, counted across every instance on the database. */
 async function paceConnection(ctx: DomainContext, connectionId: string): Promise<void> {
   const connection = await connectionById({ ctx, id: connectionId, capability: "ship" });
   const perSecond = Number(connection.config.batch_calls_per_second) || DEFAULT_BATCH_CALLS_PER_SECOND;
-  await pacerFor(`batch:${connection.id}`, perSecond * 60).take();
+  await paceShared(ctx.db, `batch:${connection.id}`, perSecond);
 }
 
 /** A dry run's rating call is paced like a purchase when the row names its carrier; else by the batch's workers. */

@@ -13,3 +13,4 @@ export * from "./rate-limits";
 export * from "./batches";
 export * from "./address-book";
 export * from "./parcel-presets";
+export * from "./carrier-pacing";

@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * A connection's batch budget taken slot by slot in the database (lib/connections/pace.ts), so that every instance on
+ * it shares one budget. Callers here race as several instances' workers would: nothing is kept in the process. The
+ * bounds are lower bounds on when calls start (a slow machine only starts them later), never upper ones.
+ */
+afterAll(async () => {
+  const { closeDb } = await import("@/lib/db/client");
+  await closeDb();
+});
+
+async function startsOf(key: string, perSecond: number, calls: number) {
+  const { getDb } = await import("@/lib/db/client");
+  const { paceShared } = await import("@/lib/connections/pace");
+  const db = await getDb();
+  const began = performance.now();
+  const starts = await Promise.all(
+    Array.from({ length: calls }, () => paceShared(db, key, perSecond).then(() => performance.now() - began)),
+  );
+  return starts.sort((a, b) => a - b);
+}
+
+// Of the clocks' disagreement (the database's and this process's) and timer rounding, a few milliseconds.
+const SLACK_MS = 5;
+
+describe("a connection's shared pace", () => {
+  it("starts racing calls one spacing apart: the k-th no sooner than k spacings after the first", async () => {
+    const key = `batch:pace-${Date.now()}`;
+    const starts = await startsOf(key, 20, 8);
+    starts.forEach((at, k) => expect(at, `call ${k}`).toBeGreaterThanOrEqual(k * 50 - SLACK_MS));
+  });
+
+  it("keeps each connection's budget to itself", async () => {
+    const { getDb } = await import("@/lib/db/client");
+    const { paceShared } = await import("@/lib/connections/pace");
+    const { sql } = await import("drizzle-orm");
+    const { rowsOf } = await import("@/lib/db/rows");
+    const db = await getDb();
+    const stamp = Date.now();
+    // One call each, a second's budget apart: each key's next slot moved by its own spacing only.
+    await paceShared(db, `batch:a-${stamp}`, 1);
+    await paceShared(db, `batch:b-${stamp}`, 1000);
+    const rows = rowsOf<{ key: string; ahead_ms: number }>(
+      await db.execute(sql`select key, (extract(epoch from next_at - clock_timestamp()) * 1000)::float8 as ahead_ms
+        from carrier_pacing where key like ${`batch:_-${stamp}`} order by key`),
+    );
+    expect(rows.map((r) => r.key)).toEqual([`batch:a-${stamp}`, `batch:b-${stamp}`]);
+    expect(Number(rows[0]!.ahead_ms)).toBeGreaterThan(100);
+    expect(Number(rows[1]!.ahead_ms)).toBeLessThanOrEqual(1);
+  });
+});
