@@ -3,7 +3,8 @@
  *
  * 1 000 CSV rows (test/batch-csv.ts: 7 broken) on a sandbox connection answering after 0 ms and after 200 ms, at a
  * budget of BUDGET calls per second (batch_calls_per_second): time of the dry run, time to all purchased, the most
- * labels the carrier sold in any one second (never above the budget), peak memory, and the time to the merged PDF
+ * rate and label calls started in any one second (the pace holds starts to the budget; answers may bunch after a
+ * slow one), peak memory, and the time to the merged PDF
  * (10 parts of 100 labels). Then the dry run of 10 000 rows naming no carrier (the organization's sandbox, unpaced:
  * the dry run's own cost, not the carrier's). The goals from the issue are printed beside each number.
  *
@@ -97,11 +98,26 @@ async function main() {
     return round;
   };
 
+  // When each call to the carrier starts: what the budget paces (the ledger's sale times come after the latency).
+  const { sandboxAdapter } = await import("@/lib/carriers/sandbox/adapter");
+  const callStarts = { rate: [] as number[], ship: [] as number[] };
+  for (const op of ["rate", "ship"] as const) {
+    const original = sandboxAdapter[op].bind(sandboxAdapter) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(sandboxAdapter, {
+      [op]: (...args: unknown[]) => {
+        callStarts[op].push(performance.now());
+        return original(...args);
+      },
+    });
+  }
+
   console.log(`engine: ${adminUrl ? "postgres" : "pglite (memory)"}; budget ${BUDGET} calls/s`);
   for (const latency of LATENCIES) {
     peakRss = process.memoryUsage().rss;
     const { key } = await makeOrg(`bench ${latency}`);
     const sandbox = await addSandbox(key, `bench-${latency}`, { latency_ms: latency, batch_calls_per_second: BUDGET });
+    callStarts.rate = [];
+    callStarts.ship = [];
     let t = performance.now();
     const id = await upload(key, batchCsv(ROWS), sandbox.carrier_id);
     const dry = await drain(id);
@@ -116,12 +132,6 @@ async function main() {
       .select({ at: carrierLedger.soldAt })
       .from(carrierLedger)
       .where(eq(carrierLedger.connectionId, sandbox.id));
-    const times = sold.map((r) => r.at.getTime()).sort((a, b) => a - b);
-    let maxPerSecond = 0;
-    for (let i = 0, j = 0; i < times.length; i++) {
-      while (times[i]! - times[j]! >= 1000) j++;
-      maxPerSecond = Math.max(maxPerSecond, i - j + 1);
-    }
     const buyPeak = peakRss;
     // What the merge itself takes: the process keeps what buying 1 000 labels left (fonts, caches, the heap grown
     // to its size), so the merge is measured as the heap and buffers it adds above a collected baseline (npm run
@@ -148,7 +158,7 @@ async function main() {
       [
         `\n${ROWS} rows, carrier latency ${latency} ms: dry run ${s(dryMs)} (${dry.state})`,
         `  all purchased: ${s(buyMs)} (${done.state}, ${sold.length} labels)   goal at 200 ms: ≤ 60 s (the budget's limit ${s((sold.length / BUDGET) * 1000)})`,
-        `  most labels sold in one second: ${maxPerSecond}   budget: ${BUDGET}`,
+        `  most calls started in one second: rating ${mostInOneSecond(callStarts.rate)}, labels ${mostInOneSecond(callStarts.ship)}   budget: ${BUDGET}`,
         `  peak memory while buying: ${mb(buyPeak)}`,
         `  merged PDF (${pages} pages in parts of 100): ${s(pdfMs)}, ${mb(peakHeap - beforeMerge)} of heap and buffers above what the process held before it (RSS ${mb(peakRss)})   goal: ≤ 10 s, ≤ 300 MB`,
       ].join("\n"),
@@ -175,3 +185,14 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/** The most of `times` (ms) within any one second. */
+function mostInOneSecond(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= 1000) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
