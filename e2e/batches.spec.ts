@@ -264,6 +264,14 @@ test.describe("batches", () => {
     await rule2.getByRole("button", { name: "Move rule 2 up" }).click();
     await expect(rates.getByRole("group", { name: "Rule 1" }).getByLabel("Country")).toHaveValue("CA");
     await expect(page.getByRole("button", { name: "Move rule 1 up" })).toBeFocused();
+    // Moved down again with the keyboard: the button pressed keeps the focus in the rule's new place (each rule is
+    // keyed by its own id, so its fieldset, and the focused button in it, travels rather than being made anew).
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Move rule 1 down" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(rates.getByRole("group", { name: "Rule 2" }).getByLabel("Country")).toHaveValue("CA");
+    await expect(page.getByRole("button", { name: "Move rule 2 down" })).toBeFocused();
+    await rates.getByRole("button", { name: "Move rule 2 up" }).click();
     await rates.getByRole("button", { name: "Remove rule 1" }).click();
     await expect(rates.getByRole("button", { name: "Add rule" })).toBeFocused();
     await expect(rates.getByRole("group", { name: "Rule 2" })).toHaveCount(0);
