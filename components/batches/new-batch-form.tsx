@@ -19,6 +19,7 @@ import {
   choiceOf,
   columnsOf,
   NewBatchForm,
+  newBatchDefaults,
   type NewBatchValues,
 } from "@/lib/client/batch-form";
 import { FIELD_GROUPS, mappingOf, prefillMapping, readHeaders } from "@/lib/client/batch-mapping";
@@ -59,18 +60,7 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
   const fileInput = useRef<HTMLInputElement>(null);
   const { form, onSubmit, formError, pending } = useApiForm({
     schema: NewBatchForm,
-    defaultValues: {
-      columns: columnsOf(prefillMapping([], {})),
-      shipper,
-      rate_policy: "cheapest",
-      fixed_service: "",
-      rules: [],
-      fallback: "cheapest",
-      price_cap: "",
-      price_cap_currency: "USD",
-      label_type: "PDF",
-      save_mapping: true,
-    },
+    defaultValues: newBatchDefaults(shipper),
     refresh: false,
     request: async (values) => {
       if (!file) throw new Error("Choose a CSV file first.");
@@ -92,7 +82,7 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
   // Rules start with one to fill in; rules made earlier and left by choosing another policy are still there.
   function policyChanged(event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) {
     if (event.target.value === "rules" && getValues("rules").length === 0) {
-      setValue("rules", [blankRule(getValues("price_cap_currency") || "USD")]);
+      setValue("rules", [blankRule(getValues("price_cap_currency"))]);
     }
   }
 

@@ -69,7 +69,7 @@ export function RateRules({ services }: RateRulesProps) {
           type="button"
           variant="outline"
           size="sm"
-          onClick={() => rules.append(blankRule(getValues("price_cap_currency") || "USD"))}
+          onClick={() => rules.append(blankRule(getValues("price_cap_currency")))}
           aria-describedby={listError ? `${headingId}-error` : undefined}
         >
           <Plus aria-hidden />

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { BATCH_FIELDS, BatchCreate } from "@/lib/schemas/batch";
+import { BatchCreate } from "@/lib/schemas/batch";
 import {
   blankRule,
   NewBatchForm,
+  newBatchDefaults,
   parseServiceChoice,
   pickOf,
   ratePolicyOf,
@@ -55,15 +56,8 @@ const shipper = {
 };
 
 const form = (v: Partial<NewBatchValues>): NewBatchValues => ({
-  columns: BATCH_FIELDS.map(() => ""),
-  shipper: shipper as unknown as NewBatchValues["shipper"],
+  ...newBatchDefaults(shipper as unknown as NewBatchValues["shipper"]),
   rate_policy: "rules",
-  fixed_service: "",
-  rules: [],
-  fallback: "cheapest",
-  price_cap: "",
-  price_cap_currency: "USD",
-  label_type: "PDF",
   save_mapping: false,
   ...v,
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LABEL_TYPES, WEIGHT_UNITS } from "@/lib/carriers/types";
 import { BATCH_FIELDS } from "@/lib/schemas/batch";
-import { mappingOf, type ColumnChoice } from "./batch-mapping";
+import { mappingOf, prefillMapping, type ColumnChoice } from "./batch-mapping";
 import { AddressForm, type AddressValues } from "./create-label/form-schema";
 
 /**
@@ -42,7 +42,8 @@ export interface RuleValues {
   pick: string;
 }
 
-export const blankRule = (currency = "USD"): RuleValues => ({
+/** A rule to fill in, its value range in `currency` (the form's cap currency; USD while that is empty). */
+export const blankRule = (currency?: string): RuleValues => ({
   weight_min: "",
   weight_max: "",
   weight_unit: "KG",
@@ -51,7 +52,7 @@ export const blankRule = (currency = "USD"): RuleValues => ({
   postal_prefix: "",
   value_min: "",
   value_max: "",
-  value_currency: currency,
+  value_currency: currency || "USD",
   pick: "cheapest",
 });
 
@@ -210,6 +211,22 @@ export function ratePolicyOf(values: NewBatchOutput) {
     ...(values.price_cap !== null
       ? { price_cap: { amount: values.price_cap, currency: values.price_cap_currency } }
       : {}),
+  };
+}
+
+/** The form as it starts: no column chosen yet, the given ship-from, the cheapest rate, a PDF, the mapping saved. */
+export function newBatchDefaults(shipper: AddressValues): NewBatchValues {
+  return {
+    columns: columnsOf(prefillMapping([], {})),
+    shipper,
+    rate_policy: "cheapest",
+    fixed_service: "",
+    rules: [],
+    fallback: "cheapest",
+    price_cap: "",
+    price_cap_currency: "USD",
+    label_type: "PDF",
+    save_mapping: true,
   };
 }
 
