@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { GET as list, POST as create } from "@/app/v1/connections/route";
 import { DELETE as remove, GET as get, PATCH as patch } from "@/app/v1/connections/[id]/route";
 import { getDb } from "@/lib/db/client";
-import { carrierConnections } from "@/lib/db/schema";
+import { carrierConnections, carrierPacing } from "@/lib/db/schema";
+import { batchPaceKey, paceShared } from "@/lib/connections/pace";
 import { decryptJson } from "@/lib/connections/crypto";
 import { Connection } from "@/lib/schemas/connection";
 import { call, makeOrg } from "./helpers";
@@ -150,8 +151,17 @@ describe("carrier connections", () => {
     const inactive = await call(list, "GET", "/v1/connections", { key, query: { active: "false" } });
     expect(inactive.body.results.map((c: { id: string }) => c.id)).toEqual([conn.id]);
 
+    // A batch paced its calls: the connection's budget row goes with it.
+    const db = await getDb();
+    await paceShared(db, batchPaceKey(conn.id), 1000);
     expect((await call(remove, "DELETE", "", { key, params: { id: conn.id } })).status).toBe(200);
     expect((await call(get, "GET", "", { key, params: { id: conn.id } })).status).toBe(404);
+    expect(
+      await db
+        .select()
+        .from(carrierPacing)
+        .where(eq(carrierPacing.key, batchPaceKey(conn.id))),
+    ).toEqual([]);
     const bad = await call(get, "GET", "", { key, params: { id: "nope" } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe("id");

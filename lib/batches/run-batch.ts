@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { rowsOf } from "@/lib/db/rows";
 import { CarrierFailureError, DomainError } from "@/lib/errors";
 import type { CarrierMessage } from "@/lib/carriers/types";
-import { paceShared } from "@/lib/connections/pace";
+import { batchPaceKey, paceShared } from "@/lib/connections/pace";
 import { connectionById } from "@/lib/connections/select-connections";
 import { fetchRates } from "@/lib/rates/fetch-rates";
 import type { RateFields } from "@/lib/rates/present-rate";
@@ -469,7 +469,7 @@ async function storeOnce(ctx: DomainContext, row: BatchRowRow, rate: StoredRowRa
 async function paceConnection(ctx: DomainContext, connectionId: string): Promise<void> {
   const connection = await connectionById({ ctx, id: connectionId, capability: "ship" });
   const perSecond = Number(connection.config.batch_calls_per_second) || DEFAULT_BATCH_CALLS_PER_SECOND;
-  await paceShared(ctx.db, `batch:${connection.id}`, perSecond);
+  await paceShared(ctx.db, batchPaceKey(connection.id), perSecond);
 }
 
 /** A dry run's rating call is paced like a purchase when the row names its carrier; else by the batch's workers. */

@@ -1,10 +1,11 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { carrierConnections } from "@/lib/db/schema";
+import { carrierConnections, carrierPacing } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { forgetOrgConnections } from "./cache";
 import { findConnectionRow } from "./find-connection";
+import { batchPaceKey } from "./pace";
 import { presentConnection } from "./present";
 
 export async function deleteConnection({ ctx, id }: { ctx: DomainContext; id: string }) {
@@ -16,6 +17,7 @@ export async function deleteConnection({ ctx, id }: { ctx: DomainContext; id: st
       .returning({ id: carrierConnections.id });
     // Deleted by a concurrent request meanwhile: that one is recorded.
     if (gone.length > 0) {
+      await tx.db.delete(carrierPacing).where(eq(carrierPacing.key, batchPaceKey(id)));
       await recordAudit(tx, {
         action: "connection.deleted",
         resourceId: id,
