@@ -121,6 +121,17 @@ describe("POST /v1/addresses/validate with UPS", () => {
     expect(home).toMatchObject({ status: "verified", residential: true });
   });
 
+  it("knows every house of the emulator's stretch of Congress Ave, and not one past it", async () => {
+    const { key } = await upsOrg();
+    const lines = ["2000 Congress Ave", "3999 Congress Ave", "4000 Congress Ave", "1999 Congress Ave"];
+    const results = await check(
+      key,
+      lines.map((address_line1) => ({ ...congress, address_line1 })),
+    );
+    expect(results.map((r) => r.status)).toEqual(["verified", "verified", "invalid", "invalid"]);
+    expect(results[0]).toMatchObject({ residential: true });
+  });
+
   it("catches Austin, TX 60607 offline: no carrier call at all", async () => {
     const { key } = await upsOrg();
     const [r] = await check(key, [{ ...congress, postal_code: "60607" }]);

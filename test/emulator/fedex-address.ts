@@ -1,3 +1,5 @@
+import { congressAveHouse } from "./ups-address";
+
 /**
  * FedEx Address Validation in the emulator (address-validation.json, `POST /address/v1/addresses/resolve`): a small
  * street directory answered as FedEx resolves, one `resolvedAddresses[]` entry per address sent, in order, with the
@@ -122,7 +124,13 @@ export function resolvedAddress(item: Json): Json {
   const country = norm(str(a.countryCode) || "US");
   const postal = norm(str(a.postalCode)).replace(/\s/g, "");
   const zip = country === "US" || country === "PR" ? postal.slice(0, 5) : postal;
-  const entry = DIRECTORY[`${country}|${norm(lines[0] ?? "")}|${zip}`];
+  const line = norm(lines[0] ?? "");
+  const house = country === "US" ? congressAveHouse(line, zip) : null;
+  const entry: Entry | undefined =
+    DIRECTORY[`${country}|${line}|${zip}`] ??
+    (house
+      ? { lines: [line], city: "AUSTIN", state: "TX", zip, plus4: house.plus4, classification: "RESIDENTIAL" }
+      : undefined);
   const ref = item.clientReferenceId === undefined ? {} : { clientReferenceId: str(item.clientReferenceId) };
   const base = {
     POBox: false,
