@@ -3,9 +3,10 @@
  *
  * 1. The offline checks (lib/addresses/offline-checks.ts) per address, in µs: a mix of US, Canadian, German and
  *    Japanese addresses, with and without a carrier named (line lengths, PO Box, transliteration).
- * 2. 1 000 distinct US addresses (houses the emulators know, so each verifies) validated as a client would send them (10 requests of 100, one after the other)
- *    through a UPS connection (one call per address), then a FedEx one (one call per 100), the carrier emulator
- *    answering after LATENCY_MS; then the same 1 000 again, answered from the organization's cache.
+ * 2. 1 000 distinct US addresses (houses the emulators know, so each verifies) validated as a client would send
+ *    them (10 requests of 100, one after the other) through a UPS connection (one call per address), then a FedEx
+ *    one (one call per 100), the carrier emulator answering after LATENCY_MS; then the same 1 000 again, answered
+ *    from the organization's cache.
  *
  * Env: ADDRESSES (1000), LATENCY_MS (100), OFFLINE_ROUNDS (20000). Runs on an embedded database in a temporary
  * directory (DATABASE_URL unset) or on DATABASE_URL.
