@@ -266,6 +266,24 @@ describe("POST /v1/addresses/validate with USPS Addresses v3", () => {
     expect(uspsCalls()).toHaveLength(6);
   });
 
+  it("reads a suite USPS adds, a suite it confirms or not (DPV S), and a number that is no delivery point (N)", async () => {
+    const { key } = await uspsOrg();
+    const results = await check(key, [
+      { ...congress, address_line1: "600 Congress Ave" },
+      { ...highRise, address_line2: "Ste 1900" },
+      { ...highRise, address_line2: "Ste 9999" },
+      { ...congress, address_line1: "1102 Congress Ave" },
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["corrected", "verified", "ambiguous", "invalid"]);
+    expect(results[0]!.suggestions).toEqual([
+      expect.objectContaining({ source: "carrier", changed_fields: expect.arrayContaining(["address_line2"]) }),
+    ]);
+    expect(results[0]!.suggestions[0].address).toMatchObject({ address_line2: "STE 1400", postal_code: "78701-3057" });
+    // The unit sent is not confirmed: the building is the candidate, the clerk says which unit.
+    expect(results[2]!.suggestions).toHaveLength(1);
+    expect(results[3]).toMatchObject({ residential: null, suggestions: [] });
+  });
+
   it("asks the carrier the label is for when the organization has several", async () => {
     const { key } = await uspsOrg(true);
     const [byUps] = await check(key, [congress]);

@@ -3,8 +3,10 @@ import type { EmulatorRequest, EmulatorResponse } from "./server";
 /**
  * USPS Addresses v3 in the emulator (addresses.yaml, `GET /addresses/v3/address`): a small directory answering as
  * USPS does. A known address comes back standardized with its ZIP+4, DPV "Y" and the business flag; a misspelled
- * street comes back corrected; a high-rise without its suite comes back DPV "D" (a unit is missing); a street that
- * runs both ways is a 404 "more than one address"; anything else is a 404 "no match".
+ * street comes back corrected; a building whose one suite USPS knows comes back with the suite added; a high-rise
+ * without its suite comes back DPV "D" (a unit is missing), with its suite "Y" and with a suite it does not have "S"
+ * (the unit is not confirmed); a number inside a known street's range that is no delivery point comes back DPV "N";
+ * a street that runs both ways is a 404 "more than one address"; anything else is a 404 "no match".
  */
 interface Entry {
   street: string;
@@ -14,7 +16,9 @@ interface Entry {
   zip: string;
   plus4: string;
   business: "Y" | "N";
-  dpv: "Y" | "D";
+  dpv: "Y" | "D" | "S" | "N";
+  /** A building whose deliveries need a unit: the one that confirms it (DPV Y); any other sent is "S". */
+  suite?: string;
 }
 
 const austinCapitol: Entry = {
@@ -47,6 +51,28 @@ const DIRECTORY: Record<string, Entry | "multiple"> = {
     plus4: "4687",
     business: "Y",
     dpv: "D",
+    suite: "STE 1900",
+  },
+  // Corrected: the building has one suite, which USPS adds.
+  "600 CONGRESS AVE|78701": {
+    street: "600 CONGRESS AVE",
+    secondary: "STE 1400",
+    city: "AUSTIN",
+    state: "TX",
+    zip: "78701",
+    plus4: "3057",
+    business: "Y",
+    dpv: "Y",
+  },
+  // On the street's range, but not a delivery point.
+  "1102 CONGRESS AVE|78701": {
+    street: "1102 CONGRESS AVE",
+    city: "AUSTIN",
+    state: "TX",
+    zip: "78701",
+    plus4: "0000",
+    business: "N",
+    dpv: "N",
   },
   "100 MAIN ST|10001": "multiple",
 };
@@ -58,9 +84,12 @@ const notFound = (message: string): EmulatorResponse => ({
 
 export function uspsAddress(req: EmulatorRequest): EmulatorResponse {
   const street = (req.query.get("streetAddress") ?? "").trim().toUpperCase().replace(/\s+/g, " ");
-  const found = DIRECTORY[`${street}|${req.query.get("ZIPCode") ?? ""}`];
-  if (found === "multiple") return notFound("More than one address was found matching the requested address.");
-  if (!found) return notFound("There is no match for the address requested.");
+  const listed = DIRECTORY[`${street}|${req.query.get("ZIPCode") ?? ""}`];
+  if (listed === "multiple") return notFound("More than one address was found matching the requested address.");
+  if (!listed) return notFound("There is no match for the address requested.");
+  const unit = (req.query.get("secondaryAddress") ?? "").trim().toUpperCase().replace(/\s+/g, " ");
+  const found: Entry =
+    listed.suite && unit ? { ...listed, secondary: unit, dpv: unit === listed.suite ? "Y" : "S" } : listed;
   return {
     status: 200,
     body: {
