@@ -266,6 +266,19 @@ describe("POST /v1/addresses/validate with USPS Addresses v3", () => {
     expect(uspsCalls()).toHaveLength(6);
   });
 
+  it("answers unverified when USPS fails or garbles its answer, and caches neither", async () => {
+    const { key } = await uspsOrg();
+    for (const fault of [{ kind: "status", status: 503 }, { kind: "malformed" }] as const) {
+      lab.current.set("usps", { fault, fault_operations: ["address_validation"] });
+      const [r] = await check(key, [congress]);
+      expect(r, fault.kind).toMatchObject({ status: "unverified", provider: null, residential: null, cached: false });
+      expect(r!.messages).toEqual([expect.objectContaining({ code: "verification_unavailable", level: "warning" })]);
+    }
+    lab.current.set("usps", { fault: null });
+    const [later] = await check(key, [congress]);
+    expect(later).toMatchObject({ status: "verified", cached: false });
+  });
+
   it("reads a suite USPS adds, a suite it confirms or not (DPV S), and a number that is no delivery point (N)", async () => {
     const { key } = await uspsOrg();
     const results = await check(key, [
