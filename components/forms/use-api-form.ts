@@ -17,9 +17,11 @@ export interface ApiFormOptions<TSchema extends z.ZodType<FieldValues, FieldValu
   defaultValues: DefaultValues<z.input<TSchema>>;
   /**
    * The fields that show an error (default: every path of the values). Name them when an API path must land on a
-   * field that shows it whole: a list of checkboxes named `enabled_events` takes `enabled_events[2]`'s problem.
+   * field that shows it whole: a list of checkboxes named `enabled_events` takes `enabled_events[2]`'s problem. A
+   * function of the values names them for a form whose fields depend on what was chosen (a carrier's own fields).
    */
-  fields?: readonly FieldPath<z.input<TSchema>>[];
+  fields?:
+    readonly FieldPath<z.input<TSchema>>[] | ((values: z.input<TSchema>) => readonly FieldPath<z.input<TSchema>>[]);
 }
 
 /**
@@ -44,7 +46,9 @@ export function useApiForm<TSchema extends z.ZodType<FieldValues, FieldValues>, 
     try {
       await send.mutateAsync(values);
     } catch (error) {
-      const names = fields ?? (fieldNames(form.getValues()) as FieldPath<Values>[]);
+      const values = form.getValues();
+      const names =
+        (typeof fields === "function" ? fields(values) : fields) ?? (fieldNames(values) as FieldPath<Values>[]);
       const placed = formProblems(error, names);
       for (const f of placed.fields) form.setError(f.name, { type: "server", message: f.message });
       if (placed.fields[0]) form.setFocus(placed.fields[0].name);

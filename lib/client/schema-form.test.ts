@@ -42,7 +42,8 @@ describe("schema form", () => {
     const values = valuesFrom(fields, { client_secret: "s3cret", client_id: "abc", latency_ms: 20 });
     expect(values.client_secret).toBe("");
     expect(values.latency_ms).toBe("20");
-    expect(objectFrom(fields, { ...values, client_id: " abc ", negotiated_rates: false, latency_ms: "5x" })).toEqual({
+    expect(valuesFrom(fields, { negotiated_rates: true }).negotiated_rates).toBe("true");
+    expect(objectFrom(fields, { ...values, client_id: " abc ", negotiated_rates: "false", latency_ms: "5x" })).toEqual({
       client_id: "abc",
       negotiated_rates: false,
       latency_ms: "5x",

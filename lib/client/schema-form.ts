@@ -68,17 +68,17 @@ export function fieldsOf(schema: unknown): FormFieldSpec[] {
   });
 }
 
-/** What the form holds per field: text for inputs and selects ("" = not set), a flag for booleans. */
-export type FormValues = Record<string, string | boolean>;
+/** What the form holds per field: text, "" when not set (a boolean is "true" or "false", as its select says). */
+export type FormValues = Record<string, string>;
 
 /** The form's values from an object (a connection's config); secrets are never prefilled. */
 export function valuesFrom(fields: FormFieldSpec[], source: Record<string, unknown> = {}): FormValues {
   return Object.fromEntries(
     fields.map((f) => {
       const v = source[f.name];
-      if (f.kind === "boolean") return [f.name, typeof v === "boolean" ? v : ""];
-      if (f.kind === "secret") return [f.name, ""];
-      return [f.name, v === undefined || v === null ? "" : String(v)];
+      if (f.kind === "secret" || v === undefined || v === null) return [f.name, ""];
+      if (f.kind === "boolean") return [f.name, typeof v === "boolean" ? String(v) : ""];
+      return [f.name, String(v)];
     }),
   );
 }
@@ -92,11 +92,11 @@ export function objectFrom(fields: FormFieldSpec[], values: FormValues): Record<
   for (const f of fields) {
     const v = values[f.name];
     if (v === "" || v === undefined) continue;
-    if (f.kind === "boolean") out[f.name] = v === true || v === "true";
+    if (f.kind === "boolean") out[f.name] = v === "true";
     else if (f.kind === "integer" || f.kind === "number") {
-      const n = Number(String(v).trim());
-      out[f.name] = String(v).trim() !== "" && Number.isFinite(n) ? n : String(v);
-    } else out[f.name] = f.kind === "secret" ? String(v) : String(v).trim();
+      const n = Number(v.trim());
+      out[f.name] = v.trim() !== "" && Number.isFinite(n) ? n : v;
+    } else out[f.name] = f.kind === "secret" ? v : v.trim();
   }
   return out;
 }

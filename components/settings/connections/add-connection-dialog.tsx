@@ -1,9 +1,10 @@
 "use client";
 
-import { useMemo, useState } from "react";
-import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { FormProvider, useWatch } from "react-hook-form";
 import { Plus } from "lucide-react";
-import { toast } from "sonner";
+import { FormError, SelectField, TextField } from "@/components/forms/form-fields";
+import { useApiForm } from "@/components/forms/use-api-form";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -14,79 +15,48 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
-import { NativeSelect } from "@/components/ui/native-select";
-import { ApiProblem, apiFetch } from "@/lib/client/api";
-import { COMMON_CONFIG_FIELDS, commonConfigHints } from "@/lib/client/connection-settings";
-import { fieldsOf, objectFrom, type FormValues } from "@/lib/client/schema-form";
+import { apiFetch } from "@/lib/client/api";
+import {
+  AddConnectionForm,
+  addConnectionValues,
+  connectionFieldNames,
+  connectionFields,
+  createBody,
+} from "@/lib/client/connection-form";
+import { commonConfigHints } from "@/lib/client/connection-settings";
 import type { CarrierDeclaration } from "@/lib/schemas/carrier";
 import type { Connection } from "@/lib/schemas/connection";
 import { SchemaFields } from "./schema-fields";
 
-/** A new connection, its form generated from the chosen carrier's schemas; secrets are sent once and never shown. */
-export function AddConnectionDialog({
-  carriers,
-  onCreated,
-}: {
-  carriers: CarrierDeclaration[];
-  onCreated: () => void;
-}) {
-  const [open, setOpen] = useState(false);
-  const [carrierName, setCarrierName] = useState(carriers[0]?.carrier_name ?? "");
-  const [carrierId, setCarrierId] = useState("");
-  const [displayName, setDisplayName] = useState("");
-  const [testMode, setTestMode] = useState(true);
-  const [credentials, setCredentials] = useState<FormValues>({});
-  const [config, setConfig] = useState<FormValues>({});
-  const carrier = carriers.find((c) => c.carrier_name === carrierName);
-  const credentialFields = useMemo(() => fieldsOf(carrier?.credentials_schema), [carrier]);
-  const configFields = useMemo(() => [...fieldsOf(carrier?.config_schema), ...COMMON_CONFIG_FIELDS], [carrier]);
+const BASE_FIELDS = ["carrier_name", "carrier_id", "display_name", "test_mode"];
 
-  const create = useMutation({
-    mutationFn: () =>
-      apiFetch<Connection>("/v1/connections", {
-        body: {
-          carrier_name: carrierName,
-          carrier_id: carrierId,
-          display_name: displayName || null,
-          test_mode: testMode,
-          credentials: objectFrom(credentialFields, credentials),
-          config: objectFrom(configFields, config),
-        },
-      }),
-    onSuccess: (c) => {
-      toast.success(`Connection “${c.carrier_id}” added.`);
-      change(false);
-      onCreated();
-    },
+const MODES = [
+  { value: "test", label: "Test" },
+  { value: "live", label: "Live" },
+];
+
+/** A new connection, its form generated from the chosen carrier's schemas; secrets are sent once and never shown. */
+export function AddConnectionDialog({ carriers }: { carriers: CarrierDeclaration[] }) {
+  const [open, setOpen] = useState(false);
+  const first = carriers[0]?.carrier_name ?? "";
+  const { form, onSubmit, formError, pending, reset } = useApiForm({
+    schema: AddConnectionForm,
+    defaultValues: addConnectionValues(first, connectionFields(carriers[0])),
+    fields: (values) => connectionFieldNames(fieldsFor(values), BASE_FIELDS) as never,
+    request: (values) => apiFetch<Connection>("/v1/connections", { body: createBody(values, fieldsFor(values)) }),
+    success: (c) => `Connection “${c.carrier_id}” added.`,
+    onSuccess: () => change(false),
   });
-  const errors = create.error instanceof ApiProblem ? create.error.errors : [];
-  const errorAt = (path: string) => errors.find((e) => e.field === path)?.message;
-  const unplaced = create.error
-    ? errors.length === 0
-      ? [create.error.message]
-      : errors
-          .filter((e) => {
-            const [head, key] = (e.field ?? "").split(".");
-            if (head === "carrier_id" || head === "display_name") return false;
-            if (head === "credentials") return !credentialFields.some((f) => f.name === key);
-            if (head === "config") return !configFields.some((f) => f.name === key);
-            return true;
-          })
-          .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message))
-    : [];
+  const carrierName = useWatch({ control: form.control, name: "carrier_name" });
+  const carrier = carriers.find((c) => c.carrier_name === carrierName);
+  const fields = connectionFields(carrier);
+  function fieldsFor(values: { carrier_name: string }) {
+    return connectionFields(carriers.find((c) => c.carrier_name === values.carrier_name));
+  }
 
   function change(next: boolean) {
     setOpen(next);
-    if (!next) {
-      create.reset();
-      setCarrierId("");
-      setDisplayName("");
-      setTestMode(true);
-      setCredentials({});
-      setConfig({});
-    }
+    reset(addConnectionValues(first, connectionFields(carriers[0])));
   }
 
   return (
@@ -104,90 +74,58 @@ export function AddConnectionDialog({
             shown again.
           </DialogDescription>
         </DialogHeader>
-        <form
-          id="add-connection"
-          className="grid gap-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
-          <Field label="Carrier" required>
-            {(p) => (
-              <NativeSelect
-                {...p}
-                value={carrierName}
-                onChange={(e) => {
-                  setCarrierName(e.target.value);
-                  setCredentials({});
-                  setConfig({});
-                  create.reset();
-                }}
-              >
-                {carriers.map((c) => (
-                  <option key={c.carrier_name} value={c.carrier_name}>
-                    {c.display_name}
-                  </option>
-                ))}
-              </NativeSelect>
+        <FormProvider {...form}>
+          <form id="add-connection" className="grid gap-4" noValidate onSubmit={onSubmit}>
+            <SelectField
+              name="carrier_name"
+              label="Carrier"
+              required
+              options={carriers.map((c) => ({ value: c.carrier_name, label: c.display_name }))}
+              // Another carrier's fields: what was typed for the last one does not carry over.
+              onChange={(e) =>
+                reset({
+                  ...addConnectionValues(e.target.value, fieldsFor({ carrier_name: e.target.value })),
+                  carrier_id: form.getValues("carrier_id"),
+                  display_name: form.getValues("display_name"),
+                  test_mode: form.getValues("test_mode"),
+                })
+              }
+            />
+            <TextField
+              name="carrier_id"
+              label="Connection id"
+              required
+              hint="Your name for it in the API's carrier_ids: letters, digits, '.', '_' or '-' (“ups-main”)."
+              maxLength={64}
+              autoComplete="off"
+            />
+            <TextField name="display_name" label="Display name" maxLength={100} autoComplete="off" />
+            <SelectField
+              name="test_mode"
+              label="Mode"
+              hint="Test uses the carrier's test environment: nothing bought ships or is billed."
+              options={MODES}
+            />
+            {fields.credentials.length > 0 && (
+              <fieldset className="grid gap-4 rounded-md border p-4">
+                <legend className="px-1 text-sm font-semibold">Credentials</legend>
+                <SchemaFields key={carrierName} group="credentials" fields={fields.credentials} />
+              </fieldset>
             )}
-          </Field>
-          <Field
-            label="Connection id"
-            required
-            error={errorAt("carrier_id")}
-            hint="Your name for it in the API's carrier_ids: letters, digits, '.', '_' or '-' (“ups-main”)."
-          >
-            {(p) => <Input {...p} value={carrierId} onChange={(e) => setCarrierId(e.target.value)} maxLength={64} />}
-          </Field>
-          <Field label="Display name" error={errorAt("display_name")}>
-            {(p) => (
-              <Input {...p} value={displayName} onChange={(e) => setDisplayName(e.target.value)} maxLength={100} />
-            )}
-          </Field>
-          <Field label="Mode" hint="Test uses the carrier's test environment: nothing bought ships or is billed.">
-            {(p) => (
-              <NativeSelect
-                {...p}
-                value={testMode ? "test" : "live"}
-                onChange={(e) => setTestMode(e.target.value === "test")}
-              >
-                <option value="test">Test</option>
-                <option value="live">Live</option>
-              </NativeSelect>
-            )}
-          </Field>
-          {credentialFields.length > 0 && (
             <fieldset className="grid gap-4 rounded-md border p-4">
-              <legend className="px-1 text-sm font-semibold">Credentials</legend>
+              <legend className="px-1 text-sm font-semibold">Settings (optional)</legend>
               <SchemaFields
-                fields={credentialFields}
-                values={credentials}
-                onChange={(name, v) => setCredentials((c) => ({ ...c, [name]: v }))}
-                errorOf={(name) => errorAt(`credentials.${name}`)}
+                key={carrierName}
+                group="config"
+                fields={fields.config}
+                hints={carrier ? commonConfigHints(carrier.tracking_budget) : {}}
               />
             </fieldset>
-          )}
-          <fieldset className="grid gap-4 rounded-md border p-4">
-            <legend className="px-1 text-sm font-semibold">Settings (optional)</legend>
-            <SchemaFields
-              fields={configFields}
-              values={config}
-              onChange={(name, v) => setConfig((c) => ({ ...c, [name]: v }))}
-              errorOf={(name) => errorAt(`config.${name}`)}
-              hints={carrier ? commonConfigHints(carrier.tracking_budget) : {}}
-            />
-          </fieldset>
-          {unplaced.length > 0 && (
-            <div role="alert" className="grid gap-1 text-sm text-destructive">
-              {unplaced.map((m) => (
-                <p key={m}>{m}</p>
-              ))}
-            </div>
-          )}
-        </form>
+            <FormError>{formError}</FormError>
+          </form>
+        </FormProvider>
         <DialogFooter>
-          <Button type="submit" form="add-connection" loading={create.isPending}>
+          <Button type="submit" form="add-connection" loading={pending}>
             Add connection
           </Button>
         </DialogFooter>

@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { Badge, TestBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
@@ -36,8 +35,6 @@ export function ConnectionsPanel({
   issues: Record<string, ConnectionIssue>;
   manager: boolean;
 }) {
-  const router = useRouter();
-  const refresh = () => router.refresh();
   const toggle = useApiMutation({
     request: (c: Connection) =>
       apiFetch<Connection>(`/v1/connections/${c.id}`, { method: "PATCH", body: { active: !c.active } }),
@@ -63,7 +60,7 @@ export function ConnectionsPanel({
             </p>
           )}
         </div>
-        {manager && <AddConnectionDialog carriers={carriers} onCreated={refresh} />}
+        {manager && <AddConnectionDialog carriers={carriers} />}
       </div>
       <div className="overflow-x-auto rounded-md border">
         <Table>
@@ -127,7 +124,7 @@ export function ConnectionsPanel({
                       <TestConnectionDialog connection={c} />
                       {manager && (
                         <>
-                          <EditConnectionDialog connection={c} carrier={carrierOf(c)} onSaved={refresh} />
+                          <EditConnectionDialog connection={c} carrier={carrierOf(c)} />
                           <Button
                             variant="outline"
                             size="sm"
