@@ -8,10 +8,14 @@
  * through the carrier emulator (test/emulator, `trackMany` 30 numbers per call, each call LATENCY_MS): the real wire
  * format, HTTP and OAuth, paced by FedEx's budget (concurrency 4, 1 200 calls a minute).
  *
+ * Beside each row: this process's CPU time over the wall time and how busy the whole machine was (this process and
+ * the database), which tells a row bound by the carriers' latency from one bound by CPU.
+ *
  * Env: DATABASE_URL (required: an admin URL; a scratch database is created and dropped), TRACKERS (10000),
  * LATENCY_MS (50), SKIP_THROTTLED=1 (no 429 scenario), SKIP_FEDEX=1 (no FedEx scenario).
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { eq, sql } from "drizzle-orm";
@@ -99,6 +103,8 @@ async function main(adminUrl: string) {
       await db.update(carrierConnections).set({ refreshBackoffUntil: null });
       await client`vacuum analyze trackers`;
       queries = 0;
+      const cpuBefore = process.cpuUsage();
+      const machineBefore = machineTicks();
       const started = performance.now();
       let rounds = 0;
       let requests = 0;
@@ -127,7 +133,13 @@ async function main(adminUrl: string) {
         }),
       );
       const ms = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      const machine = machineTicks();
       return {
+        // Where the time went: this process's CPU (the refresh's code, drizzle, postgres.js, the sandbox's answers)
+        // and the whole machine's (this process and the database) over the scenario's wall time.
+        ourCpuShare: +((cpu.user + cpu.system) / 1000 / ms).toFixed(2),
+        machineBusy: machine && machineBefore ? busyShare(machineBefore, machine) : null,
         scenario: label,
         trackers: refreshed,
         seconds: +(ms / 1000).toFixed(2),
@@ -203,14 +215,17 @@ async function main(adminUrl: string) {
     );
     if (fedexIdeal) console.log(fedexIdeal);
     console.log(
-      "\n| scenario | refreshed | seconds | done per connection (s) | trackers/min | rounds | carrier calls | put off by 429 (tracker-rounds) | DB statements/tracker | ideal/actual |",
+      "\n| scenario | refreshed | seconds | done per connection (s) | trackers/min | rounds | carrier calls | put off by 429 (tracker-rounds) | DB statements/tracker | this process's CPU / wall | machine busy | ideal/actual (goal ≥ 0.8) |",
     );
-    console.log("|---|---|---|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (const r of results) {
       console.log(
-        `| ${r.scenario} | ${r.trackers} | ${r.seconds} | ${r.perConnection} | ${r.perMinute} | ${r.rounds} | ${r.calls} | ${r.backedOff} | ${r.queriesPerTracker} | ${r.ratioToIdeal} |`,
+        `| ${r.scenario} | ${r.trackers} | ${r.seconds} | ${r.perConnection} | ${r.perMinute} | ${r.rounds} | ${r.calls} | ${r.backedOff} | ${r.queriesPerTracker} | ${r.ourCpuShare} | ${r.machineBusy === null ? "n/a" : `${Math.round(r.machineBusy * 100)} %`} | ${r.ratioToIdeal} |`,
       );
     }
+    console.log(
+      "\nThe ideal counts the carriers' latency only. A row whose machine is nearly all busy is bound by CPU (this process's and the database's), not by waiting on the carrier.",
+    );
     console.log("\nreproduce: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:refresh");
   } finally {
     await client.end({ timeout: 5 });
@@ -218,6 +233,21 @@ async function main(adminUrl: string) {
     await admin.end();
   }
 }
+
+/** All cores' busy and total ticks from /proc/stat (Linux); null elsewhere. */
+function machineTicks(): { busy: number; total: number } | null {
+  try {
+    const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = cpu.reduce((a, b) => a + b, 0);
+    // idle and iowait
+    return { busy: total - cpu[3]! - (cpu[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}
+
+const busyShare = (a: { busy: number; total: number }, b: { busy: number; total: number }) =>
+  +((b.busy - a.busy) / Math.max(1, b.total - a.total)).toFixed(2);
 
 void main(adminUrl).catch((err) => {
   console.error(err);
