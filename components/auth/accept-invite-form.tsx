@@ -10,7 +10,7 @@ export function AcceptInviteForm({ token, orgName }: { token: string; orgName: s
   return (
     <form action={action} className="grid gap-3">
       <input type="hidden" name="token" value={token} />
-      <Button type="submit" loading={pending}>
+      <Button type="submit" loading={pending} submitsWithoutScript>
         Join {orgName}
       </Button>
       {problem && (

@@ -1,5 +1,6 @@
 "use client";
 
+import { useSyncExternalStore } from "react";
 import type { VariantProps } from "class-variance-authority";
 import { Loader2 } from "lucide-react";
 import { Slot } from "radix-ui";
@@ -11,7 +12,22 @@ export interface ButtonProps extends React.ComponentProps<"button">, VariantProp
   asChild?: boolean;
   /** Disables the button and shows a spinner: the request it started has not answered yet. */
   loading?: boolean;
+  /**
+   * A submit button waits for the page's script: before it runs, the browser itself would send a form meant for
+   * script, as a GET of the page with every field in its address (a password among them). Set this on a form that
+   * works without script (a server action, a filter form whose GET is the point).
+   */
+  submitsWithoutScript?: boolean;
 }
+
+const noChange = () => () => {};
+/** False in the server's HTML and while it hydrates, true once React runs the page. */
+const useHydrated = () =>
+  useSyncExternalStore(
+    noChange,
+    () => true,
+    () => false,
+  );
 
 export function Button({
   className,
@@ -20,15 +36,17 @@ export function Button({
   asChild = false,
   loading = false,
   disabled,
+  submitsWithoutScript = false,
   children,
   ...props
 }: ButtonProps) {
   const Comp = asChild ? Slot.Root : "button";
+  const waiting = !useHydrated() && props.type === "submit" && !submitsWithoutScript;
   return (
     <Comp
       data-slot="button"
       className={cn(buttonVariants({ variant, size }), className)}
-      disabled={asChild ? undefined : disabled || loading}
+      disabled={asChild ? undefined : disabled || loading || waiting}
       aria-disabled={asChild && (disabled || loading) ? true : undefined}
       aria-busy={loading || undefined}
       {...props}

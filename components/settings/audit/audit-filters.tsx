@@ -41,7 +41,7 @@ export function AuditFilters({ values, invalid }: { values: AuditFilterValues; i
         </div>
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="submit" size="sm">
+        <Button type="submit" size="sm" submitsWithoutScript>
           Filter
         </Button>
         <Link href="/settings/audit" className={buttonVariants({ variant: "outline", size: "sm" })}>
