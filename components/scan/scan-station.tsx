@@ -16,6 +16,7 @@ import {
   type PrintTarget,
 } from "@/components/labels/print-label";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
+import { recipientName } from "@/lib/client/format";
 import { readScanCode, type ScanCode } from "@/lib/client/scan-code";
 import type { Shipment } from "@/lib/schemas/shipment";
 
@@ -59,7 +60,6 @@ async function findShipments(code: ScanCode): Promise<Found[]> {
 }
 
 const hasLabel = (s: Found) => s.status !== "created" && s.status !== "cancelled";
-const recipientName = (s: Found) => s.recipient.person_name || s.recipient.company_name || "No name";
 
 /**
  * Scan to print: a pack station's scanner types a code and Enter; the shipment it names has its label printed (or its
@@ -172,7 +172,7 @@ export function ScanStation() {
                     {outcome.shipments.map((s) => (
                       <li key={s.id} className="flex flex-wrap items-center gap-2">
                         <Link className="text-primary underline underline-offset-2" href={`/shipments/${s.id}`}>
-                          {recipientName(s)}
+                          {recipientName(s.recipient)}
                         </Link>
                         <span className="font-mono text-xs text-muted-foreground">{s.tracking_number ?? s.id}</span>
                         {hasLabel(s) && (
@@ -207,7 +207,7 @@ export function ScanStation() {
 function ShipmentLink({ shipment }: { shipment: Found }) {
   return (
     <Link className="text-primary underline underline-offset-2" href={`/shipments/${shipment.id}`}>
-      {recipientName(shipment)}
+      {recipientName(shipment.recipient)}
       {shipment.reference ? ` (${shipment.reference})` : ""}
     </Link>
   );

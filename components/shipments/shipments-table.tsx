@@ -9,9 +9,8 @@ import { TestBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { apiFetch } from "@/lib/client/api";
-import { formatCount } from "@/lib/client/format";
+import { formatCount, formatMoney, recipientName } from "@/lib/client/format";
 import { LocalTime } from "@/components/ui/local-time";
-import { formatMoney } from "@/lib/client/format";
 import { ShipmentStatusBadge } from "@/components/shipments/shipment-status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { Shipment } from "@/lib/schemas/shipment";
@@ -19,7 +18,7 @@ import type { Shipment } from "@/lib/schemas/shipment";
 const dash = <span className="text-muted-foreground">—</span>;
 
 /** A row's name, as its checkbox and link say it. */
-const nameOf = (s: Shipment) => s.recipient.person_name || s.recipient.company_name || "No name";
+const nameOf = (s: Shipment) => recipientName(s.recipient);
 
 /**
  * One row per shipment. The recipient's name is the row's link, stretched over the whole row so a click anywhere

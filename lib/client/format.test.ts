@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { dayText, formatCalendarDay, formatCount, formatInstant, formatMoney, parseInstant } from "./format";
+import {
+  dayText,
+  formatCalendarDay,
+  formatCount,
+  formatInstant,
+  formatMoney,
+  parseInstant,
+  recipientName,
+} from "./format";
 
 describe("format", () => {
+  it("names a recipient by the person, else the company, else says there is no name", () => {
+    expect(recipientName({ person_name: "Ann", company_name: "Acme" })).toBe("Ann");
+    expect(recipientName({ person_name: "", company_name: "Acme" })).toBe("Acme");
+    expect(recipientName({ person_name: null, company_name: null })).toBe("No name");
+  });
+
   it("writes money in its currency, and an unknown currency as its amount and code", () => {
     expect(formatMoney(12.5, "USD")).toBe("$12.50");
     expect(formatMoney(12.5, "EUR")).toBe("€12.50");

@@ -65,3 +65,7 @@ export function formatInstant(value: string | Date, timeZone: string | undefined
     timeZoneName: timeZone && show !== "date" ? "short" : undefined,
   }).format(parseInstant(value));
 }
+
+/** The name a recipient goes by in lists: the person's, else the company's (an API shipment may have neither). */
+export const recipientName = (r: { person_name?: string | null; company_name?: string | null }): string =>
+  r.person_name || r.company_name || "No name";
