@@ -224,7 +224,7 @@ async function main(adminUrl: string) {
       );
     }
     console.log(
-      "\nThe ideal counts the carriers' latency only. A row whose machine is nearly all busy is bound by CPU (this process's and the database's), not by waiting on the carrier.",
+      "\nThe ideal counts the carriers' latency only. On an otherwise quiet machine (machine busy counts everything on it), a row whose machine is nearly all busy is bound by CPU (this process's and the database's), not by waiting on the carrier.",
     );
     console.log("\nreproduce: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:refresh");
   } finally {
@@ -237,9 +237,9 @@ async function main(adminUrl: string) {
 /** All cores' busy and total ticks from /proc/stat (Linux); null elsewhere. */
 function machineTicks(): { busy: number; total: number } | null {
   try {
-    const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
     const total = cpu.reduce((a, b) => a + b, 0);
-    // idle and iowait
+    // user … steal (guest time is counted in user already); idle and iowait are not busy
     return { busy: total - cpu[3]! - (cpu[4] ?? 0), total };
   } catch {
     return null;

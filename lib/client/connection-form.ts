@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COMMON_CONFIG_FIELDS } from "./connection-settings";
-import { fieldsOf, objectFrom, valuesFrom, type FormFieldSpec } from "./schema-form";
+import { fieldsOf, objectFrom, valuesFrom } from "./schema-form";
 import type { CarrierDeclaration } from "@/lib/schemas/carrier";
 import type { Connection } from "@/lib/schemas/connection";
 
@@ -34,9 +34,15 @@ export function connectionFields(carrier: CarrierDeclaration | undefined) {
 type Fields = ReturnType<typeof connectionFields>;
 
 /** The names the API's problems are placed on (every other path is said above the button). */
-export function connectionFieldNames(fields: Fields, base: readonly string[]): string[] {
-  const named = (group: string, list: FormFieldSpec[]) => list.map((f) => `${group}.${f.name}`);
-  return [...base, ...named("credentials", fields.credentials), ...named("config", fields.config)];
+export function connectionFieldNames<Base extends string>(
+  fields: Fields,
+  base: readonly Base[],
+): (Base | `credentials.${string}` | `config.${string}`)[] {
+  return [
+    ...base,
+    ...fields.credentials.map((f) => `credentials.${f.name}` as const),
+    ...fields.config.map((f) => `config.${f.name}` as const),
+  ];
 }
 
 export const addConnectionValues = (carrierName: string, fields: Fields): AddConnectionValues => ({

@@ -4,6 +4,9 @@ import { carrierPacing } from "@/lib/db/schema";
 import { rowsOf } from "@/lib/db/rows";
 import type { DbOrTx } from "@/lib/db/tx";
 
+/** The budget a connection's batch calls share (swept with the connection). */
+export const batchPaceKey = (connectionId: string) => `batch:${connectionId}`;
+
 /**
  * Waits for the next start a connection's budget allows (`callsPerSecond`), across every instance on the database:
  * one statement takes the next free slot (the later of the stored one and now, by the database's clock, so instances'
@@ -11,9 +14,6 @@ import type { DbOrTx } from "@/lib/db/tx";
  * batch (docs/architecture.md, "Batches") together stay within the budget, where a pacer per process let each
  * spend all of it. A slot taken by a call that is then given up (a cancelled batch) is spent, never lent back.
  */
-/** The budget a connection's batch calls share (swept with the connection). */
-export const batchPaceKey = (connectionId: string) => `batch:${connectionId}`;
-
 export async function paceShared(db: DbOrTx, key: string, callsPerSecond: number): Promise<void> {
   const spacingMs = 1000 / callsPerSecond;
   const [slot] = rowsOf<{ wait_ms: number }>(

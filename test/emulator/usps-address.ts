@@ -57,6 +57,7 @@ const DIRECTORY: Record<string, Entry | "multiple"> = {
   "600 CONGRESS AVE|78701": {
     street: "600 CONGRESS AVE",
     secondary: "STE 1400",
+    suite: "STE 1400",
     city: "AUSTIN",
     state: "TX",
     zip: "78701",

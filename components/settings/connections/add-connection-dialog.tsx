@@ -28,7 +28,7 @@ import type { CarrierDeclaration } from "@/lib/schemas/carrier";
 import type { Connection } from "@/lib/schemas/connection";
 import { SchemaFields } from "./schema-fields";
 
-const BASE_FIELDS = ["carrier_name", "carrier_id", "display_name", "test_mode"];
+const BASE_FIELDS = ["carrier_name", "carrier_id", "display_name", "test_mode"] as const;
 
 const MODES = [
   { value: "test", label: "Test" },
@@ -42,7 +42,7 @@ export function AddConnectionDialog({ carriers }: { carriers: CarrierDeclaration
   const { form, onSubmit, formError, pending, reset } = useApiForm({
     schema: AddConnectionForm,
     defaultValues: addConnectionValues(first, connectionFields(carriers[0])),
-    fields: (values) => connectionFieldNames(fieldsFor(values), BASE_FIELDS) as never,
+    fields: (values) => connectionFieldNames(fieldsFor(values), BASE_FIELDS),
     request: (values) => apiFetch<Connection>("/v1/connections", { body: createBody(values, fieldsFor(values)) }),
     success: (c) => `Connection “${c.carrier_id}” added.`,
     onSuccess: () => change(false),

@@ -47,7 +47,7 @@ export function EditConnectionDialog({
   const { form, onSubmit, formError, pending, reset } = useApiForm({
     schema: EditConnectionForm,
     defaultValues: editConnectionValues(connection, fields),
-    fields: connectionFieldNames(fields, ["display_name"]) as never,
+    fields: connectionFieldNames(fields, ["display_name"] as const),
     request: (values) =>
       apiFetch<Connection>(`/v1/connections/${connection.id}`, {
         method: "PATCH",
