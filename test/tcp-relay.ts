@@ -11,7 +11,34 @@ export interface TcpRelay {
   up(): Promise<void>;
   down(): Promise<void>;
   silent(): Promise<void>;
+  /**
+   * The next connection let through is terminated once it is ready: the client's first message after the server's
+   * first ReadyForQuery is answered as `pg_terminate_backend` answers (a FATAL 57P01 ErrorResponse, then the socket
+   * closed), which is what a failover or a restart under traffic does to a connection that has just opened.
+   */
+  cutNextAfterStartup(): void;
   close(): Promise<void>;
+}
+
+// A ReadyForQuery message's type and length (`Z`, 5): the end of the startup exchange.
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
+
+/** The ErrorResponse a backend sends when it is terminated by an administrator (SQLSTATE 57P01). */
+function terminated(): Buffer {
+  const fields = [
+    ["S", "FATAL"],
+    ["V", "FATAL"],
+    ["C", "57P01"],
+    ["M", "terminating connection due to administrator command"],
+  ];
+  const body = Buffer.concat([
+    ...fields.map(([code, text]) => Buffer.from(`${code}${text}\0`, "utf8")),
+    Buffer.from([0]),
+  ]);
+  const head = Buffer.alloc(5);
+  head.write("E", 0);
+  head.writeUInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
 }
 
 async function freePort(): Promise<number> {
@@ -29,6 +56,7 @@ export async function tcpRelay(databaseUrl: string): Promise<TcpRelay> {
   const port = await freePort();
   const sockets = new Set<net.Socket>();
   let mode: "up" | "down" | "silent" = "down";
+  let cutAfterStartup = false;
   const track = (s: net.Socket) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
@@ -39,7 +67,23 @@ export async function tcpRelay(databaseUrl: string): Promise<TcpRelay> {
     if (mode !== "up") return; // silent: held open, never answered
     const db = net.connect(Number(upstream.port || 5432), upstream.hostname);
     track(db);
-    client.pipe(db).pipe(client);
+    if (!cutAfterStartup) {
+      client.pipe(db).pipe(client);
+      return;
+    }
+    cutAfterStartup = false;
+    let ready = false;
+    db.on("data", (chunk: Buffer) => {
+      client.write(chunk);
+      if (chunk.includes(READY_FOR_QUERY)) ready = true;
+    });
+    client.on("data", (chunk: Buffer) => {
+      if (!ready) db.write(chunk);
+      else {
+        db.destroy();
+        client.end(terminated());
+      }
+    });
   });
   const cutAll = () => {
     for (const s of sockets) s.destroy();
@@ -66,6 +110,9 @@ export async function tcpRelay(databaseUrl: string): Promise<TcpRelay> {
       mode = "silent";
       cutAll();
       await listen();
+    },
+    cutNextAfterStartup() {
+      cutAfterStartup = true;
     },
     async close() {
       mode = "down";

@@ -53,6 +53,12 @@ async function open(): Promise<Handle> {
       connect_timeout: DATABASE_CONNECT_TIMEOUT_MS / 1000,
       backoff: () => BACKOFF_S,
       idle_timeout: 60,
+      // No catalog query for array types on each new connection: postgres.js leaves that query's failure unhandled
+      // (porsager/postgres#1192, #1223), and Node ends the process on it, so a connection terminated as it opened (a
+      // failover, a restart under traffic) would take every request of the process down with it
+      // (test/db-new-connection.test.ts). Nothing here sends or reads a Postgres array through the driver: drizzle
+      // expands a list into one parameter each and encodes array columns itself. It also saves a round trip.
+      fetch_types: false,
       ...(logStatement ? { debug: (_connection: number, text: string) => logStatement(text) } : {}),
     });
     const circuit = new DatabaseCircuit({
