@@ -5,6 +5,11 @@ import { databaseUrl } from "./global-setup";
 // Shared by every vitest worker, run before each test file. Logs stay quiet unless a developer asks for them.
 process.env.LOG_LEVEL ??= "silent";
 process.env.ENCRYPTION_KEY ??= "a".repeat(64);
+// The service gives up a connection attempt after 500 ms and then answers 503 until a probe reaches the database
+// (docs/api.md, "When the database is down"). With every core busy running test files, a connection to a database
+// that is up can take longer than that, and a test about something else would meet a 503. The files about outages
+// set the service's default back (test/db-outage.test.ts); child processes inherit this with the rest of the env.
+process.env.DATABASE_CONNECT_TIMEOUT_MS ??= "5000";
 
 // Each test file gets a database of its own, a copy of the one migrated database of the run (test/global-setup.ts),
 // so the file skips the migrations. A file that opens a fresh database instead (a folder on disk) deletes
