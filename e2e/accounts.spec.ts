@@ -1,5 +1,5 @@
 import { MEMBER, OWNER } from "./accounts";
-import { expect, field, signIn, signUp, test } from "./fixtures";
+import { expect, field, hydrated, signIn, signUp, slowLine, test } from "./fixtures";
 
 test.describe("accounts", () => {
   test("a signed-out visit goes to sign-in and comes back after", async ({ page, checkPage }) => {
@@ -18,34 +18,22 @@ test.describe("accounts", () => {
   });
 
   test("a sign-in typed before the page's script runs is not sent by the browser, then works", async ({ page }) => {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    const line = (latency: number, kbit: number) =>
-      cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency,
-        downloadThroughput: kbit < 0 ? -1 : (kbit * 1024) / 8,
-        uploadThroughput: kbit < 0 ? -1 : (kbit * 1024) / 8,
-      });
     // Every request the page makes: none may carry the password (a browser's own GET of a form puts it in the URL).
     const sent: string[] = [];
     page.on("request", (r) => sent.push(`${r.method()} ${r.url()} ${r.postData() ?? ""}`));
-    await line(1500, 200);
+    const line = await slowLine(page);
     await page.goto("/sign-in?next=%2Fsettings%2Faccount", { waitUntil: "commit" });
     const password = field(page, "Password");
     await expect(password).toBeVisible({ timeout: 90_000 });
-    const hydrated = () => password.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactFiber")));
-    expect(await hydrated(), "the form must still be server HTML").toBe(false);
+    expect(await hydrated(password), "the form must still be server HTML").toBe(false);
     await field(page, "Email").fill(OWNER.email);
     await password.fill(OWNER.password);
     await password.press("Enter");
     await expect(page.getByRole("button", { name: "Sign in" })).toBeDisabled();
-    expect(await hydrated(), "Enter was pressed before hydration").toBe(false);
+    expect(await hydrated(password), "Enter was pressed before hydration").toBe(false);
 
-    await line(0, -1);
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
-    await expect.poll(hydrated, { timeout: 90_000 }).toBe(true);
+    await line.fast();
+    await expect.poll(() => hydrated(password), { timeout: 90_000 }).toBe(true);
     await expect(password).toHaveValue(OWNER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/settings\/account$/);

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { OWNER } from "./accounts";
-import { expect, signIn, test } from "./fixtures";
+import { expect, hydrated, signIn, slowLine, test } from "./fixtures";
 
 /**
  * A clerk's batch day: a shop's CSV export (its own column names, one row with a postal code the check refuses)
@@ -220,26 +220,14 @@ test.describe("batches", () => {
 
   test("a file chosen before the page's scripts have run is read once they have", async ({ page }) => {
     // A poor line, as in e2e/drafts.spec.ts: the server's HTML (the file input) arrives long before the scripts.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    const line = (latency: number, bytesPerSecond: number) =>
-      cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency,
-        downloadThroughput: bytesPerSecond,
-        uploadThroughput: bytesPerSecond,
-      });
-    await line(1500, (200 * 1024) / 8);
+    const line = await slowLine(page);
     await page.goto("/batches/new", { waitUntil: "commit" });
     const file = page.getByLabel("File");
     await expect(file).toBeAttached({ timeout: 90_000 });
-    const hydrated = () => file.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactFiber")));
-    expect(await hydrated(), "the form must still be server HTML when the file is chosen").toBe(false);
+    expect(await hydrated(file), "the form must still be server HTML when the file is chosen").toBe(false);
     await file.setInputFiles({ name: "orders.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
-    expect(await hydrated(), "the file was chosen before hydration").toBe(false);
-    await line(0, -1);
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+    expect(await hydrated(file), "the file was chosen before hydration").toBe(false);
+    await line.fast();
     await expect(page.getByText("orders.csv: 8 columns")).toBeVisible({ timeout: 90_000 });
     await expect(mapping(page, "Ship to", "Street")).toBeVisible();
   });

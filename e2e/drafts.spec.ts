@@ -1,11 +1,7 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { OWNER } from "./accounts";
-import { expect, field, signIn, test } from "./fixtures";
+import { expect, field, hydrated, signIn, slowLine, test } from "./fixtures";
 import { fillLabel, TO } from "./label-form";
-
-/** Whether React has taken the element over (hydrated it): it then carries React's own properties. */
-const hydrated = (locator: Locator) =>
-  locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactFiber")));
 
 const shipTo = (page: Page) => page.getByRole("group", { name: "Ship to" });
 
@@ -24,17 +20,8 @@ test.describe("nothing typed is lost", () => {
     await page.getByRole("button", { name: /^Buy label/ }).click();
     await expect(page).toHaveURL(/\/shipments\/shp_[0-9a-f]{32}$/, { timeout: 30_000 });
 
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Network.enable");
-    // Nothing from earlier visits: every script of this page comes over the slow line.
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
     // A poor mobile line: the server's HTML (with the form) arrives long before the scripts that hydrate it.
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 1500,
-      downloadThroughput: (200 * 1024) / 8,
-      uploadThroughput: (200 * 1024) / 8,
-    });
+    const line = await slowLine(page);
     await page.goto("/shipments/new", { waitUntil: "commit" });
     const fromName = page.getByRole("group", { name: "Ship from" }).getByLabel(/^Name/);
     const company = shipTo(page).getByLabel(/^Company/);
@@ -44,13 +31,7 @@ test.describe("nothing typed is lost", () => {
     await company.pressSequentially("Zeta Co");
     expect(await hydrated(company), "typing finished before hydration").toBe(false);
 
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+    await line.fast();
     await expect.poll(() => hydrated(company), { timeout: 90_000 }).toBe(true);
     await expect(fromName).toHaveValue("Zeta Warehouse");
     await expect(company).toHaveValue("Zeta Co");

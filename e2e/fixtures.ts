@@ -167,3 +167,33 @@ export async function signIn(page: Page, user: Pick<NewUser, "email" | "password
   // cores that alone has taken more than the default 5 s.
   await expect(page).toHaveURL(/\/shipments(?:[?#]|$)/, { timeout: 30_000 });
 }
+
+/** Whether React has taken the element over (hydrated it): it then carries React's own properties. */
+export function hydrated(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactFiber")));
+}
+
+/**
+ * Puts `page` on a poor mobile line (1.5 s latency, 200 kbit/s, the cache off, so every script of the next page
+ * comes over it): the server's HTML, with its forms, arrives long before the scripts that hydrate it. The returned
+ * `fast()` restores a fast line and the cache.
+ */
+export async function slowLine(page: Page): Promise<{ fast: () => Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  const line = (latency: number, bytesPerSecond: number) =>
+    cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency,
+      downloadThroughput: bytesPerSecond,
+      uploadThroughput: bytesPerSecond,
+    });
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await line(1500, (200 * 1024) / 8);
+  return {
+    fast: async () => {
+      await line(0, -1);
+      await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+    },
+  };
+}

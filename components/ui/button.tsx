@@ -1,11 +1,11 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
 import type { VariantProps } from "class-variance-authority";
 import { Loader2 } from "lucide-react";
 import { Slot } from "radix-ui";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { cn } from "@/components/ui/cn";
+import { useBrowserValue } from "@/components/ui/use-browser-value";
 
 export interface ButtonProps extends React.ComponentProps<"button">, VariantProps<typeof buttonVariants> {
   /** Render the child element (a link) with the button's look instead of a <button>. */
@@ -20,11 +20,9 @@ export interface ButtonProps extends React.ComponentProps<"button">, VariantProp
   submitsWithoutScript?: boolean;
 }
 
-const noChange = () => () => {};
 /** False in the server's HTML and while it hydrates, true once React runs the page. */
 const useHydrated = () =>
-  useSyncExternalStore(
-    noChange,
+  useBrowserValue(
     () => true,
     () => false,
   );

@@ -1,9 +1,7 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { useBrowserValue } from "@/components/ui/use-browser-value";
 import { formatInstant, parseInstant, type InstantShow } from "@/lib/client/format";
-
-const never = () => () => {};
 
 /**
  * An instant in the viewer's own time zone. The server cannot know that zone, so it renders UTC (marked as such),
@@ -11,8 +9,7 @@ const never = () => () => {};
  */
 export function LocalTime({ timestamp, show = "datetime" }: { timestamp: string | Date; show?: InstantShow }) {
   const date = parseInstant(timestamp);
-  const text = useSyncExternalStore(
-    never,
+  const text = useBrowserValue(
     () => formatInstant(date, undefined, show),
     () => formatInstant(date, "UTC", show),
   );
