@@ -38,25 +38,26 @@ const MODES = [
 /** A new connection, its form generated from the chosen carrier's schemas; secrets are sent once and never shown. */
 export function AddConnectionDialog({ carriers }: { carriers: CarrierDeclaration[] }) {
   const [open, setOpen] = useState(false);
+  const carrierOf = (name: string) => carriers.find((c) => c.carrier_name === name);
+  const fieldsFor = (values: { carrier_name: string }) => connectionFields(carrierOf(values.carrier_name));
+  // The form as it opens: the first carrier, its fields blank.
   const first = carriers[0]?.carrier_name ?? "";
+  const blank = () => addConnectionValues(first, fieldsFor({ carrier_name: first }));
   const { form, onSubmit, formError, pending, reset } = useApiForm({
     schema: AddConnectionForm,
-    defaultValues: addConnectionValues(first, connectionFields(carriers[0])),
+    defaultValues: blank(),
     fields: (values) => connectionFieldNames(fieldsFor(values), BASE_FIELDS),
     request: (values) => apiFetch<Connection>("/v1/connections", { body: createBody(values, fieldsFor(values)) }),
     success: (c) => `Connection “${c.carrier_id}” added.`,
     onSuccess: () => change(false),
   });
   const carrierName = useWatch({ control: form.control, name: "carrier_name" });
-  const carrier = carriers.find((c) => c.carrier_name === carrierName);
+  const carrier = carrierOf(carrierName);
   const fields = connectionFields(carrier);
-  function fieldsFor(values: { carrier_name: string }) {
-    return connectionFields(carriers.find((c) => c.carrier_name === values.carrier_name));
-  }
 
   function change(next: boolean) {
     setOpen(next);
-    reset(addConnectionValues(first, connectionFields(carriers[0])));
+    reset(blank());
   }
 
   return (
