@@ -14,6 +14,7 @@ describe("format", () => {
     expect(recipientName({ person_name: "Ann", company_name: "Acme" })).toBe("Ann");
     expect(recipientName({ person_name: "", company_name: "Acme" })).toBe("Acme");
     expect(recipientName({ person_name: null, company_name: null })).toBe("No name");
+    expect(recipientName({ person_name: "", company_name: "" }, "an unnamed recipient")).toBe("an unnamed recipient");
   });
 
   it("writes money in its currency, and an unknown currency as its amount and code", () => {

@@ -66,6 +66,11 @@ export function formatInstant(value: string | Date, timeZone: string | undefined
   }).format(parseInstant(value));
 }
 
-/** The name a recipient goes by in lists: the person's, else the company's (an API shipment may have neither). */
-export const recipientName = (r: { person_name?: string | null; company_name?: string | null }): string =>
-  r.person_name || r.company_name || "No name";
+/**
+ * The name a recipient goes by: the person's, else the company's; an API shipment may have neither, and then
+ * `unnamed` (a list's "No name", a heading's own words).
+ */
+export const recipientName = (
+  r: { person_name?: string | null; company_name?: string | null },
+  unnamed = "No name",
+): string => r.person_name || r.company_name || unnamed;

@@ -2,6 +2,7 @@ import { TestBadge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { ShipmentStatusBadge } from "@/components/shipments/shipment-status-badge";
 import { CopyButton } from "@/components/forms/copy-button";
+import { recipientName } from "@/lib/client/format";
 import type { Shipment } from "@/lib/schemas/shipment";
 
 /** What a clerk reads about the price of a label voided by a refund request (docs/api.md, "Refunds"). */
@@ -21,7 +22,7 @@ export function ShipmentHeader({
   purchasedAt: Date | null;
   actions: React.ReactNode;
 }) {
-  const to = shipment.recipient.person_name ?? shipment.recipient.company_name ?? "recipient";
+  const to = recipientName(shipment.recipient, "an unnamed recipient");
   const place = [shipment.recipient.city, shipment.recipient.country_code].filter(Boolean).join(", ");
   return (
     <header className="grid gap-4">
