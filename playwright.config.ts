@@ -22,10 +22,10 @@ const apiKey = (process.env.E2E_API_KEY ??= `e2e-${randomBytes(16).toString("hex
 export default defineConfig({
   testDir: "e2e",
   forbidOnly: !!process.env.CI,
-  // One retry in CI, for a stall of Debian's headless Chromium seen twice: the page stops
-  // producing frames, so requestAnimationFrame never fires and a click waits for "stable" until the test's limit
-  // (e2e/carriers.spec.ts, its first "Get rates", 2026-11-24 and 2026-11-26; the DOM still answered). A test that
-  // fails twice is still red, and the report names a test that passed only on its retry as flaky.
+  // One retry in CI, for a stall of Debian's headless Chromium seen more than once: the page stops producing frames,
+  // so requestAnimationFrame never fires and a click waits for "stable" until the test's limit (the DOM still
+  // answers). A test that fails twice is still red, and the report names a test that passed only on its retry as
+  // flaky.
   retries: process.env.CI ? 1 : 0,
   // Two cores and one database process: a second worker overlaps the tests that wait (the tracker refresh).
   workers: 2,
