@@ -39,7 +39,10 @@ export function Button({
   ...props
 }: ButtonProps) {
   const Comp = asChild ? Slot.Root : "button";
-  const waiting = !useHydrated() && props.type === "submit" && !submitsWithoutScript;
+  // A <button>'s own default is submit. A Button submits only when it says so, so a copy or a filter button placed
+  // in a form never sends it, and every button that does submit is one held back below until the script runs.
+  const type = asChild ? props.type : (props.type ?? "button");
+  const waiting = !useHydrated() && type === "submit" && !submitsWithoutScript;
   return (
     <Comp
       data-slot="button"
@@ -48,6 +51,7 @@ export function Button({
       aria-disabled={asChild && (disabled || loading) ? true : undefined}
       aria-busy={loading || undefined}
       {...props}
+      type={type}
     >
       {loading && <Loader2 aria-hidden className="animate-spin" />}
       <Slot.Slottable>{children}</Slot.Slottable>
