@@ -1,4 +1,5 @@
-import { expect, test } from "./fixtures";
+import { OWNER } from "./accounts";
+import { expect, signIn, test } from "./fixtures";
 
 test.describe("the running app", () => {
   test("sends a signed-out visit to sign-in, which links the API document from nowhere but serves it", async ({
@@ -16,5 +17,34 @@ test.describe("the running app", () => {
     expect(res.status()).toBe(200);
     const body = await res.json();
     expect(body.results[0]).toMatchObject({ carrier_name: "sandbox", active: true });
+  });
+
+  test("an unknown dashboard address answers 404 inside the navigation", async ({ page, checkPage }) => {
+    await signIn(page, OWNER);
+    const res = await page.goto("/nowhere-at-all");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    await checkPage(page, "not-found");
+  });
+
+  test("a followed link shows the coming page's shape at once, then the page", async ({ page }) => {
+    await signIn(page, OWNER);
+    // The page itself is held back; the loading state the link prefetched is not.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === "/trackers",
+      async (route) => {
+        const headers = route.request().headers();
+        if (headers.rsc && !headers["next-router-prefetch"] && !headers["next-router-segment-prefetch"]) await held;
+        await route.fallback();
+      },
+    );
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Trackers" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Loading…" })).toBeAttached();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveCount(0);
+    release();
+    await expect(page.getByRole("heading", { level: 1, name: "Trackers" })).toBeVisible();
   });
 });

@@ -1,0 +1,5 @@
+import { OverviewSkeleton } from "@/components/shell/page-skeletons";
+
+export default function Loading() {
+  return <OverviewSkeleton />;
+}

@@ -1,0 +1,5 @@
+import { FormSkeleton } from "@/components/shell/page-skeletons";
+
+export default function Loading() {
+  return <FormSkeleton cards={2} />;
+}

@@ -1,0 +1,5 @@
+import { DetailSkeleton } from "@/components/shell/page-skeletons";
+
+export default function Loading() {
+  return <DetailSkeleton />;
+}

@@ -1,0 +1,5 @@
+import { ListSkeleton } from "@/components/shell/page-skeletons";
+
+export default function Loading() {
+  return <ListSkeleton />;
+}
