@@ -12,6 +12,7 @@ export default function DashboardError({ error, reset }: { error: Error & { dige
   }, [error]);
   return (
     <EmptyState
+      titleAs="h1"
       icon={TriangleAlert}
       title="This page could not be shown"
       description={

@@ -7,6 +7,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 export default function DashboardNotFound() {
   return (
     <EmptyState
+      titleAs="h1"
       icon={SearchX}
       title="Not found"
       description="There is nothing at this address, or it belongs to another organization."

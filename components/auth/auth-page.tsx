@@ -32,7 +32,7 @@ export async function AuthPage({
   return (
     <Card>
       <CardHeader>
-        <CardTitle>
+        <CardTitle as="h1">
           <span className="text-xl">{mode === "sign-in" ? "Sign in" : "Create your account"}</span>
         </CardTitle>
         <CardDescription>

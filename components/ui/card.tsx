@@ -14,8 +14,13 @@ export function CardHeader({ className, ...props }: React.ComponentProps<"div">)
   return <div className={cn("grid gap-1 p-4 pb-2", className)} {...props} />;
 }
 
-export function CardTitle({ className, ...props }: React.ComponentProps<"h2">) {
-  return <h2 className={cn("text-base font-semibold", className)} {...props} />;
+/** A card's heading: a section of its page (h2), or the page's own title where the card is the whole page (h1). */
+export function CardTitle({
+  className,
+  as: Heading = "h2",
+  ...props
+}: React.ComponentProps<"h2"> & { as?: "h1" | "h2" }) {
+  return <Heading className={cn("text-base font-semibold", className)} {...props} />;
 }
 
 export function CardDescription({ className, ...props }: React.ComponentProps<"p">) {

@@ -8,9 +8,18 @@ export interface EmptyStateProps {
   /** Usually the one button that fills the emptiness ("Create label"). */
   action?: React.ReactNode;
   className?: string;
+  /** "h1" where the empty state is the whole page (not found, an error); otherwise a plain line inside a page. */
+  titleAs?: "h1" | "p";
 }
 
-export function EmptyState({ title, description, icon: Icon, action, className }: EmptyStateProps) {
+export function EmptyState({
+  title,
+  description,
+  icon: Icon,
+  action,
+  className,
+  titleAs: Title = "p",
+}: EmptyStateProps) {
   return (
     <div
       data-slot="empty-state"
@@ -20,7 +29,7 @@ export function EmptyState({ title, description, icon: Icon, action, className }
       )}
     >
       {Icon && <Icon aria-hidden className="mb-1 size-8 text-muted-foreground" />}
-      <p className="text-base font-semibold">{title}</p>
+      <Title className="text-base font-semibold">{title}</Title>
       {description && <p className="max-w-md text-sm text-muted-foreground">{description}</p>}
       {action && <div className="mt-3">{action}</div>}
     </div>

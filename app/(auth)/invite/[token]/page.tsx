@@ -22,7 +22,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     return (
       <Card>
         <CardHeader>
-          <CardTitle>
+          <CardTitle as="h1">
             <span className="text-xl">This invitation link does not work</span>
           </CardTitle>
           <CardDescription>
@@ -45,7 +45,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   return (
     <Card>
       <CardHeader>
-        <CardTitle>
+        <CardTitle as="h1">
           <span className="text-xl">Join {invitation.orgName}</span>
         </CardTitle>
         <CardDescription>
