@@ -1,7 +1,8 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { CircleCheck, CircleX } from "lucide-react";
+import { CarrierMessages } from "@/components/carriers/carrier-messages";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -16,6 +17,7 @@ import { formatMoney } from "@/lib/client/format";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
 import { testRateRoute } from "@/lib/client/connection-settings";
 import { connectionTestVerdict } from "@/lib/client/connection-test";
+import { problemText } from "@/lib/client/problems";
 import type { Connection } from "@/lib/schemas/connection";
 import type { Message } from "@/lib/schemas/message";
 import type { Rate } from "@/lib/schemas/rate";
@@ -31,8 +33,11 @@ interface Answer {
  * carrier that cannot be reached (lib/client/connection-test.ts).
  */
 export function TestConnectionDialog({ connection }: { connection: Connection }) {
-  const test = useMutation({
-    mutationFn: async (): Promise<Answer> => {
+  // Nothing changes, so nothing to refresh; a failure is shown in the dialog, where the answer would be.
+  const test = useApiMutation({
+    failure: "caller",
+    refresh: false,
+    request: async (): Promise<Answer> => {
       try {
         return await apiFetch<Answer>("/v1/proxy/rates", {
           body: { ...testRateRoute(connection.carrier_name), carrier_ids: [connection.id] },
@@ -85,18 +90,10 @@ export function TestConnectionDialog({ connection }: { connection: Connection })
               <CircleX aria-hidden className="size-4" /> {verdict.text}
             </p>
           )}
-          {answer && answer.messages.length > 0 && (
-            <ul className="grid gap-1 rounded-md border p-3">
-              {answer.messages.map((m, i) => (
-                <li key={i}>
-                  <span className="font-mono text-xs">{m.code}</span> {m.message}
-                </li>
-              ))}
-            </ul>
-          )}
-          {test.error && (
+          {answer && <CarrierMessages messages={answer.messages} />}
+          {test.isError && (
             <p role="alert" className="flex items-center gap-2 text-destructive">
-              <CircleX aria-hidden className="size-4" /> {test.error.message}
+              <CircleX aria-hidden className="size-4" /> {problemText(test.error)}
             </p>
           )}
         </div>

@@ -9,7 +9,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import type { FailureView } from "@/lib/client/create-label/failures";
 import { ruleText, type RateRuleSetting } from "@/lib/client/create-label/rate-rule";
 import { rateViews, ratesAnnouncement, type RateSort } from "@/lib/client/create-label/rates-view";
-import { CarrierMessages } from "./carrier-messages";
+import { CarrierMessages } from "@/components/carriers/carrier-messages";
 import { RateCard, rateChoice } from "./rate-card";
 import type { Quote } from "./use-rates";
 

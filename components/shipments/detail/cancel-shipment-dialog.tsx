@@ -6,7 +6,7 @@ import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { forgetLabelFiles } from "@/components/labels/print-label";
-import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";
+import { CarrierMessages } from "@/components/carriers/carrier-messages";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
 import { problemText } from "@/lib/client/problems";
 import type { Message } from "@/lib/schemas/message";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { SHIPMENT_STATUS_DISPLAY } from "@/components/shipments/shipment-status-badge";
 import { LabelActions } from "@/components/shipments/detail/label-actions";
 import { CancelShipmentDialog } from "@/components/shipments/detail/cancel-shipment-dialog";
-import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";
+import { CarrierMessages } from "@/components/carriers/carrier-messages";
 import type { Message } from "@/lib/schemas/message";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
 

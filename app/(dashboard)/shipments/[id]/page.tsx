@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AddressCard } from "@/components/shipments/detail/address-card";
-import { CarrierMessages } from "@/components/shipments/detail/carrier-messages";
+import { CarrierMessages } from "@/components/carriers/carrier-messages";
 import { CustomsCard } from "@/components/shipments/detail/customs-card";
 import { DocumentsCard } from "@/components/shipments/detail/documents-card";
 import { LabelCard } from "@/components/shipments/detail/label-card";
