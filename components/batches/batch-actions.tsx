@@ -1,9 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Ban, Check, FileDown, RotateCcw, ShoppingCart, SkipForward } from "lucide-react";
-import { toast } from "sonner";
 import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { downloadLabelFile } from "@/components/labels/print-label";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
@@ -105,12 +104,13 @@ export function RetryFailed({ batch }: { batch: Batch }) {
 export function ExportFailed({ batch }: { batch: Batch }) {
   const queryClient = useQueryClient();
   const url = `/v1/batches/${encodeURIComponent(batch.id)}/failed.csv`;
-  const exportCsv = useMutation({
-    mutationFn: () => {
+  const exportCsv = useApiMutation({
+    request: () => {
       queryClient.removeQueries({ queryKey: ["label-file", url] });
       return downloadLabelFile(queryClient, url);
     },
-    onError: (err) => toast.error("The failed rows could not be exported.", { description: err.message }),
+    failureTitle: "The failed rows could not be exported.",
+    refresh: false,
   });
   return (
     <Button variant="outline" loading={exportCsv.isPending} onClick={() => exportCsv.mutate()}>

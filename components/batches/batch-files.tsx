@@ -1,8 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { ChevronDown, Download, Printer } from "lucide-react";
-import { toast } from "sonner";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import {
   choosePrintTarget,
   downloadLabelFile,
@@ -41,19 +41,21 @@ function partLabel(part: number, purchased: number): string {
 export function BatchFiles({ id, purchased }: { id: string; purchased: number }) {
   const queryClient = useQueryClient();
   const fresh = (url: string) => queryClient.removeQueries({ queryKey: ["label-file", url] });
-  const print = useMutation({
-    mutationFn: ({ url, target }: { url: string; target: PrintTarget }) => {
+  const print = useApiMutation({
+    request: ({ url, target }: { url: string; target: PrintTarget }) => {
       fresh(url);
       return printLabelFile(queryClient, url, "PDF", target);
     },
-    onError: (err) => toast.error("The labels could not be printed.", { description: err.message }),
+    failureTitle: "The labels could not be printed.",
+    refresh: false,
   });
-  const download = useMutation({
-    mutationFn: (url: string) => {
+  const download = useApiMutation({
+    request: (url: string) => {
       fresh(url);
       return downloadLabelFile(queryClient, url);
     },
-    onError: (err) => toast.error("The file could not be downloaded.", { description: err.message }),
+    failureTitle: "The file could not be downloaded.",
+    refresh: false,
   });
   const parts = Array.from({ length: partCount(purchased) }, (_, i) => i + 1);
   const many = parts.length > 1;

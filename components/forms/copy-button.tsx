@@ -13,18 +13,27 @@ interface CopyButtonProps {
   look?: "icon" | "text";
 }
 
+/** Puts `text` on the clipboard; false when the browser refused (no permission, not a secure page). */
+export async function copyToClipboard(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The dashboard's one copy-to-clipboard button: says when it worked, and what to do when the browser refused. */
 export function CopyButton({ value, label, look = "icon" }: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
   async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-      toast.success(`${label} copied.`);
-    } catch {
+    if (!(await copyToClipboard(value))) {
       toast.error(`${label} could not be copied: select it and copy by hand.`);
+      return;
     }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+    toast.success(`${label} copied.`);
   }
   const icon = copied ? <Check aria-hidden /> : <Copy aria-hidden />;
   if (look === "text")

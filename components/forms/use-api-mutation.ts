@@ -15,6 +15,8 @@ export interface ApiMutationOptions<TInput, TResult> {
    * field errors on their fields instead (useApiForm).
    */
   failure?: "toast" | "caller";
+  /** The toast's title on failure, the reason below it ("The label could not be printed."); else the reason alone. */
+  failureTitle?: string;
   /** Re-render the page's server components (the list the act changed); on by default. */
   refresh?: boolean;
   onSuccess?: (result: TResult, input: TInput) => void;
@@ -26,7 +28,7 @@ export interface ApiMutationOptions<TInput, TResult> {
  */
 export function useApiMutation<TInput = void, TResult = unknown>(options: ApiMutationOptions<TInput, TResult>) {
   const router = useRouter();
-  const { request, success, failure = "toast", refresh = true, onSuccess } = options;
+  const { request, success, failure = "toast", failureTitle, refresh = true, onSuccess } = options;
   return useMutation<TResult, unknown, TInput>({
     mutationFn: request,
     onSuccess: (result, input) => {
@@ -35,7 +37,9 @@ export function useApiMutation<TInput = void, TResult = unknown>(options: ApiMut
       onSuccess?.(result, input);
     },
     onError: (error) => {
-      if (failure === "toast") toast.error(problemText(error));
+      if (failure !== "toast") return;
+      if (failureTitle) toast.error(failureTitle, { description: problemText(error) });
+      else toast.error(problemText(error));
     },
   });
 }

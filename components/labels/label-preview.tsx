@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, TriangleAlert } from "lucide-react";
-import { toast } from "sonner";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -56,17 +56,11 @@ function PngPreview({ url, title }: { url: string; title: string }) {
 
 function ZplPreview({ url, zpl }: { url: string; zpl: string }) {
   const queryClient = useQueryClient();
-  const [pending, setPending] = useState(false);
-  async function download() {
-    setPending(true);
-    try {
-      await downloadLabelFile(queryClient, url);
-    } catch (err) {
-      toast.error("The ZPL file could not be downloaded.", { description: (err as Error).message });
-    } finally {
-      setPending(false);
-    }
-  }
+  const download = useApiMutation({
+    request: () => downloadLabelFile(queryClient, url),
+    failureTitle: "The ZPL file could not be downloaded.",
+    refresh: false,
+  });
   return (
     <div className="grid gap-3">
       <pre
@@ -82,7 +76,7 @@ function ZplPreview({ url, zpl }: { url: string; zpl: string }) {
         (a 203 dpi label on a 300 dpi printer comes out at two thirds of its size).
       </p>
       <div>
-        <Button variant="outline" onClick={download} loading={pending}>
+        <Button variant="outline" onClick={() => download.mutate()} loading={download.isPending}>
           <Download aria-hidden />
           Download ZPL
         </Button>

@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { apiFile } from "@/lib/client/api";
 import { attachmentName, printsFromFrame } from "@/lib/client/print-support";
+import { ClientProblem } from "@/lib/client/problems";
 
 /**
  * Printing and downloading a label from the browser. Files are fetched same-origin with the session
@@ -100,7 +101,9 @@ export async function printLabelFile(
   target: PrintTarget,
 ): Promise<void> {
   if (!target.frame && !target.tab) {
-    throw new Error("The browser blocked the tab the label opens in: allow pop-ups for this site, or use Download.");
+    throw new ClientProblem(
+      "The browser blocked the tab the label opens in: allow pop-ups for this site, or use Download.",
+    );
   }
   try {
     const { blob } = await queryClient.fetchQuery(labelFileQuery(url));

@@ -1,22 +1,20 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { toast } from "sonner";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { authPost } from "@/lib/client/auth";
+import { ClientProblem } from "@/lib/client/problems";
 
 /** Revokes every session of this person but the one in this browser. */
 export function SignOutOthers({ count }: { count: number }) {
-  const router = useRouter();
-  async function revoke() {
-    if (!(await authPost("revoke-other-sessions")).ok) {
-      toast.error("The other sessions could not be signed out. Try again.");
-      throw new Error("revoke failed");
-    }
-    toast.success("Signed out everywhere else.");
-    router.refresh();
-  }
+  const revoke = useApiMutation({
+    request: async () => {
+      const answer = await authPost("revoke-other-sessions");
+      if (!answer.ok) throw new ClientProblem("The other sessions could not be signed out. Try again.");
+    },
+    success: "Signed out everywhere else.",
+  });
   return (
     <ConfirmDialog
       trigger={
@@ -27,7 +25,7 @@ export function SignOutOthers({ count }: { count: number }) {
       title="Sign out every other session?"
       description="Browsers where you are signed in, other than this one, will need to sign in again."
       confirmLabel={`Sign out ${count} other ${count === 1 ? "session" : "sessions"}`}
-      onConfirm={revoke}
+      onConfirm={() => revoke.mutateAsync()}
     />
   );
 }

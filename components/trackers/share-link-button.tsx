@@ -1,8 +1,9 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { Link2 } from "lucide-react";
 import { toast } from "sonner";
+import { copyToClipboard } from "@/components/forms/copy-button";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";
 import { apiFetch } from "@/lib/client/api";
 import type { TrackerShare } from "@/lib/schemas/tracker";
@@ -12,21 +13,19 @@ import type { TrackerShare } from "@/lib/schemas/tracker";
  * too, for when the clipboard is refused or the clerk would rather read it out.
  */
 export function ShareLinkButton({ trackerId }: { trackerId: string }) {
-  const share = useMutation({
-    mutationFn: async () => {
+  const share = useApiMutation({
+    request: async () => {
       const { path } = await apiFetch<TrackerShare>(`/v1/trackers/${encodeURIComponent(trackerId)}/share`, {
         method: "POST",
       });
       const url = new URL(path, window.location.origin).toString();
-      try {
-        await navigator.clipboard.writeText(url);
-        toast.success("Share link copied: anyone with it can follow the parcel.");
-      } catch {
-        toast.info("The link is below: select it and copy by hand.");
-      }
+      if (await copyToClipboard(url)) toast.success("Share link copied: anyone with it can follow the parcel.");
+      else toast.info("The link is below: select it and copy by hand.");
       return url;
     },
-    onError: (err) => toast.error(`No share link: ${err.message}`),
+    failureTitle: "No share link.",
+    // The page shows nothing of the share: the link appears here.
+    refresh: false,
   });
   return (
     <div className="flex flex-wrap items-center gap-2">

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { ApiProblem, SESSION_ENDED } from "./api";
-import { actionValue, fieldErrorText, fieldNames, formPath, formProblems, problemText, sessionEnded } from "./problems";
+import {
+  ClientProblem,
+  actionValue,
+  fieldErrorText,
+  fieldNames,
+  formPath,
+  formProblems,
+  problemText,
+  sessionEnded,
+} from "./problems";
 
 const problem = (status: number, errors: { field: string | null; message: string }[] = []) =>
   new ApiProblem(
@@ -24,6 +33,11 @@ describe("problems", () => {
     expect(problemText(new TypeError("Failed to fetch"))).toBe("The server could not be reached. Try again.");
     expect(problemText(problem(429, [{ field: null, message: "Rate limit." }]))).toMatch(/^Too many requests/);
     expect(problemText(problem(409, [{ field: null, message: "Already voided." }]))).toBe("Already voided.");
+  });
+
+  it("shows the dashboard's own worded failures as they are, and no other error's message", () => {
+    expect(problemText(new ClientProblem("Allow pop-ups."))).toBe("Allow pop-ups.");
+    expect(problemText(new Error("relation does not exist"))).toBe("The server could not be reached. Try again.");
   });
 
   it("spells API paths as form paths", () => {

@@ -1,5 +1,13 @@
 import { ApiProblem, SESSION_ENDED } from "@/lib/client/api";
 
+/**
+ * A failure the dashboard's own code found, worded for the clerk (the browser blocked the print tab): shown as it is.
+ * Any other error that is not the API's is a request that never got an answer.
+ */
+export class ClientProblem extends Error {
+  override name = "ClientProblem";
+}
+
 /** True when a request failed because the session ended (the API's 401), not because of what was sent. */
 export function sessionEnded(error: unknown): boolean {
   return error instanceof ApiProblem && error.status === 401;
@@ -11,6 +19,7 @@ export function sessionEnded(error: unknown): boolean {
  */
 export function problemText(error: unknown): string {
   if (sessionEnded(error)) return SESSION_ENDED;
+  if (error instanceof ClientProblem) return error.message;
   if (!(error instanceof ApiProblem)) return "The server could not be reached. Try again.";
   if (error.status === 429) return "Too many requests: wait a moment and try again.";
   return error.message;

@@ -1,8 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { ChevronDown, Download, Printer } from "lucide-react";
-import { toast } from "sonner";
+import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";
 import {
   DropdownMenu,
@@ -32,14 +32,16 @@ export interface LabelActionsProps {
  */
 export function LabelActions({ shipmentId, type }: LabelActionsProps) {
   const queryClient = useQueryClient();
-  const print = useMutation({
-    mutationFn: (target: PrintTarget) =>
-      printLabelFile(queryClient, labelUrl(shipmentId), type as "PDF" | "PNG", target),
-    onError: (err) => toast.error("The label could not be printed.", { description: err.message }),
+  // Printing and downloading change nothing on the page: no refresh.
+  const print = useApiMutation({
+    request: (target: PrintTarget) => printLabelFile(queryClient, labelUrl(shipmentId), type as "PDF" | "PNG", target),
+    failureTitle: "The label could not be printed.",
+    refresh: false,
   });
-  const download = useMutation({
-    mutationFn: (layout?: SheetLayout) => downloadLabelFile(queryClient, labelUrl(shipmentId, layout)),
-    onError: (err) => toast.error("The label could not be downloaded.", { description: err.message }),
+  const download = useApiMutation({
+    request: (layout?: SheetLayout) => downloadLabelFile(queryClient, labelUrl(shipmentId, layout)),
+    failureTitle: "The label could not be downloaded.",
+    refresh: false,
   });
   if (type === "ZPL") {
     return (
