@@ -1,16 +1,22 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname, isAbsolute, join, normalize } from "node:path";
 import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
 
 /**
  * Docs and comments that name a file of this repository name one that exists: a renamed or removed file, or a
  * document that lives elsewhere (a planning note, another machine's folder), fails here instead of misleading a
- * reader. Checked: the README, docs/, and every source file's text (paths appear in comments; code imports through
- * "@/", which is not matched).
+ * reader. Nor do they name a folder of one machine, or a section (`§`) of a document that has none. Checked: the
+ * README, the Markdown in docs/, test/ and bench/, and every source file's text (paths appear in comments; code
+ * imports through "@/", which is not matched).
  */
 const FILES = globSync(
-  ["README.md", "docs/**/*.md", "{lib,app,components,scripts,test,e2e,bench}/**/*.{ts,tsx,mts,mjs}", "*.{ts,mts,mjs}"],
+  [
+    "README.md",
+    "{docs,test,bench}/**/*.md",
+    "{lib,app,components,scripts,test,e2e,bench}/**/*.{ts,tsx,mts,mjs}",
+    "*.{ts,mts,mjs}",
+  ],
   // This file names missing paths on purpose, in its own examples.
   { ignore: ["**/node_modules/**", "lib/carriers/*/generated/**", "test/fixtures/**", "test/doc-paths.test.ts"] },
 );
@@ -49,7 +55,35 @@ function repoPaths(text: string): string[] {
   );
 }
 
-const DOCUMENTS = new Set(globSync(["*.md", "docs/**/*.md", "test/**/*.md", "bench/**/*.md"]).map((f) => basename(f)));
+const MARKDOWN = globSync(["*.md", "docs/**/*.md", "test/**/*.md", "bench/**/*.md"]);
+const DOCUMENTS = new Set(MARKDOWN.map((f) => basename(f)));
+
+/** A folder of one machine: a home, the shared work folder, or a sibling checkout's `../shared`. */
+const MACHINE_PATH = /(?<![\w.-])(?:\/work\/|\/home\/|\.\.\/shared\b)/g;
+
+function machinePaths(text: string): string[] {
+  return [...text.matchAll(MACHINE_PATH)].map((m) => m[0]);
+}
+
+/**
+ * A section of a document ("carriers.md §1.4", "`docs/api.md` §2"), the `§` perhaps on the next line of the comment.
+ */
+const SECTION = /(?<![\w.-])([\w./-]*[\w-]\.md)[`\])]*(?:\s|\*|\/\/)*§/g;
+
+function sections(text: string): string[] {
+  return [...text.matchAll(SECTION)].map((m) => m[1]!);
+}
+
+/**
+ * Whether `§` may follow a document cited from `file`: the document is here (by its path from the root or from the
+ * citing file's folder, or by its name alone) and numbers its sections with `§` itself.
+ */
+function hasSections(doc: string, file: string): boolean {
+  const candidates = doc.includes("/")
+    ? [normalize(doc), normalize(join(dirname(file), doc))].filter((p) => !isAbsolute(p) && !p.startsWith(".."))
+    : MARKDOWN.filter((f) => basename(f) === doc);
+  return candidates.some((p) => existsSync(p) && readFileSync(p, "utf8").includes("§"));
+}
 
 describe("paths named in docs and comments", () => {
   it("reads paths out of prose, links and comments", () => {
@@ -64,6 +98,21 @@ describe("paths named in docs and comments", () => {
     expect(exists("lib/client/api")).toBe(true);
     expect(exists("drizzle/0000")).toBe(true);
     expect(exists("docs/dashboard.md")).toBe(false);
+  });
+
+  it("reads machine paths and cited sections out of prose", () => {
+    expect(
+      machinePaths("`/work/shared/x.yaml`, ../shared/carriers.md and /home/me/notes; lib/work/x, ../sharedx"),
+    ).toEqual(["/work/", "../shared", "/home/"]);
+    expect(
+      sections("carriers.md §1.4, `docs/api.md` §2 and (docs/ups.md §3); a.md\n * §5; docs/api.md, Errors"),
+    ).toEqual(["carriers.md", "docs/api.md", "docs/ups.md", "a.md"]);
+    expect(hasSections("carriers.md", "lib/x.ts")).toBe(false);
+    expect(hasSections("docs/api.md", "lib/x.ts")).toBe(false);
+    expect(hasSections("/work/shared/carriers.md", "lib/x.ts")).toBe(false);
+    // A file here with a `§` of its own passes, named from the root or from the citing file's folder.
+    expect(hasSections("test/doc-paths.test.ts", "lib/x.ts")).toBe(true);
+    expect(hasSections("./doc-paths.test.ts", "test/x.md")).toBe(true);
   });
 
   it("finds every repo path a doc or comment names", () => {
@@ -81,6 +130,20 @@ describe("paths named in docs and comments", () => {
         .map((m) => m[1]!)
         .filter((doc) => !DOCUMENTS.has(doc))
         .map((doc) => `${file}: ${doc}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it("names no folder of one machine", () => {
+    const found = FILES.flatMap((file) => machinePaths(readFileSync(file, "utf8")).map((path) => `${file}: ${path}`));
+    expect(found).toEqual([]);
+  });
+
+  it("cites a section (§) only of a document here that has numbered sections", () => {
+    const missing = FILES.flatMap((file) =>
+      sections(readFileSync(file, "utf8"))
+        .filter((doc) => !hasSections(doc, file))
+        .map((doc) => `${file}: ${doc} §`),
     );
     expect(missing).toEqual([]);
   });

@@ -56,7 +56,7 @@ const london = testAddress({
   phone_number: "+44 20 7946 0000",
 });
 
-/** Georgetown SC → Oklahoma City, one 4.1 lb parcel of 12×8×6 in (carriers.md §3.2's example). */
+/** Georgetown SC → Oklahoma City, one 4.1 lb parcel of 12×8×6 in. */
 export function uspsRateRequest(overrides: Partial<RateRequest> = {}): RateRequest {
   return withShipDate(
     {

@@ -2,7 +2,8 @@ import type { CarrierName } from "@/lib/carriers/names";
 
 /**
  * What each carrier prints and where it delivers, as its adapter sends an address (lib/carriers/<name>/wire.ts and
- * ship.ts cut lines to these lengths; carriers.md). A longer line is cut on the label, so the checks warn before.
+ * ship.ts cut lines to these lengths, as each carrier's page in docs/ says). A longer line is cut on the label, so the
+ * checks warn before.
  */
 interface CarrierLimits {
   /** Characters per street line, city and name or company line. */

@@ -8,15 +8,15 @@ import type { CarrierState, EmulatedCarrier, EmulatorRequest, EmulatorResponse, 
 import { xmlContract, type XmlDocument, type XmlOperation } from "./xml-contract";
 
 /**
- * Canada Post's XML web services as the emulator speaks them (carriers.md §5; the XSDs in specs/canadapost/): Get
+ * Canada Post's XML web services as the emulator speaks them (docs/canadapost.md; the XSDs in specs/canadapost/): Get
  * Rates, Create Shipment (contract) and Create Non-Contract Shipment with their labels behind `label` links, shipment
  * details, void (DELETE) and refund requests, and Get Tracking Details. Every request and answer is held to the
  * carrier's XSDs by xml-contract.ts (root element, namespace, schema, vendor media types).
  *
  * Callers: HTTP Basic on every call; a user name starting `invalid` is refused (401, E002 "AAA Authentication
- * Failure", Canada Post's words, carriers.md §5.6). Shipments are remembered per emulator reset: grouped contract
- * shipments are `created` (voidable) until transmitted; with `transmit-shipment` they are `transmitted` at once
- * (cancelled by refund request); non-contract shipments are cancelled by refund request only. Tracking follows the
+ * Failure", Canada Post's words; docs/canadapost.md, "Errors"). Shipments are remembered per emulator reset: grouped
+ * contract shipments are `created` (voidable) until transmitted; with `transmit-shipment` they are `transmitted` at
+ * once (cancelled by refund request); non-contract shipments are cancelled by refund request only. Tracking follows the
  * time since the sale: created (3000), accepted (0100, a zero-padded identifier as Canada Post writes them), in
  * transit, out for delivery (0174), delivered (1496) after the service's days; any other PIN is 004 "No Pin History".
  */
@@ -174,7 +174,7 @@ function messages(status: number, list: [string, string][], mediaType = "applica
   );
 }
 
-// A tariff: base per service (CAD) and per kg, and the business days it takes (carriers.md §5.2's services).
+// A tariff: base per service (CAD) and per kg, and the business days it takes (docs/canadapost.md, "Services").
 const TARIFF: ReadonlyMap<string, { name: string; base: number; perKg: number; days: number }> = new Map([
   ["DOM.RP", { name: "Regular Parcel", base: 11.5, perKg: 1.9, days: 6 }],
   ["DOM.EP", { name: "Expedited Parcel", base: 12.9, perKg: 2.2, days: 4 }],
@@ -372,8 +372,8 @@ async function ship(req: EmulatorRequest, state: CarrierState, contract: boolean
   if (country !== "CA" && !options.some((o) => ["RASE", "RTS", "ABAN"].includes(str(o["option-code"])))) {
     return messages(400, [["9122", "A non-delivery handling option is required for this destination."]], media);
   }
-  // Prose rules of Create Shipment's destination (carriers.md §5.3): a Canadian address has its province and a full
-  // postal code, a US one its state and ZIP code. The codes are the emulator's own.
+  // Prose rules of Create Shipment's destination: a Canadian address has its province and a full postal code, a US one
+  // its state and ZIP code. The codes are the emulator's own.
   const postal = str(destDetails["postal-zip-code"]);
   if (country === "CA" && (!/^[A-Z]\d[A-Z]\d[A-Z]\d$/.test(postal) || !str(destDetails["prov-state"]))) {
     return messages(400, [["1153", "A destination in Canada needs its province and postal code (A1A1A1)."]], media);
@@ -610,9 +610,9 @@ const HOUR = 3_600_000;
 const CANADAPOST_TRACKING_LIMIT = 20;
 
 /**
- * Canada Post's throttle (carriers.md §5.7): per API key and rolling minute, over its limit "Server" / "Rejected by
- * SLM Monitor". Canada Post does not document the HTTP status of that answer; the emulator's is 503 (a gateway
- * refusing), and the adapter reads the message whatever the status.
+ * Canada Post's throttle (docs/carriers.md, "Tracking budgets"): per API key and rolling minute, over its limit
+ * "Server" / "Rejected by SLM Monitor". Canada Post does not document the HTTP status of that answer; the emulator's is
+ * 503 (a gateway refusing), and the adapter reads the message whatever the status.
  */
 function throttled(req: EmulatorRequest, state: CarrierState): EmulatorResponse | null {
   const user = Buffer.from(/^Basic (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "", "base64")
@@ -687,7 +687,8 @@ function track(req: EmulatorRequest, state: CarrierState, pin: string): Emulator
 }
 
 const refuse = (problems: ContractProblem[]): EmulatorResponse =>
-  // Canada Post answers a schema failure as code "Server" with the validator's cvc-… text (carriers.md §5.6).
+  // Canada Post answers a schema failure as code "Server" with the validator's cvc-… text
+  // (docs/canadapost.md, "Errors").
   messages(
     400,
     problems.slice(0, 20).map((p): [string, string] => ["Server", problemText(p)]),
@@ -708,7 +709,7 @@ export const canadapostEmulator: EmulatedCarrier = {
   },
   async handle(req, state) {
     const r = routeOf(req.method, req.path)!;
-    // Canada Post answers in the language asked for, and asks that it be said (carriers.md §5.1).
+    // Canada Post answers in the language asked for, and asks that it be said (docs/canadapost.md, "Credentials").
     if (!/^(en|fr)-CA$/i.test(String(req.headers["accept-language"] ?? ""))) {
       return messages(400, [["Server", "Accept-language must be en-CA or fr-CA."]], r.mediaType);
     }
@@ -737,8 +738,8 @@ export const canadapostEmulator: EmulatedCarrier = {
     }
   },
   errorBody(status, code, message) {
-    // Canada Post's words for what the emulator answers on its own (carriers.md §5.6, §5.7): refused credentials are
-    // E002, a throttled key is "Server" / "Rejected by SLM Monitor"; anything else in the same shape.
+    // Canada Post's words for what the emulator answers on its own (docs/canadapost.md, "Errors"): refused credentials
+    // are E002, a throttled key is "Server" / "Rejected by SLM Monitor"; anything else in the same shape.
     const [c, description] =
       status === 401
         ? ["E002", "AAA Authentication Failure"]

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isValidUpsTrackingNumber, makeUpsTrackingNumber, upsCheckDigit } from "./ups-tracking";
 
-describe("UPS tracking numbers (carriers.md §7)", () => {
+describe("UPS tracking numbers", () => {
   it("passes UPS's published numbers: its example, its spec's and karrio's, its test environment's void numbers", () => {
     expect(upsCheckDigit("999AA1012345678")).toBe(4);
     for (const n of [

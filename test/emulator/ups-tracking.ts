@@ -4,9 +4,9 @@ import { createHash } from "node:crypto";
  * UPS tracking numbers and the journeys the emulator tells about them.
  *
  * A UPS number is `1Z` + the shipper's 6-character account + a 2-character service code + a 7-digit package serial
- * + a check digit (carriers.md §7): over the 15 characters after `1Z`, letters count as (ASCII − 3) mod 10 (A=2,
- * B=3, …), characters at odd 0-based positions count double, and the check digit is (10 − sum mod 10) mod 10.
- * `1Z999AA10123456784`, UPS's published example, passes.
+ * + a check digit: over the 15 characters after `1Z`, letters count as (ASCII − 3) mod 10 (A=2, B=3, …), characters at
+ * odd 0-based positions count double, and the check digit is (10 − sum mod 10) mod 10. `1Z999AA10123456784`, UPS's
+ * published example, passes.
  */
 
 export function upsCheckDigit(body: string): number {

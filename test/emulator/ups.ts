@@ -15,9 +15,9 @@ import { isValidUpsTrackingNumber, makeUpsTrackingNumber, trackedPackage, type P
 
 /**
  * UPS in the carrier emulator: the token endpoint, Rating, Shipping (ship and void) and Tracking, speaking UPS's
- * wire format (OAuthClientCredentials.yaml, Rating.yaml, Shipping.yaml, Tracking.yaml; docs/carriers.md §1). It
- * checks what UPS requires (and the lengths it allows) and answers UPS's error shape when something is missing, so
- * an adapter that sends a wrong request fails here as it would at UPS.
+ * wire format (OAuthClientCredentials.yaml, Rating.yaml, Shipping.yaml, Tracking.yaml; docs/ups.md). It checks what UPS
+ * requires (and the lengths it allows) and answers UPS's error shape when something is missing, so an adapter that
+ * sends a wrong request fails here as it would at UPS.
  *
  * - Token: any client id and secret, except a client id starting with "invalid" (401 10401 "ClientId is Invalid").
  *   A client id starting with "blocked" gets a token, and every call with it answers 403 Blocked Merchant.

@@ -19,11 +19,11 @@ import type {
 /**
  * USPS in the carrier emulator: the OAuth token endpoint, payment authorization, shipping options, domestic and
  * international labels (and their cancellation) and tracking, speaking the v3 wire format (test/emulator/specs/usps;
- * carriers.md §3). The files judge every request and answer (server.ts); the rules USPS states only in prose, or
- * that no file states, are checked here, each saying where it comes from.
+ * docs/usps.md). The files judge every request and answer (server.ts); the rules USPS states only in prose, or that no
+ * file states, are checked here, each saying where it comes from.
  *
- * - Token (no file: carriers.md §3.1): form or JSON with grant_type client_credentials, client_id, client_secret; a
- *   client id starting with "invalid" is RFC 6749's 401 invalid_client. Tokens live eight hours.
+ * - Token (no file; docs/usps.md, "Credentials"): form or JSON with grant_type client_credentials, client_id,
+ *   client_secret; a client id starting with "invalid" is RFC 6749's 401 invalid_client. Tokens live eight hours.
  * - Payment authorization: PAYER and LABEL_OWNER roles, each with CRID, MID, account type and number; an account
  *   number starting with "REFUSED" is refused (403, the emulator's code). Payment tokens live eight hours
  *   (payments.yaml) and labels and cancellations refuse any other (401).
@@ -395,7 +395,7 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
 
 // ---------------------------------------------------------------------------------------------------- labels
 
-/** GS1 mod 10 over the data digits (carriers.md "Tracking numbers"): weights 3, 1, … from the right. */
+/** GS1 mod 10 over the data digits (docs/carriers.md, "Tracking numbers"): weights 3, 1, … from the right. */
 function mod10(digits: string): number {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) sum += Number(digits[digits.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);

@@ -158,9 +158,9 @@ async function ship(ctx: AdapterContext, req: ShipRequest): Promise<AdapterResul
 }
 
 /**
- * A file behind one of the shipment's links (the `label`, carriers.md §5.3; the `commercialInvoice`): fetched as the
- * binary its media type names, on Canada Post's own host only (a link elsewhere is not followed: the answer does not
- * choose where we send the API key), and checked to be the file asked for.
+ * A file behind one of the shipment's links (the `label`, docs/canadapost.md, "Labels"; the `commercialInvoice`):
+ * fetched as the binary its media type names, on Canada Post's own host only (a link elsewhere is not followed: the
+ * answer does not choose where we send the API key), and checked to be the file asked for.
  */
 async function fetchArtifact(
   ctx: AdapterContext,

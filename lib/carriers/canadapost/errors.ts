@@ -4,11 +4,12 @@ import { excerpt } from "@/lib/validation";
 import { list, node, parseXml, text } from "./xml";
 
 /**
- * Canada Post's refusals (carriers.md §5.6): `<messages><message><code/><description/></message></messages>`, each
- * message one of ours with Canada Post's code and words. Codes that mean our side must act are ours: a 401/403 or
- * E002 ("AAA Authentication Failure") is `carrier_auth_failed`; "Rejected by SLM Monitor" (its throttle, answered
- * with code `Server` whatever the status, §5.7) is `carrier_rate_limited`; any other 5xx `carrier_unavailable`.
- * The adapter's own codes are `CANADAPOST_…` (Canada Post's are short: E002, 004, 8512, Server).
+ * Canada Post's refusals (docs/canadapost.md, "Errors"): each `<message>` of
+ * `<messages><message><code/><description/></message></messages>` is one of ours with Canada Post's code and words.
+ * Codes that mean our side must act are ours: a 401/403 or E002 ("AAA Authentication Failure") is
+ * `carrier_auth_failed`; "Rejected by SLM Monitor" (its throttle, answered with code `Server` whatever the status) is
+ * `carrier_rate_limited`; any other 5xx `carrier_unavailable`. The adapter's own codes are `CANADAPOST_…` (Canada
+ * Post's are short: E002, 004, 8512, Server).
  */
 
 interface CpMessage {

@@ -6,9 +6,9 @@ import type { MailingScenario } from "./requests";
 import { amount, buildXml, list, NAMESPACE, node, parseXml, text } from "./xml";
 
 /**
- * Get Rates (carriers.md §5.2): `POST /rs/ship/price`, a `mailing-scenario` (rating.xsd) for the one parcel, from a
- * Canadian postal code to a Canadian postal code, a US ZIP code or a country. Quotes are in CAD (Canada Post's only
- * currency; the answer names none).
+ * Get Rates (docs/canadapost.md, "Rates"): `POST /rs/ship/price`, a `mailing-scenario` (rating.xsd) for the one parcel,
+ * from a Canadian postal code to a Canadian postal code, a US ZIP code or a country. Quotes are in CAD (Canada Post's
+ * only currency; the answer names none).
  */
 
 /** Where the parcel goes, in rating.xsd's `destination` choice. */

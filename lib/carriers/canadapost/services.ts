@@ -1,9 +1,9 @@
 import type { ServiceDeclaration } from "@/lib/carriers/types";
 
 /**
- * Canada Post's parcel services by code (carriers.md §5.2; karrio's `ServiceType`, the codes Canada Post's Discover
- * Services answers). Codes starting `DOM.` stay in Canada, `USA.` go to the United States, `INT.` elsewhere. Canada
- * Post names each service in its rate answer too; the quote keeps Canada Post's name.
+ * Canada Post's parcel services by code (docs/canadapost.md, "Services"; karrio's `ServiceType`, the codes Canada
+ * Post's Discover Services answers). Codes starting `DOM.` stay in Canada, `USA.` go to the United States, `INT.`
+ * elsewhere. Canada Post names each service in its rate answer too; the quote keeps Canada Post's name.
  */
 export const CANADAPOST_SERVICES: readonly ServiceDeclaration[] = [
   { code: "DOM.RP", name: "Regular Parcel", scope: "domestic" },

@@ -25,10 +25,10 @@ import type {
 import { amount, buildXml, list, NAMESPACE, node, parseXml, text } from "./xml";
 
 /**
- * Create Shipment (contract, shipment.xsd) and Create Non-Contract Shipment (ncshipment.xsd), carriers.md §5.3.
- * Both answer the shipment's id, its tracking PIN and links; the label is not in the answer but behind its `label`
- * link (adapter.ts fetches it). A contract shipment names the label's stock and encoding (`print-preferences`); a
- * non-contract one has no such element, so Canada Post draws it as a PDF.
+ * Create Shipment (contract, shipment.xsd) and Create Non-Contract Shipment (ncshipment.xsd; docs/canadapost.md,
+ * "Labels"). Both answer the shipment's id, its tracking PIN and links; the label is not in the answer but behind its
+ * `label` link (adapter.ts fetches it). A contract shipment names the label's stock and encoding (`print-preferences`);
+ * a non-contract one has no such element, so Canada Post draws it as a PDF.
  */
 
 export interface ShipOptions {

@@ -11,8 +11,9 @@ import { canadapostStatus } from "./status";
 import { list, node, parseXml, text } from "./xml";
 
 /**
- * Get Tracking Details (carriers.md §5.4; track.xsd `tracking-detail`): `GET /vis/track/pin/{pin}/detail`, one PIN per
- * call. `significant-events/occurrence` come newest first with Canada Post's local date, time and zone.
+ * Get Tracking Details (docs/canadapost.md, "Tracking"; track.xsd `tracking-detail`):
+ * `GET /vis/track/pin/{pin}/detail`, one PIN per call. `significant-events/occurrence` come newest first with Canada
+ * Post's local date, time and zone.
  */
 
 /**

@@ -11,7 +11,8 @@ import type { RefundRequest } from "./requests";
 import { buildXml, NAMESPACE, node, parseXml, text } from "./xml";
 
 /**
- * Cancelling a Canada Post label (carriers.md §5.5), decided by the shipment's details, as karrio does:
+ * Cancelling a Canada Post label (docs/canadapost.md, "Void and refunds"), decided by the shipment's details, as
+ * karrio does:
  *
  * - details answer 404: the shipment is gone, voided before (a cancellation whose first answer was lost): voided;
  * - `refund-request-info` in the details: a refund was asked for before: that refund, still pending;

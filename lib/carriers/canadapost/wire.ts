@@ -7,8 +7,8 @@ import { readShippingOptions } from "@/lib/schemas/options";
 import type { Dimensions, OptionElement } from "./requests";
 
 /**
- * What rating and shipping send alike (carriers.md §5.2): kilograms to 3 decimals and centimetres to 1, rounded up
- * (never under-declared); Canadian postal codes upper case without the space; options as `<option-code>`s.
+ * What rating and shipping send alike (docs/canadapost.md, "Rates"): kilograms to 3 decimals and centimetres to 1,
+ * rounded up (never under-declared); Canadian postal codes upper case without the space; options as `<option-code>`s.
  */
 
 /** Up to `places` decimals, rounded up; the float noise of a conversion (2.5000000001) is not a step up. */

@@ -2,9 +2,9 @@ import { XMLBuilder, XMLParser } from "fast-xml-parser";
 import { CarrierError } from "@/lib/carriers/types";
 
 /**
- * Canada Post's XML (carriers.md §5), built and read with fast-xml-parser: never by string concatenation, so a
- * name with `&` or `<` is escaped by the library. Every call carries the operation's vendor media type in `Accept`
- * (and `Content-Type` for a body): Canada Post refuses `*\/*` and a wrong version.
+ * Canada Post's XML (docs/canadapost.md), built and read with fast-xml-parser: never by string concatenation, so a name
+ * with `&` or `<` is escaped by the library. Every call carries the operation's vendor media type in `Accept` (and
+ * `Content-Type` for a body): Canada Post refuses `*\/*` and a wrong version.
  */
 
 export const MEDIA = {

@@ -1,9 +1,9 @@
 /**
  * FedEx's own list of tracking status codes, as FedEx publishes it: the "Tracking Status Codes" page
- * (`/work/shared/carrier-specs/fedex/Tracking-Status-Codes.html`, FedEx's page as vendored in karrioapi/karrio @
- * deea10f, modules/connectors/fedex/vendor/). Its three tables, in FedEx's order and spelling (FedEx writes "Ow";
- * codes are compared in capitals). track.json names where the codes travel (`latestStatusDetail.code`,
- * `derivedCode`, `scanEvents[].eventType`, `derivedStatusCode`) without listing them.
+ * (`test/emulator/specs/fedex/Tracking-Status-Codes.html`, FedEx's page as vendored in karrioapi/karrio @ deea10f,
+ * modules/connectors/fedex/vendor/). Its three tables, in FedEx's order and spelling (FedEx writes "Ow"; codes are
+ * compared in capitals). track.json names where the codes travel (`latestStatusDetail.code`, `derivedCode`,
+ * `scanEvents[].eventType`, `derivedStatusCode`) without listing them.
  *
  * Checked in so that the coverage test (status.test.ts) needs nothing outside the repository. "Movement" and
  * "Regulatory" are status codes; "Possession" says who holds the parcel (and reuses CA, RC and SP).

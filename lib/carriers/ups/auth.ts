@@ -6,11 +6,11 @@ import { CarrierError, type AdapterContext } from "@/lib/carriers/types";
 import { authFailed, errorFromResponse, jsonOrNull, upsErrors } from "@/lib/carriers/ups/errors";
 
 /**
- * UPS OAuth client credentials (OAuthClientCredentials.yaml; carriers.md §1.1): `POST /security/v1/oauth/token`
- * with the client id and secret as a Basic header and `grant_type=client_credentials`; the answer's values are all
- * strings (`"expires_in": "14399"`). The token is cached per credentials and environment and reused until shortly
- * before it expires (UPS throttles its token endpoint); a business call answered 401 drops that token and is sent
- * once more with a new one, and a second 401 is `carrier_auth_failed`.
+ * UPS OAuth client credentials (OAuthClientCredentials.yaml; docs/ups.md, "Credentials"):
+ * `POST /security/v1/oauth/token` with the client id and secret as a Basic header and `grant_type=client_credentials`;
+ * the answer's values are all strings (`"expires_in": "14399"`). The token is cached per credentials and environment
+ * and reused until shortly before it expires (UPS throttles its token endpoint); a business call answered 401 drops
+ * that token and is sent once more with a new one, and a second 401 is `carrier_auth_failed`.
  */
 
 export const upsCredentialsSchema = z.strictObject({

@@ -3,7 +3,7 @@ import { CarrierError, carrierCode, type AdapterMessage } from "@/lib/carriers/t
 import { excerpt } from "@/lib/validation";
 
 /**
- * UPS's error answers (carriers.md §1.6) as our messages. Every UPS API answers a refusal as
+ * UPS's error answers (docs/ups.md, "Errors") as our messages. Every UPS API answers a refusal as
  * `{"response": {"errors": [{"code", "message"}]}}`; older ones used `Fault.detail.Errors.ErrorDetail`. Codes pass
  * through as UPS wrote them, except those that mean our side must act: 250002/250003 (credentials UPS does not
  * accept) and a 403 (Blocked Merchant) are `carrier_auth_failed`, and a 5xx is `carrier_unavailable` whatever code

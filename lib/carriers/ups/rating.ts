@@ -25,7 +25,7 @@ import { crossesCustomsBorder } from "@/lib/schemas/customs";
 import { excerpt } from "@/lib/validation";
 
 /**
- * Rating (Rating.yaml `/rating/{version}/{requestoption}`; carriers.md §1.2). Every service at once with
+ * Rating (Rating.yaml `/rating/{version}/{requestoption}`; docs/ups.md, "Rates"). Every service at once with
  * `Shoptimeintransit`, one service with `Ratetimeintransit`: the *timeintransit* options add transit days and an
  * arrival date, and need the shipment's total weight and a pickup date: the ship date on the origin's calendar, past
  * the connection's cut-off and the weekend (lib/carriers/ship-date.ts), which UPS counts transit days from.

@@ -18,9 +18,9 @@ import { detectLabelType } from "@/lib/labels/check";
 import { crossesCustomsBorder } from "@/lib/schemas/customs";
 
 /**
- * Ship (Shipping.yaml `/shipments/{version}/ship`; carriers.md §1.3). References: the client's reference and our
- * shipment key as the first and second reference number, per package inside the US and Puerto Rico and on the
- * shipment elsewhere (UPS takes each only there). Images come back as GIF (the only image UPS draws), ZPL as ZPL.
+ * Ship (Shipping.yaml `/shipments/{version}/ship`; docs/ups.md, "Labels"). References: the client's reference and our
+ * shipment key as the first and second reference number, per package inside the US and Puerto Rico and on the shipment
+ * elsewhere (UPS takes each only there). Images come back as GIF (the only image UPS draws), ZPL as ZPL.
  */
 
 export const SHIPPING_VERSION = "v2409";

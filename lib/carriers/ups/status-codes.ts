@@ -1,11 +1,11 @@
 /**
  * UPS's own list of tracking status codes (`status.statusCode` / `currentStatus.statusCode` of a track answer), as
- * UPS publishes it. Tracking.yaml (`/work/shared/carrier-specs/ups/Tracking.yaml`, UPS-API/api-documentation @
- * e6f36df, MIT) declares the field in components.schemas.Status.statusCode ("The activity package detail status code
- * see API Codes for possible values", example '003') without listing them; the list is UPS's Tracking API appendix
- * "API Codes → Status/Description Codes", here as vendored in karrioapi/karrio @ 597cf2a,
- * modules/connectors/ups/vendors/Tracking-status-description-codes.html (UPS's text; codes as UPS writes them
- * there, unpadded, while answers pad them to three digits: "3" is "003").
+ * UPS publishes it. Tracking.yaml (`test/emulator/specs/ups/Tracking.yaml`, UPS-API/api-documentation @ e6f36df, MIT)
+ * declares the field in components.schemas.Status.statusCode ("The activity package detail status code see API Codes
+ * for possible values", example '003') without listing them; the list is UPS's Tracking API appendix "API Codes →
+ * Status/Description Codes", here as vendored in karrioapi/karrio @ 597cf2a,
+ * modules/connectors/ups/vendors/Tracking-status-description-codes.html (UPS's text; codes as UPS writes them there,
+ * unpadded, while answers pad them to three digits: "3" is "003").
  *
  * Checked in so that the coverage test (status.test.ts) needs nothing outside the repository: every code our table
  * maps must be one of these, and every one of these is mapped or has a written reason.

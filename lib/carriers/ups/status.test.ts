@@ -3,7 +3,7 @@ import type { TrackerStatus } from "@/lib/carriers/types";
 import { UPS_STATUS_BY_CODE, UPS_TYPE_DECIDES, upsTrackerStatus, type UpsStatus } from "@/lib/carriers/ups/status";
 import { UPS_ACTIVITY_TYPES, UPS_STATUS_CODES } from "@/lib/carriers/ups/status-codes";
 
-/** carriers.md §1.4: UPS activity type, 3-digit status code and scan code → our status. */
+/** UPS activity type, 3-digit status code and scan code → our status (docs/ups.md, "Tracking"). */
 const TABLE: [UpsStatus, TrackerStatus, string][] = [
   [{ type: "M", code: "MP", statusCode: "003" }, "pending", "label created (billing information received)"],
   [{ type: "MV", code: "MV", statusCode: "007" }, "cancelled", "label voided"],

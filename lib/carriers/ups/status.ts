@@ -1,11 +1,11 @@
 import type { TrackerStatus } from "@/lib/carriers/types";
 
 /**
- * A UPS tracking status as ours (carriers.md §1.4). UPS gives three things: `type`, the activity type (M label
+ * A UPS tracking status as ours (docs/ups.md, "Tracking"). UPS gives three things: `type`, the activity type (M label
  * created, MV label voided, I in transit or out for delivery, D delivered, X exception, NA not available, U update,
- * DO/DD/W freight only); `statusCode`, a 3-digit status/description code that says which kind of "I" or "X" it is;
- * and `code`, a 2-letter scan code (OT out for delivery, OR/PU picked up, …). UPS's lists of types and status codes
- * are in status-codes.ts; status.test.ts holds this table to them.
+ * DO/DD/W freight only); `statusCode`, a 3-digit status/description code that says which kind of "I" or "X" it is; and
+ * `code`, a 2-letter scan code (OT out for delivery, OR/PU picked up, …). UPS's lists of types and status codes are in
+ * status-codes.ts; status.test.ts holds this table to them.
  */
 export interface UpsStatus {
   type?: string | null;

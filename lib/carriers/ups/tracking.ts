@@ -11,9 +11,9 @@ import { isoFromUpsDate } from "@/lib/carriers/ups/wire";
 import { excerpt } from "@/lib/validation";
 
 /**
- * Tracking (Tracking.yaml `/track/v1/details/{inquiryNumber}`; carriers.md §1.4): one number per call. Not found
- * is a 200 whose shipment carries warning TW0001, or an error answer with TV1002 (invalid inquiry number); both
- * are `tracking_not_found`, as is UPS's 404.
+ * Tracking (Tracking.yaml `/track/v1/details/{inquiryNumber}`; docs/ups.md, "Tracking"): one number per call. Not found
+ * is a 200 whose shipment carries warning TW0001, or an error answer with TV1002 (invalid inquiry number); both are
+ * `tracking_not_found`, as is UPS's 404.
  */
 
 const NOT_FOUND_CODES = new Set(["TW0001", "TV1002"]);

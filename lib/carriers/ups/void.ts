@@ -10,11 +10,11 @@ import { asArray, badResponse, errorFromResponse, jsonOrNull, upsErrors } from "
 import { excerpt } from "@/lib/validation";
 
 /**
- * Void (Shipping.yaml `DELETE /shipments/{version}/void/cancel/{shipmentidentificationnumber}`; carriers.md §1.5).
+ * Void (Shipping.yaml `DELETE /shipments/{version}/void/cancel/{shipmentidentificationnumber}`; docs/ups.md, "Void").
  * Success is `ResponseStatus.Code` "1". A shipment voided before (a cancellation whose first answer was lost) must
- * settle as voided (docs/carriers.md): UPS reports it as a package status "Already Voided" (its package status code
- * 1 means "Voided or Already Voided") or refuses the void with an "already voided" error (code 190117, by UPS's
- * void error list; matched on the wording too). Either is a success with an info message.
+ * settle as voided (docs/carriers.md): UPS reports it as a package status "Already Voided" (its package status code 1
+ * means "Voided or Already Voided") or refuses the void with an "already voided" error (code 190117, by UPS's void
+ * error list; matched on the wording too). Either is a success with an info message.
  */
 
 const ALREADY_VOIDED_CODES = new Set(["190117"]);

@@ -179,8 +179,8 @@ export const uspsAdapter = defineAdapter({
   endpoints: { test: "https://apis-tem.usps.com", live: "https://apis.usps.com" },
   credentialsSchema: uspsCredentialsSchema,
   configSchema: uspsConfigSchema,
-  // USPS publishes no number; a new app gets about 60 requests an hour (carriers.md §3.7): one a minute, one number
-  // per call. `refresh_requests_per_minute` raises it once USPS raises the quota.
+  // USPS publishes no number; a new app gets about 60 requests an hour (docs/carriers.md, "Tracking budgets"): one a
+  // minute, one number per call. `refresh_requests_per_minute` raises it once USPS raises the quota.
   trackingBudget: { concurrency: 1, requestsPerMinute: 1, batchSize: 1 },
   rate,
   ship,

@@ -6,12 +6,12 @@ import type { components as Payments } from "@/lib/carriers/usps/generated/payme
 import { authFailed, errorFromResponse, jsonOrNull, uspsErrors } from "@/lib/carriers/usps/errors";
 
 /**
- * USPS's two tokens (carriers.md §3.1). Every v3 call carries an OAuth 2 access token (client credentials,
- * `POST /oauth2/v3/token`, for which USPS publishes no OpenAPI file); labels and their cancellation carry a second
- * one, the payment authorization token (payments.yaml `POST /payments/v3/payment-authorization`), which names the
- * account that pays and the parties by role. Both are cached per credentials and environment with their lifetimes:
- * the access token's `expires_in`, the payment token's eight hours (payments.yaml: "valid for eight hours after
- * issuance. The Payments API should not be called for every label").
+ * USPS's two tokens (docs/usps.md, "Credentials"). Every v3 call carries an OAuth 2 access token (client credentials,
+ * `POST /oauth2/v3/token`, for which USPS publishes no OpenAPI file); labels and their cancellation carry a second one,
+ * the payment authorization token (payments.yaml `POST /payments/v3/payment-authorization`), which names the account
+ * that pays and the parties by role. Both are cached per credentials and environment with their lifetimes: the access
+ * token's `expires_in`, the payment token's eight hours (payments.yaml: "valid for eight hours after issuance. The
+ * Payments API should not be called for every label").
  *
  * A call answered 401 drops the tokens it carried and is sent once more with fresh ones; a second 401 is
  * `carrier_auth_failed`. A refused payment authorization names the payment account, not the OAuth client, so the

@@ -18,10 +18,10 @@ import { PRE_SHIPMENT_CODES, USPS_STATUS_BY_CODE } from "@/lib/carriers/usps/sta
 
 /**
  * Cancelling a label (domestic-labels.yaml `DELETE /labels/v3/label/{trackingNumber}`, international-labels.yaml
- * `DELETE /international-labels/v3/international-label/{trackingNumber}`; carriers.md §3.5), with the payment
- * token. USPS answers `CANCELED` when the label is voided before it was billed (no refund to wait for), or
- * `DISPUTED` with a `disputeId` once the label was in a Shipping Services File: USPS has opened a refund request,
- * which we report as pending under that id.
+ * `DELETE /international-labels/v3/international-label/{trackingNumber}`; docs/usps.md, "Cancel and refunds"), with the
+ * payment token. USPS answers `CANCELED` when the label is voided before it was billed (no refund to wait for), or
+ * `DISPUTED` with a `disputeId` once the label was in a Shipping Services File: USPS has opened a refund request, which
+ * we report as pending under that id.
  *
  * USPS publishes no call that reads a dispute's outcome (none of the vendored files has one), so `checkRefund`
  * reads what USPS does publish, the label's tracking: a scan of the parcel means the label was used, and USPS does

@@ -3,7 +3,7 @@ import { CarrierError, carrierCode, type AdapterMessage } from "@/lib/carriers/t
 import { excerpt } from "@/lib/validation";
 
 /**
- * USPS's error answers (every v3 file's `ErrorMessage`; carriers.md §3.6) as our messages:
+ * USPS's error answers (every v3 file's `ErrorMessage`; docs/usps.md, "Errors") as our messages:
  * `{"apiVersion", "error": {"code", "message", "errors": [{"status", "code", "title", "detail", "source"}]}}`. Each
  * `errors[]` item is one message with USPS's code and its `detail` (else `title`); without items, `error.code` and
  * `error.message`. The OAuth endpoint answers RFC 6749's `{"error", "error_description"}` instead.

@@ -30,11 +30,11 @@ import {
 
 /**
  * Labels (domestic-labels.yaml `POST /labels/v3/label`, international-labels.yaml
- * `POST /international-labels/v3/international-label`; carriers.md §3.3). Both are asked for as
- * `application/vnd.usps.labels+json`, which both files define: one JSON object with the label's metadata and the
- * label (and, at home, the receipt) as base64, instead of the default multipart answer. The label is 4×6, PDF or ZPL
- * at 203 dpi; the tracking number is the shipment's identifier. The request carries an `X-Idempotency-Key` made from
- * our shipment key and the payload, so USPS answers a purchase sent twice with the same label.
+ * `POST /international-labels/v3/international-label`; docs/usps.md, "Labels"). Both are asked for as
+ * `application/vnd.usps.labels+json`, which both files define: one JSON object with the label's metadata and the label
+ * (and, at home, the receipt) as base64, instead of the default multipart answer. The label is 4×6, PDF or ZPL at 203
+ * dpi; the tracking number is the shipment's identifier. The request carries an `X-Idempotency-Key` made from our
+ * shipment key and the payload, so USPS answers a purchase sent twice with the same label.
  */
 
 export const LABEL_ACCEPT = "application/vnd.usps.labels+json";

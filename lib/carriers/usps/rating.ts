@@ -14,10 +14,10 @@ import { measures, num, oneUspsParcel, originZip, packagingWarnings, zip5 } from
 import type { UspsCredentials } from "@/lib/carriers/usps/auth";
 
 /**
- * Rating through shipping options (shipping-options.yaml `POST /shipments/v3/options/search`; carriers.md §3.2):
- * one call answers every mail class with its prices and, at home, its delivery commitment. Domestic and
- * international requests differ (`DomesticOptionsRequest`, `InternationalOptionsRequest`); both are priced for the
- * connection's payment account at its price type. Currency is always USD.
+ * Rating through shipping options (shipping-options.yaml `POST /shipments/v3/options/search`; docs/usps.md, "Rates"):
+ * one call answers every mail class with its prices and, at home, its delivery commitment. Domestic and international
+ * requests differ (`DomesticOptionsRequest`, `InternationalOptionsRequest`); both are priced for the connection's
+ * payment account at its price type. Currency is always USD.
  */
 
 type DomesticRequest = Options["schemas"]["DomesticOptionsRequest"];

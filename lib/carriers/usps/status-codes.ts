@@ -2,7 +2,7 @@
  * USPS's tracking event codes (`trackingEvents[].eventCode`), as tracking.yaml points to them: Publication 199,
  * Appendix G-4 "USPS Domestic Tracking Scan Events". USPS publishes that table as a PDF outside its API files, so
  * it is not vendored: this list is our transcription of the codes a parcel's label sees, with USPS's wording, and
- * carriers.md §3.4's karrio fixture (GX, 03, SF, 10, T1, TL, A1, 07, OF, 01) is part of it. Checked in so that the
+ * karrio's USPS tracking fixture (GX, 03, SF, 10, T1, TL, A1, 07, OF, 01) is part of it. Checked in so that the
  * coverage test (status.test.ts) needs nothing outside the repository; a code USPS adds later reads as movement.
  */
 export const USPS_EVENT_CODES: readonly (readonly [string, string])[] = [

@@ -9,8 +9,8 @@ import { badResponse } from "@/lib/carriers/usps/errors";
 import { uspsStatus } from "@/lib/carriers/usps/status";
 
 /**
- * Tracking (tracking.yaml `GET /tracking/v3/tracking/{trackingNumber}?expand=DETAIL`; carriers.md §3.4): one number
- * per call, its events newest first. An event's `eventTimestamp` is the local time where it happened (read as
+ * Tracking (tracking.yaml `GET /tracking/v3/tracking/{trackingNumber}?expand=DETAIL`; docs/usps.md, "Tracking"): one
+ * number per call, its events newest first. An event's `eventTimestamp` is the local time where it happened (read as
  * written), `GMTTimestamp` the instant (used for ordering). USPS writes mail class names with HTML in them
  * ("Priority Mail<SUP>&#153;</SUP>"): tags are dropped and entities decoded before they reach a client.
  */

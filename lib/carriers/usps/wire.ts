@@ -10,8 +10,8 @@ import { oneParcel } from "@/lib/carriers/parcels";
 import { convertLength, convertWeight } from "@/lib/carriers/units";
 
 /**
- * What every USPS request shares (carriers.md §3.2, §3.3): weights in pounds and dimensions in inches (the v3 files
- * take no other unit), US ZIP Codes, names split in first and last, and USPS's field lengths.
+ * What every USPS request shares (docs/usps.md, "Rates" and "Labels"): weights in pounds and dimensions in inches (the
+ * v3 files take no other unit), US ZIP Codes, names split in first and last, and USPS's field lengths.
  */
 
 /** A weight in pounds, rounded up to a hundredth (never under-declared), at least 0.01. */
