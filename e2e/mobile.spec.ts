@@ -38,6 +38,17 @@ test.describe("at 390 px wide", () => {
       expect(overflow, `${path} is wider than the screen by ${overflow} px`).toBeLessThanOrEqual(0);
       await checkPage(page, `mobile-${name}`);
     }
+
+    // The list's table scrolls inside its card, and its first column stays put while the others pass under it.
+    await page.goto("/shipments");
+    const table = page.locator('[data-slot="table-container"]').first();
+    const [first, second] = [table.locator("th").nth(0), table.locator("th").nth(1)];
+    const x = async (cell: typeof first) => (await cell.boundingBox())!.x;
+    const before = [await x(first), await x(second)];
+    await table.evaluate((el) => el.scrollBy({ left: 200 }));
+    await expect.poll(() => table.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    expect(await x(first)).toBe(before[0]);
+    expect(await x(second)).toBeLessThan(before[1]!);
   });
 
   test("the navigation is a menu that closes once a page is chosen", async ({ page }) => {

@@ -1,9 +1,10 @@
 import { cn } from "@/components/ui/cn";
 
 /**
- * A plain semantic table; the wrapper scrolls sideways on narrow screens instead of squeezing columns. A table with
- * no link or button in its rows gives a `scrollLabel`: the wrapper is then a named region in the tab order, so a
- * keyboard can scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable).
+ * A plain semantic table; the wrapper scrolls sideways on narrow screens instead of squeezing columns, and there the
+ * first column stays put, so a row can still be told apart (it carries the card's background: the scrolled cells
+ * pass under it). A table with no link or button in its rows gives a `scrollLabel`: the wrapper is then a named
+ * region in the tab order, so a keyboard can scroll it too (WCAG 2.1.1; axe's scrollable-region-focusable).
  */
 export function Table({ className, scrollLabel, ...props }: React.ComponentProps<"table"> & { scrollLabel?: string }) {
   return (
@@ -12,7 +13,16 @@ export function Table({ className, scrollLabel, ...props }: React.ComponentProps
       className="relative w-full overflow-x-auto focus-visible:outline-2 focus-visible:outline-ring"
       {...(scrollLabel ? { role: "region", "aria-label": scrollLabel, tabIndex: 0 } : {})}
     >
-      <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
+      <table
+        data-slot="table"
+        className={cn(
+          // Below md only: a sticky cell sits above the row's stretched link, so on wide screens, where tables
+          // rarely scroll, the whole row stays a target.
+          "w-full caption-bottom text-sm max-md:[&_tr>:first-child]:sticky max-md:[&_tr>:first-child]:left-0 max-md:[&_tr>:first-child]:z-20 max-md:[&_tr>:first-child]:bg-card",
+          className,
+        )}
+        {...props}
+      />
     </div>
   );
 }
