@@ -41,6 +41,26 @@ test.describe("nothing typed is lost", () => {
     await expect(shipTo(page).getByLabel(/^Company/)).toHaveValue("Zeta Co");
   });
 
+  test("“Next label” after a purchase keeps ship-from and parcel, and starts the rest blank", async ({ page }) => {
+    await fillLabel(page, `NEXT-${Date.now()}`);
+    const from = page.getByRole("group", { name: "Ship from" });
+    await from.getByLabel(/^Street address/).fill("77 Next Dock Rd");
+    await field(page, "Weight").fill("3.75");
+    await page.getByRole("button", { name: "Get rates" }).click();
+    await expect(page.getByRole("radio", { name: /Sandbox/ }).first()).toBeChecked();
+    await page.getByRole("button", { name: /^Buy label/ }).click();
+    await expect(page).toHaveURL(/\/shipments\/shp_[0-9a-f]{32}$/, { timeout: 30_000 });
+
+    // The toast's own button, from the keyboard's reach as from the mouse's.
+    await page.locator("[data-sonner-toast]").getByRole("button", { name: "Next label" }).click();
+    await expect(page).toHaveURL(/\/shipments\/new$/);
+    await expect(from.getByLabel(/^Street address/)).toHaveValue("77 Next Dock Rd");
+    await expect(field(page, "Weight")).toHaveValue("3.75");
+    await expect(shipTo(page).getByLabel(/^Name/)).toHaveValue("");
+    await expect(shipTo(page).getByLabel(/^Street address/)).toHaveValue("");
+    await expect(field(page, "Reference")).toHaveValue("");
+  });
+
   test("a reload keeps the draft, and leaving through a link asks first", async ({ page }) => {
     const reference = `DRAFT-${Date.now()}`;
     await fillLabel(page, reference);
