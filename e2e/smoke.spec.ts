@@ -29,7 +29,18 @@ test.describe("the running app", () => {
   });
 
   test("a followed link shows the coming page's shape at once, then the page", async ({ page }) => {
+    // The link prefetches its page down to the loading state (the tree, then the route's prefetch): that is what
+    // shows at once. A click before it arrived would wait for the page itself.
+    const prefetched = page.waitForResponse((r) => {
+      const headers = r.request().headers();
+      return (
+        new URL(r.url()).pathname === "/trackers" &&
+        headers["next-router-prefetch"] === "1" &&
+        !headers["next-router-segment-prefetch"]
+      );
+    });
     await signIn(page, OWNER);
+    await prefetched;
     // The page itself is held back; the loading state the link prefetched is not.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
