@@ -15,6 +15,7 @@ import { BatchRowsTable } from "./batch-rows-table";
 import { BatchStateBadge, batchTitle } from "./batch-state-badge";
 import { BatchSummary } from "./batch-summary";
 import { BATCH_ROWS_PER_PAGE, batchRowParams, batchRowsQuery, type BatchRowParams } from "./search-params";
+import { PageTitle } from "@/components/shell/page-header";
 
 /** How often a working batch is read again: often enough to watch, far below any carrier's pace. */
 const POLL_MS = 1_500;
@@ -54,7 +55,7 @@ export function BatchView({ initial, initialParams }: { initial: BatchWithRowsJs
     <div className="grid grid-cols-1 gap-5">
       <div className="grid gap-2">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere">{batchTitle(batch)}</h1>
+          <PageTitle className="min-w-0 wrap-anywhere">{batchTitle(batch)}</PageTitle>
           <BatchStateBadge state={batch.state} />
         </div>
         <p className="text-sm text-muted-foreground">

@@ -1,5 +1,6 @@
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { roleAllows, type Role } from "@/lib/auth/roles";
+import { PageTitle } from "@/components/shell/page-header";
 
 type Section = "account" | "connections" | "addresses" | "parcels" | "api-keys" | "webhooks" | "team" | "audit";
 
@@ -28,7 +29,7 @@ export function SettingsHeader({ current, role }: { current: Section; role: Role
   }));
   return (
     <header className="grid gap-4">
-      <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
+      <PageTitle>Settings</PageTitle>
       <LinkTabs label="Settings" items={items} />
     </header>
   );

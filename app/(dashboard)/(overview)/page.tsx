@@ -17,6 +17,7 @@ import { requireSession } from "@/lib/dashboard/session";
 import { startOfDay } from "@/lib/dashboard/zoned-day";
 import { labelSpend } from "@/lib/shipments/label-spend";
 import { trackerOverview } from "@/lib/trackers/tracker-overview";
+import { PageHeader } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -41,13 +42,15 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const testMode = mode === "test";
   const tracking = await trackerOverview({ ctx, since, until, testMode });
   const header = (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
-      <Link href="/shipments/new" className={buttonVariants()}>
-        <Plus aria-hidden />
-        Create label
-      </Link>
-    </div>
+    <PageHeader
+      title="Overview"
+      action={
+        <Link href="/shipments/new" className={buttonVariants()}>
+          <Plus aria-hidden />
+          Create label
+        </Link>
+      }
+    />
   );
   if (!spend.everBought && tracking.inTransit === 0 && tracking.exceptions.count === 0) {
     return (

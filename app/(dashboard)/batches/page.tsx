@@ -10,6 +10,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { listBatches } from "@/lib/batches/manage-batch";
 import { formatCount } from "@/lib/client/format";
 import { requireSession } from "@/lib/dashboard/session";
+import { PageHeader } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "Batches" };
 
@@ -28,10 +29,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
   );
   return (
     <div className="grid grid-cols-1 gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">Batches</h1>
-        {upload}
-      </div>
+      <PageHeader title="Batches" action={upload} />
       {list.results.length > 0 ? (
         <>
           <p className="text-sm text-muted-foreground">

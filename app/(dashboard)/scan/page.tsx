@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ScanStation } from "@/components/scan/scan-station";
 import { requireSession } from "@/lib/dashboard/session";
+import { PageHeader } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "Scan to print" };
 
@@ -8,12 +9,10 @@ export default async function ScanPage() {
   await requireSession();
   return (
     <div className="grid gap-5">
-      <div className="grid gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">Scan to print</h1>
-        <p className="text-sm text-muted-foreground">
-          Scan an order&apos;s barcode or a label: its label prints and the box is ready for the next one.
-        </p>
-      </div>
+      <PageHeader
+        title="Scan to print"
+        description="Scan an order's barcode or a label: its label prints and the box is ready for the next one."
+      />
       <ScanStation />
     </div>
   );

@@ -16,6 +16,7 @@ import { requireSession } from "@/lib/dashboard/session";
 import { countShipmentsByStatus } from "@/lib/shipments/count-by-status";
 import { listShipments } from "@/lib/shipments/list-shipments";
 import { formatCount } from "@/lib/client/format";
+import { PageHeader } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "Shipments" };
 
@@ -34,13 +35,15 @@ export default async function ShipmentsPage({ searchParams }: { searchParams: Pr
 
   return (
     <div className="grid grid-cols-1 gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">Shipments</h1>
-        <Link href="/shipments/new" className={buttonVariants()}>
-          <Plus aria-hidden />
-          Create label
-        </Link>
-      </div>
+      <PageHeader
+        title="Shipments"
+        action={
+          <Link href="/shipments/new" className={buttonVariants()}>
+            <Plus aria-hidden />
+            Create label
+          </Link>
+        }
+      />
       <LinkTabs
         label="Shipment status"
         items={SHIPMENT_TAB_KEYS.map((tab) => ({

@@ -21,6 +21,7 @@ import { TRACKER_TABS, TRACKER_TAB_KEYS, trackerTabCount } from "@/lib/dashboard
 import { countTrackersByStatus } from "@/lib/trackers/count-by-status";
 import { listTrackers } from "@/lib/trackers/list-trackers";
 import { formatCount } from "@/lib/client/format";
+import { PageHeader } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "Trackers" };
 
@@ -42,15 +43,11 @@ export default async function TrackersPage({ searchParams }: { searchParams: Pro
 
   return (
     <div className="grid grid-cols-1 gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight">Trackers</h1>
-          <p className="text-sm text-muted-foreground">
-            Every label bought here, and any number you track: refreshed in the background.
-          </p>
-        </div>
-        <TrackParcelDialog carriers={carriers} />
-      </div>
+      <PageHeader
+        title="Trackers"
+        description="Every label bought here, and any number you track: refreshed in the background."
+        action={<TrackParcelDialog carriers={carriers} />}
+      />
       <LinkTabs
         label="Tracker status"
         items={TRACKER_TAB_KEYS.map((tab) => ({

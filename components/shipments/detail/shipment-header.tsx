@@ -4,6 +4,7 @@ import { ShipmentStatusBadge } from "@/components/shipments/shipment-status-badg
 import { CopyButton } from "@/components/forms/copy-button";
 import { recipientName } from "@/lib/client/format";
 import type { Shipment } from "@/lib/schemas/shipment";
+import { PageTitle } from "@/components/shell/page-header";
 
 /** What a clerk reads about the price of a label voided by a refund request (docs/api.md, "Refunds"). */
 const REFUND_WORDS: Record<NonNullable<Shipment["refund"]>["status"], string> = {
@@ -28,10 +29,10 @@ export function ShipmentHeader({
     <header className="grid gap-4">
       <div className="grid min-w-0 gap-2">
         <div className="flex flex-wrap items-center gap-2">
-          <h1 className="text-2xl font-semibold tracking-tight">
+          <PageTitle>
             Shipment to {to}
             {place && <span className="font-normal text-muted-foreground"> · {place}</span>}
-          </h1>
+          </PageTitle>
           <ShipmentStatusBadge status={shipment.status} />
           {shipment.test_mode && <TestBadge />}
         </div>

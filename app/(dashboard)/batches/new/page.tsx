@@ -7,6 +7,7 @@ import { listCarriers } from "@/lib/connections/list-carriers";
 import { listConnections } from "@/lib/connections/list-connections";
 import { defaultValues } from "@/lib/client/create-label/form-defaults";
 import { requireSession } from "@/lib/dashboard/session";
+import { PageHeader } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "New batch" };
 
@@ -29,7 +30,7 @@ export default async function NewBatchPage() {
     );
   return (
     <div className="grid grid-cols-1 gap-5">
-      <h1 className="text-2xl font-semibold tracking-tight">New batch</h1>
+      <PageHeader title="New batch" />
       <NewBatchFormView
         savedMapping={saved.mapping}
         shipper={defaultValues({ shipFrom }).shipper}

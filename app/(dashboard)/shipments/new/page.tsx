@@ -7,6 +7,7 @@ import { requireSession } from "@/lib/dashboard/session";
 import { MAX_PARCEL_PRESETS } from "@/lib/orgs/parcel-presets/create-parcel-preset";
 import { listParcelPresets } from "@/lib/orgs/parcel-presets/get-parcel-preset";
 import { getRateRule } from "@/lib/orgs/rate-rule";
+import { PageHeader } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "Create label" };
 
@@ -29,7 +30,7 @@ export default async function CreateLabelPage() {
     }));
   return (
     <div className="grid grid-cols-1 gap-5">
-      <h1 className="text-2xl font-semibold tracking-tight">Create label</h1>
+      <PageHeader title="Create label" />
       <CreateLabelForm
         defaults={{ shipFrom, signer: user.name }}
         carriers={carriers}

@@ -12,6 +12,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { requireSession } from "@/lib/dashboard/session";
 import { NotFoundError } from "@/lib/errors";
 import { getTracker } from "@/lib/trackers/get-tracker";
+import { PageTitle } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "Tracker" };
 
@@ -60,10 +61,10 @@ export default async function TrackerPage({ params }: { params: Promise<{ id: st
       </Link>
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="grid gap-1">
-          <h1 className="flex items-center gap-2 font-mono text-2xl font-semibold tracking-tight">
+          <PageTitle className="flex items-center gap-2 font-mono">
             {tracker.tracking_number}
             {tracker.test_mode && <TestBadge />}
-          </h1>
+          </PageTitle>
           <p className="text-sm text-muted-foreground">{tracker.carrier_name}</p>
         </div>
         <TrackerActions id={tracker.id} trackingNumber={tracker.tracking_number} />

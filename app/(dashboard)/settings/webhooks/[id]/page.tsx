@@ -14,6 +14,7 @@ import { requireSession } from "@/lib/dashboard/session";
 import { NotFoundError } from "@/lib/errors";
 import { getEndpoint } from "@/lib/webhooks/get-endpoint";
 import { listEndpointAttempts } from "@/lib/webhooks/list-attempts";
+import { PageTitle } from "@/components/shell/page-header";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
@@ -40,7 +41,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
         >
           <ArrowLeft aria-hidden className="size-4" /> Webhooks
         </Link>
-        <h1 className="text-2xl font-semibold tracking-tight break-all">{endpoint.url}</h1>
+        <PageTitle className="break-all">{endpoint.url}</PageTitle>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <EndpointStatus endpoint={endpoint} />
           {endpoint.test_mode ? <TestBadge /> : <Badge>Live</Badge>}
