@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { POST as redeliver } from "@/app/v1/events/[id]/redeliver/route";
 import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
 import { getDb } from "@/lib/db/client";
-import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { auditEvents, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import type { EventType } from "@/lib/schemas/event";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "@/lib/webhooks/backoff";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
@@ -136,6 +136,11 @@ describe("signatures", () => {
     const { secret } = await rotateSecret({ ctx: await orgCtx(orgId), id, now: rotatedAt });
     const lastMoment = new Date(rotatedAt.getTime() + 86_400_000 - 1);
     const expiry = new Date(rotatedAt.getTime() + 86_400_000);
+    // Recorded without the secret: only that it changed, and until when the old one still signs.
+    const audit = await (await getDb()).select().from(auditEvents).where(eq(auditEvents.orgId, orgId));
+    expect(audit.filter((a) => a.action === "webhook_endpoint.secret_rotated")).toMatchObject([
+      { resourceId: id, summary: { previous_secret_expires_at: expiry.toISOString() } },
+    ]);
     await emit(orgId, [{ type: "tracker.updated" }], { now: rotatedAt });
     await send(id, () => lastMoment);
     const during = r.received[0]!;

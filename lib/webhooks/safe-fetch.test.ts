@@ -5,7 +5,16 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeTimeouts } from "@/test/clock";
 import { senderReadsAnswer, startReceiver, type Receiver } from "@/test/webhook-receiver";
-import { isPublicAddress, safePost, urlProblem, type PostOptions, type PostResult } from "./safe-fetch";
+import {
+  isPublicAddress,
+  pinnedLookup,
+  pooledAgent,
+  safePost,
+  systemResolver,
+  urlProblem,
+  type PostOptions,
+  type PostResult,
+} from "./safe-fetch";
 
 const receivers: Receiver[] = [];
 const servers: (Server | TlsServer)[] = [];
@@ -136,6 +145,54 @@ describe("which addresses a webhook may reach", () => {
     expect(urlProblem("https://user@hooks.example.com/x", true)).toBe("invalid_url");
     expect(urlProblem("https://:pw@hooks.example.com/x", true)).toBe("invalid_url");
     expect(urlProblem("not a url", true)).toBe("invalid_url");
+  });
+});
+
+describe("the connection's addresses", () => {
+  const v4 = { address: "93.184.216.34", family: 4 as const };
+  const v6 = { address: "2606:2800:220:1::1", family: 6 as const };
+  /** What the pinned lookup answers for these lookup options: the error's code, or what the callback got. */
+  const ask = (options: { family?: number; all?: boolean }, addresses = [v4, v6]) =>
+    new Promise<unknown>((resolve) =>
+      pinnedLookup(addresses)("anything.test", options as never, (err, address, family) =>
+        resolve(err ? (err as NodeJS.ErrnoException).code : family === undefined ? address : [address, family]),
+      ),
+    );
+
+  it("answers only the checked addresses, of the family asked for, whatever the name", async () => {
+    expect(await ask({})).toEqual([v4.address, 4]);
+    expect(await ask({ family: 0 })).toEqual([v4.address, 4]);
+    expect(await ask({ family: 4 })).toEqual([v4.address, 4]);
+    expect(await ask({ family: 6 })).toEqual([v6.address, 6]);
+    expect(await ask({ all: true })).toEqual([v4, v6]);
+    expect(await ask({ family: 6, all: true })).toEqual([v6]);
+    expect(await ask({ family: 6 }, [v4])).toBe("ENOTFOUND");
+    expect(await ask({ family: 4 }, [v6])).toBe("ENOTFOUND");
+  });
+
+  it("reads a family 6 answer of the system's resolver as IPv6", async () => {
+    expect(await systemResolver("::1")).toEqual([{ address: "::1", family: 6 }]);
+    expect(await systemResolver("127.0.0.1")).toEqual([{ address: "127.0.0.1", family: 4 }]);
+  });
+
+  it("keeps one pool per scheme, host, port and set of checked addresses, and drops one unused for a minute", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const a = pooledAgent(true, "hooks.test", 443, [v4, v6]);
+    expect(pooledAgent(true, "hooks.test", 443, [v6, v4])).toBe(a);
+    expect(pooledAgent(false, "hooks.test", 443, [v4, v6])).not.toBe(a);
+    expect(pooledAgent(true, "hooks.test", 8443, [v4, v6])).not.toBe(a);
+    expect(pooledAgent(true, "other.test", 443, [v4, v6])).not.toBe(a);
+    expect(pooledAgent(true, "hooks.test", 443, [v4])).not.toBe(a);
+
+    // Unused for exactly a minute it stays; a moment longer and the next call drops it with its connections.
+    vi.advanceTimersByTime(60_000);
+    pooledAgent(false, "elsewhere.test", 80, [v4]);
+    expect(pooledAgent(true, "hooks.test", 443, [v4, v6])).toBe(a);
+    vi.advanceTimersByTime(60_001);
+    const destroy = vi.spyOn(a, "destroy");
+    pooledAgent(false, "elsewhere.test", 80, [v4]);
+    expect(destroy).toHaveBeenCalled();
+    expect(pooledAgent(true, "hooks.test", 443, [v4, v6])).not.toBe(a);
   });
 });
 

@@ -36,7 +36,7 @@ interface ResolvedAddress {
 /** Every address a host name resolves to. Injectable so tests can make a name resolve to anything. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-const systemResolver: Resolver = async (hostname) =>
+export const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
     address: a.address,
     family: a.family === 6 ? 6 : 4,
@@ -134,7 +134,7 @@ const pools = new Map<string, { agent: http.Agent; usedAt: number }>();
  * rebinding), and a receiver's deliveries, sent one after the other, reuse one connection instead of opening one
  * each (issue 35: that was most of an attempt's cost).
  */
-function pooledAgent(secure: boolean, host: string, port: number, addresses: ResolvedAddress[]): http.Agent {
+export function pooledAgent(secure: boolean, host: string, port: number, addresses: ResolvedAddress[]): http.Agent {
   const now = Date.now();
   for (const [key, pool] of pools) {
     if (now - pool.usedAt > POOL_UNUSED_MS) {
@@ -157,7 +157,7 @@ function pooledAgent(secure: boolean, host: string, port: number, addresses: Res
 const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1");
 
 /** A `lookup` for http.request that answers the addresses already checked, whatever name it is asked for. */
-function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
     const usable = wanted ? addresses.filter((a) => a.family === wanted) : addresses;
