@@ -6,11 +6,10 @@ import { BatchesTable } from "@/components/batches/batches-table";
 import { BATCHES_PER_PAGE, batchListUrl, loadBatchListParams } from "@/components/batches/search-params";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Pagination } from "@/components/ui/pagination";
 import { listBatches } from "@/lib/batches/manage-batch";
-import { formatCount } from "@/lib/client/format";
 import { requireSession } from "@/lib/dashboard/session";
 import { PageHeader } from "@/components/shell/page-header";
+import { ListResults } from "@/components/lists/list-results";
 
 export const metadata: Metadata = { title: "Batches" };
 
@@ -30,28 +29,24 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
   return (
     <div className="grid grid-cols-1 gap-5">
       <PageHeader title="Batches" action={upload} />
-      {list.results.length > 0 ? (
-        <>
-          <p className="text-sm text-muted-foreground">
-            {formatCount(list.count)} {list.count === 1 ? "batch" : "batches"}
-          </p>
-          <div className="rounded-lg border bg-card">
-            <BatchesTable batches={list.results} />
-          </div>
-          <Pagination
-            page={page}
-            pageCount={Math.ceil(list.count / BATCHES_PER_PAGE)}
-            href={(p) => batchListUrl("/batches", { page: p })}
+      <ListResults
+        count={list.count}
+        noun={["batch", "batches"]}
+        hasRows={list.results.length > 0}
+        page={page}
+        pageCount={Math.ceil(list.count / BATCHES_PER_PAGE)}
+        href={(p) => batchListUrl("/batches", { page: p })}
+        empty={
+          <EmptyState
+            icon={Layers}
+            title={list.count > 0 ? "This page is past the end of the list" : "No batches yet"}
+            description="A batch buys many labels at once: upload a CSV of orders, or select shipments in the Shipments list and choose Buy labels. Every row is checked and priced before anything is bought."
+            action={upload}
           />
-        </>
-      ) : (
-        <EmptyState
-          icon={Layers}
-          title={list.count > 0 ? "This page is past the end of the list" : "No batches yet"}
-          description="A batch buys many labels at once: upload a CSV of orders, or select shipments in the Shipments list and choose Buy labels. Every row is checked and priced before anything is bought."
-          action={upload}
-        />
-      )}
+        }
+      >
+        <BatchesTable batches={list.results} />
+      </ListResults>
     </div>
   );
 }

@@ -4,7 +4,6 @@ import type { SearchParams } from "nuqs/server";
 import { Plus } from "lucide-react";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { LinkTabs } from "@/components/ui/link-tabs";
-import { Pagination } from "@/components/ui/pagination";
 import { listFilters, listQuery } from "@/components/shipments/list-filters";
 import { SHIPMENTS_PER_PAGE, loadShipmentListParams, shipmentListUrl } from "@/components/shipments/search-params";
 import { ShipmentFilters } from "@/components/shipments/shipment-filters";
@@ -15,8 +14,8 @@ import { listConnections } from "@/lib/connections/list-connections";
 import { requireSession } from "@/lib/dashboard/session";
 import { countShipmentsByStatus } from "@/lib/shipments/count-by-status";
 import { listShipments } from "@/lib/shipments/list-shipments";
-import { formatCount } from "@/lib/client/format";
 import { PageHeader } from "@/components/shell/page-header";
+import { ListResults } from "@/components/lists/list-results";
 
 export const metadata: Metadata = { title: "Shipments" };
 
@@ -54,22 +53,22 @@ export default async function ShipmentsPage({ searchParams }: { searchParams: Pr
         }))}
       />
       <ShipmentFilters carriers={carriers} />
-      {list.results.length > 0 ? (
-        <>
-          <p className="text-sm text-muted-foreground">
-            {formatCount(list.count)} {list.count === 1 ? "shipment" : "shipments"}
-          </p>
-          <div className="rounded-lg border bg-card">
-            <ShipmentsTable shipments={list.results} />
-          </div>
-          <Pagination page={params.page} pageCount={pageCount} href={(page) => url({ page })} />
-        </>
-      ) : (
-        <ShipmentsEmpty
-          reason={list.count > 0 ? "page" : filtered || params.status !== "all" ? "filtered" : "none"}
-          clearHref={list.count > 0 ? url({ page: 1 }) : "/shipments"}
-        />
-      )}
+      <ListResults
+        count={list.count}
+        noun={["shipment", "shipments"]}
+        hasRows={list.results.length > 0}
+        page={params.page}
+        pageCount={pageCount}
+        href={(page) => url({ page })}
+        empty={
+          <ShipmentsEmpty
+            reason={list.count > 0 ? "page" : filtered || params.status !== "all" ? "filtered" : "none"}
+            clearHref={list.count > 0 ? url({ page: 1 }) : "/shipments"}
+          />
+        }
+      >
+        <ShipmentsTable shipments={list.results} />
+      </ListResults>
     </div>
   );
 }

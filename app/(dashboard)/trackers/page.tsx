@@ -3,7 +3,6 @@ import type { SearchParams } from "nuqs/server";
 import { Radar } from "lucide-react";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LinkTabs } from "@/components/ui/link-tabs";
-import { Pagination } from "@/components/ui/pagination";
 import {
   TRACKERS_PER_PAGE,
   loadTrackerListParams,
@@ -20,8 +19,8 @@ import { trackerShipments } from "@/lib/dashboard/tracker-shipments";
 import { TRACKER_TABS, TRACKER_TAB_KEYS, trackerTabCount } from "@/lib/dashboard/tracker-status";
 import { countTrackersByStatus } from "@/lib/trackers/count-by-status";
 import { listTrackers } from "@/lib/trackers/list-trackers";
-import { formatCount } from "@/lib/client/format";
 import { PageHeader } from "@/components/shell/page-header";
+import { ListResults } from "@/components/lists/list-results";
 
 export const metadata: Metadata = { title: "Trackers" };
 
@@ -58,33 +57,29 @@ export default async function TrackersPage({ searchParams }: { searchParams: Pro
         }))}
       />
       <TrackerFilters carriers={carriers} />
-      {list.results.length > 0 ? (
-        <>
-          <p className="text-sm text-muted-foreground">
-            {formatCount(list.count)} {list.count === 1 ? "tracker" : "trackers"}
-          </p>
-          <div className="rounded-lg border bg-card">
-            <TrackerTable trackers={list.results} shipments={shipments} />
-          </div>
-          <Pagination
-            page={params.page}
-            pageCount={Math.ceil(list.count / TRACKERS_PER_PAGE)}
-            href={(page) => url({ page })}
+      <ListResults
+        count={list.count}
+        noun={["tracker", "trackers"]}
+        hasRows={list.results.length > 0}
+        page={params.page}
+        pageCount={Math.ceil(list.count / TRACKERS_PER_PAGE)}
+        href={(page) => url({ page })}
+        empty={
+          <EmptyState
+            icon={Radar}
+            title={
+              list.count > 0 ? "No trackers on this page" : filtered ? "No tracker matches" : "No parcels followed yet"
+            }
+            description={
+              filtered
+                ? "Try another tab, or clear the search and carrier."
+                : "Every label bought here is tracked automatically; “Track a parcel” adds any other number."
+            }
           />
-        </>
-      ) : (
-        <EmptyState
-          icon={Radar}
-          title={
-            list.count > 0 ? "No trackers on this page" : filtered ? "No tracker matches" : "No parcels followed yet"
-          }
-          description={
-            filtered
-              ? "Try another tab, or clear the search and carrier."
-              : "Every label bought here is tracked automatically; “Track a parcel” adds any other number."
-          }
-        />
-      )}
+        }
+      >
+        <TrackerTable trackers={list.results} shipments={shipments} />
+      </ListResults>
     </div>
   );
 }
