@@ -175,8 +175,10 @@ describe("audit rows for API key changes", () => {
     for (const secret of [SECRET, hook.body.secret, rotated.body.secret, made.body.key]) {
       expect(text).not.toContain(secret);
     }
+    // Read in the summaries, not the ids: a random hex id holds a ZIP code like 78701 about once in a thousand runs.
+    const summaries = JSON.stringify(list.results.map((e) => e.summary));
     for (const personal of Object.values(shipment.recipient as Record<string, unknown>)) {
-      if (typeof personal === "string" && personal.length > 3) expect(text).not.toContain(personal);
+      if (typeof personal === "string" && personal.length > 3) expect(summaries).not.toContain(personal);
     }
   });
 
