@@ -63,6 +63,7 @@ function loadFont(file: string): Promise<LoadedFont> {
       const data = fontBytes(file);
       const font = fontkit.create(data);
       padSubsetGlyphs(font);
+      mapWithoutShaping(font);
       return { bytes: data, font, chars: new Set(font.characterSet), advances: new Map() };
     })();
     // A failed read is not remembered: the next document tries again.
@@ -103,6 +104,18 @@ function padSubsetGlyphs(font: Font): void {
     };
     return subset as unknown as ReturnType<Font["createSubset"]>;
   };
+}
+
+/**
+ * pdf-lib asks the font for the glyphs of each string it draws through `layout`, fontkit's whole OpenType shaping:
+ * substitutions, then positions pdf-lib throws away. It was a third of a label's time. Our widths already add up one
+ * advance per character (see `advance` below), so the glyphs are mapped the same way, one per character through the
+ * font's cmap (variation selectors kept): what is drawn is what was measured, and the PDF's text still reads back
+ * character for character. What this gives up is ligatures and mark positioning, which these fonts need for none of
+ * the scripts they cover once the text is NFC (a label's lines are normalized before they are drawn).
+ */
+function mapWithoutShaping(font: Font): void {
+  font.layout = ((text: string) => ({ glyphs: font.glyphsForString(text) })) as unknown as Font["layout"];
 }
 
 /** What we print for a character none of the fonts has (an emoji, a rare script). */

@@ -72,8 +72,9 @@ describe("renderPdfLabel", () => {
     const barcode = layout.find((e) => e.kind === "barcode")!;
     const bars = barcode.kind === "barcode" ? barcode.pattern.widths.filter((_, i) => i % 2 === 0).length : 0;
     const boxes = layout.filter((e) => e.kind === "box").length;
-    // pdf-lib fills each rectangle as a closed path ending in a lone `f` operator.
-    expect(ops.match(/^f$/gm)).toHaveLength(bars + boxes);
+    // Each bar is a rectangle (`re`) of one path, filled once; pdf-lib draws each box as a closed path and a fill.
+    expect(ops.match(/ re$/gm)).toHaveLength(bars);
+    expect(ops.match(/^f$/gm)).toHaveLength(boxes + 1);
   });
 
   it("prints Latin with accents, Chinese, Japanese, Korean, Greek and Cyrillic as given", async () => {
