@@ -1,17 +1,13 @@
 import Link from "next/link";
-import { Package, Plus } from "lucide-react";
+import { Package } from "lucide-react";
 import { buttonVariants } from "@/components/ui/button-variants";
+import { CreateLabelLink } from "@/components/shipments/create-label-link";
 import { EmptyState } from "@/components/ui/empty-state";
 import { InlineCode } from "@/components/ui/inline-code";
 
 /** The list with nothing to show: no shipment at all yet, or none that matches the filters (or on this page). */
 export function ShipmentsEmpty({ reason, clearHref }: { reason: "none" | "filtered" | "page"; clearHref: string }) {
-  const create = (
-    <Link href="/shipments/new" className={buttonVariants()}>
-      <Plus aria-hidden />
-      Create label
-    </Link>
-  );
+  const create = <CreateLabelLink />;
   if (reason === "none") {
     return (
       <EmptyState

@@ -1,7 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
-import { Plus } from "lucide-react";
 import { CarrierSpendCard } from "@/components/overview/carrier-spend-card";
 import { DailyCard } from "@/components/overview/daily-card";
 import { OverviewEmpty } from "@/components/overview/overview-empty";
@@ -9,7 +7,6 @@ import { loadOverviewParams, overviewUrl } from "@/components/overview/search-pa
 import { StatCard } from "@/components/overview/stat-card";
 import { TimeZoneLink } from "@/components/overview/time-zone-link";
 import { ExceptionsCard, OnTimeCard } from "@/components/overview/tracking-cards";
-import { buttonVariants } from "@/components/ui/button-variants";
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { formatCount, formatMoney } from "@/lib/client/format";
 import { OVERVIEW_DAYS, dayIn, daysEndingOn, labelsPerMode, overviewFigures } from "@/lib/dashboard/overview-figures";
@@ -18,6 +15,7 @@ import { startOfDay } from "@/lib/dashboard/zoned-day";
 import { labelSpend } from "@/lib/shipments/label-spend";
 import { trackerOverview } from "@/lib/trackers/tracker-overview";
 import { PageHeader } from "@/components/shell/page-header";
+import { CreateLabelLink } from "@/components/shipments/create-label-link";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -41,17 +39,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const mode = params.mode ?? (perMode.live > 0 || perMode.test === 0 ? "live" : "test");
   const testMode = mode === "test";
   const tracking = await trackerOverview({ ctx, since, until, testMode });
-  const header = (
-    <PageHeader
-      title="Overview"
-      action={
-        <Link href="/shipments/new" className={buttonVariants()}>
-          <Plus aria-hidden />
-          Create label
-        </Link>
-      }
-    />
-  );
+  const header = <PageHeader title="Overview" action={<CreateLabelLink />} />;
   if (!spend.everBought && tracking.inTransit === 0 && tracking.exceptions.count === 0) {
     return (
       <div className="grid grid-cols-1 gap-5">

@@ -1,8 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
-import { Plus } from "lucide-react";
-import { buttonVariants } from "@/components/ui/button-variants";
 import { LinkTabs } from "@/components/ui/link-tabs";
 import { listFilters, listQuery } from "@/components/shipments/list-filters";
 import { SHIPMENTS_PER_PAGE, loadShipmentListParams, shipmentListUrl } from "@/components/shipments/search-params";
@@ -16,6 +13,7 @@ import { countShipmentsByStatus } from "@/lib/shipments/count-by-status";
 import { listShipments } from "@/lib/shipments/list-shipments";
 import { PageHeader } from "@/components/shell/page-header";
 import { ListResults } from "@/components/lists/list-results";
+import { CreateLabelLink } from "@/components/shipments/create-label-link";
 
 export const metadata: Metadata = { title: "Shipments" };
 
@@ -34,15 +32,7 @@ export default async function ShipmentsPage({ searchParams }: { searchParams: Pr
 
   return (
     <div className="grid grid-cols-1 gap-5">
-      <PageHeader
-        title="Shipments"
-        action={
-          <Link href="/shipments/new" className={buttonVariants()}>
-            <Plus aria-hidden />
-            Create label
-          </Link>
-        }
-      />
+      <PageHeader title="Shipments" action={<CreateLabelLink />} />
       <LinkTabs
         label="Shipment status"
         items={SHIPMENT_TAB_KEYS.map((tab) => ({
