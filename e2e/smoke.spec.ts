@@ -1,3 +1,4 @@
+import type { Request } from "@playwright/test";
 import { OWNER } from "./accounts";
 import { expect, signIn, test } from "./fixtures";
 
@@ -30,17 +31,20 @@ test.describe("the running app", () => {
 
   test("a followed link shows the coming page's shape at once, then the page", async ({ page }) => {
     // The link prefetches its page down to the loading state (the tree, then the route's prefetch): that is what
-    // shows at once. A click before it arrived would wait for the page itself.
-    const prefetched = page.waitForResponse((r) => {
-      const headers = r.request().headers();
-      return (
-        new URL(r.url()).pathname === "/trackers" &&
-        headers["next-router-prefetch"] === "1" &&
-        !headers["next-router-segment-prefetch"]
-      );
-    });
+    // shows at once. A click before every prefetch of it has arrived would wait for the page itself; under load the
+    // route's prefetch can come in more than one request, so the test waits until none is in flight.
+    const isPrefetch = (r: Request) =>
+      new URL(r.url()).pathname === "/trackers" && r.headers()["next-router-prefetch"] === "1";
+    const inFlight = new Set<Request>();
+    page.on("request", (r) => isPrefetch(r) && inFlight.add(r));
+    page.on("requestfinished", (r) => inFlight.delete(r));
+    page.on("requestfailed", (r) => inFlight.delete(r));
+    const prefetched = page.waitForResponse(
+      (r) => isPrefetch(r.request()) && !r.request().headers()["next-router-segment-prefetch"],
+    );
     await signIn(page, OWNER);
     await prefetched;
+    await expect.poll(() => inFlight.size).toBe(0);
     // The page itself is held back; the loading state the link prefetched is not.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -56,6 +60,7 @@ test.describe("the running app", () => {
     await expect(page.getByRole("status").filter({ hasText: "Loading…" })).toBeAttached();
     await expect(page.getByRole("heading", { level: 1 })).toHaveCount(0);
     release();
-    await expect(page.getByRole("heading", { level: 1, name: "Trackers" })).toBeVisible();
+    // The page renders only now; under a loaded suite that alone can take longer than an expectation's 5 s.
+    await expect(page.getByRole("heading", { level: 1, name: "Trackers" })).toBeVisible({ timeout: 15_000 });
   });
 });
