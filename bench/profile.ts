@@ -31,6 +31,13 @@ export function statementLog(): StatementLog {
   };
 }
 
+/** The statement without its parenthesized parts: a select's own FROM, not one of its subqueries'. */
+function outermost(text: string): string {
+  let t = text;
+  for (let inner = t.replace(/\([^()]*\)/g, ""); inner !== t; inner = t.replace(/\([^()]*\)/g, "")) t = inner;
+  return t;
+}
+
 /** `select`, `insert into "labels"`, `update "shipments"`, `begin`…: what a statement does and to which table. */
 export function statementKind(text: string): string {
   const t = text.trim();
@@ -42,9 +49,11 @@ export function statementKind(text: string): string {
         ? /^update\s+("?[\w.]+"?)/i.exec(t)?.[1]
         : verb === "delete"
           ? /^delete from\s+("?[\w.]+"?)/i.exec(t)?.[1]
-          : verb === "select" || verb === "with"
-            ? /\bfrom\s+("?[\w.]+"?)/i.exec(t)?.[1]
-            : undefined;
+          : verb === "select"
+            ? /\bfrom\s+("?[\w.]+"?)/i.exec(outermost(t))?.[1]
+            : verb === "with"
+              ? /\bfrom\s+("?[\w.]+"?)/i.exec(t)?.[1]
+              : undefined;
   return table ? `${verb} ${table.replaceAll('"', "")}` : verb;
 }
 

@@ -5,7 +5,7 @@ import { shipments } from "@/lib/db/schema";
 import type { Shipment, ShipmentListQuery } from "@/lib/schemas/shipment";
 import { connectionFilter } from "@/lib/connections/carrier-id";
 import { likePattern } from "@/lib/db/like";
-import { loadShipmentParts } from "./load-shipments";
+import { loadShipments } from "./load-shipments";
 import { presentShipment } from "./present-shipment";
 
 /** Everything a list can be narrowed by, without its page. */
@@ -30,7 +30,7 @@ export function shipmentFilters(orgId: string, f: ShipmentFilters): SQL {
 
 /**
  * Newest first. The page's ids are found first (the index on org and creation time answers that without touching
- * the rows, so a deep offset walks index entries only), then only those shipments and their parts are read.
+ * the rows, so a deep offset walks index entries only), then only those shipments and their parts are read (one statement).
  * `withLabels: false` (the dashboard's list) reads no label files: every `label` is then null, whether bought or not.
  */
 export async function listShipments({
@@ -55,12 +55,8 @@ export async function listShipments({
   ]);
   if (page.length === 0) return { count: total?.n ?? 0, results: [] };
   const ids = page.map((p) => p.id);
-  const rows = await ctx.db
-    .select()
-    .from(shipments)
-    .where(and(eq(shipments.orgId, ctx.org.id), inArray(shipments.id, ids)));
+  const parts = await loadShipments(ctx.db, ctx.org.id, ids, { labels: withLabels });
   const order = new Map(ids.map((id, i) => [id, i]));
-  rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  const parts = await loadShipmentParts(ctx.db, ctx.org.id, rows, { labels: withLabels });
+  parts.sort((a, b) => order.get(a.row.id)! - order.get(b.row.id)!);
   return { count: total?.n ?? 0, results: parts.map(presentShipment) };
 }

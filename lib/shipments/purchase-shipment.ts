@@ -17,7 +17,7 @@ import {
   renewClaim,
   type Claim,
 } from "./claim";
-import { documentFacts, loadShipmentParts, findShipmentRow } from "./load-shipments";
+import { documentFacts, loadShipment } from "./load-shipments";
 import {
   answerLost,
   attemptWindow,
@@ -58,11 +58,11 @@ export async function purchaseShipment({
   input: ShipmentPurchase;
 }): Promise<{ messages: CarrierMessage[]; shipment: Shipment }> {
   const orgId = ctx.org.id;
-  const row = await findShipmentRow(ctx.db, orgId, id);
-  assertPurchasable(row);
   // The rate is one of the shipment's own (parts.rates, read with its organization and shipment); no label file yet.
-  const [parts] = await loadShipmentParts(ctx.db, orgId, [row], { labels: false });
-  const rate = parts!.rates.find((r) => r.id === input.selected_rate_id);
+  const parts = await loadShipment(ctx.db, orgId, id, { labels: false });
+  const { row } = parts;
+  assertPurchasable(row);
+  const rate = parts.rates.find((r) => r.id === input.selected_rate_id);
   if (!rate) throw new ValidationError("must be the id of one of this shipment's rates", "selected_rate_id");
   const connection = await connectionById({ ctx, id: rate.carrierRef, capability: "ship" });
   const adapter = getAdapter(connection.carrierName)!;
@@ -73,9 +73,9 @@ export async function purchaseShipment({
       "label_type",
     );
   }
-  assertShippableAddresses(parts!);
-  const shipper = carrierAddress(parts!.shipper);
-  const recipient = carrierAddress(parts!.recipient);
+  assertShippableAddresses(parts);
+  const shipper = carrierAddress(parts.shipper);
+  const recipient = carrierAddress(parts.recipient);
   const given = input.customs ?? (row.customs ? readCustoms(row.customs, "customs", "stored") : null);
   const customs = customsForLabel({ shipper, recipient }, given);
   // This purchase's own values override the ones stored at creation (and are stored with the label).
@@ -99,7 +99,7 @@ export async function purchaseShipment({
   let attempt: PurchaseAttempt;
   const notes: CarrierMessage[] = [];
   if (isLostPurchase(row)) {
-    const settled = await settleLostPurchase({ ctx, row, parts: parts!, confirm: input.confirm_rebuy, leaseMs });
+    const settled = await settleLostPurchase({ ctx, row, parts: parts, confirm: input.confirm_rebuy, leaseMs });
     if (settled.kind === "recovered") return settled.answer;
     notes.push(...settled.messages);
     const now = new Date();
@@ -130,7 +130,7 @@ export async function purchaseShipment({
       a.ship(actx, {
         shipper,
         recipient,
-        parcels: parts!.parcels.map(carrierParcel),
+        parcels: parts.parcels.map(carrierParcel),
         service: rate.service,
         label_type: labelType,
         // Our id on the carrier's label record when the client gave no reference: the label can be found by it.
@@ -173,8 +173,8 @@ export async function purchaseShipment({
     reference: requested.reference,
     customs,
     meta: purchaseMeta(connection, selected),
-    recipient: parts!.recipient,
-    parts: { shipper: parts!.shipper, recipient: parts!.recipient, parcels: parts!.parcels, rates: parts!.rates },
+    recipient: parts.recipient,
+    parts: { shipper: parts.shipper, recipient: parts.recipient, parcels: parts.parcels, rates: parts.rates },
   };
   let recorded: ShipmentRow;
   try {
@@ -191,7 +191,7 @@ export async function purchaseShipment({
   return {
     messages,
     shipment: presentShipment({
-      ...parts!,
+      ...parts,
       row: recorded,
       label: { content: shipped.label.bytes },
       // A claimed shipment has no documents before its label: none when the carrier sent none.
