@@ -10,7 +10,8 @@ export const rooms = {
     mutate: [
       "lib/shipments/{claim,record-purchase,purchase-shipment,cancel-shipment,void-orphan-label}.ts",
       "lib/shipments/{settle-lost-purchase,look-up-attempt,buy-proxy-label,record-retries,outcome-unknown}.ts",
-      "lib/shipments/{get-label,get-document,refunds}.ts",
+      "lib/shipments/{get-label,get-document,refunds,load-shipments}.ts",
+      "lib/db/{json-rows,tx}.ts",
     ],
     tests: [
       "test/shipment-claim.test.ts",
@@ -28,7 +29,9 @@ export const rooms = {
       "test/shipment-payment.test.ts",
       "test/shipment-documents.test.ts",
       "test/refunds.test.ts",
+      "test/load-shipments.test.ts",
       "lib/shipments/*.test.ts",
+      "lib/db/{json-rows,tx}.test.ts",
     ],
   },
   // idempotency, API keys and their cache, sessions, roles, the team and invitations, the request's key check and

@@ -6,6 +6,7 @@ import { withTransaction, type DomainContext } from "@/lib/context";
 import { rememberShipFrom } from "@/lib/auth/memberships";
 import { addresses, parcels as parcelsTable, rates as ratesTable, shipments } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
+import { inOneTrip } from "@/lib/db/tx";
 import { fetchRates } from "@/lib/rates/fetch-rates";
 import type { Shipment, ShipmentCreate } from "@/lib/schemas/shipment";
 import { presentShipment } from "./present-shipment";
@@ -50,50 +51,53 @@ export async function storeShipment({
   const recipientId = newId("address");
   const parts = await withTransaction(ctx, async (txCtx) => {
     const tx = txCtx.db;
-    const addressRows = await tx
-      .insert(addresses)
-      .values([addressValues(input.shipper, shipperId, orgId), addressValues(input.recipient, recipientId, orgId)])
-      .returning();
-    const shipper = addressRows.find((a) => a.id === shipperId);
-    const recipient = addressRows.find((a) => a.id === recipientId);
-    const [row] = await tx
-      .insert(shipments)
-      .values({
-        id,
-        orgId,
-        status: "created",
-        shipperId,
-        recipientId,
-        carrierIds: input.carrier_ids,
-        services: input.services,
-        options: input.options,
-        customs: input.customs,
-        reference: input.reference,
-        payment: input.payment,
-        labelType: input.label_type,
-        testMode: quoted.testMode,
-        messages: quoted.messages,
-        meta: {},
-        searchText: searchTextOf({
+    // Sent together, in this order: the shipment refers to its addresses, parcels and rates to the shipment, and the
+    // transaction's connection runs its statements in the order they were sent.
+    const [addressRows, [row], parcelRows, rateRows] = await inOneTrip([
+      tx
+        .insert(addresses)
+        .values([addressValues(input.shipper, shipperId, orgId), addressValues(input.recipient, recipientId, orgId)])
+        .returning(),
+      tx
+        .insert(shipments)
+        .values({
+          id,
+          orgId,
+          status: "created",
+          shipperId,
+          recipientId,
+          carrierIds: input.carrier_ids,
+          services: input.services,
+          options: input.options,
+          customs: input.customs,
           reference: input.reference,
-          trackingNumber: null,
-          recipient: addressFields(input.recipient),
-        }),
-      })
-      .returning();
-    const parcelRows = await tx
-      .insert(parcelsTable)
-      .values(input.parcels.map((p, i) => parcelValues(p, newId("parcel"), orgId, id, i)))
-      .returning();
-    const rateRows =
+          payment: input.payment,
+          labelType: input.label_type,
+          testMode: quoted.testMode,
+          messages: quoted.messages,
+          meta: {},
+          searchText: searchTextOf({
+            reference: input.reference,
+            trackingNumber: null,
+            recipient: addressFields(input.recipient),
+          }),
+        })
+        .returning(),
+      tx
+        .insert(parcelsTable)
+        .values(input.parcels.map((p, i) => parcelValues(p, newId("parcel"), orgId, id, i)))
+        .returning(),
       quoted.rates.length === 0
         ? []
-        : await tx
+        : tx
             .insert(ratesTable)
             .values(quoted.rates.map((r, i) => rateValues(r, orgId, id, i)))
-            .returning();
-    // The dashboard prefills a person's next label with this ship-from (docs/api.md, "Accounts and roles").
-    await rememberShipFrom({ ...ctx, db: tx }, input.shipper);
+            .returning(),
+      // The dashboard prefills a person's next label with this ship-from (docs/api.md, "Accounts and roles").
+      rememberShipFrom({ ...ctx, db: tx }, input.shipper),
+    ]);
+    const shipper = addressRows.find((a) => a.id === shipperId);
+    const recipient = addressRows.find((a) => a.id === recipientId);
     // RETURNING promises no order: put parts back in position order, as loadShipmentParts reads them.
     const byPosition = <T extends { position: number }>(rows: T[]) => rows.sort((x, y) => x.position - y.position);
     const created = {
@@ -106,20 +110,20 @@ export async function storeShipment({
       documents: [],
     };
     const presented = presentShipment(created);
-    await recordEvents(tx, [
-      { orgId, type: "shipment.created", resourceId: id, testMode: row!.testMode, data: presented },
+    await inOneTrip([
+      recordEvents(tx, [{ orgId, type: "shipment.created", resourceId: id, testMode: row!.testMode, data: presented }]),
+      recordAudit(txCtx, {
+        action: "shipment.created",
+        resourceId: id,
+        summary: {
+          test_mode: row!.testMode,
+          parcels: parcelRows.length,
+          rates: rateRows.length,
+          ...(input.carrier_ids ? { carrier_ids: input.carrier_ids } : {}),
+          ...checked,
+        },
+      }),
     ]);
-    await recordAudit(txCtx, {
-      action: "shipment.created",
-      resourceId: id,
-      summary: {
-        test_mode: row!.testMode,
-        parcels: parcelRows.length,
-        rates: rateRows.length,
-        ...(input.carrier_ids ? { carrier_ids: input.carrier_ids } : {}),
-        ...checked,
-      },
-    });
     return presented;
   });
   return parts;

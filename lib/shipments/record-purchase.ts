@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { labels, shipmentDocuments, shipments } from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
+import { inOneTrip } from "@/lib/db/tx";
 import type { CarrierMessage, Customs, ShipResult } from "@/lib/carriers/types";
 import type { ConnectionRow } from "@/lib/connections/present";
 import type { Payment } from "@/lib/schemas/payment";
@@ -59,12 +60,6 @@ export async function recordPurchase(
       if (current?.status === "purchased" && current.trackingNumber === shipped.tracking_number) return current;
     }
 
-    await tx.insert(labels).values({
-      shipmentId: claim.shipmentId,
-      orgId: claim.orgId,
-      type: shipped.label.type,
-      content: shipped.label.bytes,
-    });
     const documents = shipped.documents.map((d, position) => ({
       id: newId("document"),
       orgId: claim.orgId,
@@ -76,7 +71,20 @@ export async function recordPurchase(
       content: d.bytes,
       createdAt: now,
     }));
-    if (documents.length > 0) await tx.insert(shipmentDocuments).values(documents);
+    const [trackerId] = await inOneTrip([
+      trackNewLabel(
+        tx,
+        { orgId: claim.orgId, shipmentId: claim.shipmentId, trackingNumber: shipped.tracking_number, connection },
+        now,
+      ),
+      tx.insert(labels).values({
+        shipmentId: claim.shipmentId,
+        orgId: claim.orgId,
+        type: shipped.label.type,
+        content: shipped.label.bytes,
+      }),
+      documents.length > 0 ? tx.insert(shipmentDocuments).values(documents) : null,
+    ]);
     // What documentFacts would read back (a claimed shipment had none before its label), for the event.
     const facts: DocumentFields[] = documents.map((d) => ({
       id: d.id,
@@ -87,11 +95,6 @@ export async function recordPurchase(
       createdAt: d.createdAt,
       content: null,
     }));
-    const trackerId = await trackNewLabel(
-      tx,
-      { orgId: claim.orgId, shipmentId: claim.shipmentId, trackingNumber: shipped.tracking_number, connection },
-      now,
-    );
     const row = await completeClaim(
       tx,
       claim,
