@@ -131,8 +131,15 @@ describe("loading shipments in one statement", () => {
 
     const loaded = await loadShipments(ctx.db, mine.orgId, [b.id, foreign.id, "shp_nothing", a.id]);
     expect(loaded.map((p) => p.row.id).sort()).toEqual([a.id, b.id].sort());
-    await expect(loadShipment(ctx.db, mine.orgId, foreign.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(loadShipment(ctx.db, mine.orgId, foreign.id)).rejects.toThrow(
+      new NotFoundError(`Shipment ${foreign.id} does not exist.`),
+    );
+    await expect(findShipmentRow(ctx.db, mine.orgId, foreign.id)).rejects.toThrow(
+      new NotFoundError(`Shipment ${foreign.id} does not exist.`),
+    );
     expect(await loadShipments(ctx.db, mine.orgId, [])).toEqual([]);
+    expect(await loadShipmentParts(ctx.db, mine.orgId, [])).toEqual([]);
+    expect(await documentFacts(ctx.db, mine.orgId, [])).toEqual([]);
 
     const rows = [await findShipmentRow(ctx.db, mine.orgId, b.id), await findShipmentRow(ctx.db, mine.orgId, a.id)];
     const parts = await loadShipmentParts(ctx.db, mine.orgId, rows, { labels: false });
