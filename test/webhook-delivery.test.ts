@@ -499,15 +499,15 @@ describe("batches", () => {
     expect((await deliveriesOf(id)).map((d) => [d.status, d.leaseUntil])).toEqual([["pending", null]]);
   });
 
-  it("follow one another in a round: 25 due deliveries to one endpoint are all sent, in order (batches of 20)", async () => {
+  it("follow one another in a round: 105 due deliveries to one endpoint are all sent, in order (batches of 100)", async () => {
     const { orgId } = await makeOrg();
     const r = await receiver();
     const { id } = await endpoint(orgId, r.url);
     const written = await emit(
       orgId,
-      Array.from({ length: 25 }, () => ({ type: "tracker.updated" as const })),
+      Array.from({ length: 105 }, () => ({ type: "tracker.updated" as const })),
     );
-    expect(await send(id)).toMatchObject({ sent: 25, succeeded: 25, failed: 0 });
+    expect(await send(id)).toMatchObject({ sent: 105, succeeded: 105, failed: 0 });
     expect(r.received.map((g) => g.headers["webhook-id"])).toEqual(written);
     expect((await deliveriesOf(id)).every((d) => d.status === "succeeded")).toBe(true);
   });

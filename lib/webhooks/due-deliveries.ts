@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { withTransaction, type SystemContext } from "@/lib/context";
 import { events, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
@@ -18,30 +18,31 @@ export const LAST_START_BEFORE_LEASE_END_MS = DELIVERY_TIMEOUT_MS * 2;
 // Endpoints one round looks at.
 const PLAN_LIMIT = 1000;
 
-/** Endpoints whose head delivery is due and not held by another sender: the round's work, one worker each. */
+/**
+ * Endpoints whose head delivery is due and not held by another sender: the round's work, one worker each. Each
+ * enabled endpoint's head is one step of the pending index, so the plan costs the same however many deliveries a
+ * burst left pending (issue 35: a scan of the due deliveries took 40 ms at 20 000 of them, and ran at every nudge).
+ */
 export async function planWebhookRound({ ctx, now }: { ctx: SystemContext; now: Date }): Promise<string[]> {
   const head = alias(webhookDeliveries, "head");
-  const candidates = ctx.db
-    .selectDistinct({ endpointId: webhookDeliveries.endpointId })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, now)))
-    .as("candidates");
   const h = ctx.db
     .select({ nextAttemptAt: head.nextAttemptAt, leaseUntil: head.leaseUntil })
     .from(head)
-    .where(and(eq(head.endpointId, candidates.endpointId), eq(head.status, "pending")))
+    .where(and(eq(head.endpointId, webhookEndpoints.id), eq(head.status, "pending")))
     .orderBy(asc(head.id))
     .limit(1)
     .as("h");
   const rows = await ctx.db
-    .select({ endpointId: candidates.endpointId })
-    .from(candidates)
-    .innerJoin(
-      webhookEndpoints,
-      and(eq(webhookEndpoints.id, candidates.endpointId), eq(webhookEndpoints.enabled, true)),
-    )
+    .select({ endpointId: webhookEndpoints.id })
+    .from(webhookEndpoints)
     .crossJoinLateral(h)
-    .where(and(lte(h.nextAttemptAt, now), or(isNull(h.leaseUntil), lte(h.leaseUntil, now))))
+    .where(
+      and(
+        eq(webhookEndpoints.enabled, true),
+        lte(h.nextAttemptAt, now),
+        or(isNull(h.leaseUntil), lte(h.leaseUntil, now)),
+      ),
+    )
     .limit(PLAN_LIMIT);
   return rows.map((r) => r.endpointId);
 }
@@ -49,8 +50,8 @@ export async function planWebhookRound({ ctx, now }: { ctx: SystemContext; now: 
 /**
  * Claims the endpoint's head delivery if it is due and free, and the due deliveries right behind it (up to `limit`,
  * stopping at the first that is not due), under one lease. The head is locked with SKIP LOCKED: a head another
- * sender is claiming is skipped, never passed over for the delivery behind it (the NOT EXISTS keeps the claim to the
- * head). Whoever holds the head holds the endpoint: every other delivery of it has an older pending one, so nobody
+ * sender is claiming is skipped, never passed over for the delivery behind it (only the oldest pending delivery is a
+ * candidate). Whoever holds the head holds the endpoint: every other delivery of it has an older pending one, so nobody
  * else can claim them, and the rest of the batch needs no lock of its own.
  */
 export async function claimBatch(
@@ -62,32 +63,23 @@ export async function claimBatch(
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   const claimed = await withTransaction(ctx, async ({ db: tx }) => {
     await tx.execute(ASYNC_COMMIT);
-    const older = alias(webhookDeliveries, "older");
+    // The endpoint's oldest pending delivery, found in one step of the pending index (a NOT EXISTS over the older
+    // ones read every pending delivery of the endpoint: 25 ms at 10 000 of them).
+    const oldest = tx
+      .select({ id: sql<number>`min(${webhookDeliveries.id})` })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
     const head = tx
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
       .where(
         and(
-          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.id, sql`(${oldest})`),
           eq(webhookDeliveries.status, "pending"),
           lte(webhookDeliveries.nextAttemptAt, now),
           or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)),
-          notExists(
-            tx
-              .select({ id: older.id })
-              .from(older)
-              .where(
-                and(
-                  eq(older.endpointId, webhookDeliveries.endpointId),
-                  eq(older.status, "pending"),
-                  lt(older.id, webhookDeliveries.id),
-                ),
-              ),
-          ),
         ),
       )
-      .orderBy(asc(webhookDeliveries.id))
-      .limit(1)
       .for("update", { skipLocked: true });
     const [first] = await tx
       .update(webhookDeliveries)
@@ -95,31 +87,34 @@ export async function claimBatch(
       .where(inArray(webhookDeliveries.id, head))
       .returning();
     if (!first || limit <= 1) return first ? [first] : [];
-    // The run behind the head, up to the first pending delivery that is not due yet.
-    const notDue = tx
-      .select({ id: sql<number>`min(${webhookDeliveries.id})` })
+    // The run behind the head, up to the first pending delivery that is not due yet: the next `limit - 1` pending
+    // deliveries, kept while every one up to them is due. Reads `limit - 1` index entries, however long the queue.
+    const next = tx
+      .select({ id: webhookDeliveries.id, nextAttemptAt: webhookDeliveries.nextAttemptAt })
       .from(webhookDeliveries)
       .where(
         and(
           eq(webhookDeliveries.endpointId, endpointId),
           eq(webhookDeliveries.status, "pending"),
           gt(webhookDeliveries.id, first.id),
-          gt(webhookDeliveries.nextAttemptAt, now),
-        ),
-      );
-    const behind = tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.endpointId, endpointId),
-          eq(webhookDeliveries.status, "pending"),
-          gt(webhookDeliveries.id, first.id),
-          sql`${webhookDeliveries.id} < coalesce((${notDue}), 9223372036854775807)`,
         ),
       )
       .orderBy(asc(webhookDeliveries.id))
-      .limit(limit - 1);
+      .limit(limit - 1)
+      .as("next");
+    const run = tx
+      .select({
+        id: next.id,
+        due: sql<boolean>`bool_and(${next.nextAttemptAt} <= ${now.toISOString()}::timestamptz) over (order by ${next.id})`.as(
+          "due",
+        ),
+      })
+      .from(next)
+      .as("run");
+    const behind = tx
+      .select({ id: run.id })
+      .from(run)
+      .where(sql`${run.due}`);
     const rest = await tx
       .update(webhookDeliveries)
       .set({ leaseUntil, updatedAt: now })

@@ -21,8 +21,10 @@ export interface EndpointRoundReport {
   disabled: boolean;
 }
 
-// Deliveries claimed at once: one claim and one settle for up to this many, sent one after the other.
-const BATCH = 20;
+// Deliveries claimed at once: one claim and one settle for up to this many, sent one after the other. A claim and a
+// settle cost about a dozen round trips; at 100 that is a tenth of a fast receiver's attempt (issue 35). A slow
+// receiver is cut short by the lease anyway, and a failed attempt ends the batch.
+const BATCH = 100;
 // Settle what was sent at least this often while a batch runs, so the log and the states stay current.
 const SETTLE_EVERY_MS = 1000;
 
