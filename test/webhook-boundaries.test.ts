@@ -253,6 +253,80 @@ describe("a worker", () => {
   });
 });
 
+describe("a batch's settle", () => {
+  it("settles each delivery by its own outcome in one go, logs every attempt, and hands back the rest", async () => {
+    const { id, deliveries } = await endpointWithDue(5);
+    const ctx = await systemCtx();
+    const batch = await claimBatch(ctx, id, t0, 20);
+    const [ok, spent, retried, stolen, unsent] = batch!.deliveries;
+    // Another sender holds this one now (this batch overran its lease): its attempt is logged, its state untouched.
+    await setDelivery(stolen!.delivery.id, { leaseUntil: at(90 * SECOND) });
+    const attempt = (
+      d: typeof ok,
+      ms: number,
+      result: { statusCode: number | null; excerpt: string | null; errorClass: "http_status" | "timeout" | null },
+      verdict: Parameters<typeof settleBatch>[2][number]["verdict"],
+    ) => ({ ...d!, attemptedAt: at(ms), result: { ...result, durationMs: ms + 1 }, verdict });
+    await settleBatch(
+      ctx,
+      batch!,
+      [
+        attempt(ok, 1, { statusCode: 204, excerpt: "fine", errorClass: null }, { status: "succeeded" }),
+        attempt(spent, 2, { statusCode: 500, excerpt: "no", errorClass: "http_status" }, { status: "failed" }),
+        attempt(
+          retried,
+          3,
+          { statusCode: null, excerpt: null, errorClass: "timeout" },
+          {
+            status: "pending",
+            nextAttemptAt: at(5 * SECOND),
+          },
+        ),
+        attempt(stolen, 4, { statusCode: 200, excerpt: "", errorClass: null }, { status: "succeeded" }),
+      ],
+      [unsent!.delivery],
+      { failingSince: at(2), disabled: null },
+    );
+    expect(
+      (await deliveriesOf(id)).map((d) => [d.id, d.status, d.attempts, d.nextAttemptAt, d.leaseUntil, d.updatedAt]),
+    ).toEqual([
+      [deliveries[0]!.id, "succeeded", 1, null, null, at(1)],
+      [deliveries[1]!.id, "failed", 1, null, null, at(2)],
+      [deliveries[2]!.id, "pending", 1, at(5 * SECOND), null, at(3)],
+      [deliveries[3]!.id, "pending", 0, t0, at(90 * SECOND), t0],
+      [deliveries[4]!.id, "pending", 0, t0, null, t0],
+    ]);
+    const db = await getDb();
+    const logged = await db
+      .select()
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.endpointId, id))
+      .orderBy(webhookAttempts.id);
+    expect(
+      logged.map((a) => [
+        a.deliveryId,
+        a.eventId,
+        a.eventType,
+        a.attemptedAt,
+        a.statusCode,
+        a.durationMs,
+        a.responseExcerpt,
+        a.errorClass,
+        a.succeeded,
+      ]),
+    ).toEqual([
+      [deliveries[0]!.id, deliveries[0]!.eventId, "tracker.updated", at(1), 204, 2, "fine", null, true],
+      [deliveries[1]!.id, deliveries[1]!.eventId, "tracker.updated", at(2), 500, 3, "no", "http_status", false],
+      [deliveries[2]!.id, deliveries[2]!.eventId, "tracker.updated", at(3), null, 4, null, "timeout", false],
+      [deliveries[3]!.id, deliveries[3]!.eventId, "tracker.updated", at(4), 200, 5, "", null, true],
+    ]);
+    expect(logged.every((a) => a.orgId === batch!.endpoint.orgId)).toBe(true);
+    expect((await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0]!.failingSince).toEqual(
+      at(2),
+    );
+  });
+});
+
 describe("disabling an endpoint", () => {
   it("logs a warning when a 410 disables the endpoint", async () => {
     const { orgId } = await makeOrg();
