@@ -8,8 +8,10 @@
  * fast receivers' lag with and without the slow one shows whether the slow one held them up. The slow receiver gets
  * what it can in the time the fast ones take (at 2 s per answer, one endpoint's deliveries go out one at a time).
  * Then a steady 200 events/s (10 per transaction every 50 ms) for STEADY_SECONDS to the same three: the lag a live
- * integration sees. Last, a profile: 2 000 events written before the sender starts, and the statements (round
- * trips) the sender sends per delivery, counted with DATABASE_STATEMENT_LOG (bench/profile.ts; on for the whole run).
+ * integration sees. Last, a profile: 2 000 events written before the sender starts, the statements (round trips)
+ * the sender sends per 100 deliveries, counted with DATABASE_STATEMENT_LOG (bench/profile.ts; on for the whole run),
+ * and this process's CPU time per delivery (the sender's and the receivers'): a figure that depends less on what
+ * else the machine is running than the rates do.
  * Goals (issue 35): drain ≥ 1 500 deliveries/s per instance; at a steady 200 events/s, lag p99 ≤ 1 s; a slow
  * endpoint changes neither.
  *
@@ -150,8 +152,10 @@ async function scenario(label: string, withSlow: boolean, mode: "burst" | "stead
   }
   const written = Date.now();
   let mark = 0;
+  let cpu: NodeJS.CpuUsage | undefined;
   if (mode === "profile") {
     mark = statements.mark();
+    cpu = process.cpuUsage();
     started = Date.now();
     for (const id of committedAt.keys()) committedAt.set(id, started);
     loop = startWebhookLoop({ intervalMs: 1000 });
@@ -164,7 +168,11 @@ async function scenario(label: string, withSlow: boolean, mode: "burst" | "stead
   await loop!.stop();
   const sent = statements.since(mark);
   const delivered = receivers.reduce((n, r) => n + r.arrivals.size, 0);
-  const profile = mode === "profile" ? `${statementSummary(sent, delivered)} per delivery` : "";
+  const { user, system } = process.cpuUsage(cpu);
+  const profile =
+    mode === "profile"
+      ? `${statementSummary(sent, delivered / 100)} per 100 deliveries; ${((user + system) / 1000 / delivered).toFixed(2)} ms of CPU per delivery`
+      : "";
 
   const rows = receivers.map((r) => {
     const lags = [...r.arrivals].map(([id, at]) => at - committedAt.get(id)!).sort((a, b) => a - b);
