@@ -58,12 +58,19 @@ const FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
  */
 export const ASYNC_COMMIT = sql`set local synchronous_commit = off`;
 
-async function post(endpoint: WebhookEndpointRow, messageId: string, body: string, now: Date, options: SenderOptions) {
+async function post(
+  endpoint: WebhookEndpointRow,
+  messageId: string,
+  body: string,
+  now: Date,
+  options: SenderOptions,
+  secrets: string[],
+) {
   const e = env();
   return safePost({
     url: endpoint.url,
     body,
-    headers: signedHeaders(messageId, now, body, signingSecrets(endpoint, now)),
+    headers: signedHeaders(messageId, now, body, secrets),
     allowHttp: endpoint.testMode || e.WEBHOOKS_ALLOW_HTTP,
     allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
     resolve: options.resolve,
@@ -71,13 +78,17 @@ async function post(endpoint: WebhookEndpointRow, messageId: string, body: strin
   });
 }
 
-/** Signs and sends one delivery at `now` (the `webhook-timestamp`); writes nothing. */
+/**
+ * Signs and sends one delivery at `now` (the `webhook-timestamp`); writes nothing. A batch passes the endpoint's
+ * secrets at `now` (signingSecretsOf), decrypted once for all its attempts.
+ */
 export async function sendDelivery(
   endpoint: WebhookEndpointRow,
   delivery: DeliveryRow,
   event: EventRow,
   now: Date,
   options: SenderOptions = {},
+  secrets: string[] = signingSecrets(endpoint, now),
 ): Promise<SentAttempt> {
   const result = await post(
     endpoint,
@@ -85,6 +96,7 @@ export async function sendDelivery(
     eventPayload(event, endpointVersion(endpoint.apiVersion)),
     now,
     options,
+    secrets,
   );
   let verdict: SentAttempt["verdict"] = { status: "succeeded" };
   if (result.errorClass !== null) {
@@ -222,7 +234,14 @@ export async function sendTestPing({
   const endpoint = await findEndpointRow(ctx.db, ctx.org.id, id);
   const now = new Date();
   const ping = { id: newId("event"), type: "ping" };
-  const result = await post(endpoint, ping.id, pingPayload(ping.id, endpoint, now), now, options);
+  const result = await post(
+    endpoint,
+    ping.id,
+    pingPayload(ping.id, endpoint, now),
+    now,
+    options,
+    signingSecrets(endpoint, now),
+  );
   const [row] = await ctx.db
     .insert(webhookAttempts)
     .values(attemptRow(endpoint, ping, null, now, result))

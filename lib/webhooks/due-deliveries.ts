@@ -124,16 +124,19 @@ export async function claimBatch(
   });
   if (claimed.length === 0) return null;
 
-  const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
-  const found = await ctx.db
-    .select()
-    .from(events)
-    .where(
-      inArray(
-        events.id,
-        claimed.map((d) => d.eventId),
+  // Side by side, on two connections: one round trip's wait instead of two in a row.
+  const [[endpoint], found] = await Promise.all([
+    ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)),
+    ctx.db
+      .select()
+      .from(events)
+      .where(
+        inArray(
+          events.id,
+          claimed.map((d) => d.eventId),
+        ),
       ),
-    );
+  ]);
   const byId = new Map(found.map((e) => [e.id, e]));
   if (!endpoint?.enabled) {
     // Disabled since the plan: hand the deliveries back untouched; they wait for the endpoint.

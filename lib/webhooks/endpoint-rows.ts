@@ -33,9 +33,14 @@ export function encryptSecret(endpointId: string, secret: string): string {
  * expires (a receiver that has not switched yet still verifies).
  */
 export function signingSecrets(row: WebhookEndpointRow, now: Date): string[] {
-  const secrets = [decryptJson<string>(row.secretEncrypted, `webhook:${row.id}`)];
-  if (row.previousSecretEncrypted && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
-    secrets.push(decryptJson<string>(row.previousSecretEncrypted, `webhook:${row.id}`));
-  }
-  return secrets;
+  return signingSecretsOf(row)(now);
+}
+
+/** signingSecrets for a batch's attempts: each secret decrypted once, not once per attempt (issue 35). */
+export function signingSecretsOf(row: WebhookEndpointRow): (now: Date) => string[] {
+  const current = decryptJson<string>(row.secretEncrypted, `webhook:${row.id}`);
+  const { previousSecretEncrypted: previous, previousSecretExpiresAt: until } = row;
+  if (!previous || !until) return () => [current];
+  const decrypted = decryptJson<string>(previous, `webhook:${row.id}`);
+  return (now) => (until > now ? [current, decrypted] : [current]);
 }

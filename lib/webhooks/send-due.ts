@@ -2,6 +2,7 @@ import "server-only";
 import type { SystemContext } from "@/lib/context";
 import { disableReason, sendDelivery, settleBatch, type SenderOptions, type SentAttempt } from "./deliver";
 import { LAST_START_BEFORE_LEASE_END_MS, claimBatch, planWebhookRound } from "./due-deliveries";
+import { signingSecretsOf } from "./endpoint-rows";
 
 /**
  * The sender's round (docs/webhooks.md, "Delivery"). Deliveries of one endpoint go out one at a time in the order
@@ -56,6 +57,7 @@ export async function sendEndpointDeliveries({
   while (!stop && !signal?.aborted && performance.now() - started < maxDurationMs) {
     const batch = await claimBatch(ctx, endpointId, clock(), BATCH);
     if (!batch) break;
+    const secrets = signingSecretsOf(batch.endpoint);
     let failingSince = batch.endpoint.failingSince;
     let disabled: "gone" | "failing" | null = null;
     let sent: SentAttempt[] = [];
@@ -66,7 +68,7 @@ export async function sendEndpointDeliveries({
       // Time left on the lease for a whole attempt; what is not sent goes back, due as it was.
       if (now.getTime() > batch.leaseUntil.getTime() - LAST_START_BEFORE_LEASE_END_MS || signal?.aborted) break;
       const { delivery, event } = batch.deliveries[next]!;
-      const attempt = await sendDelivery(batch.endpoint, delivery, event, now, options);
+      const attempt = await sendDelivery(batch.endpoint, delivery, event, now, options, secrets(now));
       sent.push(attempt);
       report.sent++;
       if (attempt.verdict.status === "succeeded") {

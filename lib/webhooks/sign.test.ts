@@ -28,4 +28,16 @@ describe("signedHeaders", () => {
     );
     expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
   });
+
+  it("signs the body's UTF-8 bytes, and a secret given without its whsec_ prefix, as the library does", () => {
+    // Now: the library's verify checks the timestamp against its clock.
+    const at = new Date();
+    const text = JSON.stringify({ id: "evt_3", data: { city: "Zürich", note: "✓ 📦" } });
+    const secret = newSigningSecret();
+    const bare = secret.slice("whsec_".length);
+    const headers = signedHeaders("evt_3", at, text, [secret, bare]);
+    const expected = new Webhook(secret).sign("evt_3", at, text);
+    expect(headers["webhook-signature"]).toBe(`${expected} ${expected}`);
+    expect(new Webhook(bare).verify(text, headers)).toEqual(JSON.parse(text));
+  });
 });
