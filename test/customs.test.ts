@@ -4,34 +4,10 @@ import { POST as shipping } from "@/app/v1/proxy/shipping/route";
 import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
 import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { call, makeOrg } from "./helpers";
-import { createShipmentFor, purchaseFor, rateRequest } from "./factories";
+import { createShipmentFor, purchaseFor, rateRequest, torontoRecipient, tshirtCustoms } from "./factories";
 
-const toronto = {
-  person_name: "Chloé Tremblay",
-  address_line1: "290 Bremner Blvd",
-  city: "Toronto",
-  state_code: "ON",
-  postal_code: "M5V 3L9",
-  country_code: "CA",
-  phone_number: "+1 416 555 0199",
-};
-
-const customs = {
-  content_type: "merchandise",
-  incoterm: "DAP",
-  commodities: [
-    {
-      description: "Cotton T-shirt",
-      quantity: 2,
-      value_amount: 15,
-      value_currency: "USD",
-      weight: 0.25,
-      weight_unit: "KG",
-      hs_code: "610910",
-      origin_country: "US",
-    },
-  ],
-};
+const toronto = torontoRecipient;
+const customs = tshirtCustoms;
 
 async function quote(key: string, extra: Record<string, unknown>) {
   const res = await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest(extra) });

@@ -24,6 +24,34 @@ export const usRecipient = {
   residential: true,
 };
 
+/** A recipient across a customs border from usShipper, and the declaration such a label needs. */
+export const torontoRecipient = {
+  person_name: "Chloé Tremblay",
+  address_line1: "290 Bremner Blvd",
+  city: "Toronto",
+  state_code: "ON",
+  postal_code: "M5V 3L9",
+  country_code: "CA",
+  phone_number: "+1 416 555 0199",
+};
+
+export const tshirtCustoms = {
+  content_type: "merchandise",
+  incoterm: "DAP",
+  commodities: [
+    {
+      description: "Cotton T-shirt",
+      quantity: 2,
+      value_amount: 15,
+      value_currency: "USD",
+      weight: 0.25,
+      weight_unit: "KG",
+      hs_code: "610910",
+      origin_country: "US",
+    },
+  ],
+};
+
 const parcel = { weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM" };
 
 export const rateRequest = (extra: Record<string, unknown> = {}) => ({

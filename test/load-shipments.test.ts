@@ -11,7 +11,7 @@ import {
 } from "@/lib/shipments/load-shipments";
 import { NotFoundError } from "@/lib/errors";
 import { makeOrg, orgCtx } from "./helpers";
-import { createShipmentFor, purchaseFor } from "./factories";
+import { createShipmentFor, purchaseFor, torontoRecipient, tshirtCustoms } from "./factories";
 
 /**
  * The shipment loader reads a shipment's parts as JSON columns of one statement (lib/db/json-rows.ts). What it
@@ -19,32 +19,9 @@ import { createShipmentFor, purchaseFor } from "./factories";
  * holds), money as numbers, jsonb as objects, nulls as nulls, in position order.
  */
 
-const toronto = {
-  person_name: "Chloé Tremblay",
-  company_name: "株式会社 Zoë",
-  address_line1: "290 Bremner Blvd",
-  city: "Toronto",
-  state_code: "ON",
-  postal_code: "M5V 3L9",
-  country_code: "CA",
-  phone_number: "+1 416 555 0199",
-};
-const customs = {
-  content_type: "merchandise",
-  incoterm: "DAP",
-  commodities: [
-    {
-      description: "Cotton T-shirt",
-      quantity: 2,
-      value_amount: 15,
-      value_currency: "USD",
-      weight: 0.25,
-      weight_unit: "KG",
-      hs_code: "610910",
-      origin_country: "US",
-    },
-  ],
-};
+// A name in more than one script: it goes through JSON and back.
+const toronto = { ...torontoRecipient, company_name: "株式会社 Zoë" };
+const customs = tshirtCustoms;
 const twoParcels = [
   { weight: 2.5, weight_unit: "KG", length: 30, width: 20, height: 15, dimension_unit: "CM", description: "first" },
   { weight: 0.125, weight_unit: "LB" },
