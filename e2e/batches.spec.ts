@@ -100,7 +100,8 @@ test.describe("batches", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Batches" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Batches" })).toBeVisible();
     await page.getByRole("link", { name: "Upload CSV" }).first().click();
-    await expect(page.getByRole("heading", { level: 1, name: "New batch" })).toBeVisible();
+    // The route's first visit on this server: on a busy machine its page arrives after the default 5 s.
+    await expect(page.getByRole("heading", { level: 1, name: "New batch" })).toBeVisible({ timeout: 15_000 });
 
     await chooseCsv(page, CSV.replaceAll("{stamp}", stamp));
     // Named like the field: chosen already. The shop's own names: mapped by the clerk.
