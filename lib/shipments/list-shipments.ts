@@ -30,7 +30,8 @@ export function shipmentFilters(orgId: string, f: ShipmentFilters): SQL {
 
 /**
  * Newest first. The page's ids are found first (the index on org and creation time answers that without touching
- * the rows, so a deep offset walks index entries only), then only those shipments and their parts are read (one statement).
+ * the rows, so a deep offset walks index entries only), then only those shipments and their parts are read, in one
+ * statement.
  * `withLabels: false` (the dashboard's list) reads no label files: every `label` is then null, whether bought or not.
  */
 export async function listShipments({
