@@ -100,6 +100,7 @@ async function main() {
 
   // When each call to the carrier starts: what the budget paces (the ledger's sale times come after the latency).
   const { sandboxAdapter } = await import("@/lib/carriers/sandbox/adapter");
+  const { PACE_TOLERANCE_MS } = await import("@/lib/connections/pace");
   const callStarts = { rate: [] as number[], ship: [] as number[] };
   for (const op of ["rate", "ship"] as const) {
     const original = sandboxAdapter[op].bind(sandboxAdapter) as (...args: unknown[]) => Promise<unknown>;
@@ -157,8 +158,8 @@ async function main() {
     console.log(
       [
         `\n${ROWS} rows, carrier latency ${latency} ms: dry run ${s(dryMs)} (${dry.state})`,
-        `  all purchased: ${s(buyMs)} (${done.state}, ${sold.length} labels)   goal at 200 ms: ≤ 60 s (the budget's limit ${s((sold.length / BUDGET) * 1000)})`,
-        `  most calls started in one second: rating ${mostInOneSecond(callStarts.rate)}, labels ${mostInOneSecond(callStarts.ship)}   budget: ${BUDGET}`,
+        `  all purchased: ${s(buyMs)} (${done.state}, ${sold.length} labels)   goal at 200 ms: ≤ 60 s (the budget's limit ${s((sold.length * (1000 + PACE_TOLERANCE_MS)) / BUDGET)}: slots ${PACE_TOLERANCE_MS} ms wider than 1 s / budget)`,
+        `  most calls started in one second: rating ${mostInOneSecond(callStarts.rate)}, labels ${mostInOneSecond(callStarts.ship)}   goal: ≤ ${BUDGET} (the budget)`,
         `  peak memory while buying: ${mb(buyPeak)}`,
         `  merged PDF (${pages} pages in parts of 100): ${s(pdfMs)}, ${mb(peakHeap - beforeMerge)} of heap and buffers above what the process held before it (RSS ${mb(peakRss)})   goal: ≤ 10 s, ≤ 300 MB`,
       ].join("\n"),

@@ -30,6 +30,12 @@ export interface DomainContext {
   signal?: AbortSignal;
   /** The request's client (API and dashboard); jobs have none. */
   origin?: RequestOrigin;
+  /**
+   * Waits for a connection's budget right before each call to its carrier (the rating and the purchase verbs call it
+   * last, so the wait is what the carrier sees). A batch sets it (lib/batches/run-batch.ts); a person's request has
+   * none.
+   */
+  paceCarrier?: (connection: { id: string; config: Record<string, unknown> }) => Promise<void>;
 }
 
 /** Verbs that span organizations (jobs, the command line, start-up) run as the service, with no organization. */

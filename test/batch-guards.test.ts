@@ -43,7 +43,29 @@ describe("a batch's guards (review of issue 33)", () => {
     const id = created.body.id as string;
     expect((await drain(id)).state).toBe("ready");
     expect((await call(purchase, "POST", `/v1/batches/${id}/purchase`, { key, params: { id } })).status).toBe(200);
+    const { getDb } = await import("@/lib/db/client");
+    const { batchRows, shipments } = await import("@/lib/db/schema");
+    const { and, eq, inArray, isNotNull } = await import("drizzle-orm");
+    const db = await getDb();
+    const rowShipments = db.select({ id: batchRows.shipmentId }).from(batchRows).where(eq(batchRows.batchId, id));
     const round = runBatch({ ctx: await systemCtx(), batchId: id, maxDurationMs: 60_000, workers: 4 });
+    // The cancel lands once two rows hold their shipments' purchase claims and wait for a slot (the pacer lets the
+    // first through at once, the next a second later).
+    for (let waited = 0; ; waited += 20) {
+      const waiting = await db
+        .select({ id: shipments.id })
+        .from(shipments)
+        .where(
+          and(
+            inArray(shipments.id, rowShipments),
+            eq(shipments.status, "created"),
+            isNotNull(shipments.pendingOperation),
+          ),
+        );
+      if (waiting.length >= 2) break;
+      if (waited > 20_000) throw new Error("no row came to wait for its slot");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect((await call(cancel, "POST", `/v1/batches/${id}/cancel`, { key, params: { id } })).status).toBe(200);
     await round;
     const batch = await call(getBatch, "GET", `/v1/batches/${id}`, { key, params: { id } });
@@ -51,6 +73,17 @@ describe("a batch's guards (review of issue 33)", () => {
     expect(batch.body.state).toBe("cancelled");
     expect(batch.body.counts.purchased ?? 0).toBeLessThanOrEqual(1);
     expect(batch.body.counts.rated).toBeGreaterThanOrEqual(3);
+    // The rows stopped once their slot had come held their shipments' claims: each is released, free to buy.
+    const stored = await db
+      .select({ status: shipments.status, pending: shipments.pendingOperation, meta: shipments.meta })
+      .from(shipments)
+      .where(inArray(shipments.id, rowShipments));
+    const unbought = stored.filter((s) => s.status === "created");
+    expect(unbought.length).toBeGreaterThanOrEqual(2);
+    for (const s of unbought) {
+      expect(s.pending).toBeNull();
+      expect(JSON.stringify(s.meta)).not.toContain("purchase_attempt");
+    }
   });
 
   it("writes a failed row's cells so no spreadsheet reads a formula in them", { timeout: 120_000 }, async () => {

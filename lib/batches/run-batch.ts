@@ -8,7 +8,6 @@ import { rowsOf } from "@/lib/db/rows";
 import { CarrierFailureError, DomainError } from "@/lib/errors";
 import type { CarrierMessage } from "@/lib/carriers/types";
 import { batchPaceKey, paceShared } from "@/lib/connections/pace";
-import { connectionById } from "@/lib/connections/select-connections";
 import { fetchRates } from "@/lib/rates/fetch-rates";
 import type { RateFields } from "@/lib/rates/present-rate";
 import { ShipmentPurchase, type ShipmentCreate } from "@/lib/schemas/shipment";
@@ -73,12 +72,11 @@ export async function runBatch({
   if (!batch || (batch.state !== "validating" && batch.state !== "purchasing")) {
     return { batchId, worked: 0, state: batch?.state ?? null, more: false };
   }
-  const orgCtx = forOrganization(ctx, batch.orgId);
+  // Every carrier call a row makes waits for its connection's budget; see paced().
+  const orgCtx = paced(forOrganization(ctx, batch.orgId), batch.state === "purchasing" ? batch.id : null);
   const deadline = Date.now() + maxDurationMs;
   let worked = 0;
   let stopped = false;
-  // The batch's connection per carrier_id a row names, read once per round rather than once per row.
-  const connections = new Map<string, Promise<string | null>>();
   const worker = async () => {
     while (!stopped && Date.now() < deadline && worked < maxRows) {
       // Counted before the claim, so workers claiming at once do not take more than maxRows between them.
@@ -87,7 +85,7 @@ export async function runBatch({
       const rows = await claimRows(ctx, batch, new Date(), want);
       worked -= want - rows.length;
       if (rows.length === 0) return;
-      if (batch.state === "validating") await rateRows(orgCtx, batch, rows, deadline, connections);
+      if (batch.state === "validating") await rateRows(orgCtx, batch, rows, deadline);
       else {
         const keepGoing = await purchaseRow(orgCtx, rows[0]!);
         if (!keepGoing) stopped = true;
@@ -165,20 +163,14 @@ type RowOutcome = Partial<
  * yet rated when the round runs out of time, or when half their lease is gone (rows paced by a slow budget), are
  * given back (their lease cleared) for the next claim rather than held while they wait.
  */
-async function rateRows(
-  ctx: DomainContext,
-  batch: BatchRow,
-  rows: BatchRowRow[],
-  deadline: number,
-  connections: Map<string, Promise<string | null>>,
-): Promise<void> {
+async function rateRows(ctx: DomainContext, batch: BatchRow, rows: BatchRowRow[], deadline: number): Promise<void> {
   const claimedAt = Date.now();
   const done: { row: BatchRowRow; outcome: RowOutcome }[] = [];
   let i = 0;
   for (; i < rows.length; i++) {
     const now = Date.now();
     if (i > 0 && (now >= deadline || now - claimedAt > ROW_LEASE_MS / 2)) break;
-    const outcome = await rateRow(ctx, batch, rows[i]!, connections);
+    const outcome = await rateRow(ctx, batch, rows[i]!);
     if (outcome) done.push({ row: rows[i]!, outcome });
   }
   // Given back as they are: an outcome that changes nothing but the lease.
@@ -243,10 +235,13 @@ async function releaseRow(ctx: DomainContext, row: BatchRowRow) {
   await finishRow(ctx, row, { state: "rated" });
 }
 
-/** The batch is still being bought: checked again right before a carrier is paid, since pacing may have waited. */
-async function stillPurchasing(ctx: DomainContext, batchId: string): Promise<boolean> {
+/** Thrown by a purchase's pace when its batch stopped being bought (cancelled) while the row waited for its slot. */
+class BatchStopped extends Error {}
+
+/** The batch is still being bought: checked once the slot has come, right before a carrier is paid. */
+async function assertStillPurchasing(ctx: DomainContext, batchId: string): Promise<void> {
   const [batch] = await ctx.db.select({ state: batches.state }).from(batches).where(eq(batches.id, batchId));
-  return batch?.state === "purchasing";
+  if (batch?.state !== "purchasing") throw new BatchStopped("the batch is no longer being bought");
 }
 
 function carrierText(messages: CarrierMessage[]): string | null {
@@ -261,12 +256,7 @@ function carrierText(messages: CarrierMessage[]): string | null {
  * The dry run of one row: rate it (or read its stored shipment's rates), pick by the policy, hold above the cap.
  * Answers the row's outcome to write, or null when the row keeps its lease to be taken over (the database away, a bug).
  */
-async function rateRow(
-  ctx: DomainContext,
-  batch: BatchRow,
-  row: BatchRowRow,
-  connections: Map<string, Promise<string | null>>,
-): Promise<RowOutcome | null> {
+async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): Promise<RowOutcome | null> {
   try {
     let candidates: RateFields[];
     let messages: CarrierMessage[] = [];
@@ -274,8 +264,8 @@ async function rateRow(
     if (row.request) {
       const input = row.request as unknown as ShipmentCreate;
       parcel = input;
-      await pace(ctx, input.carrier_ids, connections);
-      const quoted = await fetchRates({ ctx, input });
+      // Paced like a purchase when the row names its carrier; else by the batch's workers alone.
+      const quoted = await fetchRates({ ctx: input.carrier_ids.length === 1 ? ctx : unpaced(ctx), input });
       candidates = quoted.rates;
       messages = quoted.messages;
     } else {
@@ -390,21 +380,20 @@ function headerOf(batch: BatchRow, field: string | null): string | null {
  * The purchase of one row, through the same verb as POST /v1/shipments/{id}/purchase: its claim, lost-answer
  * settlement and events. A CSV row's shipment is stored first, under the id allotted to the row, so a second try
  * (a retry, a crash, another worker after the lease) finds the same shipment, and its claim buys at most one label.
- * Answers false when the batch should stop being worked here (the database is away).
+ * Answers false when the batch should stop being worked here (the database is away, the batch was cancelled).
  */
 async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolean> {
   const rate = row.rate!;
   try {
     if (row.request) await storeOnce(ctx, row, rate);
-    await paceConnection(ctx, rate.carrierRef);
-    if (!(await stillPurchasing(ctx, row.batchId))) {
-      await releaseRow(ctx, row);
-      return false;
-    }
     await purchaseShipment({ ctx, id: row.shipmentId, input: ShipmentPurchase.parse({ selected_rate_id: rate.id }) });
     await markPurchased(ctx, row);
     return true;
   } catch (err) {
+    if (err instanceof BatchStopped) {
+      await releaseRow(ctx, row);
+      return false;
+    }
     const poisoned = !(err instanceof DomainError) && row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err);
     if (err instanceof DomainError || poisoned) {
       // Bought already (an earlier try whose row write was lost): the shipment says so.
@@ -465,34 +454,29 @@ async function storeOnce(ctx: DomainContext, row: BatchRowRow, rate: StoredRowRa
   });
 }
 
-/** A connection's batch calls start within its budget, counted across every instance on the database. */
-async function paceConnection(ctx: DomainContext, connectionId: string): Promise<void> {
-  const connection = await connectionById({ ctx, id: connectionId, capability: "ship" });
-  const perSecond = Number(connection.config.batch_calls_per_second) || DEFAULT_BATCH_CALLS_PER_SECOND;
-  await paceShared(ctx.db, batchPaceKey(connection.id), perSecond);
+/**
+ * The context a batch's rows run with: each call to a carrier, rating or purchase, first waits for its connection's
+ * budget, counted across every instance on the database (lib/connections/pace.ts). The verbs wait right before the
+ * call, after their own statements, so those statements' time does not bunch the calls. A purchase (`purchasing`, the
+ * batch's id) checks once its slot has come that the batch is still being bought: a batch cancelled while its rows
+ * wait buys none of them.
+ */
+function paced(ctx: DomainContext, purchasing: string | null): DomainContext {
+  const lastCheck = purchasing === null ? undefined : () => assertStillPurchasing(ctx, purchasing);
+  return {
+    ...ctx,
+    paceCarrier: (connection) =>
+      paceShared(
+        ctx.db,
+        batchPaceKey(connection.id),
+        Number(connection.config.batch_calls_per_second) || DEFAULT_BATCH_CALLS_PER_SECOND,
+        lastCheck,
+      ),
+  };
 }
 
-/** A dry run's rating call is paced like a purchase when the row names its carrier; else by the batch's workers. */
-async function pace(
-  ctx: DomainContext,
-  carrierIds: string[],
-  connections: Map<string, Promise<string | null>>,
-): Promise<void> {
-  if (carrierIds.length !== 1) return;
-  const carrierId = carrierIds[0]!;
-  let id = connections.get(carrierId);
-  if (!id) {
-    id = ctx.db
-      .execute(
-        sql`select id from carrier_connections where org_id = ${ctx.org.id} and carrier_id = ${carrierId} limit 1`,
-      )
-      .then((result) => rowsOf<{ id: string }>(result)[0]?.id ?? null);
-    connections.set(carrierId, id);
-    // A failed read is not kept: the next row asks again.
-    id.catch(() => connections.delete(carrierId));
-  }
-  const one = await id;
-  if (one) await paceConnection(ctx, one);
+function unpaced(ctx: DomainContext): DomainContext {
+  return { ...ctx, paceCarrier: undefined };
 }
 
 /**

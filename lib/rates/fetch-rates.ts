@@ -42,10 +42,13 @@ export async function fetchRates({ ctx, input }: { ctx: DomainContext; input: Ra
     ship_date: shipDate,
   };
   const outcomes = await Promise.all(
-    connections.map(async (row) => ({
-      row,
-      outcome: await invokeConnection(row, "rates", ctx.signal, (adapter, actx) => adapter.rate(actx, request)),
-    })),
+    connections.map(async (row) => {
+      await ctx.paceCarrier?.(row);
+      return {
+        row,
+        outcome: await invokeConnection(row, "rates", ctx.signal, (adapter, actx) => adapter.rate(actx, request)),
+      };
+    }),
   );
   const rates: RateFields[] = [];
   const messages: CarrierMessage[] = [];

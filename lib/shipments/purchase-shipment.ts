@@ -121,6 +121,24 @@ export async function purchaseShipment({
     );
   }
 
+  const release = (set: Parameters<typeof releaseClaim>[2]) =>
+    releaseClaim(ctx.db, claim, set).catch((err) =>
+      // The code only: a driver's error carries the statement's parameters (the attempt's payment, the messages).
+      ctx.log.error({
+        msg: "could not release a purchase claim; it expires by itself",
+        shipment_id: id,
+        code: (err as { code?: string }).code ?? null,
+      }),
+    );
+  // A batch's budget (docs/api.md, "Batches"), waited for under the claim so that nothing between the wait and the
+  // carrier's call delays it: the wait is short (the batch's workers share the slots) and the lease outlasts it.
+  try {
+    await ctx.paceCarrier?.(connection);
+  } catch (err) {
+    // Nothing was sent to the carrier: the shipment is free again.
+    await release({ meta: clean });
+    throw err;
+  }
   // Not the client's signal: a purchase that reached the carrier must not be abandoned because the client hung up.
   const outcome = await invokeConnection(
     connection,
@@ -147,14 +165,7 @@ export async function purchaseShipment({
   if (!outcome.ok) {
     // A timeout or an unreadable answer does not say whether the carrier sold the label: the attempt stays.
     const lost = answerLost(outcome.messages);
-    await releaseClaim(ctx.db, claim, lost ? { messages: outcome.messages } : { meta: clean }).catch((err) =>
-      // The code only: a driver's error carries the statement's parameters (the attempt's payment, the messages).
-      ctx.log.error({
-        msg: "could not release a purchase claim; it expires by itself",
-        shipment_id: id,
-        code: (err as { code?: string }).code ?? null,
-      }),
-    );
+    await release(lost ? { messages: outcome.messages } : { meta: clean });
     throw new CarrierFailureError(
       lost ? [...outcome.messages, ...unknownOutcome(connection, attempt, id)] : outcome.messages,
     );
