@@ -2,7 +2,7 @@ import { checkAddress } from "@/lib/addresses/offline-checks";
 import type { CheckedAddress } from "@/lib/addresses/types";
 import { isCarrierName } from "@/lib/carriers/names";
 import { parseInput } from "@/lib/validation";
-import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
 import { ShipmentCreate } from "@/lib/schemas/shipment";
 import type { AddressInput } from "@/lib/schemas/address";
 import type { BatchField } from "@/lib/schemas/batch";

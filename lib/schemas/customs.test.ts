@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseInput } from "@/lib/validation";
-import { crossesCustomsBorder, CustomsInput } from "./customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
+import { CustomsInput } from "./customs";
 
 const commodity = {
   description: "Cotton T-shirt",

@@ -13,7 +13,7 @@ import { blankIsNull, boundedObject, optionalText, orEmpty, requiredText } from 
 /**
  * The customs declaration of an international parcel (docs/api.md, "Customs"). Field names are purplship's, so
  * 2021.7 clients that sent customs keep working; unknown keys are refused, so a misspelt field is not silently lost
- * on the way to a customs officer. Whether a parcel needs one is `crossesCustomsBorder`.
+ * on the way to a customs officer. Whether a parcel needs one is `crossesCustomsBorder` (lib/carriers/customs-territory.ts).
  */
 
 const upper = <T extends z.ZodType>(schema: T) =>
@@ -166,27 +166,3 @@ export const CustomsInput = z
 
 /** How a shipment's customs are answered: as stored after validation (older shipments may hold other keys). */
 export const Customs = z.record(z.string(), z.unknown()).meta({ id: "Customs" });
-
-/**
- * EU member states: one customs territory, so a parcel between two of them declares nothing. (Monaco is inside the
- * French customs territory; special territories such as the Canary Islands share a country code with the mainland
- * and are not told apart here.)
- */
-const EU_CUSTOMS_UNION = new Set([
-  "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT", "LT", "LU", "LV",
-  "MC", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK",
-]); // prettier-ignore
-
-/** Territories inside another country's customs territory: Puerto Rico is inside the United States'. */
-const CUSTOMS_TERRITORY = new Map([["PR", "US"]]);
-
-const territoryOf = (country: string): string => {
-  const c = country.toUpperCase();
-  if (EU_CUSTOMS_UNION.has(c)) return "EU";
-  return CUSTOMS_TERRITORY.get(c) ?? c;
-};
-
-/** Whether a parcel from one country to another crosses a customs border, so it needs a customs declaration. */
-export function crossesCustomsBorder(from: string, to: string): boolean {
-  return territoryOf(from) !== territoryOf(to);
-}

@@ -1,6 +1,7 @@
 import type { Customs } from "@/lib/carriers/types";
 import { CustomsRequiredError, ValidationError } from "@/lib/errors";
-import { crossesCustomsBorder, CustomsInput } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
+import { CustomsInput } from "@/lib/schemas/customs";
 import { parseInput } from "@/lib/validation";
 
 type Route = { shipper: { country_code: string }; recipient: { country_code: string } };

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useEffect, useEffectEvent, useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
@@ -8,15 +7,8 @@ import { toast } from "sonner";
 import { needsCustoms } from "@/lib/client/create-label/customs-form";
 import { carrierFieldErrors, ratesFailure, type FailureView } from "@/lib/client/create-label/failures";
 import { placeProblems, type FieldError } from "@/lib/client/create-label/field-paths";
-import {
-  CreateLabelForm as CreateLabelSchema,
-  buyProblems,
-  formParseOptions,
-  ratingKey,
-  shipmentRequest,
-  type CreateLabelOutput,
-  type CreateLabelValues,
-} from "@/lib/client/create-label/form-schema";
+import type { CreateLabelOutput, CreateLabelValues } from "@/lib/client/create-label/form-schema";
+import { ratingKey } from "@/lib/client/create-label/form-values";
 import { defaultValues, type CreateLabelDefaults } from "@/lib/client/create-label/form-defaults";
 import { withDefaultPreset, type ParcelPreset } from "@/lib/client/create-label/parcel-presets";
 import { CHEAPEST_RULE, preselectRate, type RateRuleSetting } from "@/lib/client/create-label/rate-rule";
@@ -25,6 +17,7 @@ import { serviceName, type RateSort } from "@/lib/client/create-label/rates-view
 import { AddressFieldset } from "./address-fieldset";
 import { BuySection } from "./buy-section";
 import { CustomsFieldset, useCustomsPrefill } from "./customs-fieldset";
+import { createLabelResolver, loadFormChecks, preloadFormChecks } from "./form-checks";
 import { LabelOptionsFieldset } from "./label-options-fieldset";
 import { ParcelFieldset } from "./parcel-fieldset";
 import { PriceChangeDialog } from "./price-change-dialog";
@@ -74,7 +67,7 @@ export function CreateLabelForm(props: CreateLabelFormProps) {
   const { defaults, carriers, presets = NO_PRESETS, rateRule = CHEAPEST_RULE, owner } = props;
   const router = useRouter();
   const form = useForm<CreateLabelValues, unknown, CreateLabelOutput>({
-    resolver: zodResolver(CreateLabelSchema, formParseOptions),
+    resolver: createLabelResolver,
     defaultValues: withDefaultParcel(defaultValues(defaults), presets),
   });
   const draft = useCreateLabelDraft(form, owner);
@@ -133,6 +126,7 @@ export function CreateLabelForm(props: CreateLabelFormProps) {
         void form.handleSubmit(resolve, () => resolve(null))();
       });
       if (!output) return null;
+      const { buyProblems, shipmentRequest } = await loadFormChecks();
       const missing = placeProblems(buyProblems(output)).fields;
       if (missing.length > 0) {
         showOnFields(missing);
@@ -149,6 +143,7 @@ export function CreateLabelForm(props: CreateLabelFormProps) {
     if (chosen && !stale && !rates.pending) void startBuy();
     else void getRates();
   });
+  useEffect(preloadFormChecks, []);
   useEffect(() => {
     const listener = (event: KeyboardEvent) => onShortcut(event);
     window.addEventListener("keydown", listener);

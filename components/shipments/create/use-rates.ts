@@ -3,7 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
-import { ratesRequest, type CreateLabelOutput } from "@/lib/client/create-label/form-schema";
+import type { CreateLabelOutput } from "@/lib/client/create-label/form-schema";
+import { ratesRequest } from "@/lib/client/create-label/form-values";
 import type { Message } from "@/lib/schemas/message";
 import type { Rate } from "@/lib/schemas/rate";
 

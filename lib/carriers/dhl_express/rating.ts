@@ -1,7 +1,7 @@
 import type { components } from "@/lib/carriers/dhl_express/generated/mydhl";
 import { cents, currencyOf } from "@/lib/carriers/currencies";
 import type { AdapterMessage, ExtraCharge, RateQuote, RateRequest } from "@/lib/carriers/types";
-import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
 import { warningMessages } from "@/lib/carriers/dhl_express/errors";
 import { dhlOptions } from "@/lib/carriers/dhl_express/options";
 import { dhlService } from "@/lib/carriers/dhl_express/services";

@@ -34,7 +34,7 @@ import { carrierShipDate } from "@/lib/carriers/ship-date";
 import { FEDEX_SERVICES } from "@/lib/carriers/fedex/services";
 import { buildShipRequest, parseShipOutput } from "@/lib/carriers/fedex/ship";
 import { buildTrackRequest, parseTrackOutput, TRACK_BATCH_SIZE } from "@/lib/carriers/fedex/tracking";
-import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
 
 /**
  * FedEx through its REST APIs (developer.fedex.com): OAuth client credentials, Rate quotes, Ship, Cancel, Track and

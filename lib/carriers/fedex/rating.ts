@@ -2,7 +2,7 @@ import type { components as Rate } from "@/lib/carriers/fedex/generated/rate";
 import type { PickupType } from "@/lib/carriers/fedex/config";
 import { currencyOf } from "@/lib/carriers/currencies";
 import type { AdapterMessage, ExtraCharge, RateQuote, RateRequest } from "@/lib/carriers/types";
-import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
 import { GROUND_ECONOMY, smartPostInfoDetail, subPackagingType } from "@/lib/carriers/fedex/conditional";
 import { alertMessages } from "@/lib/carriers/fedex/errors";
 import { fedexOptions } from "@/lib/carriers/fedex/options";

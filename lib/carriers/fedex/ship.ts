@@ -3,7 +3,7 @@ import type { PDFDocument } from "pdf-lib";
 import type { AdapterMessage, LabelType, RateQuote, ShipRequest, ShipResult } from "@/lib/carriers/types";
 import type { FedexLabelSize, PickupType } from "@/lib/carriers/fedex/config";
 import { carrierCode } from "@/lib/carriers/types";
-import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
 import { taxRegistrations } from "@/lib/carriers/tax-registrations";
 import {
   GROUND_ECONOMY,

@@ -3,7 +3,7 @@ import { isoDate } from "@/lib/carriers/sandbox/dates";
 import { clientReference } from "@/lib/carriers/sandbox/label";
 import type { SandboxService } from "@/lib/carriers/sandbox/services";
 import { renderCommercialInvoice } from "@/lib/labels/invoice";
-import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
 
 const SANDBOX_DOCUMENT_FOOTER = "SANDBOX TEST DOCUMENT - NOT VALID FOR CUSTOMS";
 

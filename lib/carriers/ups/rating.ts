@@ -21,7 +21,7 @@ import {
   unitsFor,
   upsAddress,
 } from "@/lib/carriers/ups/wire";
-import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
 import { excerpt } from "@/lib/validation";
 
 /**

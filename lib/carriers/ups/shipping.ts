@@ -15,7 +15,7 @@ import { upsServiceOptions } from "@/lib/carriers/ups/options";
 import { serviceName } from "@/lib/carriers/ups/services";
 import { Fitter, packageMeasures, packagingCode, unitsFor, upsParty } from "@/lib/carriers/ups/wire";
 import { detectLabelType } from "@/lib/labels/check";
-import { crossesCustomsBorder } from "@/lib/schemas/customs";
+import { crossesCustomsBorder } from "@/lib/carriers/customs-territory";
 
 /**
  * Ship (Shipping.yaml `/shipments/{version}/ship`; docs/ups.md, "Labels"). References: the client's reference and our

@@ -2,15 +2,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { describe, expect, it } from "vitest";
 import { placeProblems } from "./field-paths";
 import { defaultValues } from "./form-defaults";
-import {
-  CreateLabelForm,
-  type CreateLabelValues,
-  buyProblems,
-  formParseOptions,
-  ratesRequest,
-  ratingKey,
-  shipmentRequest,
-} from "./form-schema";
+import { CreateLabelForm, type CreateLabelValues, buyProblems, formParseOptions, shipmentRequest } from "./form-schema";
+import { ratesRequest, ratingKey } from "./form-values";
 import { numberFromText } from "./number-text";
 
 function filled(): CreateLabelValues {

@@ -1,47 +1,18 @@
+/*
+ * The create-label form's checks: zod with the API's own request schemas, which is most of the form's script, so the
+ * page loads it after itself (components/shipments/create/form-checks.ts). What the page needs at once is
+ * form-values.ts.
+ */
 import { z } from "zod";
 import { DIMENSION_UNITS, LABEL_TYPES, WEIGHT_UNITS } from "@/lib/carriers/types";
-import type { DimensionUnit, LabelType, WeightUnit } from "@/lib/carriers/types";
 import { RatingAddressInput, ShippableAddress } from "@/lib/schemas/address";
 import { optionalText } from "@/lib/schemas/common";
 import { ParcelInput } from "@/lib/schemas/parcel";
 import { postalCodeProblem } from "./address-data";
-import { CustomsForm, needsCustoms, type CustomsRequestBody, type CustomsValues } from "./customs-form";
+import { needsCustoms, type CustomsValues } from "./customs-form";
+import { CustomsForm, type CustomsRequestBody } from "./customs-schema";
+import { ratesRequest, type AddressValues, type CreateLabelValues, type ParcelValues } from "./form-values";
 import { numberFromText } from "./number-text";
-
-/** What the address inputs hold: text as typed (the schema trims and upper-cases), and the residential toggle. */
-export interface AddressValues {
-  country_code: string;
-  person_name: string;
-  company_name: string;
-  address_line1: string;
-  address_line2: string;
-  city: string;
-  state_code: string;
-  postal_code: string;
-  phone_number: string;
-  email: string;
-  residential: boolean;
-}
-
-/** Numbers stay text while typed, so an empty box is "not given" rather than 0 and "2,5" can mean 2.5. */
-export interface ParcelValues {
-  weight: string;
-  weight_unit: WeightUnit;
-  length: string;
-  width: string;
-  height: string;
-  dimension_unit: DimensionUnit;
-}
-
-export interface CreateLabelValues {
-  shipper: AddressValues;
-  recipient: AddressValues;
-  parcels: ParcelValues[];
-  label_type: LabelType;
-  reference: string;
-  /** Kept while the parcel stays home (the clerk may switch back); checked and sent only across a customs border. */
-  customs: CustomsValues;
-}
 
 /**
  * The form is checked with the API's own request schemas (RatingAddressInput, ParcelInput), plus what only a form
@@ -177,16 +148,6 @@ function customsRequest(values: CreateLabelOutput): CustomsRequestBody | null {
   return customs;
 }
 
-/** Body of `POST /v1/proxy/rates`: every active connection is asked (no carrier_ids). */
-export function ratesRequest(values: CreateLabelOutput) {
-  return {
-    shipper: values.shipper,
-    recipient: values.recipient,
-    parcels: values.parcels,
-    reference: values.reference,
-  };
-}
-
 /** Body of `POST /v1/shipments` for one chosen rate: only its connection and service are asked again. */
 export function shipmentRequest(values: CreateLabelOutput, rate: { carrier_ref: string; service: string }) {
   return {
@@ -204,22 +165,4 @@ export function shipmentRequest(values: CreateLabelOutput, rate: { carrier_ref: 
 }
 export type ShipmentRequest = ReturnType<typeof shipmentRequest>;
 
-/** An address without what no carrier prices by: who to call and whom to hand the parcel to. */
-function pricedPart({
-  person_name: _name,
-  company_name: _company,
-  phone_number: _phone,
-  email: _email,
-  ...priced
-}: AddressValues) {
-  return priced;
-}
-
-/**
- * What decides the rates: a change here makes rates shown before it stale. Names, phone numbers, email, the
- * reference and the label format do not (typing the recipient's phone after rating needs no new rates); every
- * address line does, since carriers may rate a street differently (residential, remote area).
- */
-export function ratingKey(values: Pick<CreateLabelValues, "shipper" | "recipient" | "parcels">): string {
-  return JSON.stringify([pricedPart(values.shipper), pricedPart(values.recipient), values.parcels]);
-}
+export type { AddressValues, CreateLabelValues, ParcelValues };
