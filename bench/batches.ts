@@ -53,6 +53,7 @@ async function main() {
   const { call, makeOrg, systemCtx } = await import("@/test/helpers");
   const { addSandbox } = await import("@/test/factories");
   const { batchCsv } = await import("@/test/batch-csv");
+  const { mostInOneSecond } = await import("@/test/starts");
   const { POST: createBatch } = await import("@/app/v1/batches/route");
   const { POST: purchase } = await import("@/app/v1/batches/[id]/purchase/route");
   const { GET: labelsPdf } = await import("@/app/v1/batches/[id]/labels.pdf/route");
@@ -186,14 +187,3 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
-
-/** The most of `times` (ms) within any one second. */
-function mostInOneSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { mostInOneSecond } from "./starts";
 
 /**
  * A connection's batch budget taken slot by slot in the database (lib/connections/pace.ts), so that every instance on
@@ -87,13 +88,3 @@ describe("a connection's shared pace", () => {
     expect(Number(rows[1]!.ahead_ms)).toBeLessThanOrEqual(1);
   });
 });
-
-/** The most starts within any one second (a window [t, t + 1 s) from a start), as a carrier counting them sees it. */
-function mostInOneSecond(sorted: number[]): number {
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= 1000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
