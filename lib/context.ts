@@ -32,10 +32,14 @@ export interface DomainContext {
   origin?: RequestOrigin;
   /**
    * Waits for a connection's budget right before each call to its carrier (the rating and the purchase verbs call it
-   * last, so the wait is what the carrier sees). A batch sets it (lib/batches/run-batch.ts); a person's request has
-   * none.
+   * last, so the wait is what the carrier sees). `steps.last` runs once the slot has come (a purchase's claim), and
+   * `steps.undo` undoes it when the call turned out late and waits again. A batch sets it (lib/batches/run-batch.ts);
+   * a person's request has none.
    */
-  paceCarrier?: (connection: { id: string; config: Record<string, unknown> }) => Promise<void>;
+  paceCarrier?: (
+    connection: { id: string; config: Record<string, unknown> },
+    steps?: { last?: () => Promise<void>; undo?: () => Promise<void> },
+  ) => Promise<void>;
 }
 
 /** Verbs that span organizations (jobs, the command line, start-up) run as the service, with no organization. */

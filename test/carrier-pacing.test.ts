@@ -52,7 +52,7 @@ describe("a connection's shared pace", () => {
     expect(starts).toHaveLength(15);
   });
 
-  it("runs the last check once the slot has come, and a throw stops the call", async () => {
+  it("runs the last step as the slot comes, and a throw stops the call", async () => {
     const { getDb } = await import("@/lib/db/client");
     const { paceShared } = await import("@/lib/connections/pace");
     const db = await getDb();
@@ -60,13 +60,69 @@ describe("a connection's shared pace", () => {
     const began = performance.now();
     await paceShared(db, key, 10);
     let checkedAt = -1;
-    await paceShared(db, key, 10, async () => {
-      checkedAt = performance.now() - began;
+    let startedAt = -1;
+    await paceShared(db, key, 10, {
+      last: async () => {
+        checkedAt = performance.now() - began;
+      },
     });
-    expect(checkedAt).toBeGreaterThanOrEqual(100 - SLACK_MS);
-    await expect(paceShared(db, key, 10, () => Promise.reject(new Error("cancelled meanwhile")))).rejects.toThrow(
-      "cancelled meanwhile",
+    startedAt = performance.now() - began;
+    // The second slot is 105 ms after the first; the step runs shortly before it (by its own last duration), the call
+    // no sooner than it.
+    expect(checkedAt).toBeGreaterThanOrEqual(80);
+    expect(startedAt).toBeGreaterThanOrEqual(105 - SLACK_MS);
+    await expect(
+      paceShared(db, key, 10, { last: () => Promise.reject(new Error("cancelled meanwhile")) }),
+    ).rejects.toThrow("cancelled meanwhile");
+  });
+
+  it("a late call undoes its last step and waits for a new slot", async () => {
+    const { getDb } = await import("@/lib/db/client");
+    const { paceShared } = await import("@/lib/connections/pace");
+    const db = await getDb();
+    const key = `batch:undo-${Date.now()}`;
+    const log: string[] = [];
+    let calls = 0;
+    await paceShared(db, key, 10, {
+      last: async () => {
+        log.push("last");
+        // The first time, as slow as a claim behind a busy database: the call would start 120 ms after its slot.
+        if (calls++ === 0) await new Promise((resolve) => setTimeout(resolve, 120));
+      },
+      undo: async () => {
+        log.push("undo");
+      },
+    });
+    expect(log).toEqual(["last", "undo", "last"]);
+  });
+
+  it("does not count the database's round trip as lateness", async () => {
+    const { getDb } = await import("@/lib/db/client");
+    const { paceShared } = await import("@/lib/connections/pace");
+    const real = await getDb();
+    // Every statement 40 ms each way, as a managed database across a network: more than the tolerance in all.
+    const far = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== "execute") return Reflect.get(target, prop, receiver);
+        return async (query: unknown) => {
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          const result = await target.execute(query as Parameters<typeof target.execute>[0]);
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          return result;
+        };
+      },
+    });
+    const key = `batch:far-${Date.now()}`;
+    const lasts: number[] = [];
+    const began = performance.now();
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        paceShared(far, key, 20, { last: async () => void lasts.push(performance.now() - began) }),
+      ),
     );
+    // One slot each (a retake would run `last` again), so six calls take about six spacings and a round trip.
+    expect(lasts).toHaveLength(6);
+    expect(performance.now() - began).toBeLessThan(2_000);
   });
 
   it("keeps each connection's budget to itself", async () => {

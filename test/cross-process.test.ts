@@ -239,7 +239,7 @@ describe.skipIf(!process.env.DATABASE_URL)("races across processes (Postgres)", 
       const goAt = Date.now();
       for (const c of contenders) c.go();
       const starts = ((await Promise.all(contenders.map((c) => c.result))) as number[][]).flat().sort((a, b) => a - b);
-      // Twelve starts one spacing (100 ms) apart from the first slot, which is no sooner than the start line: the
+      // Twelve starts one spacing (105 ms) apart from the first slot, which is no sooner than the start line: the
       // k-th no sooner than k spacings after it (a busy machine only starts them later). A pace per process would
       // have started both processes' first calls together.
       expect(starts).toHaveLength(12);

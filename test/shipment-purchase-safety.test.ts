@@ -102,49 +102,76 @@ describe("exactly one label per shipment", () => {
 });
 
 describe("a purchase paced by its caller's budget (a batch's row)", () => {
-  it("waits for the pace right before the carrier, under the claim", async () => {
+  const pendingOf = async (id: string) => {
+    const db = await getDb();
+    const [row] = await db.select().from(shipments).where(eq(shipments.id, id));
+    return { pending: row!.pendingOperation, attempt: JSON.stringify(row!.meta).includes("purchase_attempt") };
+  };
+
+  it("waits holding no claim, claims as its last step, then calls the carrier", async () => {
     const { key, orgId } = await makeOrg();
     const s = await createShipmentFor(key);
     const ship = vi.spyOn(sandboxAdapter, "ship");
-    const seen: { connection: string; pending: string | null; shipCalls: number }[] = [];
-    const ctx = await orgCtx(orgId);
+    const seen: unknown[] = [];
     const out = await purchaseShipment({
       ctx: {
-        ...ctx,
-        paceCarrier: async (connection) => {
-          const [row] = await ctx.db.select().from(shipments).where(eq(shipments.id, s.id));
-          seen.push({ connection: connection.id, pending: row!.pendingOperation, shipCalls: ship.mock.calls.length });
+        ...(await orgCtx(orgId)),
+        paceCarrier: async (connection, steps) => {
+          seen.push(connection.id, await pendingOf(s.id));
+          await steps!.last!();
+          seen.push(await pendingOf(s.id), ship.mock.calls.length);
         },
       },
       id: s.id,
       input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
     });
     expect(out.shipment.status).toBe("purchased");
-    expect(seen).toEqual([{ connection: s.rates[0]!.carrier_ref, pending: "purchase", shipCalls: 0 }]);
+    expect(seen).toEqual([
+      s.rates[0]!.carrier_ref,
+      { pending: null, attempt: false },
+      { pending: "purchase", attempt: true },
+      0,
+    ]);
     expect(ship).toHaveBeenCalledTimes(1);
   });
 
-  it("a pace that throws (its batch cancelled) buys nothing and frees the shipment at once", async () => {
+  it("a late call gives its claim back, attempt removed, and claims again for its next slot", async () => {
     const { key, orgId } = await makeOrg();
     const s = await createShipmentFor(key);
     const ship = vi.spyOn(sandboxAdapter, "ship");
-    const ctx = await orgCtx(orgId);
+    const seen: unknown[] = [];
+    const out = await purchaseShipment({
+      ctx: {
+        ...(await orgCtx(orgId)),
+        paceCarrier: async (_connection, steps) => {
+          await steps!.last!();
+          await steps!.undo!();
+          seen.push(await pendingOf(s.id));
+          await steps!.last!();
+        },
+      },
+      id: s.id,
+      input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
+    });
+    expect(out.shipment.status).toBe("purchased");
+    expect(seen).toEqual([{ pending: null, attempt: false }]);
+    expect(ship).toHaveBeenCalledTimes(1);
+  });
+
+  it("a pace that throws (its batch cancelled) buys nothing and leaves the shipment free", async () => {
+    const { key, orgId } = await makeOrg();
+    const s = await createShipmentFor(key);
+    const ship = vi.spyOn(sandboxAdapter, "ship");
     const stopped = new Error("the batch is no longer being bought");
     await expect(
       purchaseShipment({
-        ctx: { ...ctx, paceCarrier: () => Promise.reject(stopped) },
+        ctx: { ...(await orgCtx(orgId)), paceCarrier: () => Promise.reject(stopped) },
         id: s.id,
         input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
       }),
     ).rejects.toBe(stopped);
     expect(ship).not.toHaveBeenCalled();
-    const db = await getDb();
-    const [row] = await db.select().from(shipments).where(eq(shipments.id, s.id));
-    expect(row!.status).toBe("created");
-    expect(row!.pendingOperation).toBeNull();
-    expect(row!.pendingUntil).toBeNull();
-    expect(JSON.stringify(row!.meta)).not.toContain("purchase_attempt");
-    // Free to buy now, not after a lease: the next purchase goes through.
+    expect(await pendingOf(s.id)).toEqual({ pending: null, attempt: false });
     expect((await purchaseFor(key, s)).status).toBe(200);
   });
 });

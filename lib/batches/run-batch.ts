@@ -458,19 +458,24 @@ async function storeOnce(ctx: DomainContext, row: BatchRowRow, rate: StoredRowRa
  * The context a batch's rows run with: each call to a carrier, rating or purchase, first waits for its connection's
  * budget, counted across every instance on the database (lib/connections/pace.ts). The verbs wait right before the
  * call, after their own statements, so those statements' time does not bunch the calls. A purchase (`purchasing`, the
- * batch's id) checks once its slot has come that the batch is still being bought: a batch cancelled while its rows
- * wait buys none of them.
+ * batch's id) checks once its slot has come that the batch is still being bought, before it claims its shipment: a
+ * batch cancelled while its rows wait buys none of them, and none waits holding a claim.
  */
 function paced(ctx: DomainContext, purchasing: string | null): DomainContext {
-  const lastCheck = purchasing === null ? undefined : () => assertStillPurchasing(ctx, purchasing);
   return {
     ...ctx,
-    paceCarrier: (connection) =>
+    paceCarrier: (connection, steps = {}) =>
       paceShared(
         ctx.db,
         batchPaceKey(connection.id),
         Number(connection.config.batch_calls_per_second) || DEFAULT_BATCH_CALLS_PER_SECOND,
-        lastCheck,
+        {
+          last: async () => {
+            if (purchasing !== null) await assertStillPurchasing(ctx, purchasing);
+            await steps.last?.();
+          },
+          undo: steps.undo,
+        },
       ),
   };
 }

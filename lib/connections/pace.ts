@@ -15,10 +15,18 @@ export const batchPaceKey = (connectionId: string) => `batch:${connectionId}`;
 export const PACE_TOLERANCE_MS = 50;
 
 /**
- * A call that keeps waking too late takes a new slot at most this many times, then starts anyway (logged): a database
- * whose every answer takes longer than the tolerance would otherwise hold the batch forever.
+ * A call that keeps waking too late takes a new slot at most this many times, then starts anyway (with a warning): a
+ * process held up that long would otherwise never start it.
  */
 const MAX_RETAKES = 10;
+
+/** What a paced call does once its slot has come, right before the carrier: its time counts as lateness. */
+export interface PaceSteps {
+  /** A batch's cancel check, a purchase's claim. Run shortly before the slot, by how long it took last time. */
+  last?: () => Promise<void>;
+  /** Undoes `last` when the call turned out late and waits for a new slot (a purchase gives its claim back). */
+  undo?: () => Promise<void>;
+}
 
 /**
  * Waits for the next start a connection's budget allows (`callsPerSecond`), across every instance on the database,
@@ -26,10 +34,10 @@ const MAX_RETAKES = 10;
  * - One statement takes the next free slot (the later of the stored one and now, by the database's clock) and moves
  *   it on by one spacing; the caller waits until its slot. Several instances working one batch (docs/architecture.md,
  *   "Batches") together stay within the budget, where a pacer per process let each spend all of it.
- * - A caller woken more than PACE_TOLERANCE_MS after its slot (a busy process, a slow answer from the database) would
- *   start beside the calls of later slots; it takes a new slot instead. Its lateness is measured from when the
- *   statement was sent, the earliest it can have run, so it is never underestimated, whatever the clocks say.
- * - `lastCheck` runs once the slot has come (a batch cancelled meanwhile throws); its time counts as lateness.
+ * - The slot is placed on this process's clock by the database's clock (dbClock below), so the statement's own round
+ *   trip is not lateness; only the time a call starts after its slot is.
+ * - A caller that would start more than PACE_TOLERANCE_MS after its slot (a busy process, a slow `last`) would start
+ *   beside the calls of later slots; it undoes `last` and takes a new slot instead.
  * - A slot taken and then given up (a late caller, a cancelled batch) is spent, never lent back.
  * Call it right before the carrier call: time spent between the two is lateness the tolerance does not cover.
  */
@@ -37,33 +45,74 @@ export async function paceShared(
   db: DbOrTx,
   key: string,
   callsPerSecond: number,
-  lastCheck?: () => Promise<void>,
+  steps: PaceSteps = {},
 ): Promise<void> {
   const spacingMs = (1000 + PACE_TOLERANCE_MS) / callsPerSecond;
   for (let retakes = 0; ; retakes++) {
-    const sent = performance.now();
-    const wait = await takeSlot(db, key, spacingMs);
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    await lastCheck?.();
-    const late = performance.now() - (sent + wait);
+    const slotAt = await takeSlot(db, key, spacingMs);
+    if (steps.last) {
+      await sleepUntil(slotAt - lastStepMs);
+      const began = now();
+      await steps.last();
+      lastStepMs = (lastStepMs + (now() - began)) / 2;
+    }
+    await sleepUntil(slotAt);
+    const late = now() - slotAt;
     if (late <= PACE_TOLERANCE_MS) return;
     if (retakes === MAX_RETAKES) {
       log().warn({ msg: "paced call started late; this second may exceed its budget", key, late_ms: Math.round(late) });
       return;
     }
+    await steps.undo?.();
   }
 }
 
-/** The next free slot's distance from now, in ms (0 when the budget is idle). */
+/**
+ * This process's clock: monotonic (an NTP step or a test's fake Date does not move it), on the wall clock's scale from
+ * the process's start. The database's clock is read against it (dbClock).
+ */
+const now = () => performance.timeOrigin + performance.now();
+
+/** How long `last` took, averaged: it runs that much before the slot. */
+let lastStepMs = 0;
+
+/** Never early: a timer may fire a fraction of a millisecond before its time. */
+async function sleepUntil(at: number): Promise<void> {
+  for (let left = at - now(); left > 0; left = at - now()) {
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
+  }
+}
+
+/** The next free slot, on this process's clock (now()). */
 async function takeSlot(db: DbOrTx, key: string, spacingMs: number): Promise<number> {
-  const [slot] = rowsOf<{ wait_ms: number }>(
+  const sent = now();
+  const [slot] = rowsOf<{ slot_ms: number; now_ms: number }>(
     await db.execute(sql`
       insert into ${carrierPacing} as p (key, next_at)
       values (${key}, clock_timestamp() + ${spacingMs}::float8 * interval '1 millisecond')
       on conflict (key) do update
         set next_at = greatest(p.next_at, clock_timestamp()) + ${spacingMs}::float8 * interval '1 millisecond'
-      returning greatest(0, extract(epoch from p.next_at - clock_timestamp()) * 1000 - ${spacingMs}::float8)::float8 as wait_ms
+      returning (extract(epoch from p.next_at) * 1000 - ${spacingMs}::float8)::float8 as slot_ms,
+        (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms
     `),
   );
-  return Number(slot?.wait_ms ?? 0);
+  const received = now();
+  return Number(slot!.slot_ms) - dbClock.offset(Number(slot!.now_ms), sent, received);
 }
+
+/**
+ * The database's clock less this process's, as NTP reads it: the database read its clock between `sent` and
+ * `received`, so the offset is its reading less their midpoint, within half the round trip. The reading of the
+ * quickest round trip in the last minute is kept, so a slow answer (a queue for a connection) does not move it, unless
+ * a new reading cannot be squared with it (a clock was set meanwhile).
+ */
+const dbClock = {
+  best: null as { offset: number; roundTrip: number; at: number } | null,
+  offset(dbNow: number, sent: number, received: number): number {
+    const reading = { offset: dbNow - (sent + received) / 2, roundTrip: received - sent, at: received };
+    const best = this.best;
+    const squares = best && Math.abs(reading.offset - best.offset) <= (reading.roundTrip + best.roundTrip) / 2 + 1;
+    if (!best || !squares || reading.roundTrip <= best.roundTrip || received - best.at > 60_000) this.best = reading;
+    return this.best!.offset;
+  },
+};

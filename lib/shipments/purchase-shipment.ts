@@ -95,50 +95,51 @@ export async function purchaseShipment({
   // `meta` before any attempt: what the shipment goes back to when the carrier refuses.
   const clean = withoutAttempts(row.meta);
 
-  let claim: Claim;
-  let attempt: PurchaseAttempt;
+  let claim!: Claim;
+  let attempt!: PurchaseAttempt;
   const notes: CarrierMessage[] = [];
-  if (isLostPurchase(row)) {
+  // The shipment as the claim below expects to find it.
+  let unclaimed = row;
+  const lostBefore = isLostPurchase(row);
+  if (lostBefore) {
     const settled = await settleLostPurchase({ ctx, row, parts: parts, confirm: input.confirm_rebuy, leaseMs });
     if (settled.kind === "recovered") return settled.answer;
     notes.push(...settled.messages);
-    const now = new Date();
-    attempt = attemptAt(now);
-    claim = await renewClaim(ctx.db, settled.claim, new Date(now.getTime() + leaseMs), {
-      meta: { ...clean, [PURCHASE_ATTEMPT]: attempt },
-    });
-  } else {
+    if (ctx.paceCarrier) {
+      // Settled (nothing was bought): a paced purchase waits for its slot without a claim, and claims it afresh.
+      await releaseClaim(ctx.db, settled.claim, { meta: clean });
+      unclaimed = { ...row, meta: clean, pendingOperation: null, pendingUntil: null };
+    } else {
+      const now = new Date();
+      attempt = attemptAt(now);
+      claim = await renewClaim(ctx.db, settled.claim, new Date(now.getTime() + leaseMs), {
+        meta: { ...clean, [PURCHASE_ATTEMPT]: attempt },
+      });
+    }
+  }
+  const claimIt = async () => {
     const now = new Date();
     attempt = attemptAt(now);
     claim = await claimShipment(
       ctx.db,
-      row,
+      unclaimed,
       "purchase",
       ["created"],
       leaseMs,
       { meta: { ...clean, [PURCHASE_ATTEMPT]: attempt } },
       now,
     );
+  };
+  if (ctx.paceCarrier) {
+    // A batch's budget (docs/api.md, "Batches"). The claim is the wait's last step, taken once the slot has come:
+    // no purchase waits holding one (a wait may outlast a lease, and a process dying in it would leave an attempt
+    // that looks lost), and nothing but the claim comes between the wait and the carrier's call. A call that turned
+    // out late gives its claim back, attempt removed, and waits for another slot.
+    await ctx.paceCarrier(connection, { last: claimIt, undo: () => releaseClaim(ctx.db, claim, { meta: clean }) });
+  } else if (!lostBefore) {
+    await claimIt();
   }
 
-  const release = (set: Parameters<typeof releaseClaim>[2]) =>
-    releaseClaim(ctx.db, claim, set).catch((err) =>
-      // The code only: a driver's error carries the statement's parameters (the attempt's payment, the messages).
-      ctx.log.error({
-        msg: "could not release a purchase claim; it expires by itself",
-        shipment_id: id,
-        code: (err as { code?: string }).code ?? null,
-      }),
-    );
-  // A batch's budget (docs/api.md, "Batches"), waited for under the claim so that nothing between the wait and the
-  // carrier's call delays it: the wait is short (the batch's workers share the slots) and the lease outlasts it.
-  try {
-    await ctx.paceCarrier?.(connection);
-  } catch (err) {
-    // Nothing was sent to the carrier: the shipment is free again.
-    await release({ meta: clean });
-    throw err;
-  }
   // Not the client's signal: a purchase that reached the carrier must not be abandoned because the client hung up.
   const outcome = await invokeConnection(
     connection,
@@ -165,7 +166,14 @@ export async function purchaseShipment({
   if (!outcome.ok) {
     // A timeout or an unreadable answer does not say whether the carrier sold the label: the attempt stays.
     const lost = answerLost(outcome.messages);
-    await release(lost ? { messages: outcome.messages } : { meta: clean });
+    await releaseClaim(ctx.db, claim, lost ? { messages: outcome.messages } : { meta: clean }).catch((err) =>
+      // The code only: a driver's error carries the statement's parameters (the attempt's payment, the messages).
+      ctx.log.error({
+        msg: "could not release a purchase claim; it expires by itself",
+        shipment_id: id,
+        code: (err as { code?: string }).code ?? null,
+      }),
+    );
     throw new CarrierFailureError(
       lost ? [...outcome.messages, ...unknownOutcome(connection, attempt, id)] : outcome.messages,
     );
