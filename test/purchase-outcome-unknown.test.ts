@@ -11,8 +11,9 @@ import { withTransaction } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { carrierLedger, labels, shipments } from "@/lib/db/schema";
 import { log } from "@/lib/log";
-import { Shipment } from "@/lib/schemas/shipment";
+import { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
 import { ClaimLostError } from "@/lib/shipments/claim";
+import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 import { recordPurchase } from "@/lib/shipments/record-purchase";
 import { recordRetryPolicy } from "@/lib/shipments/record-retries";
 import { moveShipmentsWithTracking } from "@/lib/shipments/status";
@@ -197,6 +198,38 @@ describe("a purchase whose answer was lost", () => {
     expect(later.body.shipment.status).toBe("purchased");
     // Known safe to buy: nothing to warn about.
     expect(later.body.messages).toEqual([]);
+    expect(ship).toHaveBeenCalledTimes(1);
+    expect(await sales(orgId, slow.id)).toHaveLength(1);
+  });
+
+  it("timed out before any sale, then a batch's paced purchase: settled, it waits holding nothing and buys once", async () => {
+    const { orgId, slow, s } = await timedOutBeforeSale();
+    const ship = vi.spyOn(sandboxAdapter, "ship");
+    anHourLater();
+    const db = await getDb();
+    const claimOf = async () => {
+      const [row] = await db.select().from(shipments).where(eq(shipments.id, s.id));
+      return { pending: row!.pendingOperation, attempt: JSON.stringify(row!.meta).includes("purchase_attempt") };
+    };
+    const seen: unknown[] = [];
+    const out = await purchaseShipment({
+      ctx: {
+        ...(await orgCtx(orgId)),
+        paceCarrier: async (_connection, steps) => {
+          seen.push(await claimOf());
+          await steps!.last!();
+          seen.push(await claimOf());
+        },
+      },
+      id: s.id,
+      input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
+    });
+    expect(out.shipment.status).toBe("purchased");
+    // The lost attempt settled (nothing sold), its claim given back; the wait's last step claims afresh.
+    expect(seen).toEqual([
+      { pending: null, attempt: false },
+      { pending: "purchase", attempt: true },
+    ]);
     expect(ship).toHaveBeenCalledTimes(1);
     expect(await sales(orgId, slow.id)).toHaveLength(1);
   });
