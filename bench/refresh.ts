@@ -12,10 +12,11 @@
  * the database), which tells a row bound by the carriers' latency from one bound by CPU.
  *
  * Env: DATABASE_URL (required: an admin URL; a scratch database is created and dropped), TRACKERS (10000),
- * LATENCY_MS (50), SKIP_THROTTLED=1 (no 429 scenario), SKIP_FEDEX=1 (no FedEx scenario).
+ * LATENCY_MS (50), SKIP_THROTTLED=1 (no 429 scenario), SKIP_FEDEX=1 (no FedEx scenario), BENCH_CPU_PROFILE=<dir>
+ * (a V8 CPU profile of each scenario, setup left out, written there for Chrome DevTools' Performance panel).
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { eq, sql } from "drizzle-orm";
@@ -103,6 +104,7 @@ async function main(adminUrl: string) {
       await db.update(carrierConnections).set({ refreshBackoffUntil: null });
       await client`vacuum analyze trackers`;
       queries = 0;
+      const profiler = await startProfile();
       const cpuBefore = process.cpuUsage();
       const machineBefore = machineTicks();
       const started = performance.now();
@@ -134,6 +136,7 @@ async function main(adminUrl: string) {
       );
       const ms = performance.now() - started;
       const cpu = process.cpuUsage(cpuBefore);
+      await profiler?.stop(label);
       const machine = machineTicks();
       return {
         // Where the time went: this process's CPU (the refresh's code, drizzle, postgres.js, the sandbox's answers)
@@ -253,3 +256,24 @@ void main(adminUrl).catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/** BENCH_CPU_PROFILE=<dir>: a CPU profile of one scenario alone (not the setup). */
+async function startProfile() {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return null;
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return {
+    async stop(label: string) {
+      const { profile } = await session.post("Profiler.stop");
+      session.disconnect();
+      mkdirSync(dir, { recursive: true });
+      const file = `${dir}/${label.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(profile));
+      console.error(`CPU profile: ${file}`);
+    },
+  };
+}

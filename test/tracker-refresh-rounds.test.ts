@@ -462,6 +462,45 @@ describe("a refresh round", () => {
     }
   });
 
+  it("asks the carrier for the next batch while the last answer is written, one write per worker", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "overlapped", { ...realTime, refresh_batch_size: 2, refresh_concurrency: 1 });
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(6, 30, 2));
+    const trackMany = vi.spyOn(sandboxAdapter, "trackMany");
+    const db = await getDb();
+    let writing = 0;
+    let mostWriting = 0;
+    const callsDuringWrites: number[] = [];
+    const held = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop !== "transaction") return Reflect.get(target, prop, receiver);
+        return async (...args: Parameters<typeof db.transaction>) => {
+          writing++;
+          mostWriting = Math.max(mostWriting, writing);
+          const callsBefore = trackMany.mock.calls.length;
+          // The write takes as long as the worker needs to ask for its next batch (or 300 ms, if it never does).
+          for (let waited = 0; trackMany.mock.calls.length === callsBefore && waited < 300; waited += 5)
+            await new Promise((r) => setTimeout(r, 5));
+          callsDuringWrites.push(trackMany.mock.calls.length - callsBefore);
+          try {
+            return await db.transaction(...args);
+          } finally {
+            writing--;
+          }
+        };
+      },
+    });
+
+    const report = await refreshConnection({ ctx: await systemCtx(held), connectionId: conn.id });
+
+    expect(report).toMatchObject({ due: 6, requests: 3, refreshed: 6, failed: 0, deferred: 0 });
+    // The first two writes each saw the next call start; the last had none to wait for.
+    expect(callsDuringWrites).toEqual([1, 1, 0]);
+    expect(mostWriting).toBe(1);
+    // Every write landed before the round answered.
+    for (const row of await trackerRows(ids)) expect(row.status).toBe("in_transit");
+  });
+
   it("logs each carrier call with its operation: multi_track for a batch, track for one number", async () => {
     const { key, orgId } = await makeOrg();
     const batched = await addSandbox(key, "logged-batch", realTime);

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { trackers, trackingEvents } from "@/lib/db/schema";
-import type { DbOrTx, Tx } from "@/lib/db/tx";
+import { inOneTrip, type DbOrTx, type Tx } from "@/lib/db/tx";
 import type { CarrierMessage, TrackerStatus, TrackingResult } from "@/lib/carriers/types";
 import { NotFoundError } from "@/lib/errors";
 import { rowsOf } from "@/lib/db/rows";
@@ -154,7 +154,8 @@ export async function recordTrackings(
     };
   });
 
-  // One statement for the whole batch: each row's new values travel as one JSON document.
+  // One statement for the whole batch: each row's new values travel as one JSON document. It goes out with the
+  // first statement of the outbox's (which reads the trackers' events, not these columns): one round trip for both.
   const rows = recorded.map(({ tracker: t }) => ({
     id: t.id,
     org_id: t.orgId,
@@ -165,23 +166,25 @@ export async function recordTrackings(
     retired: t.retiredAt?.toISOString() ?? null,
     updated: t.updatedAt.toISOString(),
   }));
-  await db.execute(sql`
+  const updating = db.execute(sql`
     update ${trackers} set
       status = d.status, estimated_delivery = d.eta, last_event_at = d.last_event_at, refreshed_at = ${now.toISOString()}::timestamptz,
       next_refresh_at = d.next, retired_at = d.retired, refresh_failures = 0, last_error = null, updated_at = d.updated
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
       as d(id text, org_id text, status text, eta text, last_event_at timestamptz, next timestamptz, retired timestamptz, updated timestamptz)
     where ${trackers.id} = d.id and ${trackers.orgId} = d.org_id`);
-
   // Trackers' events before their shipments' (followTrackers): a client hears the parcel moved, then the shipment.
-  await recordTrackerEvents(
-    db,
-    recorded.map((r, i) => ({
-      tracker: r.tracker,
-      types: created ? ["tracker.created"] : mergeEventTypes(answers[i]!.tracker, r.tracker, r.changed),
-    })),
-    now,
-  );
+  await inOneTrip([
+    updating,
+    recordTrackerEvents(
+      db,
+      recorded.map((r, i) => ({
+        tracker: r.tracker,
+        types: created ? ["tracker.created"] : mergeEventTypes(answers[i]!.tracker, r.tracker, r.changed),
+      })),
+      now,
+    ),
+  ]);
   await followTrackers(
     db,
     recorded.map((r) => r.tracker),

@@ -152,87 +152,98 @@ async function runRound(
 
   const backedOff = new Set<string>();
   const refreshed = new Set<string>();
-  const worker = async () => {
-    while (!stop) {
-      const item = queue.shift();
-      if (!item) break;
-      if (performance.now() - started > maxDuration) {
-        stop = { at: clock(), reason: "time" };
-        queue.unshift(item);
-        break;
-      }
-      await pacer.take();
-      if (pausedUntil > Date.now()) await sleep(pausedUntil - Date.now());
-      if (stop) {
-        queue.unshift(item);
-        break;
-      }
-      report.requests++;
-      const outcome = await askCarrier(connection, adapter, budget, item.rows);
-      if (outcome.ok) {
-        failureStreak = 0;
-        const saved = await db
-          .transaction(async (tx) => {
-            const answers: TrackingAnswer[] = [];
-            for (const row of item.rows) {
-              const answer = outcome.results.get(row.trackingNumber);
-              if (answer && !(answer instanceof CarrierError)) answers.push({ tracker: row, result: answer });
-              else {
-                const messages = answer
-                  ? connectionMessages(connection, answer.messages)
-                  : notInAnswer(connection, row);
-                await recordTrackingFailure(tx, row, messages, { now: clock(), timeScale });
-                report.failed++;
-              }
-            }
-            const merged = await recordTrackings(tx, answers, { now: clock(), timeScale });
-            report.refreshed += merged.length;
-            report.changed += merged.filter((m) => m.changed).length;
-            for (const m of merged) refreshed.add(m.tracker.id);
-          })
-          .then(
-            () => true,
-            (err: unknown) => {
-              // The database failed this batch: its trackers are due again at once (their lease would free them anyway).
-              ctx.log.error({
-                msg: "tracker refresh could not save a batch",
-                connection_id: connection.id,
-                err,
-              });
-              return false;
-            },
-          );
-        if (!saved) {
-          report.deferred += item.rows.length;
-          await rescheduleTrackers(db, item.rows, clock()).catch(() => undefined);
+  // Never rejects: a batch the database failed is handed back, due again at once.
+  const save = async (rows: TrackerRow[], results: Map<string, TrackingResult | CarrierError>) => {
+    const saved = await db
+      .transaction(async (tx) => {
+        const answers: TrackingAnswer[] = [];
+        for (const row of rows) {
+          const answer = results.get(row.trackingNumber);
+          if (answer && !(answer instanceof CarrierError)) answers.push({ tracker: row, result: answer });
+          else {
+            const messages = answer ? connectionMessages(connection, answer.messages) : notInAnswer(connection, row);
+            await recordTrackingFailure(tx, row, messages, { now: clock(), timeScale });
+            report.failed++;
+          }
         }
-        continue;
-      }
-      const limited = messageWithCode(outcome.messages, "carrier_rate_limited");
-      if (limited) {
-        report.rate_limited_calls++;
-        for (const row of item.rows) backedOff.add(row.id);
-        const waitMs = retryAfterMs(limited);
-        if (waitMs <= WAIT_OUT_MS && item.rateLimited < MAX_RATE_LIMIT_RETRIES) {
-          // Honour the carrier's pause for every worker of this connection, then ask again.
-          pausedUntil = Math.max(pausedUntil, Date.now() + waitMs);
-          queue.push({ rows: item.rows, rateLimited: item.rateLimited + 1 });
+        const merged = await recordTrackings(tx, answers, { now: clock(), timeScale });
+        report.refreshed += merged.length;
+        report.changed += merged.filter((m) => m.changed).length;
+        for (const m of merged) refreshed.add(m.tracker.id);
+      })
+      .then(
+        () => true,
+        (err: unknown) => {
+          // The database failed this batch: its trackers are due again at once (their lease would free them anyway).
+          ctx.log.error({
+            msg: "tracker refresh could not save a batch",
+            connection_id: connection.id,
+            err,
+          });
+          return false;
+        },
+      );
+    if (!saved) {
+      report.deferred += rows.length;
+      await rescheduleTrackers(db, rows, clock()).catch(() => undefined);
+    }
+  };
+  const worker = async () => {
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      while (!stop) {
+        const item = queue.shift();
+        if (!item) break;
+        if (performance.now() - started > maxDuration) {
+          stop = { at: clock(), reason: "time" };
+          queue.unshift(item);
+          break;
+        }
+        await pacer.take();
+        if (pausedUntil > Date.now()) await sleep(pausedUntil - Date.now());
+        if (stop) {
+          queue.unshift(item);
+          break;
+        }
+        report.requests++;
+        const outcome = await askCarrier(connection, adapter, budget, item.rows);
+        if (outcome.ok) {
+          failureStreak = 0;
+          // The answer is written while this worker asks the carrier for its next batch: the carrier's latency and the
+          // database's no longer add up per batch. One write in flight per worker, so at most `concurrency` per round.
+          await writing;
+          writing = save(item.rows, outcome.results);
           continue;
         }
-        const until = new Date(clock().getTime() + Math.max(waitMs, 1000));
-        stop = { at: until, reason: "rate_limited" };
-        queue.unshift(item);
-        await db
-          .update(carrierConnections)
-          .set({ refreshBackoffUntil: until })
-          .where(eq(carrierConnections.id, connection.id));
-        break;
+        const limited = messageWithCode(outcome.messages, "carrier_rate_limited");
+        if (limited) {
+          report.rate_limited_calls++;
+          for (const row of item.rows) backedOff.add(row.id);
+          const waitMs = retryAfterMs(limited);
+          if (waitMs <= WAIT_OUT_MS && item.rateLimited < MAX_RATE_LIMIT_RETRIES) {
+            // Honour the carrier's pause for every worker of this connection, then ask again.
+            pausedUntil = Math.max(pausedUntil, Date.now() + waitMs);
+            queue.push({ rows: item.rows, rateLimited: item.rateLimited + 1 });
+            continue;
+          }
+          const until = new Date(clock().getTime() + Math.max(waitMs, 1000));
+          stop = { at: until, reason: "rate_limited" };
+          queue.unshift(item);
+          await db
+            .update(carrierConnections)
+            .set({ refreshBackoffUntil: until })
+            .where(eq(carrierConnections.id, connection.id));
+          break;
+        }
+        failureStreak = TRANSPORT_CODES.some((c) => hasCode(outcome.messages, c)) ? failureStreak + 1 : 0;
+        for (const row of item.rows)
+          await recordTrackingFailure(db, row, outcome.messages, { now: clock(), timeScale });
+        report.failed += item.rows.length;
+        if (failureStreak >= FAILURE_STREAK && !stop)
+          stop = { at: new Date(clock().getTime() + 5 * 60_000 * timeScale), reason: "failing" };
       }
-      failureStreak = TRANSPORT_CODES.some((c) => hasCode(outcome.messages, c)) ? failureStreak + 1 : 0;
-      for (const row of item.rows) await recordTrackingFailure(db, row, outcome.messages, { now: clock(), timeScale });
-      report.failed += item.rows.length;
-      if (failureStreak >= FAILURE_STREAK && !stop)
-        stop = { at: new Date(clock().getTime() + 5 * 60_000 * timeScale), reason: "failing" };
+    } finally {
+      await writing;
     }
   };
   await Promise.all(Array.from({ length: Math.min(budget.concurrency, queue.length) }, worker));
