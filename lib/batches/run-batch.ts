@@ -470,10 +470,14 @@ function paced(ctx: DomainContext, purchasing: string | null): DomainContext {
         batchPaceKey(connection.id),
         Number(connection.config.batch_calls_per_second) || DEFAULT_BATCH_CALLS_PER_SECOND,
         {
-          last: async () => {
-            if (purchasing !== null) await assertStillPurchasing(ctx, purchasing);
-            await steps.last?.();
-          },
+          // Checked with a purchase's claim, its last step. A further request of a call already under way (a retry
+          // after a 429, a token renewal) only waits: a cancel stops calls before they start, not halfway.
+          last:
+            steps.last &&
+            (async () => {
+              if (purchasing !== null) await assertStillPurchasing(ctx, purchasing);
+              await steps.last!();
+            }),
           undo: steps.undo,
         },
       ),

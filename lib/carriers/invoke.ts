@@ -52,7 +52,8 @@ export function deadlineFor(connection: Pick<ConnectionInfo, "config">): number 
 /**
  * Runs one adapter operation for one connection under its deadline and turns every way it can fail into
  * `messages`, so a failing carrier never takes a request (or the other carriers of a fan-out) down with it.
- * `ledger` is lent to an in-process carrier for the operations that sell, void or look up labels.
+ * `ledger` is lent to an in-process carrier for the operations that sell, void or look up labels; `pace` paces the
+ * operation's requests after its first (createCarrierHttp).
  */
 export async function invokeCarrier<T>(
   connection: ConnectionInfo,
@@ -60,6 +61,7 @@ export async function invokeCarrier<T>(
   parent: AbortSignal | undefined,
   run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
   ledger: CarrierLedger | null = null,
+  pace?: () => Promise<void>,
 ): Promise<InvokeOutcome<T>> {
   const adapter = getAdapter(connection.carrier_name);
   if (!adapter) {
@@ -100,6 +102,7 @@ export async function invokeCarrier<T>(
             carrier_id: connection.carrier_id,
             display_name: adapter.display_name,
             signal,
+            pace,
           }),
         }),
       adapter.display_name,

@@ -1,6 +1,7 @@
 import "server-only";
 import { invokeCarrier, toCarrierMessages, type InvokeOutcome } from "@/lib/carriers/invoke";
 import type { AdapterContext, AdapterMessage, Capability, CarrierAdapter, CarrierMessage } from "@/lib/carriers/types";
+import type { DomainContext } from "@/lib/context";
 import type { DbOrTx } from "@/lib/db/tx";
 import { log } from "@/lib/log";
 import { carrierLedgerFor } from "./carrier-ledger";
@@ -18,14 +19,15 @@ export function connectionMessages(
 /**
  * invokeCarrier for a stored connection; credentials that no longer decrypt fail this connection only. Operations
  * that sell, void or look up labels pass `books`, the database an in-process carrier keeps its ledger in (never a
- * transaction: the carrier's record commits on its own, before it answers).
+ * transaction: the carrier's record commits on its own, before it answers). An operation its caller paced passes
+ * `pace` (pacedAgain) for the requests it makes after its first.
  */
 export async function invokeConnection<T>(
   row: ConnectionRow,
   operation: Capability,
   signal: AbortSignal | undefined,
   run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
-  books?: DbOrTx,
+  { books, pace }: { books?: DbOrTx; pace?: () => Promise<void> } = {},
 ): Promise<InvokeOutcome<T>> {
   let info;
   try {
@@ -43,5 +45,17 @@ export async function invokeConnection<T>(
       ]),
     };
   }
-  return invokeCarrier(info, operation, signal, run, books ? carrierLedgerFor(books, row) : null);
+  return invokeCarrier(info, operation, signal, run, books ? carrierLedgerFor(books, row) : null, pace);
+}
+
+/**
+ * The pace for the further requests of a carrier call its caller has just paced (a retry after a 429, an OAuth token
+ * renewal): each waits for a slot of the same budget, and only for that; undefined when the context paces nothing.
+ */
+export function pacedAgain(
+  ctx: Pick<DomainContext, "paceCarrier">,
+  connection: { id: string; config: Record<string, unknown> },
+): (() => Promise<void>) | undefined {
+  const pace = ctx.paceCarrier;
+  return pace && (() => pace(connection));
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { DomainContext } from "@/lib/context";
 import type { Address, CarrierMessage, Parcel } from "@/lib/carriers/types";
 import { selectConnections } from "@/lib/connections/select-connections";
-import { invokeConnection } from "@/lib/connections/invoke-connection";
+import { invokeConnection, pacedAgain } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError } from "@/lib/errors";
 import { quotedRate, type RateFields } from "./present-rate";
 import { requestedShipDate } from "./ship-date";
@@ -46,7 +46,9 @@ export async function fetchRates({ ctx, input }: { ctx: DomainContext; input: Ra
       await ctx.paceCarrier?.(row);
       return {
         row,
-        outcome: await invokeConnection(row, "rates", ctx.signal, (adapter, actx) => adapter.rate(actx, request)),
+        outcome: await invokeConnection(row, "rates", ctx.signal, (adapter, actx) => adapter.rate(actx, request), {
+          pace: pacedAgain(ctx, row),
+        }),
       };
     }),
   );

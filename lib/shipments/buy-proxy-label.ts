@@ -81,7 +81,7 @@ export async function buyProxyLabel({
         customs,
         ship_date: shipDate,
       }),
-    ctx.db,
+    { books: ctx.db },
   );
   if (!outcome.ok) throw new CarrierFailureError(outcome.messages);
   const shipped = outcome.data;

@@ -98,7 +98,7 @@ export async function cancelShipment({
     "void",
     undefined,
     (a, actx) => a.void!(actx, { tracking_number: row.trackingNumber!, shipment_identifier: row.shipmentIdentifier }),
-    ctx.db,
+    { books: ctx.db },
   );
   if (!outcome.ok) {
     // A timeout or an unreadable answer may hide a void that happened: the attempt stays, and a retry settles it
@@ -182,7 +182,7 @@ async function voidFound(
     undefined,
     (a, actx) =>
       a.void!(actx, { tracking_number: label.tracking_number, shipment_identifier: label.shipment_identifier }),
-    ctx.db,
+    { books: ctx.db },
   );
   if (!outcome.ok) throw new CarrierFailureError(outcome.messages);
   return [

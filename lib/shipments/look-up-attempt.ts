@@ -54,7 +54,7 @@ export async function lookUpAttempt(
         reference,
         sold_since: new Date(instantOf(attempt.started_at).getTime() - CLOCK_SKEW_MS),
       }),
-    ctx.db,
+    { books: ctx.db },
   );
   if (!outcome.ok) {
     return unknown(`looking it up failed (${outcome.messages[0]?.message ?? "no answer"})`, outcome.messages);

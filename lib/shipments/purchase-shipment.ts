@@ -3,7 +3,7 @@ import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage } from "@/lib/carriers/types";
 import { connectionById } from "@/lib/connections/select-connections";
-import { connectionMessages, invokeConnection } from "@/lib/connections/invoke-connection";
+import { connectionMessages, invokeConnection, pacedAgain } from "@/lib/connections/invoke-connection";
 import { CarrierFailureError, StateConflictError, ValidationError } from "@/lib/errors";
 import { presentRate, quotedRate } from "@/lib/rates/present-rate";
 import { requestedShipDate } from "@/lib/rates/ship-date";
@@ -161,7 +161,7 @@ export async function purchaseShipment({
         // Validated when the shipment was rated; a day that has passed since is the first day it can leave.
         ship_date: requestedShipDate(shipper, row.options, new Date(), { pastIsToday: true }),
       }),
-    ctx.db,
+    { books: ctx.db, pace: pacedAgain(ctx, connection) },
   );
   if (!outcome.ok) {
     // A timeout or an unreadable answer does not say whether the carrier sold the label: the attempt stays.

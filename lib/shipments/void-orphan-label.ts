@@ -44,7 +44,7 @@ export async function voidOrphanLabel({
         undefined,
         (a, actx) =>
           a.void!(actx, { tracking_number: shipped.tracking_number, shipment_identifier: shipped.shipment_identifier }),
-        ctx.db,
+        { books: ctx.db },
       )
     : null;
   if (!outcome?.ok) {

@@ -432,6 +432,38 @@ describe("429", () => {
   });
 });
 
+describe("pace", () => {
+  it("waits for the caller's pace before each request after the operation's first: retries and second calls", async () => {
+    const order: string[] = [];
+    const fetch = vi.fn(async (url: string | URL | Request) => {
+      order.push(`fetch ${String(url).slice(base.length)}`);
+      return order.length === 1
+        ? new Response("{}", { status: 429, headers: { "retry-after": "0" } })
+        : new Response("{}");
+    });
+    const pace = vi.fn(async () => void order.push("pace"));
+    const http = client(never, { fetch: fetch as typeof globalThis.fetch, pace });
+    await http.request({ method: "POST", url: `${base}/token`, operation: "token", body: "{}" });
+    await http.request({ method: "GET", url: `${base}/rate`, operation: "rate" });
+    // The token call's retry after its 429, and the rate call: each waited; the first request did not.
+    expect(order).toEqual(["fetch /token", "pace", "fetch /token", "pace", "fetch /rate"]);
+  });
+
+  it("sends nothing once the deadline passed during the wait", async () => {
+    const fetch = answering(respond(503), respond(200));
+    const controller = new AbortController();
+    const pace = vi.fn(async () => controller.abort());
+    const call = client(controller.signal, { fetch, pace }).request({
+      method: "GET",
+      url: `${base}/x`,
+      operation: "rate",
+    });
+    await expect(call).rejects.toMatchObject({ code: "carrier_timeout" });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(pace).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe("responses and logs", () => {
   it("throws carrier_bad_response when a body that should be JSON is not", async () => {
     handle = (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>oops");

@@ -61,6 +61,12 @@ export interface CarrierHttpOptions {
   logger?: (line: Record<string, unknown>) => void;
   /** Query keys to redact in logged URLs, on top of DEFAULT_REDACT_KEYS. Bodies and headers are never logged. */
   redactKeys?: string[];
+  /**
+   * Waits for the caller's next carrier slot before every request of the operation but its first (a retry, an OAuth
+   * token renewal, a second call): the caller paced the operation itself, and a budget of calls per second counts
+   * each request the carrier sees (docs/api.md, "Batches").
+   */
+  pace?: () => Promise<void>;
 }
 
 // A retry that starts with almost no time left would turn a meaningful 503 into a timeout; leave it room to answer.
@@ -112,6 +118,8 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
       // A broken log sink must not fail a label purchase.
     }
   };
+  // Requests started by this client: one operation's (it is made for each).
+  let sent = 0;
   // Looked up per call so tests (and instrumentation) that replace globalThis.fetch are honoured.
   const doFetch: typeof fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
@@ -169,6 +177,7 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
       request_bytes: bodyBytes(req.body),
     };
     for (let attempt = 1; ; attempt++) {
+      if (sent++ > 0 && opts.pace) await opts.pace();
       if (signal.aborted) throw timeoutError(label);
       const line: Record<string, unknown> = { ...base, attempt, status: null, response_bytes: 0 };
       const canRetry = attempt < maxAttempts;
