@@ -86,6 +86,31 @@ export async function createShipmentFor(key: string, extra: Record<string, unkno
   };
 }
 
+/** Whether a shipment is claimed for an operation, and whether a purchase attempt is recorded in its meta. */
+export async function claimStateOf(id: string): Promise<{ pending: string | null; attempt: boolean }> {
+  const { getDb } = await import("@/lib/db/client");
+  const { shipments } = await import("@/lib/db/schema");
+  const { eq } = await import("drizzle-orm");
+  const [row] = await (await getDb()).select().from(shipments).where(eq(shipments.id, id));
+  return { pending: row!.pendingOperation, attempt: JSON.stringify(row!.meta).includes("purchase_attempt") };
+}
+
+/** The purchase of a shipment's first rate as a batch's row makes it: `paceCarrier` stands in for the batch's budget. */
+export async function purchasePaced(
+  orgId: string,
+  shipment: { id: string; rates: { id: string }[] },
+  paceCarrier: NonNullable<import("@/lib/context").DomainContext["paceCarrier"]>,
+) {
+  const { purchaseShipment } = await import("@/lib/shipments/purchase-shipment");
+  const { ShipmentPurchase } = await import("@/lib/schemas/shipment");
+  const { orgCtx } = await import("./helpers");
+  return purchaseShipment({
+    ctx: { ...(await orgCtx(orgId)), paceCarrier },
+    id: shipment.id,
+    input: ShipmentPurchase.parse({ selected_rate_id: shipment.rates[0]!.id }),
+  });
+}
+
 export async function purchaseFor(
   key: string,
   shipment: { id: string; rates: { id: string }[] },

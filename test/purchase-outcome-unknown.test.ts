@@ -11,15 +11,14 @@ import { withTransaction } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { carrierLedger, labels, shipments } from "@/lib/db/schema";
 import { log } from "@/lib/log";
-import { Shipment, ShipmentPurchase } from "@/lib/schemas/shipment";
+import { Shipment } from "@/lib/schemas/shipment";
 import { ClaimLostError } from "@/lib/shipments/claim";
-import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 import { recordPurchase } from "@/lib/shipments/record-purchase";
 import { recordRetryPolicy } from "@/lib/shipments/record-retries";
 import { moveShipmentsWithTracking } from "@/lib/shipments/status";
 import { atDeadline, fakeTimeouts } from "./clock";
 import { call, makeOrg, orgCtx } from "./helpers";
-import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
+import { addSandbox, claimStateOf, createShipmentFor, purchaseFor, purchasePaced } from "./factories";
 
 /**
  * docs/api.md, "When an answer is lost": a purchase or a void that reached the carrier without its outcome being
@@ -206,23 +205,11 @@ describe("a purchase whose answer was lost", () => {
     const { orgId, slow, s } = await timedOutBeforeSale();
     const ship = vi.spyOn(sandboxAdapter, "ship");
     anHourLater();
-    const db = await getDb();
-    const claimOf = async () => {
-      const [row] = await db.select().from(shipments).where(eq(shipments.id, s.id));
-      return { pending: row!.pendingOperation, attempt: JSON.stringify(row!.meta).includes("purchase_attempt") };
-    };
     const seen: unknown[] = [];
-    const out = await purchaseShipment({
-      ctx: {
-        ...(await orgCtx(orgId)),
-        paceCarrier: async (_connection, steps) => {
-          seen.push(await claimOf());
-          await steps!.last!();
-          seen.push(await claimOf());
-        },
-      },
-      id: s.id,
-      input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
+    const out = await purchasePaced(orgId, s, async (_connection, steps) => {
+      seen.push(await claimStateOf(s.id));
+      await steps!.last!();
+      seen.push(await claimStateOf(s.id));
     });
     expect(out.shipment.status).toBe("purchased");
     // The lost attempt settled (nothing sold), its claim given back; the wait's last step claims afresh.

@@ -12,7 +12,7 @@ import { toErrorResponse } from "@/lib/api/errors";
 import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 import { recordRetryPolicy } from "@/lib/shipments/record-retries";
 import { call, makeOrg, orgCtx } from "./helpers";
-import { addSandbox, createShipmentFor, purchaseFor, rateRequest } from "./factories";
+import { addSandbox, claimStateOf, createShipmentFor, purchaseFor, purchasePaced, rateRequest } from "./factories";
 
 // Recording is retried for ~10 s while the database is away; these tests fail it on purpose, so without the pauses.
 const realDelays = recordRetryPolicy.delaysMs;
@@ -102,28 +102,15 @@ describe("exactly one label per shipment", () => {
 });
 
 describe("a purchase paced by its caller's budget (a batch's row)", () => {
-  const pendingOf = async (id: string) => {
-    const db = await getDb();
-    const [row] = await db.select().from(shipments).where(eq(shipments.id, id));
-    return { pending: row!.pendingOperation, attempt: JSON.stringify(row!.meta).includes("purchase_attempt") };
-  };
-
   it("waits holding no claim, claims as its last step, then calls the carrier", async () => {
     const { key, orgId } = await makeOrg();
     const s = await createShipmentFor(key);
     const ship = vi.spyOn(sandboxAdapter, "ship");
     const seen: unknown[] = [];
-    const out = await purchaseShipment({
-      ctx: {
-        ...(await orgCtx(orgId)),
-        paceCarrier: async (connection, steps) => {
-          seen.push(connection.id, await pendingOf(s.id));
-          await steps!.last!();
-          seen.push(await pendingOf(s.id), ship.mock.calls.length);
-        },
-      },
-      id: s.id,
-      input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
+    const out = await purchasePaced(orgId, s, async (connection, steps) => {
+      seen.push(connection.id, await claimStateOf(s.id));
+      await steps!.last!();
+      seen.push(await claimStateOf(s.id), ship.mock.calls.length);
     });
     expect(out.shipment.status).toBe("purchased");
     expect(seen).toEqual([
@@ -140,18 +127,11 @@ describe("a purchase paced by its caller's budget (a batch's row)", () => {
     const s = await createShipmentFor(key);
     const ship = vi.spyOn(sandboxAdapter, "ship");
     const seen: unknown[] = [];
-    const out = await purchaseShipment({
-      ctx: {
-        ...(await orgCtx(orgId)),
-        paceCarrier: async (_connection, steps) => {
-          await steps!.last!();
-          await steps!.undo!();
-          seen.push(await pendingOf(s.id));
-          await steps!.last!();
-        },
-      },
-      id: s.id,
-      input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
+    const out = await purchasePaced(orgId, s, async (_connection, steps) => {
+      await steps!.last!();
+      await steps!.undo!();
+      seen.push(await claimStateOf(s.id));
+      await steps!.last!();
     });
     expect(out.shipment.status).toBe("purchased");
     expect(seen).toEqual([{ pending: null, attempt: false }]);
@@ -163,15 +143,9 @@ describe("a purchase paced by its caller's budget (a batch's row)", () => {
     const s = await createShipmentFor(key);
     const ship = vi.spyOn(sandboxAdapter, "ship");
     const stopped = new Error("the batch is no longer being bought");
-    await expect(
-      purchaseShipment({
-        ctx: { ...(await orgCtx(orgId)), paceCarrier: () => Promise.reject(stopped) },
-        id: s.id,
-        input: ShipmentPurchase.parse({ selected_rate_id: s.rates[0]!.id }),
-      }),
-    ).rejects.toBe(stopped);
+    await expect(purchasePaced(orgId, s, () => Promise.reject(stopped))).rejects.toBe(stopped);
     expect(ship).not.toHaveBeenCalled();
-    expect(await pendingOf(s.id)).toEqual({ pending: null, attempt: false });
+    expect(await claimStateOf(s.id)).toEqual({ pending: null, attempt: false });
     expect((await purchaseFor(key, s)).status).toBe(200);
   });
 });
