@@ -3,7 +3,7 @@ import type { DomainContext } from "@/lib/context";
 import { getAdapter } from "@/lib/carriers/registry";
 import type { CarrierMessage, FoundShipment } from "@/lib/carriers/types";
 import { orgConnection } from "@/lib/connections/select-connections";
-import { invokeConnection } from "@/lib/connections/invoke-connection";
+import { invokeConnection, pacedAgain } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
 import { carrierReference, instantOf, type PurchaseAttempt } from "./outcome-unknown";
 
@@ -45,6 +45,8 @@ export async function lookUpAttempt(
     return unknown(`${attempt.carrier_name} cannot look labels up by reference`);
   }
   const reference = carrierReference(attempt, shipmentId);
+  // A call to the carrier like any other: a batch's budget counts it (docs/api.md, "Batches").
+  await ctx.paceCarrier?.(connection);
   const outcome = await invokeConnection(
     connection,
     "lookup",
@@ -54,7 +56,7 @@ export async function lookUpAttempt(
         reference,
         sold_since: new Date(instantOf(attempt.started_at).getTime() - CLOCK_SKEW_MS),
       }),
-    { books: ctx.db },
+    { books: ctx.db, pace: pacedAgain(ctx, connection) },
   );
   if (!outcome.ok) {
     return unknown(`looking it up failed (${outcome.messages[0]?.message ?? "no answer"})`, outcome.messages);
