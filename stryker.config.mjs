@@ -21,6 +21,7 @@ export const rooms = {
       "test/look-up-attempt.test.ts",
       "test/shipment-purchase-safety.test.ts",
       "test/purchase-outcome-unknown.test.ts",
+      "test/batch-pacing-requests.test.ts",
       "test/shipments.test.ts",
       "test/proxy-shipping.test.ts",
       "test/purchase-refusals.test.ts",
@@ -79,6 +80,8 @@ export const rooms = {
       "lib/carriers/usps/adapter.test.ts",
       "lib/carriers/usps/auth.test.ts",
       "lib/carriers/usps/emulated.test.ts",
+      // A batch's budget reaching the HTTP client's further requests (fetchRates passes the pace on).
+      "test/batch-pacing-requests.test.ts",
     ],
   },
   // tracker claims and the refresh loop
