@@ -33,12 +33,12 @@ export interface DomainContext {
   /**
    * Waits for a connection's budget right before each call to its carrier (the rating and the purchase verbs call it
    * last, so the wait is what the carrier sees). `steps.last` runs once the slot has come (a purchase's claim), and
-   * `steps.undo` undoes it when the call turned out late and waits again. A batch sets it (lib/batches/run-batch.ts);
-   * a person's request has none.
+   * `steps.undo` undoes it when the call turned out late and waits again; `steps.withinMs` bounds the wait of a
+   * request of a call under way (pacedAgain). A batch sets it (lib/batches/run-batch.ts); a person's request has none.
    */
   paceCarrier?: (
     connection: { id: string; config: Record<string, unknown> },
-    steps?: { last?: () => Promise<void>; undo?: () => Promise<void> },
+    steps?: { last?: () => Promise<void>; undo?: () => Promise<void>; withinMs?: number },
   ) => Promise<void>;
 }
 

@@ -125,6 +125,26 @@ describe("a connection's shared pace", () => {
     expect(performance.now() - began).toBeLessThan(2_000);
   });
 
+  it("does not wait for a slot further off than withinMs, but spends it", async () => {
+    const { getDb } = await import("@/lib/db/client");
+    const { paceShared } = await import("@/lib/connections/pace");
+    const { sql } = await import("drizzle-orm");
+    const { rowsOf } = await import("@/lib/db/rows");
+    const db = await getDb();
+    const key = `batch:within-${Date.now()}`;
+    // One call in 10 s: the second call's slot is 10.5 s away, well past its 1 s.
+    await paceShared(db, key, 0.1);
+    const began = performance.now();
+    await paceShared(db, key, 0.1, { withinMs: 1_000 });
+    expect(performance.now() - began).toBeLessThan(5_000);
+    // Its slot was taken all the same: the next call would wait two spacings.
+    const [row] = rowsOf<{ ahead_ms: number }>(
+      await db.execute(sql`select (extract(epoch from next_at - clock_timestamp()) * 1000)::float8 as ahead_ms
+        from carrier_pacing where key = ${key}`),
+    );
+    expect(Number(row!.ahead_ms)).toBeGreaterThan(15_000);
+  });
+
   it("keeps each connection's budget to itself", async () => {
     const { getDb } = await import("@/lib/db/client");
     const { paceShared } = await import("@/lib/connections/pace");

@@ -479,6 +479,7 @@ function paced(ctx: DomainContext, purchasing: string | null): DomainContext {
               await steps.last!();
             }),
           undo: steps.undo,
+          withinMs: steps.withinMs,
         },
       ),
   };

@@ -61,7 +61,7 @@ export async function invokeCarrier<T>(
   parent: AbortSignal | undefined,
   run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
   ledger: CarrierLedger | null = null,
-  pace?: () => Promise<void>,
+  pace?: (withinMs: number | undefined) => Promise<void>,
 ): Promise<InvokeOutcome<T>> {
   const adapter = getAdapter(connection.carrier_name);
   if (!adapter) {

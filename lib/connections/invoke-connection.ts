@@ -27,7 +27,7 @@ export async function invokeConnection<T>(
   operation: Capability,
   signal: AbortSignal | undefined,
   run: (adapter: CarrierAdapter, ctx: AdapterContext) => Promise<{ data: T; messages: AdapterMessage[] }>,
-  { books, pace }: { books?: DbOrTx; pace?: () => Promise<void> } = {},
+  { books, pace }: { books?: DbOrTx; pace?: (withinMs: number | undefined) => Promise<void> } = {},
 ): Promise<InvokeOutcome<T>> {
   let info;
   try {
@@ -50,12 +50,13 @@ export async function invokeConnection<T>(
 
 /**
  * The pace for the further requests of a carrier call its caller has just paced (a retry after a 429, an OAuth token
- * renewal): each waits for a slot of the same budget, and only for that; undefined when the context paces nothing.
+ * renewal): each waits for a slot of the same budget, if it comes within `withinMs`, and for nothing else (no cancel
+ * check: a call under way is not stopped halfway); undefined when the context paces nothing.
  */
 export function pacedAgain(
   ctx: Pick<DomainContext, "paceCarrier">,
   connection: { id: string; config: Record<string, unknown> },
-): (() => Promise<void>) | undefined {
+): ((withinMs: number | undefined) => Promise<void>) | undefined {
   const pace = ctx.paceCarrier;
-  return pace && (() => pace(connection));
+  return pace && ((withinMs) => pace(connection, { withinMs }));
 }

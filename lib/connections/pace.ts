@@ -26,6 +26,11 @@ export interface PaceSteps {
   last?: () => Promise<void>;
   /** Undoes `last` when the call turned out late and waits for a new slot (a purchase gives its claim back). */
   undo?: () => Promise<void>;
+  /**
+   * The longest wait worth making (a request of a call under way, before its deadline): a slot further off is taken
+   * but not waited for, and the call starts at once, since waiting would only end in a timeout.
+   */
+  withinMs?: number;
 }
 
 /**
@@ -48,8 +53,13 @@ export async function paceShared(
   steps: PaceSteps = {},
 ): Promise<void> {
   const spacingMs = (1000 + PACE_TOLERANCE_MS) / callsPerSecond;
+  const latest = now() + (steps.withinMs ?? Infinity);
   for (let retakes = 0; ; retakes++) {
     const slotAt = await takeSlot(db, key, spacingMs);
+    if (slotAt > latest) {
+      log().warn({ msg: "paced call's slot comes after its deadline; it starts now, beyond the budget", key });
+      return;
+    }
     if (steps.last) {
       await sleepUntil(slotAt - lastStepMs);
       const began = now();

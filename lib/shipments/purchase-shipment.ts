@@ -132,9 +132,10 @@ export async function purchaseShipment({
   };
   if (ctx.paceCarrier) {
     // A batch's budget (docs/api.md, "Batches"). The claim is the wait's last step, taken once the slot has come:
-    // no purchase waits holding one (a wait may outlast a lease, and a process dying in it would leave an attempt
-    // that looks lost), and nothing but the claim comes between the wait and the carrier's call. A call that turned
-    // out late gives its claim back, attempt removed, and waits for another slot.
+    // no purchase waits for its slot holding one (a wait may outlast a lease, and a process dying in it would leave
+    // an attempt that looks lost), and nothing but the claim comes between the wait and the carrier's call. A call
+    // that turned out late gives its claim back, attempt removed, and waits for another slot. The call's further
+    // requests (a retry) wait holding it, but never past the call's deadline, which the lease outlasts.
     await ctx.paceCarrier(connection, { last: claimIt, undo: () => releaseClaim(ctx.db, claim, { meta: clean }) });
   } else if (!lostBefore) {
     await claimIt();

@@ -449,6 +449,30 @@ describe("pace", () => {
     expect(order).toEqual(["fetch /token", "pace", "fetch /token", "pace", "fetch /rate"]);
   });
 
+  it("is told how long it may wait: the deadline, less room for the request", async () => {
+    const fetch = answering(respond(503), respond(200));
+    const pace = vi.fn(async (_withinMs: number | undefined) => {});
+    const res = await withDeadline(3_000, undefined, (signal) =>
+      client(signal, { fetch, pace }).request({ method: "GET", url: `${base}/x`, operation: "rate" }),
+    );
+    expect(res.status).toBe(200);
+    expect(pace).toHaveBeenCalledTimes(1);
+    const withinMs = pace.mock.calls[0]![0]!;
+    // 3 s less the 100 ms a request is left at least, less the time the first attempt and its backoff took.
+    expect(withinMs).toBeLessThanOrEqual(2_900);
+    expect(withinMs).toBeGreaterThan(2_000);
+  });
+
+  it("a pace that fails (its database away) does not hold the request back", async () => {
+    const fetch = answering(respond(503), respond(200));
+    const pace = vi.fn(async () => {
+      throw new Error("connection refused");
+    });
+    const res = await client(never, { fetch, pace }).request({ method: "GET", url: `${base}/x`, operation: "rate" });
+    expect(res.status).toBe(200);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
   it("sends nothing once the deadline passed during the wait", async () => {
     const fetch = answering(respond(503), respond(200));
     const controller = new AbortController();

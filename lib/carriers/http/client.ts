@@ -64,9 +64,10 @@ export interface CarrierHttpOptions {
   /**
    * Waits for the caller's next carrier slot before every request of the operation but its first (a retry, an OAuth
    * token renewal, a second call): the caller paced the operation itself, and a budget of calls per second counts
-   * each request the carrier sees (docs/api.md, "Batches").
+   * each request the carrier sees (docs/api.md, "Batches"). It is told how long it may wait (the deadline less room
+   * for the request); a slot later than that is not waited for.
    */
-  pace?: () => Promise<void>;
+  pace?: (withinMs: number | undefined) => Promise<void>;
 }
 
 // A retry that starts with almost no time left would turn a meaningful 503 into a timeout; leave it room to answer.
@@ -165,6 +166,21 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
     }
   }
 
+  // Best effort: a pace that fails (its database away) neither holds back nor fails a call under way, whose outcome
+  // would then be unknown for nothing; a wait the deadline cuts short ends as a timeout, like any other.
+  async function paced(pace: (withinMs: number | undefined) => Promise<void>): Promise<void> {
+    const deadline = deadlineOf(signal);
+    try {
+      await raced(
+        pace(deadline === undefined ? undefined : Math.max(0, deadline - Date.now() - MIN_ATTEMPT_MS)),
+        signal,
+      );
+    } catch (err) {
+      if (signal.aborted) throw timeoutError(label);
+      log().warn({ msg: "carrier request not paced: the pace failed", carrier_name: opts.carrier_name, err });
+    }
+  }
+
   async function request(req: CarrierRequest): Promise<CarrierResponse> {
     const idempotent = req.idempotent ?? !(req.method === "POST" || req.method === "PATCH");
     const base = {
@@ -177,7 +193,7 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
       request_bytes: bodyBytes(req.body),
     };
     for (let attempt = 1; ; attempt++) {
-      if (sent++ > 0 && opts.pace) await opts.pace();
+      if (sent++ > 0 && opts.pace) await paced(opts.pace);
       if (signal.aborted) throw timeoutError(label);
       const line: Record<string, unknown> = { ...base, attempt, status: null, response_bytes: 0 };
       const canRetry = attempt < maxAttempts;
