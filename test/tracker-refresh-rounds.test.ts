@@ -478,8 +478,13 @@ describe("a refresh round", () => {
           writing++;
           mostWriting = Math.max(mostWriting, writing);
           const callsBefore = trackMany.mock.calls.length;
-          // The write takes as long as the worker needs to ask for its next batch (or 300 ms, if it never does).
-          for (let waited = 0; trackMany.mock.calls.length === callsBefore && waited < 300; waited += 5)
+          // The first two writes take as long as the worker needs to ask for its next batch (10 s at most: a worker
+          // that waits for the write first never does); the last has no next batch to wait for.
+          for (
+            let waited = 0;
+            callsBefore < 3 && trackMany.mock.calls.length === callsBefore && waited < 10_000;
+            waited += 5
+          )
             await new Promise((r) => setTimeout(r, 5));
           callsDuringWrites.push(trackMany.mock.calls.length - callsBefore);
           try {
@@ -499,6 +504,63 @@ describe("a refresh round", () => {
     expect(mostWriting).toBe(1);
     // Every write landed before the round answered.
     for (const row of await trackerRows(ids)) expect(row.status).toBe("in_transit");
+  });
+
+  it("a worker that fails stops the others, and the round ends only once their writes have landed", async () => {
+    const { key, orgId } = await makeOrg();
+    const conn = await addSandbox(key, "failing-worker", {
+      ...realTime,
+      refresh_batch_size: 1,
+      refresh_concurrency: 2,
+    });
+    const ids = await seedDueTrackers(orgId, conn.id, sandboxNumbers(5, 30, 2));
+    const real = sandboxAdapter.track.bind(sandboxAdapter);
+    const track = vi.spyOn(sandboxAdapter, "track");
+    let failing = false;
+    let landed = 0;
+    let secondAsked!: () => void;
+    const second = new Promise<void>((resolve) => (secondAsked = resolve));
+    // The first call fails once the second is out; writing down that failure then fails too (the database).
+    track
+      .mockImplementationOnce(async () => {
+        await second;
+        throw new CarrierError("carrier_unavailable", "The carrier is down.");
+      })
+      .mockImplementationOnce(async (...args) => {
+        failing = true;
+        secondAsked();
+        return real(...args);
+      });
+    const db = await getDb();
+    const flaky = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === "update")
+          return (table: unknown) => {
+            if (failing && table === trackers) throw new Error("the database went away");
+            return target.update(table as typeof trackers);
+          };
+        if (prop === "transaction")
+          return async (...args: Parameters<typeof db.transaction>) => {
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            const out = await target.transaction(...args);
+            landed++;
+            return out;
+          };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+
+    await expect(refreshConnection({ ctx: await systemCtx(flaky), connectionId: conn.id })).rejects.toThrow(
+      "the database went away",
+    );
+    // The other worker stopped (it may have started one more call before the failure reached it, never all five),
+    // and each of its writes had landed before the round answered.
+    const asked = track.mock.calls.length;
+    expect(asked).toBeGreaterThanOrEqual(2);
+    expect(asked).toBeLessThanOrEqual(3);
+    expect(landed).toBe(asked - 1);
+    const rows = await trackerRows(ids);
+    expect(rows.filter((r) => r.status === "in_transit")).toHaveLength(asked - 1);
   });
 
   it("logs each carrier call with its operation: multi_track for a batch, track for one number", async () => {

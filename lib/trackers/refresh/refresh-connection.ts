@@ -246,7 +246,17 @@ async function runRound(
       await writing;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(budget.concurrency, queue.length) }, worker));
+  // A worker that fails (the database) stops the others; the round ends once each has ended, its write landed.
+  const ended = await Promise.allSettled(
+    Array.from({ length: Math.min(budget.concurrency, queue.length) }, () =>
+      worker().catch((err: unknown) => {
+        stop ??= { at: clock(), reason: "failing" };
+        throw err;
+      }),
+    ),
+  );
+  const failed = ended.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 
   // Never dropped: whatever was not asked is due again when the round's stop says (at once if time ran out).
   const left = queue.flatMap((q) => q.rows);
