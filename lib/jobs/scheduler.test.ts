@@ -7,9 +7,14 @@ import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
 import { eventsWritten } from "@/lib/webhooks/nudge";
+import { purgeAuditEvents } from "@/lib/audit/retention";
+import { checkDueRefunds } from "@/lib/shipments/refunds";
+import { activeBatches } from "@/lib/batches/manage-batch";
+import { runBatch } from "@/lib/batches/run-batch";
 import {
   currentRefreshLoop,
   currentWebhookLoop,
+  startBatchLoop,
   startRefreshLoop,
   startWebhookLoop,
   type BackgroundLoop,
@@ -27,12 +32,19 @@ vi.mock("@/lib/webhooks/retention", () => ({ purgeExpired: vi.fn() }));
 vi.mock("@/lib/audit/retention", () => ({ purgeAuditEvents: vi.fn().mockResolvedValue(0) }));
 vi.mock("@/lib/webhooks/due-deliveries", () => ({ planWebhookRound: vi.fn() }));
 vi.mock("@/lib/webhooks/send-due", () => ({ sendEndpointDeliveries: vi.fn(), logEndpointRound: vi.fn() }));
+vi.mock("@/lib/shipments/refunds", () => ({ checkDueRefunds: vi.fn() }));
+vi.mock("@/lib/batches/manage-batch", () => ({ activeBatches: vi.fn() }));
+vi.mock("@/lib/batches/run-batch", () => ({ runBatch: vi.fn() }));
 
 const plan = vi.mocked(planRefresh);
 const refresh = vi.mocked(refreshConnection);
 const purge = vi.mocked(purgeExpired);
 const planWebhooks = vi.mocked(planWebhookRound);
 const send = vi.mocked(sendEndpointDeliveries);
+const refunds = vi.mocked(checkDueRefunds);
+const purgeAudit = vi.mocked(purgeAuditEvents);
+const batches = vi.mocked(activeBatches);
+const runRound = vi.mocked(runBatch);
 
 let lines: Record<string, unknown>[] = [];
 beforeAll(() => {
@@ -56,6 +68,10 @@ beforeEach(() => {
   planWebhooks.mockReset().mockResolvedValue([]);
   send.mockReset();
   vi.mocked(logEndpointRound).mockReset();
+  refunds.mockReset().mockResolvedValue({ checked: 0 } as never);
+  purgeAudit.mockReset().mockResolvedValue(0);
+  batches.mockReset().mockResolvedValue([]);
+  runRound.mockReset();
 });
 afterEach(async () => {
   const stopping = Promise.all(loops.splice(0).map((l) => l.stop()));
@@ -74,6 +90,14 @@ function webhookLoop(intervalMs: number) {
   loops.push(loop);
   return loop;
 }
+function batchLoop(intervalMs: number) {
+  const loop = startBatchLoop({ intervalMs });
+  loops.push(loop);
+  return loop;
+}
+
+/** The system context every loop's units run with. */
+const loopCtx = expect.objectContaining({ actor: { type: "system", name: "in_process" } });
 
 /** A promise the test settles when it wants. */
 function pending<T>() {
@@ -206,6 +230,23 @@ describe("the in-process refresh loop", () => {
     expect(lines.filter((l) => l.msg === "tracker refresh failed")).toMatchObject([{ connection_id: "conn_broken" }]);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(refresh).toHaveBeenCalledTimes(2);
+  });
+
+  it("asks carriers about pending refunds on each tick, and logs a round that checked any, or failed", async () => {
+    refunds
+      .mockResolvedValueOnce({ checked: 2, settled: 1 } as never)
+      .mockResolvedValueOnce({ checked: 0 } as never)
+      .mockRejectedValueOnce(new Error("carrier down"));
+    const started = Date.now();
+    refreshLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(refunds.mock.calls).toEqual([[{ ctx: loopCtx, now: new Date(started + 1_000) }]]);
+    expect(lines.filter((l) => l.msg === "refund_round")).toMatchObject([{ checked: 2, settled: 1 }]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(refunds).toHaveBeenCalledTimes(2);
+    expect(lines.filter((l) => l.msg === "refund_round")).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(lines.filter((l) => l.msg === "refund check failed")).toMatchObject([{ err: { message: "carrier down" } }]);
   });
 
   it("stop waits for rounds in flight, but not for more than 5 s", async () => {
@@ -429,6 +470,22 @@ describe("the in-process webhook sender", () => {
     expect(send).toHaveBeenCalledTimes(2);
   });
 
+  it("prunes the audit log with the webhooks' rows, and logs what it removed, or its failure", async () => {
+    purgeAudit.mockResolvedValueOnce(3).mockRejectedValueOnce(new Error("disk"));
+    const started = Date.now();
+    webhookLoop(1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(purgeAudit.mock.calls).toEqual([[{ ctx: loopCtx, now: new Date(started + 1_000) }]]);
+    expect(lines.filter((l) => l.msg === "audit_retention")).toMatchObject([{ audit_events: 3 }]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(purgeAudit).toHaveBeenCalledTimes(2);
+    expect(lines.filter((l) => l.msg === "audit retention failed")).toMatchObject([{ err: { message: "disk" } }]);
+    // Nothing removed, nothing said.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(purgeAudit).toHaveBeenCalledTimes(3);
+    expect(lines.filter((l) => l.msg === "audit_retention")).toHaveLength(1);
+  });
+
   it("works at most 32 endpoints at once (and the purge)", async () => {
     planWebhooks.mockResolvedValue(Array.from({ length: 40 }, (_, i) => `ep_${i}`));
     const never = pending<never>();
@@ -439,5 +496,57 @@ describe("the in-process webhook sender", () => {
     expect(send).toHaveBeenCalledTimes(32);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(send).toHaveBeenCalledTimes(32);
+  });
+});
+
+describe("the in-process batch runner", () => {
+  it("works a round of each active batch on each tick, 30 s at most, and logs the rounds that worked rows", async () => {
+    batches.mockResolvedValue(["bat_1", "bat_2"]);
+    runRound.mockImplementation(async ({ batchId }) =>
+      batchId === "bat_1"
+        ? { batchId, worked: 3, state: "ready", more: false }
+        : { batchId, worked: 0, state: "purchasing", more: false },
+    );
+    batchLoop(2_000);
+    expect(lines.filter((l) => l.msg === "batch runner running in-process")).toMatchObject([{ interval_ms: 2_000 }]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(batches).toHaveBeenCalledTimes(1);
+    expect(runRound.mock.calls).toEqual([
+      [{ ctx: loopCtx, batchId: "bat_1", maxDurationMs: 30_000 }],
+      [{ ctx: loopCtx, batchId: "bat_2", maxDurationMs: 30_000 }],
+    ]);
+    expect(lines.filter((l) => l.msg === "batch_round")).toEqual([
+      expect.objectContaining({ batch_id: "bat_1", worked: 3, state: "ready" }),
+    ]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(runRound).toHaveBeenCalledTimes(4);
+  });
+
+  it("logs a failed round with its batch and works that batch again on the next tick", async () => {
+    batches.mockResolvedValue(["bat_1"]);
+    runRound.mockRejectedValueOnce(new Error("database restarting")).mockResolvedValue({
+      batchId: "bat_1",
+      worked: 1,
+      state: "purchasing",
+      more: true,
+    });
+    batchLoop(2_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(lines.filter((l) => l.msg === "batch round failed")).toMatchObject([
+      { batch_id: "bat_1", err: { message: "database restarting" } },
+    ]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(runRound).toHaveBeenCalledTimes(2);
+    expect(lines.filter((l) => l.msg === "batch_round")).toHaveLength(1);
+  });
+
+  it("works at most 8 batches at once, and not one still busy from an earlier tick", async () => {
+    batches.mockResolvedValue(Array.from({ length: 10 }, (_, i) => `bat_${i}`));
+    runRound.mockReturnValue(pending<never>().promise);
+    batchLoop(1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(runRound).toHaveBeenCalledTimes(8);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(runRound).toHaveBeenCalledTimes(8);
   });
 });
