@@ -55,6 +55,12 @@ const rules = {
         "The domain never imports lib/api (or anything above it): verbs know nothing of HTTP (docs/architecture.md).",
     },
   ],
+  dashboard: [
+    {
+      group: ["sonner"],
+      message: "Toasts come through @/components/ui/toaster, which keeps sonner out of every page's first load.",
+    },
+  ],
   database: [
     {
       group: [
@@ -108,7 +114,12 @@ export default tseslint.config(
   { files: ["**/*.{ts,tsx,mts}"], rules: restrict(noClimbing) },
   { files: ["app/v1/**/*.{ts,tsx}"], rules: restrict(noClimbing, ...rules.routes) },
   // Pages and their components are routes too: they render what verbs answer, with the session's context.
-  { files: ["app/\\(*\\)/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"], rules: restrict(noClimbing, ...rules.routes) },
+  {
+    files: ["app/\\(*\\)/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    rules: restrict(noClimbing, ...rules.routes, ...rules.dashboard),
+  },
+  // The one module that loads sonner, after the page (components/ui/toaster.tsx).
+  { files: ["components/ui/toaster.tsx"], rules: restrict(noClimbing, ...rules.routes) },
   { files: ["lib/carriers/**/*.ts"], rules: restrict(noClimbing, ...rules.carriers) },
   { files: DOMAIN.map((room) => `${room}/**/*.ts`), rules: restrict(noClimbing, ...rules.domain) },
   { files: ["lib/db/**/*.ts"], rules: restrict(noClimbing, ...rules.database) },

@@ -14,7 +14,7 @@ import { ClientProblem } from "@/lib/client/problems";
 const router = vi.hoisted(() => ({ refresh: vi.fn() }));
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock("next/navigation", () => ({ useRouter: () => router }));
-vi.mock("sonner", () => ({ toast }));
+vi.mock("@/components/ui/toaster", () => ({ toast }));
 
 const { useApiMutation } = await import("@/components/forms/use-api-mutation");
 const { useApiForm } = await import("@/components/forms/use-api-form");

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toaster";
 import { problemText } from "@/lib/client/problems";
 
 export interface ApiMutationOptions<TInput, TResult> {

@@ -1,7 +1,7 @@
 "use client";
 
 import { LogOut } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toaster";
 import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { authPost } from "@/lib/client/auth";
 

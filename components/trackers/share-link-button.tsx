@@ -1,7 +1,7 @@
 "use client";
 
 import { Link2 } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toaster";
 import { copyToClipboard } from "@/components/forms/copy-button";
 import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";

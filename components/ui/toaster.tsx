@@ -1,8 +1,44 @@
 "use client";
 
-import { Toaster as Sonner } from "sonner";
+import { useEffect, useState, type ComponentType } from "react";
+import type { ToasterProps } from "sonner";
+
+/**
+ * Toasts, with sonner kept out of every page's first load: it is fetched once the page has loaded. A toast asked for
+ * before then fetches it too and is kept until the region opens (sonner shows the toasts created before its Toaster
+ * listened). Every toast of the dashboard comes through `toast` here; lint holds the rest of the dashboard to that.
+ */
+type Sonner = typeof import("sonner");
+let sonner: Promise<Sonner> | undefined;
+const loadSonner = () => (sonner ??= import("sonner"));
 
 /** The one place toasts appear; plain (not richColors) so their text keeps AA contrast. */
-export function Toaster(props: React.ComponentProps<typeof Sonner>) {
-  return <Sonner position="bottom-right" closeButton {...props} />;
+export function Toaster() {
+  const [Sonner, setSonner] = useState<ComponentType<ToasterProps> | null>(null);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // After the load event's handlers, as the form's checks are (components/shipments/create/form-checks.ts).
+    const load = () => {
+      timer = setTimeout(() => void loadSonner().then((m) => live && setSonner(() => m.Toaster)), 0);
+    };
+    if (document.readyState === "complete") load();
+    else window.addEventListener("load", load, { once: true });
+    return () => {
+      live = false;
+      clearTimeout(timer);
+      window.removeEventListener("load", load);
+    };
+  }, []);
+  return Sonner ? <Sonner position="bottom-right" closeButton /> : null;
 }
+
+type Kind = "success" | "error" | "info";
+// One shape for the three: a message, and the toast's options.
+type Args = Parameters<Sonner["toast"]["success"]>;
+const show =
+  (kind: Kind) =>
+  (...args: Args): void =>
+    void loadSonner().then((m) => m.toast[kind](...args));
+
+export const toast = { success: show("success"), error: show("error"), info: show("info") };

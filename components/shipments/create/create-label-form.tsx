@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useEffectEvent, useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toaster";
 import { needsCustoms } from "@/lib/client/create-label/customs-form";
 import { carrierFieldErrors, ratesFailure, type FailureView } from "@/lib/client/create-label/failures";
 import { placeProblems, type FieldError } from "@/lib/client/create-label/field-paths";
