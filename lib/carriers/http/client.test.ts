@@ -463,17 +463,28 @@ describe("pace", () => {
     expect(withinMs).toBeGreaterThan(2_000);
   });
 
-  it("a pace that fails (its database away) does not hold the request back", async () => {
+  it("a pace that fails (its database away) does not hold the request back, and says so", async () => {
+    const warn = vi.spyOn(log(), "warn").mockImplementation(() => {});
     const fetch = answering(respond(503), respond(200));
-    const pace = vi.fn(async () => {
-      throw new Error("connection refused");
+    const failure = new Error("connection refused");
+    const pace = vi.fn(async (_withinMs: number | undefined) => {
+      throw failure;
     });
     const res = await client(never, { fetch, pace }).request({ method: "GET", url: `${base}/x`, operation: "rate" });
     expect(res.status).toBe(200);
     expect(fetch).toHaveBeenCalledTimes(2);
+    // Without a deadline it may wait as long as it takes.
+    expect(pace).toHaveBeenCalledWith(undefined);
+    expect(warn).toHaveBeenCalledWith({
+      msg: "carrier request not paced: the pace failed",
+      carrier_name: "ups",
+      err: failure,
+    });
+    warn.mockRestore();
   });
 
-  it("sends nothing once the deadline passed during the wait", async () => {
+  it("sends nothing once the deadline passed during the wait, and blames the deadline, not the pace", async () => {
+    const warn = vi.spyOn(log(), "warn").mockImplementation(() => {});
     const fetch = answering(respond(503), respond(200));
     const controller = new AbortController();
     const pace = vi.fn(async () => controller.abort());
@@ -485,6 +496,8 @@ describe("pace", () => {
     await expect(call).rejects.toMatchObject({ code: "carrier_timeout" });
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(pace).toHaveBeenCalledTimes(1);
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
   });
 });
 

@@ -176,8 +176,10 @@ export function createCarrierHttp(opts: CarrierHttpOptions): CarrierHttp {
         signal,
       );
     } catch (err) {
-      if (signal.aborted) throw timeoutError(label);
-      log().warn({ msg: "carrier request not paced: the pace failed", carrier_name: opts.carrier_name, err });
+      // A wait the deadline cut short is a timeout, which the request loop throws next.
+      if (!signal.aborted) {
+        log().warn({ msg: "carrier request not paced: the pace failed", carrier_name: opts.carrier_name, err });
+      }
     }
   }
 
