@@ -2,6 +2,7 @@
 
 import { useEffect, useState, type ComponentType } from "react";
 import type { ToasterProps } from "sonner";
+import { afterPageLoad } from "@/lib/client/after-load";
 
 /**
  * Toasts, with sonner kept out of every page's first load: it is fetched once the page has loaded. A toast asked for
@@ -17,17 +18,10 @@ export function Toaster() {
   const [Sonner, setSonner] = useState<ComponentType<ToasterProps> | null>(null);
   useEffect(() => {
     let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // After the load event's handlers, as the form's checks are (components/shipments/create/form-checks.ts).
-    const load = () => {
-      timer = setTimeout(() => void loadSonner().then((m) => live && setSonner(() => m.Toaster)), 0);
-    };
-    if (document.readyState === "complete") load();
-    else window.addEventListener("load", load, { once: true });
+    const cancel = afterPageLoad(() => void loadSonner().then((m) => live && setSonner(() => m.Toaster)));
     return () => {
       live = false;
-      clearTimeout(timer);
-      window.removeEventListener("load", load);
+      cancel();
     };
   }, []);
   return Sonner ? <Sonner position="bottom-right" closeButton /> : null;

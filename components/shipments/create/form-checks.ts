@@ -1,5 +1,6 @@
 import type { Resolver } from "react-hook-form";
 import type { CreateLabelOutput, CreateLabelValues } from "@/lib/client/create-label/form-schema";
+import { afterPageLoad } from "@/lib/client/after-load";
 
 /*
  * The create-label form's checks (lib/client/create-label/form-schema.ts): zod with the API's own request schemas,
@@ -42,14 +43,5 @@ export const createLabelResolver: Resolver<CreateLabelValues, unknown, CreateLab
  * that the clerk's first check rarely waits. Returns the cleanup for an effect.
  */
 export function preloadFormChecks(): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const start = () => {
-    timer = setTimeout(() => void loadFormChecks().catch(() => undefined), 0);
-  };
-  if (document.readyState === "complete") start();
-  else window.addEventListener("load", start, { once: true });
-  return () => {
-    window.removeEventListener("load", start);
-    clearTimeout(timer);
-  };
+  return afterPageLoad(() => void loadFormChecks().catch(() => undefined));
 }
