@@ -464,7 +464,7 @@ async function storeOnce(ctx: DomainContext, row: BatchRowRow, rate: StoredRowRa
 function paced(ctx: DomainContext, purchasing: string | null): DomainContext {
   return {
     ...ctx,
-    paceCarrier: (connection, steps = {}) =>
+    paceCarrier: (connection, { last, undo, withinMs } = {}) =>
       paceShared(
         ctx.db,
         batchPaceKey(connection.id),
@@ -473,13 +473,13 @@ function paced(ctx: DomainContext, purchasing: string | null): DomainContext {
           // Checked with a purchase's claim, its last step. A further request of a call already under way (a retry
           // after a 429, a token renewal) only waits: a cancel stops calls before they start, not halfway.
           last:
-            steps.last &&
+            last &&
             (async () => {
               if (purchasing !== null) await assertStillPurchasing(ctx, purchasing);
-              await steps.last!();
+              await last();
             }),
-          undo: steps.undo,
-          withinMs: steps.withinMs,
+          undo,
+          withinMs,
         },
       ),
   };
