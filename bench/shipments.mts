@@ -15,7 +15,8 @@
  * Env: DATABASE_URL (required; any database on the server, used to create and drop the bench one), ENCRYPTION_KEY
  * (default 64 × "a"), BENCH_SECONDS (default 10 per run), BENCH_SHIPMENTS (default 100000), BENCH_WORKERS
  * (default 16), PORT (default 3211), BENCH_SKIP_LISTS=1 (only create + purchase and its profile), BENCH_PROFILE_SQL=1
- * (print one purchase's statements).
+ * (print one purchase's statements), BENCH_CPU_PROFILE=<dir> (keep the server's CPU profile there, for Chrome DevTools'
+ * Performance panel).
  */
 import postgres from "postgres";
 import {
@@ -31,7 +32,7 @@ import {
   type Row,
 } from "./server";
 import { biggestProfile, cpuSummary, statementLog, statementSummary, topFunctions } from "./profile";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultOrgId, seedShipments, type SeedResult } from "@/scripts/seed-shipments.mjs";
@@ -342,6 +343,11 @@ try {
   const cpuFile = biggestProfile(cpuDir);
   const cpuMs = cpuLoad.seconds * 1000;
   const cpu = cpuFile ? { buckets: cpuSummary(cpuFile, cpuMs), top: topFunctions(cpuFile, cpuMs) } : null;
+  const keep = process.env.BENCH_CPU_PROFILE;
+  if (cpuFile && keep) {
+    mkdirSync(keep, { recursive: true });
+    copyFileSync(cpuFile, join(keep, "create-purchase.cpuprofile"));
+  }
   rmSync(cpuDir, { recursive: true, force: true });
   const [label] = await sql<{ avg: number | null; n: number }[]>`
     select avg(octet_length(content))::int as avg, count(*)::int as n from labels where created_at >= ${purchaseStarted}`;

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { shipments } from "@/lib/db/schema";
 import type { DbOrTx, Tx } from "@/lib/db/tx";
 import { deadlineFor } from "@/lib/carriers/invoke";
@@ -106,15 +106,6 @@ function conflictFor(operation: PendingOperation) {
   );
 }
 
-/** Whether the claim is still ours and the shipment still where the operation started (checked on a locked row). */
-function holds(claim: Claim, row: Pick<ShipmentRow, "pendingOperation" | "pendingUntil" | "status">): boolean {
-  return (
-    row.pendingOperation === claim.operation &&
-    row.pendingUntil?.getTime() === claim.until.getTime() &&
-    claim.from.includes(row.status)
-  );
-}
-
 /**
  * The write that ends a claim by moving the shipment to `to` with the operation's columns, inside the caller's
  * transaction and through the one status write, only while the claim holds. Null when it was lost meanwhile.
@@ -135,7 +126,7 @@ export async function completeClaim(
         orgId: claim.orgId,
         shipmentId: claim.shipmentId,
         to,
-        allowed: (s) => holds(claim, s),
+        allowed: heldBy(claim),
         set: { ...set, pendingOperation: null, pendingUntil: null },
         parts,
       },
@@ -145,15 +136,18 @@ export async function completeClaim(
   return rows[0] ?? null;
 }
 
-/** `holds` as a WHERE, for the write that gives a claim back without changing the status (releaseClaim). */
-const heldBy = (claim: Claim) =>
+/**
+ * Whether the claim is still ours and the shipment still where the operation started, as a WHERE: for the write that
+ * ends the claim and the one that gives it back without changing the status (releaseClaim).
+ */
+const heldBy = (claim: Claim): SQL =>
   and(
     eq(shipments.orgId, claim.orgId),
     eq(shipments.id, claim.shipmentId),
     eq(shipments.pendingOperation, claim.operation),
     eq(shipments.pendingUntil, claim.until),
     inArray(shipments.status, [...claim.from]),
-  );
+  )!;
 
 /**
  * Gives the shipment back with its status unchanged, writing `set` with it: the attempt removed when the carrier

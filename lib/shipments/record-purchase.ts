@@ -95,53 +95,56 @@ export async function recordPurchase(
       createdAt: d.createdAt,
       content: null,
     }));
-    const row = await completeClaim(
-      tx,
-      claim,
-      "purchased",
-      {
-        carrierConnectionId: connection.id,
-        carrierName: connection.carrierName,
-        carrierId: connection.carrierId,
-        trackingNumber: shipped.tracking_number,
-        shipmentIdentifier: shipped.shipment_identifier,
-        selectedRateId: p.selected.id,
-        selectedRate: p.selected,
-        service: p.selected.service,
-        labelType: shipped.label.type,
-        payment: p.payment,
-        reference: p.reference,
-        customs: p.customs,
-        meta: p.meta,
-        testMode: connection.testMode,
-        messages: p.messages,
-        trackerId,
-        searchText: searchTextOf({
-          reference: p.reference,
+    // The audit row goes out with the claim's write, in one round trip: a lost claim rolls both back.
+    const [row] = await inOneTrip([
+      completeClaim(
+        tx,
+        claim,
+        "purchased",
+        {
+          carrierConnectionId: connection.id,
+          carrierName: connection.carrierName,
+          carrierId: connection.carrierId,
           trackingNumber: shipped.tracking_number,
-          recipient: p.recipient,
-        }),
-      },
-      now,
-      p.parts && { ...p.parts, documents: facts },
-    );
-    // Rolls back the label and the tracker too.
+          shipmentIdentifier: shipped.shipment_identifier,
+          selectedRateId: p.selected.id,
+          selectedRate: p.selected,
+          service: p.selected.service,
+          labelType: shipped.label.type,
+          payment: p.payment,
+          reference: p.reference,
+          customs: p.customs,
+          meta: p.meta,
+          testMode: connection.testMode,
+          messages: p.messages,
+          trackerId,
+          searchText: searchTextOf({
+            reference: p.reference,
+            trackingNumber: shipped.tracking_number,
+            recipient: p.recipient,
+          }),
+        },
+        now,
+        p.parts && { ...p.parts, documents: facts },
+      ),
+      recordAudit(txCtx, {
+        action: "shipment.purchased",
+        resourceId: claim.shipmentId,
+        summary: {
+          connection_id: connection.id,
+          carrier: connection.carrierName,
+          service: p.selected.service,
+          rate_id: p.selected.id,
+          total_charge: p.selected.total_charge,
+          currency: p.selected.currency,
+          label_type: shipped.label.type,
+          tracker_id: trackerId,
+          test_mode: connection.testMode,
+        },
+      }),
+    ]);
+    // Rolls back the label, the tracker and the audit row too.
     if (!row) throw new ClaimLostError();
-    await recordAudit(txCtx, {
-      action: "shipment.purchased",
-      resourceId: claim.shipmentId,
-      summary: {
-        connection_id: connection.id,
-        carrier: connection.carrierName,
-        service: p.selected.service,
-        rate_id: p.selected.id,
-        total_charge: p.selected.total_charge,
-        currency: p.selected.currency,
-        label_type: shipped.label.type,
-        tracker_id: trackerId,
-        test_mode: connection.testMode,
-      },
-    });
     return row;
   });
 }

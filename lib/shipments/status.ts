@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, lt, notInArray, or, SQL, sql } from "drizzle-orm";
 import { shipments } from "@/lib/db/schema";
 import type { Tx } from "@/lib/db/tx";
 import type { ShipmentStatus } from "@/lib/schemas/shipment";
@@ -25,8 +25,12 @@ export interface StatusChange {
   orgId: string;
   shipmentId: string;
   to: ShipmentStatus;
-  /** Whether the shipment as it stands (locked) may make this move; false leaves it untouched. */
-  allowed: (current: ShipmentRow) => boolean;
+  /**
+   * Whether the shipment as it stands (locked) may make this move; false leaves it untouched. As SQL (a condition on
+   * the shipments row), the lock, the check and the write are one statement: one round trip, not two, for the
+   * changes that come one at a time (a purchase's or cancellation's end).
+   */
+  allowed: ((current: ShipmentRow) => boolean) | SQL;
   /** Columns written together with the status (what a purchase records, say). */
   set?: Partial<Omit<typeof shipments.$inferInsert, "id" | "orgId" | "status">>;
   /**
@@ -56,53 +60,19 @@ export async function changeShipmentStatus(
   candidates?: SQL,
 ): Promise<StatusChanges> {
   if (changes.length === 0) return { transitions: [], rows: [] };
-  const locked = await tx
-    .select()
-    .from(shipments)
-    .where(
-      and(
-        inArray(shipments.orgId, [...new Set(changes.map((c) => c.orgId))]),
-        inArray(
-          shipments.id,
-          changes.map((c) => c.shipmentId),
-        ),
-        candidates,
-      ),
-    )
-    .for("no key update");
-  const current = new Map(locked.map((s) => [s.id, s]));
-  const allowed = changes.flatMap((change) => {
-    const row = current.get(change.shipmentId);
-    return row && row.orgId === change.orgId && change.allowed(row) ? [{ change, from: row.status }] : [];
-  });
-
+  const inSql = changes.filter((c) => c.allowed instanceof SQL);
+  const inJs = changes.filter((c) => !(c.allowed instanceof SQL));
+  const allowed: { change: StatusChange; from: ShipmentStatus }[] = [];
   const rows: ShipmentRow[] = [];
-  // With extra columns, one statement each (purchases and cancellations come one at a time); plain moves (a refresh
-  // batch) in one statement per organization and target status.
-  for (const { change } of allowed.filter((a) => a.change.set)) {
-    const [row] = await tx
-      .update(shipments)
-      .set({ ...change.set, status: change.to, updatedAt: now })
-      .where(and(eq(shipments.orgId, change.orgId), eq(shipments.id, change.shipmentId)))
-      .returning();
-    rows.push(row!);
+  for (const change of inSql) {
+    const written = await updateIfAllowed(tx, change, change.allowed as SQL, now, candidates);
+    if (written) {
+      const { from, ...row } = written;
+      allowed.push({ change, from });
+      rows.push(row);
+    }
   }
-  const groups = new Map<string, { orgId: string; to: ShipmentStatus; ids: string[] }>();
-  for (const { change } of allowed.filter((a) => !a.change.set)) {
-    const key = `${change.orgId} ${change.to}`;
-    const group = groups.get(key) ?? { orgId: change.orgId, to: change.to, ids: [] };
-    group.ids.push(change.shipmentId);
-    groups.set(key, group);
-  }
-  for (const { orgId, to, ids } of groups.values()) {
-    rows.push(
-      ...(await tx
-        .update(shipments)
-        .set({ status: to, updatedAt: now })
-        .where(and(eq(shipments.orgId, orgId), inArray(shipments.id, ids)))
-        .returning()),
-    );
-  }
+  if (inJs.length > 0) await changeLocked(tx, inJs, now, candidates, allowed, rows);
 
   const transitions = allowed
     .filter(({ change, from }) => from !== change.to)
@@ -120,6 +90,92 @@ export async function changeShipmentStatus(
     now,
   );
   return { transitions, rows };
+}
+
+/**
+ * One change whose check is SQL, in one statement: the subquery locks the row as changeLocked does and keeps its
+ * status as it was (the transition's `from`; RETURNING gives the row as written), and the UPDATE writes it only where
+ * the check holds. Under READ COMMITTED a row changed meanwhile is waited for, then checked again as it now stands.
+ */
+async function updateIfAllowed(
+  tx: Tx,
+  change: StatusChange,
+  allowed: SQL,
+  now: Date,
+  candidates: SQL | undefined,
+): Promise<(ShipmentRow & { from: ShipmentStatus }) | undefined> {
+  const before = tx
+    .select({ orgId: shipments.orgId, id: shipments.id, status: shipments.status })
+    .from(shipments)
+    .where(and(eq(shipments.orgId, change.orgId), eq(shipments.id, change.shipmentId), candidates))
+    .for("no key update")
+    .as("before");
+  const [row] = await tx
+    .update(shipments)
+    .set({ ...change.set, status: change.to, updatedAt: now })
+    .from(before)
+    .where(and(eq(shipments.orgId, before.orgId), eq(shipments.id, before.id), allowed))
+    .returning({ ...getTableColumns(shipments), from: before.status });
+  return row;
+}
+
+/** The changes whose check runs here, on the rows as locked: plain moves in one statement per organization and status. */
+async function changeLocked(
+  tx: Tx,
+  changes: StatusChange[],
+  now: Date,
+  candidates: SQL | undefined,
+  allowed: { change: StatusChange; from: ShipmentStatus }[],
+  rows: ShipmentRow[],
+): Promise<void> {
+  const locked = await tx
+    .select()
+    .from(shipments)
+    .where(
+      and(
+        inArray(shipments.orgId, [...new Set(changes.map((c) => c.orgId))]),
+        inArray(
+          shipments.id,
+          changes.map((c) => c.shipmentId),
+        ),
+        candidates,
+      ),
+    )
+    .for("no key update");
+  const current = new Map(locked.map((s) => [s.id, s]));
+  const mine = changes.flatMap((change) => {
+    const row = current.get(change.shipmentId);
+    const check = change.allowed as (current: ShipmentRow) => boolean;
+    return row && row.orgId === change.orgId && check(row) ? [{ change, from: row.status }] : [];
+  });
+  allowed.push(...mine);
+
+  // With extra columns, one statement each; plain moves (a refresh batch) in one statement per organization and
+  // target status.
+  for (const { change } of mine.filter((a) => a.change.set)) {
+    const [row] = await tx
+      .update(shipments)
+      .set({ ...change.set, status: change.to, updatedAt: now })
+      .where(and(eq(shipments.orgId, change.orgId), eq(shipments.id, change.shipmentId)))
+      .returning();
+    rows.push(row!);
+  }
+  const groups = new Map<string, { orgId: string; to: ShipmentStatus; ids: string[] }>();
+  for (const { change } of mine.filter((a) => !a.change.set)) {
+    const key = `${change.orgId} ${change.to}`;
+    const group = groups.get(key) ?? { orgId: change.orgId, to: change.to, ids: [] };
+    group.ids.push(change.shipmentId);
+    groups.set(key, group);
+  }
+  for (const { orgId, to, ids } of groups.values()) {
+    rows.push(
+      ...(await tx
+        .update(shipments)
+        .set({ status: to, updatedAt: now })
+        .where(and(eq(shipments.orgId, orgId), inArray(shipments.id, ids)))
+        .returning()),
+    );
+  }
 }
 
 /** Shipment statuses tracking can no longer move: nothing leaves cancelled or delivered; created has no label. */
