@@ -7,24 +7,38 @@ import { describe, expect, it } from "vitest";
  * Docs and comments that name a file of this repository name one that exists: a renamed or removed file, or a
  * document that lives elsewhere (a planning note, another machine's folder), fails here instead of misleading a
  * reader. Nor do they name a folder of one machine, or a section (`§`) of a document that has none. Checked: the
- * README, the Markdown in docs/, test/ and bench/, and every source file's text (paths appear in comments; code
- * imports through "@/", which is not matched).
+ * README, the Markdown in docs/, test/, bench/ and assets/, every source file's text (paths appear in comments; code
+ * imports through "@/", which is not matched), the stylesheets and the CI script.
  */
 const FILES = globSync(
   [
     "README.md",
-    "{docs,test,bench}/**/*.md",
-    "{lib,app,components,scripts,test,e2e,bench}/**/*.{ts,tsx,mts,mjs}",
-    "*.{ts,mts,mjs}",
+    "{docs,test,bench,assets}/**/*.md",
+    "{lib,app,components,scripts,test,e2e,bench}/**/*.{ts,tsx,mts,mjs,css}",
+    "*.{ts,mts,mjs,jsonc}",
+    ".ci/run",
   ],
   // This file names missing paths on purpose, in its own examples.
   { ignore: ["**/node_modules/**", "lib/carriers/*/generated/**", "test/fixtures/**", "test/doc-paths.test.ts"] },
 );
 
-const ROOTS = "lib|app|components|docs|scripts|test|e2e|bench|drizzle|public|mutation";
+const ROOTS = "lib|app|components|docs|scripts|test|e2e|bench|drizzle|public|mutation|assets|\\.ci";
 const REPO_PATH = new RegExp(`(?<![\\w./@-])((?:${ROOTS})/(?:[\\w.\\-/()]|\\[[\\w.]+\\])*)`, "g");
 /** A Markdown document named without a folder ("dashboard.md §3"). */
 const DOCUMENT = /(?<![\w./-])([\w-]+\.md)\b/g;
+
+/**
+ * A source file named without its folder ("proxy.ts", "rate-api.json"). JSON only in Markdown: in code `res.json`
+ * is a call, not a file.
+ */
+const BARE_FILE = /(?<![\w./@$*-])([\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|mts|mjs|jsonc|css|json))(?![\w/])/g;
+const BASENAMES = new Set(
+  globSync(["**/*"], { ignore: ["**/node_modules/**", ".next/**", ".git/**"], dot: true }).map((f) => basename(f)),
+);
+
+function bareFiles(text: string, markdown: boolean): string[] {
+  return [...text.matchAll(BARE_FILE)].map((m) => m[1]!).filter((name) => markdown || !name.endsWith(".json"));
+}
 
 /** A path as written, without the sentence's punctuation or a Markdown link's brackets around it. */
 function trimmed(path: string): string {
@@ -55,7 +69,7 @@ function repoPaths(text: string): string[] {
   );
 }
 
-const MARKDOWN = globSync(["*.md", "docs/**/*.md", "test/**/*.md", "bench/**/*.md"]);
+const MARKDOWN = globSync(["*.md", "docs/**/*.md", "test/**/*.md", "bench/**/*.md", "assets/**/*.md"]);
 const DOCUMENTS = new Set(MARKDOWN.map((f) => basename(f)));
 
 /** A folder of one machine: a home, the shared work folder, or a sibling checkout's `../shared`. */
@@ -130,6 +144,26 @@ describe("paths named in docs and comments", () => {
         .map((m) => m[1]!)
         .filter((doc) => !DOCUMENTS.has(doc))
         .map((doc) => `${file}: ${doc}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it("reads file names without a folder out of prose and code", () => {
+    expect(bareFiles("proxy.ts, `next.config.ts`, rate-api.json; res.json(), test/*-emulated.test.ts", true)).toEqual([
+      "proxy.ts",
+      "next.config.ts",
+      "rate-api.json",
+      "res.json",
+    ]);
+    expect(bareFiles("await res.json() and proxy2.ts", false)).toEqual(["proxy2.ts"]);
+    expect(BASENAMES.has("proxy.ts") && BASENAMES.has("run") && !BASENAMES.has("proxy2.ts")).toBe(true);
+  });
+
+  it("names, without a folder, only files that are in the repository", () => {
+    const missing = FILES.flatMap((file) =>
+      bareFiles(readFileSync(file, "utf8"), file.endsWith(".md"))
+        .filter((name) => !BASENAMES.has(name))
+        .map((name) => `${file}: ${name}`),
     );
     expect(missing).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseCircuit } from "@/lib/db/circuit";
@@ -26,6 +27,17 @@ describe("pagePolicy", () => {
     expect(policy.get("default-src")).toEqual(["'self'"]);
     // A nonce in style-src would make browsers ignore its 'unsafe-inline' (lib/security-headers.ts says why it is there).
     expect(policy.get("style-src")).toEqual(["'self'", "'unsafe-inline'"]);
+  });
+
+  it("is the policy docs/api.md shows, word for word", () => {
+    // The block under "Pages" in the security headers section, its lines joined as one header.
+    const api = readFileSync("docs/api.md", "utf8");
+    const block = /carry a `Content-Security-Policy`[\s\S]*?```\n([\s\S]*?)```/.exec(api)?.[1];
+    const documented = block
+      ?.trim()
+      .split(/\s*\n\s*/)
+      .join(" ");
+    expect(documented).toBe(pagePolicy("…"));
   });
 
   it("adds 'unsafe-eval' for scripts in development only", () => {

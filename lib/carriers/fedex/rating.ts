@@ -53,7 +53,7 @@ function ratingCommodities(req: RateRequest) {
     req.parcels.map((p) => p.content ?? p.description).find((d): d is string => !!d && d.trim() !== "") ??
     (req.parcels.every((p) => p.is_document) ? "Documents" : "Merchandise");
   return {
-    // Rate-api.json takes SENDER only here: who really pays the duties is the ship request's business.
+    // rate-api.json takes SENDER only here: who really pays the duties is the ship request's business.
     dutiesPayment: { paymentType: "SENDER" as const },
     commodities: [
       {
