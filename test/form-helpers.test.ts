@@ -157,3 +157,57 @@ describe("useApiForm", () => {
     expect(screen.getByTestId("name-error").textContent).toBe("");
   });
 });
+
+const eventsSchema = z.object({ url: z.string(), events: z.array(z.string()) });
+
+/** A form whose list of checkboxes shows its problems whole (the webhook endpoint's events), with a reset button. */
+function EventsForm({ fields }: { fields: (values: z.input<typeof eventsSchema>) => ("url" | "events")[] }) {
+  const { form, onSubmit, formError, reset } = useApiForm({
+    schema: eventsSchema,
+    defaultValues: { url: "https://example.test/hook", events: ["shipment.purchased"] },
+    fields,
+    request: () => Promise.reject(problem(422, [{ field: "events[2]", message: "unknown event" }])),
+  });
+  const { errors } = form.formState;
+  return createElement(
+    "form",
+    { onSubmit },
+    createElement("input", { "aria-label": "URL", ...form.register("url") }),
+    createElement("p", { "data-testid": "events-error" }, errors.events?.message ?? ""),
+    createElement("p", { "data-testid": "form-error" }, formError ?? ""),
+    createElement("button", { type: "submit" }, "Save"),
+    createElement("button", { type: "button", onClick: () => reset() }, "Start over"),
+  );
+}
+
+describe("useApiForm's fields and reset", () => {
+  it("places a problem of one item of a list on the list's field named by a function of the values", async () => {
+    const fields = vi.fn((values: z.input<typeof eventsSchema>) => {
+      expect(values.url).toBe("https://example.test/other");
+      return ["url" as const, "events" as const];
+    });
+    render(createElement(EventsForm, { fields }), { wrapper });
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.test/other" } });
+    fireEvent.click(screen.getByText("Save"));
+    await waitFor(() => expect(screen.getByTestId("events-error").textContent).toBe("unknown event"));
+    expect(screen.getByTestId("form-error").textContent).toBe("");
+    expect(fields).toHaveBeenCalled();
+  });
+
+  it("without the list among the fields, says the problem above the button, naming its path", async () => {
+    render(createElement(EventsForm, { fields: () => ["url" as const] }), { wrapper });
+    fireEvent.click(screen.getByText("Save"));
+    await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe("events[2] unknown event"));
+    expect(screen.getByTestId("events-error").textContent).toBe("");
+  });
+
+  it("starts over on reset: the defaults back, no problem shown", async () => {
+    render(createElement(EventsForm, { fields: () => ["url" as const] }), { wrapper });
+    fireEvent.change(screen.getByLabelText("URL"), { target: { value: "https://example.test/other" } });
+    fireEvent.click(screen.getByText("Save"));
+    await waitFor(() => expect(screen.getByTestId("form-error").textContent).not.toBe(""));
+    fireEvent.click(screen.getByText("Start over"));
+    await waitFor(() => expect(screen.getByTestId("form-error").textContent).toBe(""));
+    expect((screen.getByLabelText("URL") as HTMLInputElement).value).toBe("https://example.test/hook");
+  });
+});

@@ -5,8 +5,7 @@ import { z } from "zod";
 import { FormError, TextField } from "@/components/forms/form-fields";
 import { useApiForm } from "@/components/forms/use-api-form";
 import { Button } from "@/components/ui/button";
-import { ApiProblem } from "@/lib/client/api";
-import { authPost } from "@/lib/client/auth";
+import { authPost, signedInProblem } from "@/lib/client/auth";
 
 const ChangePassword = z
   .object({
@@ -26,10 +25,7 @@ export function ChangePasswordForm() {
     refresh: false,
     request: async ({ currentPassword, newPassword }) => {
       const answer = await authPost("change-password", { currentPassword, newPassword, revokeOtherSessions: true });
-      if (!answer.ok) {
-        const message = answer.message ?? "The password could not be changed.";
-        throw new ApiProblem(answer.status, [{ code: "refused", message, field: null }], [], null);
-      }
+      if (!answer.ok) throw signedInProblem(answer, "The password could not be changed.");
     },
     success: "Password changed. Other sessions were signed out.",
     onSuccess: () => reset(),

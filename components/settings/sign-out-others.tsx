@@ -3,15 +3,14 @@
 import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
-import { authPost } from "@/lib/client/auth";
-import { ClientProblem } from "@/lib/client/problems";
+import { authPost, signedInProblem } from "@/lib/client/auth";
 
 /** Revokes every session of this person but the one in this browser. */
 export function SignOutOthers({ count }: { count: number }) {
   const revoke = useApiMutation({
     request: async () => {
       const answer = await authPost("revoke-other-sessions");
-      if (!answer.ok) throw new ClientProblem("The other sessions could not be signed out. Try again.");
+      if (!answer.ok) throw signedInProblem(answer, "The other sessions could not be signed out. Try again.");
     },
     success: "Signed out everywhere else.",
   });

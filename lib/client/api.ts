@@ -73,7 +73,7 @@ function parsed(text: string): unknown {
 }
 
 /** A non-2xx answer as an ApiProblem; a 401 also tells the page the session ended (SessionEndedDialog). */
-function problemOf(status: number, body: unknown): ApiProblem {
+export function problemOf(status: number, body: unknown): ApiProblem {
   const record = (body ?? {}) as Record<string, unknown>;
   if (status === 401 && typeof window !== "undefined") window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
   return new ApiProblem(status, asArray(record.errors), asArray(record.messages), body);
