@@ -64,6 +64,7 @@ const UNAVAILABLE_PAGE = `<!doctype html>
 `;
 
 export const config = {
-  // Pages only: not the API, not Next.js's own files, not static files with an extension.
-  matcher: ["/((?!v1|api|_next|favicon|.*\\.[a-z0-9]+$).*)"],
+  // Pages only: not the API, not Next.js's own files, not the one static file (public/). Any other path is a page or
+  // the not-found page, and gets the policy too, extension or not ("/shipments/x.pdf").
+  matcher: ["/((?!v1/|v1$|api/|_next/|favicon\\.svg$).*)"],
 };

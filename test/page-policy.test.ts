@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseCircuit } from "@/lib/db/circuit";
 import { noteOpenFailed, registerCircuit, unregisterCircuit } from "@/lib/db/down";
 import { cspNonce, pagePolicy } from "@/lib/security-headers";
-import { proxy } from "@/proxy";
+import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
+import { config, proxy } from "@/proxy";
 
 const SESSION = "shipwell.session_token=abc";
 const visit = (path: string, headers: Record<string, string> = {}) =>
@@ -55,6 +56,16 @@ describe("cspNonce", () => {
 });
 
 describe("proxy.ts and the policy", () => {
+  it("runs for every page, the not-found page of any path included, and for nothing else", () => {
+    const runs = (path: string) => unstable_doesMiddlewareMatch({ config, url: `http://shipwell.test${path}` });
+    for (const page of ["/", "/shipments", "/shipments/x.pdf", "/track/trk_1", "/sign-in", "/nope.js", "/v1x"]) {
+      expect(runs(page), page).toBe(true);
+    }
+    for (const other of ["/v1", "/v1/shipments", "/api/auth/get-session", "/_next/static/a.js", "/favicon.svg"]) {
+      expect(runs(other), other).toBe(false);
+    }
+  });
+
   it("gives a page visit the policy, on the answer and on the request Next.js renders from, with one nonce", () => {
     const res = visit("/shipments", { cookie: SESSION });
     const policy = res.headers.get("Content-Security-Policy")!;
