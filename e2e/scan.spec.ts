@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { OWNER } from "./accounts";
-import { expect, signIn, test } from "./fixtures";
+import { expect, hydrated, signIn, test } from "./fixtures";
 
 const SHIPPER = {
   address_line1: "500 Industrial Way",
@@ -98,5 +98,31 @@ test.describe("scan to print", () => {
 
     await expect(page.getByRole("listitem").filter({ hasText: `NOPE-${stamp}` })).toHaveCount(1);
     await checkPage(page, "scan");
+  });
+
+  test("a person's paper, chosen beside Print, is kept and followed by Print and the scan box", async ({
+    page,
+    api,
+    checkPage,
+  }) => {
+    const bought = await shipment(api, `PAPER-${Date.now()}`, true, "PNG");
+    await page.goto(`/shipments/${bought.id}`);
+    const paper = page.getByRole("button", { name: "Paper to print on" });
+    await expect.poll(() => hydrated(paper), { timeout: 30_000 }).toBe(true);
+    await expect(page.getByRole("button", { name: "Print label" })).toBeVisible();
+    await paper.click();
+    await expect(page.getByRole("menuitemradio", { name: "4×6 label printer" })).toHaveAttribute(
+      "aria-checked",
+      "true",
+    );
+    await page.getByRole("menuitemradio", { name: "Letter paper" }).click();
+    await expect(page.getByRole("button", { name: "Print on Letter" })).toBeVisible();
+    await checkPage(page, "shipment-print-paper");
+
+    // Kept in this browser for this person: after a reload, and on the scan page.
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Print on Letter" })).toBeVisible();
+    await page.goto("/scan");
+    await expect(page.getByText(/Labels print on Letter paper/)).toBeVisible();
   });
 });

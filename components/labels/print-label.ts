@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { apiFile } from "@/lib/client/api";
 import { attachmentName, printsFromFrame } from "@/lib/client/print-support";
+import type { PrintPaper } from "@/lib/client/print-paper";
 import { ClientProblem } from "@/lib/client/problems";
 
 /**
@@ -9,7 +10,7 @@ import { ClientProblem } from "@/lib/client/problems";
  * `X-Frame-Options: DENY`, so its URL could be neither shown in a frame nor printed from one.
  */
 
-export type SheetLayout = "letter" | "a4";
+export type SheetLayout = Exclude<PrintPaper, "label">;
 
 /** The label file's URL: as bought, or laid on a Letter/A4 sheet (a PDF; the API refuses it for ZPL). */
 export function labelUrl(shipmentId: string, layout?: SheetLayout): string {
@@ -119,6 +120,19 @@ export async function printLabelFile(
     if (!target.frame) target.tab?.close();
     throw err;
   }
+}
+
+/** Prints a shipment's label on this person's paper: the label as bought, or laid on a Letter or A4 sheet (a PDF). */
+export function printShipmentLabel(
+  queryClient: QueryClient,
+  shipmentId: string,
+  type: "PDF" | "PNG",
+  paper: PrintPaper,
+  target: PrintTarget,
+): Promise<void> {
+  return paper === "label"
+    ? printLabelFile(queryClient, labelUrl(shipmentId), type, target)
+    : printLabelFile(queryClient, labelUrl(shipmentId, paper), "PDF", target);
 }
 
 /** Saves the label file under the name the server gives it (`<tracking number>.pdf`, `…-letter.pdf`). */

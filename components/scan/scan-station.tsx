@@ -12,12 +12,14 @@ import {
   downloadLabelFile,
   labelUrl,
   PRINT_FRAME_TITLE,
-  printLabelFile,
+  printShipmentLabel,
   type PrintTarget,
 } from "@/components/labels/print-label";
+import { usePrintPaper } from "@/components/labels/use-print-paper";
 import { ApiProblem, apiFetch } from "@/lib/client/api";
 import { recipientName } from "@/lib/client/format";
 import { readScanCode, type ScanCode } from "@/lib/client/scan-code";
+import { PRINT_PAPERS } from "@/lib/client/print-paper";
 import type { Shipment } from "@/lib/schemas/shipment";
 
 /** A stored shipment as the list answers it (a stored one always has its id). */
@@ -66,8 +68,10 @@ const hasLabel = (s: Found) => s.status !== "created" && s.status !== "cancelled
  * ZPL file saved for the thermal printer's spooler) and the box is ready for the next scan. Keyboard only: the box
  * keeps focus, and each outcome is announced.
  */
-export function ScanStation() {
+export function ScanStation({ paperKey }: { paperKey: string }) {
   const queryClient = useQueryClient();
+  // The paper this person prints on, chosen beside Print on a shipment's page (LabelActions).
+  const [paper] = usePrintPaper(paperKey);
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
@@ -90,7 +94,7 @@ export function ScanStation() {
       await downloadLabelFile(queryClient, labelUrl(shipment.id));
       return "downloaded";
     }
-    await printLabelFile(queryClient, labelUrl(shipment.id), shipment.label_type as "PDF" | "PNG", target);
+    await printShipmentLabel(queryClient, shipment.id, shipment.label_type as "PDF" | "PNG", paper, target);
     return "printed";
   }
 
@@ -132,7 +136,12 @@ export function ScanStation() {
       <form onSubmit={scan} className="flex flex-wrap items-end gap-2" aria-label="Scan to print">
         <Field
           label="Scan or type a code"
-          hint="A reference (order number), a tracking number or a shipment id, then Enter."
+          hint={
+            "A reference (order number), a tracking number or a shipment id, then Enter." +
+            (paper === "label"
+              ? ""
+              : ` Labels print on ${PRINT_PAPERS.find((p) => p.paper === paper)!.name}, as chosen beside Print on a shipment's page.`)
+          }
           className="min-w-0 flex-1"
         >
           {(control) => (

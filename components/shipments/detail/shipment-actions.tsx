@@ -16,6 +16,8 @@ export interface ShipmentActionsProps {
   trackingNumber: string | null;
   carrierName: string | null;
   amount: string | null;
+  /** Where this person's paper for printing is kept in the browser (printPaperKey). */
+  paperKey: string;
 }
 
 /**
@@ -29,6 +31,7 @@ export function ShipmentActions({
   trackingNumber,
   carrierName,
   amount,
+  paperKey,
 }: ShipmentActionsProps) {
   const [answer, setAnswer] = useState<Message[]>([]);
   const cancellable = status === "created" || status === "purchased";
@@ -36,7 +39,7 @@ export function ShipmentActions({
   return (
     <div className="grid gap-3">
       <div className="flex flex-wrap items-center gap-2">
-        {printable && <LabelActions shipmentId={shipmentId} type={printable} />}
+        {printable && <LabelActions shipmentId={shipmentId} type={printable} paperKey={paperKey} />}
         {cancellable && (
           <CancelShipmentDialog
             shipmentId={shipmentId}

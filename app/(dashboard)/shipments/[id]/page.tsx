@@ -13,6 +13,7 @@ import { ShipmentHeader } from "@/components/shipments/detail/shipment-header";
 import { TrackingTimeline } from "@/components/shipments/detail/tracking-timeline";
 import { formatMoney } from "@/lib/client/format";
 import { requireSession } from "@/lib/dashboard/session";
+import { printPaperKey } from "@/lib/client/print-paper";
 
 export const metadata: Metadata = { title: "Shipment" };
 
@@ -20,7 +21,7 @@ const SHIPMENT_ID = /^shp_[0-9a-f]{32}$/;
 
 export default async function ShipmentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { ctx } = await requireSession();
+  const { ctx, org, user } = await requireSession();
   const detail = SHIPMENT_ID.test(id) ? await loadShipmentDetail(ctx, id) : null;
   if (!detail) notFound();
   const { shipment, label, printable, zpl, tracker } = detail;
@@ -38,6 +39,7 @@ export default async function ShipmentPage({ params }: { params: Promise<{ id: s
             trackingNumber={shipment.tracking_number}
             carrierName={rate?.carrier_name ?? shipment.carrier_name}
             amount={rate ? formatMoney(rate.total_charge, rate.currency) : null}
+            paperKey={printPaperKey(org.id, user.id)}
           />
         }
       />
