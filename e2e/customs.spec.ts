@@ -1,4 +1,5 @@
-import type { Page } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { OWNER } from "./accounts";
 import { expect, field, signIn, test } from "./fixtures";
 
@@ -36,6 +37,62 @@ async function fillItem(page: Page) {
   await field(item, "Country of origin").selectOption("US");
   await field(item, "SKU").fill("TS-BLK-M");
   return item;
+}
+
+/** A US → CA label bought through the API on a sandbox connection of its own: the sandbox sells an invoice with it. */
+async function buyToCanada(api: APIRequestContext, reference: string): Promise<string> {
+  const carrierId = `e2e-${reference.toLowerCase()}`;
+  expect(
+    (await api.post("/v1/connections", { data: { carrier_name: "sandbox", carrier_id: carrierId } })).status(),
+  ).toBe(201);
+  const created = await api.post("/v1/shipments", {
+    data: {
+      shipper: {
+        person_name: "Olivia Owner",
+        address_line1: "500 Industrial Way",
+        city: "Chicago",
+        state_code: "IL",
+        postal_code: "60607",
+        country_code: "US",
+        phone_number: "+1 312 555 0100",
+      },
+      recipient: {
+        person_name: "Chloé Client",
+        address_line1: "100 Queen St W",
+        city: "Toronto",
+        state_code: "ON",
+        postal_code: "M5H 2N2",
+        country_code: "CA",
+        phone_number: "+1 416 555 0100",
+      },
+      parcels: [{ weight: 1.2, weight_unit: "KG" }],
+      customs: {
+        content_type: "merchandise",
+        incoterm: "DAP",
+        commodities: [
+          {
+            description: "Cotton T-shirt",
+            quantity: 1,
+            value_amount: 12.5,
+            value_currency: "USD",
+            weight: 0.25,
+            weight_unit: "KG",
+            hs_code: "610910",
+            origin_country: "US",
+          },
+        ],
+      },
+      carrier_ids: [carrierId],
+      reference,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const draft = await created.json();
+  const bought = await api.post(`/v1/shipments/${draft.id}/purchase`, {
+    data: { selected_rate_id: draft.rates[0].id },
+  });
+  expect(bought.status()).toBe(200);
+  return draft.id;
 }
 
 async function chooseInternationalRate(page: Page) {
@@ -80,7 +137,7 @@ test.describe("customs on the create-label page", () => {
     // The sandbox's commercial invoice, to print and attach beside the label.
     const documents = page.locator("[data-slot=card]", { has: page.getByRole("heading", { name: "Documents" }) });
     const download = page.waitForEvent("download");
-    await documents.getByRole("link", { name: "Download Commercial invoice" }).click();
+    await documents.getByRole("button", { name: "Download Commercial invoice" }).click();
     expect((await download).suggestedFilename()).toMatch(/^SBX\d{21}-commercial-invoice\.pdf$/);
     await checkPage(page, "shipment-detail-customs");
 
@@ -147,5 +204,44 @@ test.describe("customs on the create-label page", () => {
       .getByLabel(/^Country/)
       .selectOption("US");
     await expect(customs).toHaveCount(0);
+  });
+
+  test("a document downloads through the API client: the PDF itself, and after the session ended a dialog, no file", async ({
+    page,
+    context,
+    api,
+  }) => {
+    const id = await buyToCanada(api, `CUSTOMS-DOC-${Date.now()}`);
+    const downloads: string[] = [];
+    page.on("download", (d) => downloads.push(d.suggestedFilename()));
+    await page.goto(`/shipments/${id}`);
+    // The label's preview has loaded: no request of the page's own is left to meet the ended session below.
+    const preview = page.getByTitle(/^Shipping label /);
+    await expect(preview).toBeVisible({ timeout: 30_000 });
+    const documents = page.locator("[data-slot=card]", { has: page.getByRole("heading", { name: "Documents" }) });
+    const button = documents.getByRole("button", { name: "Download Commercial invoice" });
+
+    const saved = page.waitForEvent("download");
+    await button.click();
+    const file = await saved;
+    expect(file.suggestedFilename()).toMatch(/^SBX\d{21}-commercial-invoice\.pdf$/);
+    const bytes = await readFile((await file.path())!);
+    expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    // The same bytes the API serves for the document.
+    const { documents: listed } = (await (await api.get(`/v1/shipments/${id}`)).json()) as {
+      documents: { id: string }[];
+    };
+    const served = await api.get(`/v1/shipments/${id}/documents/${listed[0]!.id}`);
+    expect(Buffer.compare(bytes, await served.body())).toBe(0);
+
+    // A fresh page (the fetched file is kept for the page's life), then the session ends: a plain link would save
+    // the API's JSON error as the file.
+    await page.reload();
+    await expect(preview).toBeVisible({ timeout: 30_000 });
+    await context.clearCookies();
+    await button.click();
+    await expect(page.getByRole("alertdialog", { name: "Your session ended: sign in again" })).toBeVisible();
+    await expect(page.getByText(/Provide an API key/)).toHaveCount(0);
+    expect(downloads).toHaveLength(1);
   });
 });

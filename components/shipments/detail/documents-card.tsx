@@ -1,6 +1,6 @@
-import { Download, FileText } from "lucide-react";
+import { FileText } from "lucide-react";
 import { DetailCard } from "@/components/shipments/detail/detail-card";
-import { Button } from "@/components/ui/button";
+import { DocumentDownload } from "@/components/shipments/detail/document-download";
 import type { DocumentType } from "@/lib/carriers/types";
 import type { ShipmentDocument } from "@/lib/schemas/shipment-document";
 
@@ -20,8 +20,8 @@ function sizeText(bytes: number): string {
 
 /**
  * The papers the carrier sold with the label: a commercial invoice to print and attach to the parcel when it was not
- * sent electronically, so customs do not hold it. Each downloads through the API with the session (a plain link: the
- * answer is the file itself). Shown only when the carrier sent any.
+ * sent electronically, so customs do not hold it. Each downloads through the API client with the session
+ * (DocumentDownload). Shown only when the carrier sent any.
  */
 export function DocumentsCard({
   shipmentId,
@@ -56,12 +56,10 @@ export function DocumentsCard({
                 </span>
               </span>
               {d.id && (
-                <Button asChild variant="outline" size="sm">
-                  <a href={`/v1/shipments/${shipmentId}/documents/${d.id}`} download>
-                    <Download aria-hidden />
-                    Download<span className="sr-only"> {words}</span>
-                  </a>
-                </Button>
+                <DocumentDownload
+                  url={`/v1/shipments/${encodeURIComponent(shipmentId)}/documents/${encodeURIComponent(d.id)}`}
+                  words={words}
+                />
               )}
             </li>
           );
