@@ -39,6 +39,9 @@ export async function watchCsp(context: BrowserContext): Promise<string[]> {
   return found;
 }
 
+/** The `checkPage` fixture, for a spec's helper that takes it. */
+export type CheckPage = (page: Page, name: string, within?: string[]) => Promise<void>;
+
 type Fixtures = {
   /**
    * Scans the page with axe-core, failing on any serious or critical violation, and saves a full-page screenshot
@@ -46,7 +49,7 @@ type Fixtures = {
    * `within` (CSS selectors) scans only those parts: for a popup that hides the rest of the page from screen readers
    * while it is open (React Aria's combobox list); the page itself is scanned once the popup is closed.
    */
-  checkPage: (page: Page, name: string, within?: string[]) => Promise<void>;
+  checkPage: CheckPage;
   /**
    * A new browser context (another person, or no one signed in), watched as `page`'s is: a CSP violation in it fails
    * the test. Use it instead of `browser.newContext()`; it is closed at the test's end if the test did not.

@@ -40,7 +40,7 @@ export function AuditTable({
   }
   const byId = new Map(members.map((m) => [m.userId, m]));
   return (
-    <section aria-labelledby="audit-heading" className="grid gap-3">
+    <section aria-labelledby="audit-heading" className="grid grid-cols-1 gap-3">
       <h2 id="audit-heading" className="text-lg font-semibold">
         Audit log
       </h2>

@@ -16,7 +16,7 @@ export default async function AuditSettings({ searchParams }: { searchParams: Pr
   const { ctx, role } = await requireSession();
   if (!roleAllows(role, "admin")) {
     return (
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         <SettingsHeader current="audit" role={role} />
         <ForbiddenNotice what="the audit log" role={role} />
       </div>
@@ -25,7 +25,7 @@ export default async function AuditSettings({ searchParams }: { searchParams: Pr
   const { query, raw, invalid } = auditQueryFrom(await searchParams);
   const [page, members] = await Promise.all([listAuditEvents({ ctx, filters: query }), listMembers(ctx)]);
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <SettingsHeader current="audit" role={role} />
       <AuditFilters values={raw} invalid={invalid} />
       <AuditTable events={page.results} members={members} nextCursor={page.nextCursor} filters={raw} />

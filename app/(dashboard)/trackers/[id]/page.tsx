@@ -54,14 +54,14 @@ export default async function TrackerPage({ params }: { params: Promise<{ id: st
     ["Tracking since", <LocalTime key="since" timestamp={tracker.created_at} />],
   ];
   return (
-    <div className="grid max-w-4xl gap-6">
+    <div className="grid max-w-4xl grid-cols-1 gap-6">
       <Link href="/trackers" className="flex w-fit items-center gap-1 text-sm text-muted-foreground hover:underline">
         <ArrowLeft aria-hidden className="size-4" />
         Trackers
       </Link>
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="grid gap-1">
-          <PageTitle className="flex items-center gap-2 font-mono">
+          <PageTitle className="flex flex-wrap items-center gap-2 font-mono break-all">
             {tracker.tracking_number}
             {tracker.test_mode && <TestBadge />}
           </PageTitle>
@@ -75,7 +75,7 @@ export default async function TrackerPage({ params }: { params: Promise<{ id: st
         latest={latest && { description: latest.description, date: latest.date }}
       />
       <ProgressSteps status={tracker.status} eventStatuses={tracker.events.map((e) => e.status)} />
-      <div className="grid items-start gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,18rem)]">
+      <div className="grid grid-cols-1 items-start gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,18rem)]">
         <DetailCard title="Timeline">
           <TimelineList events={tracker.events} empty="No scans yet: the carrier has not reported the parcel." />
         </DetailCard>

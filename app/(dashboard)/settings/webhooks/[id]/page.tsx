@@ -33,7 +33,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
   if (!loaded) notFound();
   const [endpoint, log] = loaded;
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <header className="grid gap-3">
         <Link
           href="/settings/webhooks"
@@ -57,15 +57,15 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
         </dl>
         {canWrite && <EndpointActions endpoint={endpoint} />}
       </header>
-      <section aria-labelledby="log-heading" className="grid gap-3">
+      <section aria-labelledby="log-heading" className="grid grid-cols-1 gap-3">
         <h2 id="log-heading" className="text-lg font-semibold">
           Delivery log <span className="text-sm font-normal text-muted-foreground">({log.count} attempts)</span>
         </h2>
         {log.results.length === 0 ? (
           <EmptyState title="No deliveries yet" description="Send a test event, or wait for the next event." />
         ) : (
-          <div className="overflow-x-auto rounded-md border">
-            <Table>
+          <div className="rounded-md border">
+            <Table scrollLabel="Delivery attempts">
               <TableHeader>
                 <TableRow>
                   <TableHead>Time</TableHead>
