@@ -148,6 +148,46 @@ describe("RateLimiter shared between instances", () => {
     expect(store.tokens.get("k")).toBe(0);
   });
 
+  it("spends during a settle on its way only what is left of its slice, and charges it to the answer", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval"] });
+    // The other instances have spent 96 of 100: 4 are left. The store answers when the test says so.
+    let shared = 4;
+    const sent: number[] = [];
+    let land = () => {};
+    const limiter = new RateLimiter(() => 0);
+    limiter.share((entries) => {
+      sent.push(entries[0]!.spent);
+      shared -= entries[0]!.spent;
+      return new Promise((resolve) => (land = () => resolve([shared])));
+    });
+    const tokens = () => (limiter as unknown as { buckets: Map<string, { tokens: number }> }).buckets.get("k")!.tokens;
+    let admitted = 0;
+    const admit = async () => {
+      if ((await limiter.admit("k", 100)).allowed) admitted++;
+    };
+    await admit();
+    await admit();
+    // The timer sends those 2 (of a slice of 5) and the store is slow to answer.
+    await vi.advanceTimersByTimeAsync(SETTLE_EVERY_MS);
+    expect(sent).toEqual([2]);
+    // Five more meanwhile: the 3 left of the slice go at once, the others wait for the answer.
+    const waiting = Array.from({ length: 5 }, admit);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(admitted).toBe(5);
+    land();
+    await Promise.all(waiting);
+    // The answer (2 left) less the 3 spent since it was sent: this instance is 1 in debt and admits nothing more.
+    expect(admitted).toBe(5);
+    expect(tokens()).toBe(-1);
+    await vi.advanceTimersByTimeAsync(SETTLE_EVERY_MS);
+    expect(sent).toEqual([2, 3]);
+    land();
+    await vi.advanceTimersByTimeAsync(0);
+    // One over the deployment's limit: within this instance's slice.
+    expect(shared).toBe(-1);
+    expect(tokens()).toBe(-1);
+  });
+
   it("keeps to its own bucket while the store does not answer, and settles what it spent once it does", async () => {
     vi.useFakeTimers({ toFake: ["setInterval"] });
     let down = true;
