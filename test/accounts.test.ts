@@ -410,6 +410,11 @@ describe("the API with a session", () => {
       const res = await authPost("/update-user", { name: "Mallory" }, { cookie, origin });
       expect(res.status, origin).toBe(403);
     }
+    // A Host of `*` would make this site's origin `http://*`, which better-auth reads as trusting every site.
+    for (const host of ["*", "*.test"]) {
+      const res = await authPost("/update-user", { name: "Mallory" }, { cookie, origin: "http://evil.test", host });
+      expect(res.status, host).toBe(403);
+    }
     const db = await getDb();
     const [row] = await db.select({ name: users.name }).from(users).where(eq(users.email, account.email));
     expect(row!.name).toBe(account.name);

@@ -29,11 +29,12 @@ export function cookieFrom(res: Response): string {
 export function authPost(
   path: string,
   body: unknown,
-  opts: { cookie?: string; address?: string; origin?: string | null } = {},
+  opts: { cookie?: string; address?: string; origin?: string | null; host?: string } = {},
 ): Promise<Response> {
   const headers = new Headers({ "Content-Type": "application/json", "X-Forwarded-For": opts.address ?? "10.0.0.1" });
   if (opts.origin !== null) headers.set("Origin", opts.origin ?? ORIGIN);
   if (opts.cookie) headers.set("Cookie", opts.cookie);
+  if (opts.host) headers.set("Host", opts.host);
   return authEndpoint(
     new Request(`${ORIGIN}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
   );

@@ -5,6 +5,13 @@ import { env } from "@/lib/env";
 const firstOf = (value: string | null) => value?.split(",")[0]?.trim() || undefined;
 
 /**
+ * A host and an optional port: a name or IPv4 address (letters, digits, dots, hyphens) or an IPv6 one in brackets.
+ * Anything else would make some other origin: credentials, a path or a query; or `*`, which better-auth reads as a
+ * wildcard trusting every origin.
+ */
+const HOST = /^(?:[a-z\d.-]+|\[[\da-f:.]+\])(?::\d+)?$/i;
+
+/**
  * The origin (scheme, host and port) a request was sent to: the scheme and host of its URL, the Host header's host,
  * or, behind TRUST_PROXY proxies only, what they forwarded (X-Forwarded-Proto, X-Forwarded-Host). Null when what
  * was sent does not make an origin.
@@ -14,8 +21,7 @@ function requestOrigin(req: Request): string | null {
   const proxied = env().TRUST_PROXY > 0;
   const proto = (proxied && firstOf(req.headers.get("x-forwarded-proto"))) || url.protocol.replace(/:$/, "");
   const host = (proxied && firstOf(req.headers.get("x-forwarded-host"))) || req.headers.get("host") || url.host;
-  // A "host" that smuggles credentials, a path or a query would make some other origin.
-  if ((proto !== "http" && proto !== "https") || /[\s/\\@?#]/.test(host)) return null;
+  if ((proto !== "http" && proto !== "https") || !HOST.test(host)) return null;
   try {
     return new URL(`${proto}://${host}`).origin;
   } catch {
