@@ -1,7 +1,7 @@
 /**
  * One instance of the service for test/two-instances.test.ts: a real HTTP server process on the shared Postgres
- * (DATABASE_URL), started the way the app starts (lib/start-server.ts, which shares the rate limits), serving the
- * real route handlers the test needs on a port of its own. Prints `READY <port>` once it listens; the test kills it.
+ * (DATABASE_URL), started the way the app starts (lib/start-server.ts, which shares the rate limits and the sign-in
+ * limits), serving the real route handlers the test needs (better-auth's under /api/auth too) on a port of its own. Prints `READY <port>` once it listens; the test kills it.
  * A production build (`next start`) would serve the same handlers, but costs minutes to build; this costs a second.
  */
 import http from "node:http";
@@ -14,7 +14,9 @@ async function routes(): Promise<[string, RegExp, Handler][]> {
   const purchase = await import("@/app/v1/shipments/[id]/purchase/route");
   const apiKey = await import("@/app/v1/api_keys/[id]/route");
   const audit = await import("@/app/v1/audit_events/route");
+  const auth = await import("@/app/api/auth/[...all]/route");
   return [
+    ["POST", /^\/api\/auth\//, auth.POST],
     ["GET", /^\/v1\/shipments\/(?<id>[^/]+)$/, shipment.GET],
     ["POST", /^\/v1\/shipments\/(?<id>[^/]+)\/purchase$/, purchase.POST],
     ["DELETE", /^\/v1\/api_keys\/(?<id>[^/]+)$/, apiKey.DELETE],
