@@ -28,7 +28,7 @@ import { withTransaction, type DomainContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, carrierConnections, users } from "@/lib/db/schema";
 import { AuditEventList } from "@/lib/schemas/audit-event";
-import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
+import { call, makeOrg, orgCtx, personCtx, systemCtx } from "./helpers";
 import { createShipmentFor, purchaseFor } from "./factories";
 import { ORIGIN, cookieFrom, newAccount, signIn, signUp } from "./session-helpers";
 
@@ -310,7 +310,7 @@ describe("audit rows for the team and sign-ins", () => {
     const { invitation: revoked } = await createInvitation({ ctx, email: "someone@example.test", role: "member" });
     await revokeInvitation({ ctx, id: revoked.id });
     const { invitation, token } = await createInvitation({ ctx, email: joiner.email, role: "member" });
-    await acceptInvitation({ db: await getDb(), token, user: joiner });
+    await acceptInvitation({ ctx: await personCtx(joiner), token });
     await changeMemberRole({ ctx, userId: joiner.id, role: "admin" });
     await removeMember({ ctx, userId: joiner.id });
 
@@ -354,9 +354,11 @@ describe("audit rows for the team and sign-ins", () => {
       .select()
       .from(auditEvents)
       .where(eq(auditEvents.resourceId, someone.id))
-      .orderBy(asc(auditEvents.createdAt));
-    // Signing up signs in separately (the sign-up answer is the same for a taken address): that is the first.
+      .orderBy(asc(auditEvents.seq));
+    // Signing up placed the account in an organization, then signed in separately (the sign-up answer is the same
+    // for a taken address): those are the first two.
     expect(rows.map((r) => [r.action, r.actorType, r.actorId, r.clientAddress])).toEqual([
+      ["member.added", "user", someone.id, "10.31.1.1"],
       ["user.signed_in", "user", someone.id, "10.31.1.1"],
       ["user.signed_in", "user", someone.id, "192.0.2.10"],
       ["user.sign_in_failed", "anonymous", null, "192.0.2.11"],

@@ -1,6 +1,12 @@
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/tx";
-import { forOrganization, systemContext, type DomainContext, type SystemContext } from "@/lib/context";
+import {
+  forOrganization,
+  systemContext,
+  type DomainContext,
+  type RequestOrigin,
+  type SystemContext,
+} from "@/lib/context";
 import { createOrganization } from "@/lib/orgs/create-organization";
 import { createApiKey } from "@/lib/auth/api-keys";
 
@@ -13,6 +19,11 @@ export interface TestOrg {
 /** The service's own context, as a job or the command line has it. */
 export async function systemCtx(db?: Db): Promise<SystemContext> {
   return systemContext(db ?? (await getDb()), "test");
+}
+
+/** A context acting as a signed-in person before an organization is chosen (accepting an invitation), from `origin`. */
+export async function personCtx(user: { id: string }, origin?: RequestOrigin): Promise<Omit<DomainContext, "org">> {
+  return { ...(await systemCtx()), actor: { type: "user", id: user.id }, origin };
 }
 
 /** A domain context for `orgId`, as a request would have it (the database may be a stand-in with faults). */

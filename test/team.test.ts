@@ -16,7 +16,7 @@ import type { DomainContext } from "@/lib/context";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/tx";
 import { invitations, users } from "@/lib/db/schema";
-import { makeOrg, orgCtx, systemCtx } from "./helpers";
+import { makeOrg, orgCtx, personCtx, systemCtx } from "./helpers";
 import { newAccount, signUp } from "./session-helpers";
 
 beforeEach(() => resetSignInLimits());
@@ -131,10 +131,10 @@ describe("team: invitations", () => {
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBe(7 * 24 * 3600 * 1000);
     expect(await invitationByToken(await getDb(), token)).toMatchObject({ state: "pending", role: "admin" });
 
-    await acceptInvitation({ db: await getDb(), token, user: invitee });
+    await acceptInvitation({ ctx: await personCtx(invitee), token });
     expect(await membershipOf(await getDb(), invitee.id)).toMatchObject({ orgId, role: "admin" });
     expect((await invitationByToken(await getDb(), token))?.state).toBe("accepted");
-    await expect(acceptInvitation({ db: await getDb(), token, user: invitee })).rejects.toThrow(/accepted/);
+    await expect(acceptInvitation({ ctx: await personCtx(invitee), token })).rejects.toThrow(/accepted/);
     expect(await listOpenInvitations(ctx)).toEqual([]);
   });
 
@@ -150,19 +150,21 @@ describe("team: invitations", () => {
       now: new Date(Date.now() - 8 * 86_400_000),
     });
     expect((await listOpenInvitations(ctx)).map((i) => i.state)).toEqual(["expired"]);
-    await expect(acceptInvitation({ db, token: old.token, user: invitee })).rejects.toThrow(/not used in time/);
+    await expect(acceptInvitation({ ctx: await personCtx(invitee), token: old.token })).rejects.toThrow(
+      /not used in time/,
+    );
 
     const revoked = await createInvitation({ ctx, email: invitee.email, role: "member" });
     await revokeInvitation({ ctx, id: revoked.invitation.id });
-    await expect(acceptInvitation({ db, token: revoked.token, user: invitee })).rejects.toThrow(/revoked/);
-    await expect(acceptInvitation({ db, token: "nope", user: invitee })).rejects.toMatchObject({
+    await expect(acceptInvitation({ ctx: await personCtx(invitee), token: revoked.token })).rejects.toThrow(/revoked/);
+    await expect(acceptInvitation({ ctx: await personCtx(invitee), token: "nope" })).rejects.toMatchObject({
       code: "not_found",
       message: "This invitation link is not valid.",
     });
 
     const someoneElse = await person("Else");
     const fresh = await createInvitation({ ctx, email: invitee.email, role: "member" });
-    await expect(acceptInvitation({ db, token: fresh.token, user: someoneElse })).rejects.toMatchObject({
+    await expect(acceptInvitation({ ctx: await personCtx(someoneElse), token: fresh.token })).rejects.toMatchObject({
       code: "forbidden",
       message: `This invitation is for ${invitee.email}; sign in with that address to accept it.`,
     });
@@ -215,11 +217,11 @@ describe("team: a person's other invitations", () => {
       role: "member",
     });
 
-    await acceptInvitation({ db: await getDb(), token: member.token, user: invitee });
+    await acceptInvitation({ ctx: await personCtx(invitee), token: member.token });
     expect(await membershipOf(await getDb(), invitee.id)).toMatchObject({ orgId, role: "member" });
     // The admin link no longer raises the member it was sent to before they joined.
     expect((await invitationByToken(await getDb(), admin.token))?.state).toBe("revoked");
-    await expect(acceptInvitation({ db: await getDb(), token: admin.token, user: invitee })).rejects.toThrow(/revoked/);
+    await expect(acceptInvitation({ ctx: await personCtx(invitee), token: admin.token })).rejects.toThrow(/revoked/);
     expect(await listOpenInvitations(ctx)).toEqual([]);
     expect((await invitationByToken(await getDb(), theirs.token))?.state).toBe("pending");
   });
@@ -244,7 +246,7 @@ describe("team: a person's other invitations", () => {
 
     await removeMember({ ctx, userId: removed.id });
     expect((await invitationByToken(db, open.token))?.state).toBe("revoked");
-    await expect(acceptInvitation({ db, token: open.token, user: removed })).rejects.toThrow(/revoked/);
+    await expect(acceptInvitation({ ctx: await personCtx(removed), token: open.token })).rejects.toThrow(/revoked/);
     expect(await membershipOf(db, removed.id)).not.toMatchObject({ orgId });
     expect((await invitationByToken(db, theirs.token))?.state).toBe("pending");
   });
@@ -362,9 +364,11 @@ describe("team: invitations' edges", () => {
       state: "expired",
     });
     await expect(
-      acceptInvitation({ db, token, user: invitee, now: new Date(now.getTime() + 7 * DAY) }),
+      acceptInvitation({ ctx: await personCtx(invitee), token, now: new Date(now.getTime() + 7 * DAY) }),
     ).rejects.toThrow("This invitation was not used in time.");
-    expect(await acceptInvitation({ db, token, user: invitee, now: new Date(now.getTime() + 7 * DAY - 1) })).toEqual({
+    expect(
+      await acceptInvitation({ ctx: await personCtx(invitee), token, now: new Date(now.getTime() + 7 * DAY - 1) }),
+    ).toEqual({
       orgId,
       role: "member",
     });
@@ -406,7 +410,7 @@ describe("team: invitations' edges", () => {
     await getDb().then((db) =>
       db.update(invitations).set({ email: admin.email }).where(eq(invitations.id, late.invitation.id)),
     );
-    expect(await acceptInvitation({ db: await getDb(), token: late.token, user: admin })).toEqual({
+    expect(await acceptInvitation({ ctx: await personCtx(admin), token: late.token })).toEqual({
       orgId,
       role: "member",
     });

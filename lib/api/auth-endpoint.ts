@@ -2,14 +2,15 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { authFor } from "@/lib/auth/better-auth";
 import { sessionCookieValue } from "@/lib/auth/session-cookie";
-import { recordSignIn } from "@/lib/audit/sign-in";
+import { recordSignIn } from "@/lib/audit/account";
 import { getDb } from "@/lib/db/client";
 import { isDatabaseDown } from "@/lib/db/down";
 import type { Db } from "@/lib/db/tx";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { clientAddress, requestOrigin } from "./client-address";
+import { requestOrigin } from "@/lib/audit/request-origin";
+import { clientAddress } from "./client-address";
 import { RateLimiter } from "./rate-limit";
 import { postgresSettle } from "./rate-limit-store";
 

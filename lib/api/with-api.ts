@@ -11,7 +11,7 @@ import { ValidationError, type FieldProblem } from "@/lib/errors";
 import { parseInput, rawInputProblems } from "@/lib/validation";
 import { roleAllows } from "@/lib/auth/roles";
 import { authenticate } from "./authenticate";
-import { requestOrigin } from "./client-address";
+import { requestOrigin } from "@/lib/audit/request-origin";
 import { ApiError, toErrorResponse } from "./errors";
 import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";

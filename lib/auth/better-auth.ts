@@ -1,7 +1,11 @@
 import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
+import { recordAccountChange } from "@/lib/audit/account";
+import { changedFields, type AuditEntry } from "@/lib/audit/record";
+import { requestOrigin } from "@/lib/audit/request-origin";
 import { derivedSecret } from "@/lib/connections/crypto";
 import { accounts, sessions, users, verifications } from "@/lib/db/schema";
 import { newId, type IdKind } from "@/lib/db/ids";
@@ -22,6 +26,37 @@ const ID_KINDS: Record<string, IdKind> = {
   account: "account",
   verification: "verification",
 };
+
+/** The audit entry of an account endpoint that succeeded; null for those that change nothing of the account. */
+function accountChangeOf(path: string, body: unknown): Pick<AuditEntry, "action" | "summary"> | null {
+  const sent = (body ?? {}) as Record<string, unknown>;
+  switch (path) {
+    case "/change-password":
+      return {
+        action: "user.password_changed",
+        summary: { other_sessions_revoked: sent.revokeOtherSessions === true },
+      };
+    case "/update-user":
+      // The fields better-auth sets (it ignores any other): their names, never what they were set to.
+      return { action: "user.updated", summary: { fields: changedFields({ name: sent.name, image: sent.image }) } };
+    case "/revoke-session":
+      return { action: "user.sessions_revoked", summary: { sessions: "one" } };
+    case "/revoke-other-sessions":
+      return { action: "user.sessions_revoked", summary: { sessions: "others" } };
+    case "/revoke-sessions":
+      return { action: "user.sessions_revoked", summary: { sessions: "all" } };
+    default:
+      return null;
+  }
+}
+
+/** revoke-session answers alike when its token names none of the person's sessions: then the session is still there. */
+async function revokedNothing(db: Db, body: unknown): Promise<boolean> {
+  const token = (body as { token?: unknown } | undefined)?.token;
+  if (typeof token !== "string") return true;
+  const [left] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token)).limit(1);
+  return left !== undefined;
+}
 
 function configure(db: Db) {
   const { PUBLIC_URL, TRUST_PROXY, NODE_ENV } = env();
@@ -83,6 +118,20 @@ function configure(db: Db) {
         if (ctx.path !== "/change-password") return;
         return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
       }),
+      // A person's changes to their own account, in the audit log. better-auth writes them in its own statements, so
+      // the row cannot share their transaction: it is written here, once the endpoint has succeeded (a refused one
+      // left nothing to record), and a failure to write it is logged without changing the answer. delete-user is not
+      // enabled (it answers 404); enabling it needs its row written before the account's memberships are deleted.
+      after: createAuthMiddleware(async (ctx) => {
+        const change = accountChangeOf(ctx.path, ctx.body);
+        const userId = ctx.context.session?.user.id;
+        if (!change || !userId || isAPIError(ctx.context.returned)) return;
+        if (ctx.path === "/revoke-session" && (await revokedNothing(db, ctx.body))) return;
+        const origin = ctx.headers ? requestOrigin(ctx.headers) : undefined;
+        await recordAccountChange({ db, userId, ...change, origin }).catch((err: unknown) =>
+          log().error({ msg: "could not record an account change in the audit log", err }),
+        );
+      }),
     },
     databaseHooks: {
       user: {
@@ -92,7 +141,8 @@ function configure(db: Db) {
             if (!(await maySignUp(db, user.email)))
               throw new APIError("FORBIDDEN", { message: "Sign-up is by invitation." });
           },
-          after: async (user) => void (await placeNewUser(db, user)),
+          // Its row in the audit log names the sign-up's client (better-auth passes the request's context).
+          after: async (user, ctx) => void (await placeNewUser(db, user, ctx?.headers && requestOrigin(ctx.headers))),
         },
       },
     },

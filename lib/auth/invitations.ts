@@ -152,23 +152,25 @@ export async function invitationByToken(
 }
 
 /**
- * Accepts an invitation as the signed-in person `user`: adds their membership with the invited role (a person
- * already in the organization keeps their role) and uses the link up, in one transaction holding the invitation's
- * row, so a link works once however many tabs press Accept. The account's email must be the invited one. The
- * person's other open invitations to the organization are revoked with it (closeOpenInvitations).
+ * Accepts an invitation as the signed-in person the context acts as: adds their membership with the invited role (a
+ * person already in the organization keeps their role) and uses the link up, in one transaction holding the
+ * invitation's row, so a link works once however many tabs press Accept. The account's email, read here, must be the
+ * invited one. The person's other open invitations to the organization are revoked with it (closeOpenInvitations).
+ * The context has no organization yet: it is the invitation's, and the rows are written there, as the person, from
+ * their request.
  */
 export async function acceptInvitation({
-  db,
+  ctx,
   token,
-  user,
   now = new Date(),
 }: {
-  db: Db;
+  ctx: Omit<DomainContext, "org">;
   token: string;
-  user: { id: string; email: string };
   now?: Date;
 }): Promise<{ orgId: string; role: Role }> {
-  return withTransaction({ db }, async (tx) => {
+  const { actor } = ctx;
+  if (actor.type !== "user") throw new ForbiddenError("Only a signed-in person accepts an invitation.");
+  return withTransaction(ctx, async (tx) => {
     const [row] = await tx.db
       .select()
       .from(invitations)
@@ -178,17 +180,17 @@ export async function acceptInvitation({
     const state = stateOf(row, now);
     if (state !== "pending")
       throw new StateConflictError(`This invitation was ${state === "expired" ? "not used in time" : state}.`);
-    if (normalEmail(user.email) !== row.email)
+    const [person] = await tx.db.select({ email: users.email }).from(users).where(eq(users.id, actor.id));
+    if (!person || normalEmail(person.email) !== row.email)
       throw new ForbiddenError(`This invitation is for ${row.email}; sign in with that address to accept it.`);
-    await tx.db.insert(memberships).values({ orgId: row.orgId, userId: user.id, role: row.role }).onConflictDoNothing();
-    await tx.db.update(invitations).set({ acceptedAt: now, acceptedBy: user.id }).where(eq(invitations.id, row.id));
-    await closeOpenInvitations(tx.db, { orgId: row.orgId, email: row.email, except: row.id, now });
-    // The person accepting is the actor, in the organization they join.
-    const actor = { type: "user" as const, id: user.id };
-    await recordAudit(
-      { db: tx.db, org: { id: row.orgId }, actor },
-      { action: "invitation.accepted", resourceId: row.id, summary: { role: row.role } },
-    );
+    const joining = { ...tx, org: { id: row.orgId } };
+    await tx.db
+      .insert(memberships)
+      .values({ orgId: row.orgId, userId: actor.id, role: row.role })
+      .onConflictDoNothing();
+    await tx.db.update(invitations).set({ acceptedAt: now, acceptedBy: actor.id }).where(eq(invitations.id, row.id));
+    await recordAudit(joining, { action: "invitation.accepted", resourceId: row.id, summary: { role: row.role } }, now);
+    await closeOpenInvitations(joining, { email: row.email, except: row.id, because: "invitation_accepted", now });
     return { orgId: row.orgId, role: row.role };
   });
 }

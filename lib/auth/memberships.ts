@@ -1,10 +1,18 @@
 import "server-only";
 import type { z } from "zod";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { systemContext, withTransaction, type DomainContext, type SystemContext } from "@/lib/context";
+import { recordAudit } from "@/lib/audit/record";
+import {
+  forOrganization,
+  systemContext,
+  withTransaction,
+  type DomainContext,
+  type RequestOrigin,
+  type SystemContext,
+} from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { memberships, organizations, users } from "@/lib/db/schema";
-import type { Db } from "@/lib/db/tx";
+import type { Db, Tx } from "@/lib/db/tx";
 import { createOrganization } from "@/lib/orgs/create-organization";
 import { RatingAddressInput } from "@/lib/schemas/address";
 import { closeOpenInvitations } from "./open-invitations";
@@ -38,12 +46,23 @@ export async function membershipOf(db: Db, userId: string): Promise<Membership |
  * Where a new account belongs (docs/api.md, "Accounts and roles"): the first person to sign up owns the default
  * organization (the one the server bootstrapped, holding the first API key); everyone after starts an organization
  * of their own. The default organization's row is locked while it is checked, so of two simultaneous first sign-ups
- * exactly one becomes its owner. Idempotent: a user who already belongs somewhere is left alone.
+ * exactly one becomes its owner. Idempotent: a user who already belongs somewhere is left alone. The membership is
+ * recorded (`member.added`) as the person's own act, from `origin` (their sign-up request): the rule placed them, but
+ * signing up is what they did; the organization a new one starts with is the service's (actor `system`).
  */
-export async function placeNewUser(db: Db, user: { id: string; name: string; email: string }): Promise<Membership> {
+export async function placeNewUser(
+  db: Db,
+  user: { id: string; name: string; email: string },
+  origin?: RequestOrigin,
+): Promise<Membership> {
   const existing = await membershipOf(db, user.id);
   if (existing) return existing;
   const ctx = systemContext(db, "sign-up");
+  const joined = (tx: SystemContext & { db: Tx }, orgId: string) =>
+    recordAudit(
+      { ...tx, org: { id: orgId }, actor: { type: "user", id: user.id }, origin },
+      { action: "member.added", resourceId: user.id, summary: { role: "owner", because: "sign_up" } },
+    );
   const claimed = await withTransaction(ctx, async (tx) => {
     const [org] = await tx.db
       .select({ id: organizations.id, name: organizations.name, claimedBy: organizations.firstOwnerEmail })
@@ -59,12 +78,20 @@ export async function placeNewUser(db: Db, user: { id: string; name: string; ema
       .limit(1);
     if (taken) return null;
     await tx.db.insert(memberships).values({ orgId: org.id, userId: user.id, role: "owner" });
+    await joined(tx, org.id);
     return { orgId: org.id, orgName: org.name, role: "owner" as const };
   });
   if (claimed) return claimed;
   const name = user.name.trim();
   const org = await createOrganization({ ctx, name: name ? `${name}'s organization` : "My organization" });
-  await db.insert(memberships).values({ orgId: org.id, userId: user.id, role: "owner" }).onConflictDoNothing();
+  await withTransaction(ctx, async (tx) => {
+    const [added] = await tx.db
+      .insert(memberships)
+      .values({ orgId: org.id, userId: user.id, role: "owner" })
+      .onConflictDoNothing()
+      .returning({ orgId: memberships.orgId });
+    if (added) await joined(tx, org.id);
+  });
   return (await membershipOf(db, user.id)) ?? { orgId: org.id, orgName: org.name, role: "owner" };
 }
 
@@ -91,7 +118,8 @@ export async function lastShipFrom(ctx: DomainContext): Promise<ShipFrom | null>
 /**
  * Puts an existing account into an organization with a role, or changes its role there (the command line's
  * `members add`, until the dashboard's Team settings invite people). They act in it from their next request; their
- * open invitations to it are revoked, as when they accept one.
+ * open invitations to it are revoked, as when they accept one. Recorded as the command's system actor
+ * (`member.added`, or `member.role_changed` as Settings → Team records it).
  */
 export async function addMember({
   ctx,
@@ -106,12 +134,25 @@ export async function addMember({
 }): Promise<{ userId: string; orgId: string; role: Role }> {
   const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
   if (!user) throw new NotFoundError("No account has that email address; the person signs up first.");
-  await withTransaction(ctx, async (tx) => {
+  await withTransaction(forOrganization(ctx, orgId), async (tx) => {
+    const [before] = await tx.db
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, user.id)))
+      .for("update");
     await tx.db
       .insert(memberships)
       .values({ orgId, userId: user.id, role })
       .onConflictDoUpdate({ target: [memberships.orgId, memberships.userId], set: { role } });
-    await closeOpenInvitations(tx.db, { orgId, email, now: new Date() });
+    // Run again with the role they have, nothing changed and nothing is recorded (as an ensured key found again).
+    if (!before) await recordAudit(tx, { action: "member.added", resourceId: user.id, summary: { role } });
+    else if (before.role !== role)
+      await recordAudit(tx, {
+        action: "member.role_changed",
+        resourceId: user.id,
+        summary: { from: before.role, to: role },
+      });
+    await closeOpenInvitations(tx, { email, because: "member_added", now: new Date() });
   });
   return { userId: user.id, orgId, role };
 }

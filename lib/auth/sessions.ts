@@ -1,5 +1,6 @@
 import "server-only";
 import { and, desc, eq, gt } from "drizzle-orm";
+import { requestOrigin } from "@/lib/audit/request-origin";
 import { DatabaseDownError } from "@/lib/db/circuit";
 import { isDatabaseDown } from "@/lib/db/down";
 import { sessions } from "@/lib/db/schema";
@@ -31,7 +32,7 @@ export async function signedInUser(db: Db, headers: Headers): Promise<SignedIn |
     return null;
   }
   const { user, session } = found;
-  const membership = (await membershipOf(db, user.id)) ?? (await placeNewUser(db, user));
+  const membership = (await membershipOf(db, user.id)) ?? (await placeNewUser(db, user, requestOrigin(headers)));
   return { user: { id: user.id, name: user.name, email: user.email }, sessionId: session.id, membership };
 }
 

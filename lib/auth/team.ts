@@ -124,8 +124,8 @@ export async function removeMember({ ctx, userId }: { ctx: DomainContext; userId
     if (current === "owner" && owners.length <= 1)
       throw new StateConflictError("The last owner cannot be removed: make someone else an owner first.");
     await tx.db.delete(memberships).where(and(eq(memberships.orgId, ctx.org.id), eq(memberships.userId, userId)));
-    const [person] = await tx.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-    if (person) await closeOpenInvitations(tx.db, { orgId: ctx.org.id, email: person.email, now: new Date() });
     await recordAudit(tx, { action: "member.removed", resourceId: userId, summary: { role: current } });
+    const [person] = await tx.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    if (person) await closeOpenInvitations(tx, { email: person.email, because: "member_removed", now: new Date() });
   });
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import type { DomainContext } from "@/lib/context";
+import { changedFields, recordAudit } from "@/lib/audit/record";
+import { withTransaction, type DomainContext } from "@/lib/context";
 import { batchMappings } from "@/lib/db/schema";
 import type { BatchMapping, BatchMappingPut } from "@/lib/schemas/batch";
 import { formatTimestamp } from "@/lib/timestamp";
@@ -11,14 +12,25 @@ export async function getMappingTemplate(ctx: DomainContext): Promise<BatchMappi
   return row ? { mapping: row.mapping, updated_at: formatTimestamp(row.updatedAt) } : { mapping: {}, updated_at: null };
 }
 
-/** PUT /v1/batches/mapping: replaces the organization's saved mapping whole (a template, not a record worth auditing). */
+/**
+ * PUT /v1/batches/mapping: replaces the organization's saved mapping whole. It decides which CSV column becomes which
+ * field of every later batch's labels, so it is recorded (`batch_mapping.updated`, the organization's id): the fields
+ * mapped, not the clients' column names.
+ */
 export async function saveMappingTemplate(ctx: DomainContext, input: BatchMappingPut): Promise<BatchMapping> {
   const mapping = input.mapping as Record<string, string>;
-  const now = new Date();
-  const [row] = await ctx.db
-    .insert(batchMappings)
-    .values({ orgId: ctx.org.id, mapping, updatedAt: now })
-    .onConflictDoUpdate({ target: batchMappings.orgId, set: { mapping, updatedAt: now } })
-    .returning();
-  return { mapping: row!.mapping, updated_at: formatTimestamp(row!.updatedAt) };
+  return withTransaction(ctx, async (tx) => {
+    const now = new Date();
+    const [row] = await tx.db
+      .insert(batchMappings)
+      .values({ orgId: ctx.org.id, mapping, updatedAt: now })
+      .onConflictDoUpdate({ target: batchMappings.orgId, set: { mapping, updatedAt: now } })
+      .returning();
+    await recordAudit(
+      tx,
+      { action: "batch_mapping.updated", resourceId: ctx.org.id, summary: { fields: changedFields(mapping) } },
+      now,
+    );
+    return { mapping: row!.mapping, updated_at: formatTimestamp(row!.updatedAt) };
+  });
 }

@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import type { DomainContext } from "@/lib/context";
 import type { Role } from "@/lib/auth/roles";
 import { signedInUser } from "@/lib/auth/sessions";
-import { requestOrigin } from "@/lib/api/client-address";
+import { requestOrigin } from "@/lib/audit/request-origin";
 import { getDb } from "@/lib/db/client";
 import { isDatabaseDown } from "@/lib/db/down";
 import { log } from "@/lib/log";

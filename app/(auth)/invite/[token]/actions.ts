@@ -11,7 +11,7 @@ export async function acceptInvite(_: string | null, form: FormData): Promise<st
   const session = await currentSession();
   if (!session) redirect(`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`);
   try {
-    await acceptAsUser(token, session.user);
+    await acceptAsUser(token, session.ctx);
   } catch (err) {
     if (err instanceof DomainError) return err.message;
     throw err;
