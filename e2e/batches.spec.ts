@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { OWNER } from "./accounts";
 import { expect, hydrated, signIn, slowLine, test } from "./fixtures";
+import { RECIPIENT, shipmentThroughApi } from "./api-shipments";
 
 /**
  * A clerk's batch day: a shop's CSV export (its own column names, one row with a postal code the check refuses)
@@ -36,40 +37,21 @@ const mapping = (page: Page, group: string, label: string) =>
   page.getByRole("group", { name: group, exact: true }).getByLabel(label, { exact: true });
 
 /** A draft (priced, not bought) through the API, as an integration or the create form's "save" would leave it. */
-async function draft(api: APIRequestContext, reference: string): Promise<{ id: string; rates: { id: string }[] }> {
-  const created = await api.post("/v1/shipments", {
-    data: {
-      shipper: {
-        address_line1: "500 Industrial Way",
-        city: "Chicago",
-        state_code: "IL",
-        postal_code: "60607",
-        country_code: "US",
-      },
-      recipient: {
-        person_name: `Rita ${reference}`,
-        address_line1: "12 Elm St",
-        city: "Austin",
-        state_code: "TX",
-        postal_code: "78701",
-        country_code: "US",
-      },
-      parcels: [{ weight: 1.2, weight_unit: "KG" }],
-      reference,
-    },
-  });
-  expect(created.status()).toBe(201);
-  return created.json();
-}
+const draft = (api: APIRequestContext, reference: string) =>
+  shipmentThroughApi(
+    api,
+    // Rated by every connection, as the create form does by default.
+    { recipient: { ...RECIPIENT, person_name: `Rita ${reference}` }, carrier_ids: undefined, reference },
+    { buy: false },
+  );
 
 /** A shipment bought through the API: a label to print. */
-async function bought(api: APIRequestContext, reference: string) {
-  const shipment = await draft(api, reference);
-  const res = await api.post(`/v1/shipments/${shipment.id}/purchase`, {
-    data: { selected_rate_id: shipment.rates[0]!.id },
+const bought = (api: APIRequestContext, reference: string) =>
+  shipmentThroughApi(api, {
+    recipient: { ...RECIPIENT, person_name: `Rita ${reference}` },
+    carrier_ids: undefined,
+    reference,
   });
-  expect(res.status()).toBe(200);
-}
 
 /** The ship-from of the new-batch form, filled. */
 async function fillShipFrom(page: Page) {

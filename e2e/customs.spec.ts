@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { OWNER } from "./accounts";
 import { expect, field, signIn, test } from "./fixtures";
+import { SHIPPER, sandboxConnection, shipmentThroughApi } from "./api-shipments";
 
 /** A US → CA label: the form filled but for the customs section. */
 async function fillToCanada(page: Page, reference: string) {
@@ -42,57 +43,38 @@ async function fillItem(page: Page) {
 /** A US → CA label bought through the API on a sandbox connection of its own: the sandbox sells an invoice with it. */
 async function buyToCanada(api: APIRequestContext, reference: string): Promise<string> {
   const carrierId = `e2e-${reference.toLowerCase()}`;
-  expect(
-    (await api.post("/v1/connections", { data: { carrier_name: "sandbox", carrier_id: carrierId } })).status(),
-  ).toBe(201);
-  const created = await api.post("/v1/shipments", {
-    data: {
-      shipper: {
-        person_name: "Olivia Owner",
-        address_line1: "500 Industrial Way",
-        city: "Chicago",
-        state_code: "IL",
-        postal_code: "60607",
-        country_code: "US",
-        phone_number: "+1 312 555 0100",
-      },
-      recipient: {
-        person_name: "Chloé Client",
-        address_line1: "100 Queen St W",
-        city: "Toronto",
-        state_code: "ON",
-        postal_code: "M5H 2N2",
-        country_code: "CA",
-        phone_number: "+1 416 555 0100",
-      },
-      parcels: [{ weight: 1.2, weight_unit: "KG" }],
-      customs: {
-        content_type: "merchandise",
-        incoterm: "DAP",
-        commodities: [
-          {
-            description: "Cotton T-shirt",
-            quantity: 1,
-            value_amount: 12.5,
-            value_currency: "USD",
-            weight: 0.25,
-            weight_unit: "KG",
-            hs_code: "610910",
-            origin_country: "US",
-          },
-        ],
-      },
-      carrier_ids: [carrierId],
-      reference,
+  await sandboxConnection(api, carrierId);
+  const bought = await shipmentThroughApi(api, {
+    shipper: { ...SHIPPER, person_name: "Olivia Owner", phone_number: "+1 312 555 0100" },
+    recipient: {
+      person_name: "Chloé Client",
+      address_line1: "100 Queen St W",
+      city: "Toronto",
+      state_code: "ON",
+      postal_code: "M5H 2N2",
+      country_code: "CA",
+      phone_number: "+1 416 555 0100",
     },
+    customs: {
+      content_type: "merchandise",
+      incoterm: "DAP",
+      commodities: [
+        {
+          description: "Cotton T-shirt",
+          quantity: 1,
+          value_amount: 12.5,
+          value_currency: "USD",
+          weight: 0.25,
+          weight_unit: "KG",
+          hs_code: "610910",
+          origin_country: "US",
+        },
+      ],
+    },
+    carrier_ids: [carrierId],
+    reference,
   });
-  expect(created.status()).toBe(201);
-  const draft = await created.json();
-  const bought = await api.post(`/v1/shipments/${draft.id}/purchase`, {
-    data: { selected_rate_id: draft.rates[0].id },
-  });
-  expect(bought.status()).toBe(200);
-  return draft.id;
+  return bought.id;
 }
 
 async function chooseInternationalRate(page: Page) {

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { OWNER } from "./accounts";
 import { expect, field, signIn, test, type CheckPage } from "./fixtures";
 import { fillLabel } from "./label-form";
+import { shipmentThroughApi } from "./api-shipments";
 
 const PAGES = [
   ["/", "overview"],
@@ -100,35 +101,7 @@ test.describe("at 390 px wide", () => {
     await signIn(page, OWNER);
     for (const [path, name] of MORE_SETTINGS) await fits(page, checkPage, path, name);
     // A label bought through the API: its tracker, and the tracker's public page as a customer opens it.
-    const created = await api.post("/v1/shipments", {
-      data: {
-        shipper: {
-          address_line1: "500 Industrial Way",
-          city: "Chicago",
-          state_code: "IL",
-          postal_code: "60607",
-          country_code: "US",
-        },
-        recipient: {
-          person_name: "Rita Recipient",
-          address_line1: "12 Elm St",
-          city: "Austin",
-          state_code: "TX",
-          postal_code: "78701",
-          country_code: "US",
-        },
-        parcels: [{ weight: 1.2, weight_unit: "KG" }],
-        carrier_ids: ["sandbox"],
-        reference: `MOBILE-TRK-${Date.now()}`,
-      },
-    });
-    expect(created.status()).toBe(201);
-    const draft = await created.json();
-    const bought = await api.post(`/v1/shipments/${draft.id}/purchase`, {
-      data: { selected_rate_id: draft.rates[0].id },
-    });
-    expect(bought.status()).toBe(200);
-    const { tracker_id: trackerId } = (await bought.json()).shipment;
+    const { tracker_id: trackerId } = await shipmentThroughApi(api, { reference: `MOBILE-TRK-${Date.now()}` });
     await fits(page, checkPage, `/trackers/${trackerId}`, "tracker");
     const shared = await api.post(`/v1/trackers/${trackerId}/share`);
     expect(shared.status()).toBe(200);

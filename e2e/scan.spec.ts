@@ -1,44 +1,13 @@
 import type { APIRequestContext } from "@playwright/test";
 import { OWNER } from "./accounts";
 import { expect, hydrated, signIn, test } from "./fixtures";
+import { RECIPIENT, shipmentThroughApi } from "./api-shipments";
 
-const SHIPPER = {
-  address_line1: "500 Industrial Way",
-  city: "Chicago",
-  state_code: "IL",
-  postal_code: "60607",
-  country_code: "US",
-};
-const RECIPIENT = {
-  person_name: "Scan Receiver",
-  address_line1: "12 Elm Street",
-  city: "Austin",
-  state_code: "TX",
-  postal_code: "78701",
-  country_code: "US",
-};
+const RECEIVER = { ...RECIPIENT, person_name: "Scan Receiver", address_line1: "12 Elm Street" };
 
 /** A shipment with `reference` on the sandbox; bought with a label of `label_type` unless `buy` is false. */
-async function shipment(api: APIRequestContext, reference: string, buy = true, label_type = "PDF") {
-  const created = await api.post("/v1/shipments", {
-    data: {
-      shipper: SHIPPER,
-      recipient: RECIPIENT,
-      parcels: [{ weight: 1.2, weight_unit: "KG" }],
-      carrier_ids: ["sandbox"],
-      reference,
-      label_type,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const draft = await created.json();
-  if (!buy) return draft as { id: string; tracking_number: string };
-  const bought = await api.post(`/v1/shipments/${draft.id}/purchase`, {
-    data: { selected_rate_id: draft.rates[0].id },
-  });
-  expect(bought.status()).toBe(200);
-  return (await bought.json()).shipment as { id: string; tracking_number: string };
-}
+const shipment = (api: APIRequestContext, reference: string, buy = true, label_type = "PDF") =>
+  shipmentThroughApi(api, { recipient: RECEIVER, reference, label_type }, { buy });
 
 test.describe("scan to print", () => {
   test.beforeEach(async ({ page }) => signIn(page, OWNER));

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { OWNER } from "./accounts";
 import { expect, field, signIn, test } from "./fixtures";
+import { sandboxConnection, shipmentThroughApi } from "./api-shipments";
 
 // What must never reach the public page: the recipient's name, company, street, email and phone, and the reference.
 const SECRETS = {
@@ -18,33 +19,12 @@ const SECRETS = {
  */
 async function buyLabel(api: APIRequestContext, reference: string) {
   const carrierId = `e2e-${reference.toLowerCase()}`;
-  const conn = await api.post("/v1/connections", {
-    data: { carrier_name: "sandbox", carrier_id: carrierId, config: { pace: 2_000 } },
+  await sandboxConnection(api, carrierId, { pace: 2_000 });
+  return shipmentThroughApi(api, {
+    recipient: { ...SECRETS, city: "Austin", state_code: "TX", postal_code: "78701", country_code: "US" },
+    carrier_ids: [carrierId],
+    reference,
   });
-  expect(conn.status()).toBe(201);
-  const created = await api.post("/v1/shipments", {
-    data: {
-      shipper: {
-        address_line1: "500 Industrial Way",
-        city: "Chicago",
-        state_code: "IL",
-        postal_code: "60607",
-        country_code: "US",
-      },
-      recipient: { ...SECRETS, city: "Austin", state_code: "TX", postal_code: "78701", country_code: "US" },
-      parcels: [{ weight: 1.2, weight_unit: "KG" }],
-      carrier_ids: [carrierId],
-      reference,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const draft = await created.json();
-  const bought = await api.post(`/v1/shipments/${draft.id}/purchase`, {
-    data: { selected_rate_id: draft.rates[0].id },
-  });
-  expect(bought.status()).toBe(200);
-  const { shipment } = await bought.json();
-  return shipment as { id: string; tracker_id: string; tracking_number: string };
 }
 
 test.describe("trackers", () => {

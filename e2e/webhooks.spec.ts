@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MEMBER, OWNER } from "./accounts";
 import { expect, field, signIn, test } from "./fixtures";
+import { sandboxConnection, shipmentThroughApi } from "./api-shipments";
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -88,36 +89,8 @@ test.describe("Settings → Webhooks", () => {
 
     // A real event: a sandbox label bought through the API sends shipment.purchased to the endpoint.
     const carrierId = `e2e-webhooks-${randomBytes(3).toString("hex")}`;
-    expect(
-      (await api.post("/v1/connections", { data: { carrier_name: "sandbox", carrier_id: carrierId } })).status(),
-    ).toBe(201);
-    const created = await api.post("/v1/shipments", {
-      data: {
-        shipper: {
-          address_line1: "500 Industrial Way",
-          city: "Chicago",
-          state_code: "IL",
-          postal_code: "60607",
-          country_code: "US",
-        },
-        recipient: {
-          person_name: "Bob",
-          address_line1: "12 Elm St",
-          city: "Austin",
-          state_code: "TX",
-          postal_code: "78701",
-          country_code: "US",
-        },
-        parcels: [{ weight: 1.2, weight_unit: "KG" }],
-        carrier_ids: [carrierId],
-      },
-    });
-    expect(created.status()).toBe(201);
-    const draft = await created.json();
-    const bought = await api.post(`/v1/shipments/${draft.id}/purchase`, {
-      data: { selected_rate_id: draft.rates[0].id },
-    });
-    expect(bought.status()).toBe(200);
+    await sandboxConnection(api, carrierId);
+    const draft = await shipmentThroughApi(api, { carrier_ids: [carrierId] });
 
     const purchases = () =>
       receiver.received.filter((r) => {

@@ -59,7 +59,10 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
       </header>
       <section aria-labelledby="log-heading" className="grid grid-cols-1 gap-3">
         <h2 id="log-heading" className="text-lg font-semibold">
-          Delivery log <span className="text-sm font-normal text-muted-foreground">({log.count} attempts)</span>
+          Delivery log{" "}
+          <span className="text-sm font-normal text-muted-foreground">
+            ({log.count} {log.count === 1 ? "attempt" : "attempts"})
+          </span>
         </h2>
         {log.results.length === 0 ? (
           <EmptyState title="No deliveries yet" description="Send a test event, or wait for the next event." />
