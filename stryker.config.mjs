@@ -36,10 +36,12 @@ export const rooms = {
     ],
   },
   // idempotency, API keys and their cache, sessions, roles, the team and invitations, the request's key check and
-  // limits, sign-in's limits, origins, sign-up policy and next path, connection credentials (encryption and cache)
+  // limits (and their settle with Postgres), sign-in's limits, origins, sign-up policy and next path, connection
+  // credentials (encryption and cache), the audit log (its rows, account changes, the list and its retention)
   access: {
     mutate: [
-      "lib/api/{idempotency,authenticate,rate-limit,auth-endpoint}.ts",
+      "lib/api/{idempotency,authenticate,rate-limit,rate-limit-store,auth-endpoint}.ts",
+      "lib/audit/{record,account,request-origin,list-audit-events,retention}.ts",
       "lib/auth/{api-keys,sessions,roles,memberships,team,invitations,open-invitations,site-origin,sign-up-policy}.ts",
       "lib/dashboard/next-path.ts",
       "lib/connections/{crypto,cache}.ts",
@@ -53,12 +55,16 @@ export const rooms = {
       "test/auth.test.ts",
       "test/accounts.test.ts",
       "test/team.test.ts",
-      // The audit rows written by the keys', team's and invitations' verbs (lib/audit).
+      // The audit rows written by the keys', team's and invitations' verbs, the list and the pruning (lib/audit).
       "test/audit-log.test.ts",
+      "test/audit-log-more.test.ts",
+      // The shared buckets' upsert (Postgres only: the room runs on it).
+      "test/rate-limit-store.test.ts",
       "test/encryption-key.test.ts",
       "test/connection-cache.test.ts",
       "test/unauthenticated-rate-limit.test.ts",
       "lib/api/*.test.ts",
+      "lib/auth/site-origin.test.ts",
       "lib/connections/*.test.ts",
       "lib/short-cache.test.ts",
       "lib/dashboard/next-path.test.ts",

@@ -225,6 +225,10 @@ describe("audit rows for API key changes", () => {
     expect(second.results.map((e) => [e.action, e.resource.id])).toEqual([["shipment.created", a.id]]);
     expect(second.next_cursor).toBeNull();
     expect(second.next).toBeNull();
+    // A page the rows fill exactly is the last one.
+    const whole = await audit(key, { limit: "3", actor_type: "api_key" });
+    expect(whole.results).toHaveLength(3);
+    expect(whole.next_cursor).toBeNull();
 
     const bad = await call(listAudit, "GET", "/v1/audit_events", { key, query: { action: "shipment.eaten" } });
     expect(bad.status).toBe(400);
@@ -420,5 +424,35 @@ describe("retention", () => {
     // A shorter retention (AUDIT_RETENTION_DAYS) takes the younger rows too.
     await purgeAuditEvents({ ctx: await systemCtx(), now: new Date(now.getTime() + 2 * 86_400_000), retentionDays: 1 });
     expect(await db.select().from(auditEvents).where(eq(auditEvents.orgId, orgId))).toEqual([]);
+  });
+
+  it("prunes in batches: oldest first, at most so many per run, stopping at the first batch not full", async () => {
+    const { orgId } = await makeOrg();
+    const db = await getDb();
+    const now = new Date();
+    const aged = (days: number, n: number) => ({
+      id: `aud_${n}_${orgId}`,
+      orgId,
+      createdAt: new Date(now.getTime() - days * 86_400_000),
+      actorType: "system" as const,
+      actorName: "test",
+      action: "connection.created" as const,
+      resourceType: "connection",
+      resourceId: `car_${n}`,
+    });
+    // Five rows past a year, the oldest first, and one just inside it.
+    await db.insert(auditEvents).values([...[400, 399, 398, 397, 396].map((d, i) => aged(d, i)), aged(364, 9)]);
+    const left = async () =>
+      (await db.select().from(auditEvents).where(eq(auditEvents.orgId, orgId)))
+        .map((r) => r.resourceId)
+        .filter((id) => /^car_\d$/.test(id))
+        .sort();
+    const ctx = await systemCtx();
+    // Two full batches of two and no third: the youngest of the five waits for the next run.
+    expect(await purgeAuditEvents({ ctx, now, retentionDays: 365, batchSize: 2, maxBatches: 2 })).toBe(4);
+    expect(await left()).toEqual(["car_4", "car_9"]);
+    // The next run's first batch is not full: it ends there.
+    expect(await purgeAuditEvents({ ctx, now, retentionDays: 365, batchSize: 2, maxBatches: 20 })).toBe(1);
+    expect(await left()).toEqual(["car_9"]);
   });
 });

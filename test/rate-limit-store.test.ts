@@ -44,4 +44,28 @@ describe.skipIf(!process.env.DATABASE_URL)("rate_limits (Postgres)", () => {
     // Every bucket charged by both: one of the two answers saw the other's charge.
     for (let i = 0; i < keys.length; i++) expect(Math.min(a![i]!, b![keys.length - 1 - i]!)).toBeCloseTo(98, 1);
   });
+
+  it("drops, every 240th settle, the buckets untouched for two of their windows", async () => {
+    const { sql } = await import("drizzle-orm");
+    const { getDb } = await import("@/lib/db/client");
+    const { rowsOf } = await import("@/lib/db/rows");
+    const { postgresSettle } = await import("@/lib/api/rate-limit-store");
+    const db = await getDb();
+    const stale = `stale-${Date.now()}`;
+    const recent = `recent-${Date.now()}`;
+    // A minute's window: untouched for three minutes is full again; touched thirty seconds ago is not.
+    await db.execute(sql`insert into rate_limits (key, tokens, capacity, window_ms, updated_at) values
+      (${stale}, 1, 10, 60000, now() - interval '3 minutes'),
+      (${recent}, 1, 10, 60000, now() - interval '30 seconds')`);
+    const left = async () =>
+      rowsOf<{ key: string }>(await db.execute(sql`select key from rate_limits where key in (${stale}, ${recent})`))
+        .map((r) => r.key)
+        .sort();
+    const settle = postgresSettle("prune");
+    const entry = [{ key: "k", spent: 0, limit: 10, windowMs: 60_000 }];
+    for (let i = 0; i < 239; i++) await settle(entry);
+    expect(await left()).toEqual([recent, stale]);
+    await settle(entry);
+    expect(await left()).toEqual([recent]);
+  });
 });

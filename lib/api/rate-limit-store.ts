@@ -15,15 +15,19 @@ const storedKey = (scope: string, key: string) =>
 /**
  * Settles a batch of buckets with `rate_limits` in one statement: each row is refilled for the time since its last
  * settle (by the database's clock, so instances' clocks need not agree), charged what was spent here, and its new
- * balance answered. Rows are written in key order, so two instances settling overlapping batches never deadlock.
+ * balance answered. Rows are written in key order (the insert's `order by key`, which its conflicts lock in), so two
+ * instances settling overlapping batches never deadlock.
  */
 export function postgresSettle(scope: string): Settle {
   let settles = 0;
   return async (entries: SettleEntry[]) => {
     const db = await getDb();
-    const batch = entries
-      .map((e) => ({ key: storedKey(scope, e.key), spent: e.spent, capacity: e.limit, window_ms: e.windowMs }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const batch = entries.map((e) => ({
+      key: storedKey(scope, e.key),
+      spent: e.spent,
+      capacity: e.limit,
+      window_ms: e.windowMs,
+    }));
     const rows = rowsOf<{ key: string; tokens: number }>(
       await db.execute(sql`
         with batch as (
