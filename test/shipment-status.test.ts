@@ -55,6 +55,47 @@ describe("the one way a shipment's status changes", () => {
     expect(await statusOf(s.id)).toBe("created");
   });
 
+  it("with its check in SQL: one statement that reports from and to, or leaves the row when the check fails", async () => {
+    const { key, orgId } = await makeOrg();
+    const other = await makeOrg();
+    const [a, b, c] = [await createShipmentFor(key), await createShipmentFor(key), await createShipmentFor(key)];
+    const db = await getDb();
+    const out = await db.transaction((tx) =>
+      changeShipmentStatus(
+        tx,
+        [
+          // Allowed, with a column besides; refused by its check; another organization's id; and a plain move in JS.
+          { orgId, shipmentId: a.id, to: "cancelled", allowed: eq(shipments.status, "created"), set: { messages: [] } },
+          { orgId, shipmentId: b.id, to: "cancelled", allowed: eq(shipments.status, "purchased") },
+          { orgId: other.orgId, shipmentId: b.id, to: "cancelled", allowed: eq(shipments.status, "created") },
+          { orgId, shipmentId: c.id, to: "cancelled", allowed: (row) => row.status === "created" },
+        ],
+        new Date(),
+      ),
+    );
+    expect(out.transitions).toEqual([
+      { orgId, shipmentId: a.id, from: "created", to: "cancelled" },
+      { orgId, shipmentId: c.id, from: "created", to: "cancelled" },
+    ]);
+    expect(out.rows.map((r) => [r.id, r.status])).toEqual([
+      [a.id, "cancelled"],
+      [c.id, "cancelled"],
+    ]);
+    expect([await statusOf(a.id), await statusOf(b.id), await statusOf(c.id)]).toEqual([
+      "cancelled",
+      "created",
+      "cancelled",
+    ]);
+    // Each move is an event, the SQL-checked one too.
+    const written = await db.select().from(events).where(eq(events.orgId, orgId));
+    expect(
+      written
+        .filter((e) => e.type === "shipment.cancelled")
+        .map((e) => e.resourceId)
+        .sort(),
+    ).toEqual([a.id, c.id].sort());
+  });
+
   it("moves shipments with their trackers in one batch, but never a created one", async () => {
     const { key, orgId } = await makeOrg();
     const bought = await createShipmentFor(key);
