@@ -1,13 +1,13 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Download, TriangleAlert } from "lucide-react";
-import { useApiMutation } from "@/components/forms/use-api-mutation";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
-import { downloadLabelFile, labelFileQuery, labelUrl } from "@/components/labels/print-label";
+import { labelFileQuery, labelUrl } from "@/components/labels/print-label";
+import { useFileDownload } from "@/components/labels/use-file-download";
 
 export interface LabelPreviewProps {
   shipmentId: string;
@@ -55,12 +55,7 @@ function PngPreview({ url, title }: { url: string; title: string }) {
 }
 
 function ZplPreview({ url, zpl }: { url: string; zpl: string }) {
-  const queryClient = useQueryClient();
-  const download = useApiMutation({
-    request: () => downloadLabelFile(queryClient, url),
-    failureTitle: "The ZPL file could not be downloaded.",
-    refresh: false,
-  });
+  const download = useFileDownload("The ZPL file could not be downloaded.");
   return (
     <div className="grid gap-3">
       <pre
@@ -76,7 +71,7 @@ function ZplPreview({ url, zpl }: { url: string; zpl: string }) {
         (a 203 dpi label on a 300 dpi printer comes out at two thirds of its size).
       </p>
       <div>
-        <Button variant="outline" onClick={() => download.mutate()} loading={download.isPending}>
+        <Button variant="outline" onClick={() => download.mutate(url)} loading={download.isPending}>
           <Download aria-hidden />
           Download ZPL
         </Button>

@@ -14,14 +14,8 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import {
-  choosePrintTarget,
-  downloadLabelFile,
-  labelUrl,
-  printShipmentLabel,
-  type PrintTarget,
-  type SheetLayout,
-} from "@/components/labels/print-label";
+import { choosePrintTarget, labelUrl, printShipmentLabel, type PrintTarget } from "@/components/labels/print-label";
+import { useFileDownload } from "@/components/labels/use-file-download";
 import { usePrintPaper } from "@/components/labels/use-print-paper";
 import { PRINT_PAPERS } from "@/lib/client/print-paper";
 
@@ -46,14 +40,10 @@ export function LabelActions({ shipmentId, type, paperKey }: LabelActionsProps) 
     failureTitle: "The label could not be printed.",
     refresh: false,
   });
-  const download = useApiMutation({
-    request: (layout?: SheetLayout) => downloadLabelFile(queryClient, labelUrl(shipmentId, layout)),
-    failureTitle: "The label could not be downloaded.",
-    refresh: false,
-  });
+  const download = useFileDownload("The label could not be downloaded.");
   if (type === "ZPL") {
     return (
-      <Button onClick={() => download.mutate(undefined)} loading={download.isPending}>
+      <Button onClick={() => download.mutate(labelUrl(shipmentId))} loading={download.isPending}>
         <Download aria-hidden />
         Download ZPL
       </Button>
@@ -97,13 +87,17 @@ export function LabelActions({ shipmentId, type, paperKey }: LabelActionsProps) 
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="start">
-          <DropdownMenuItem onSelect={() => download.mutate(undefined)}>
+          <DropdownMenuItem onSelect={() => download.mutate(labelUrl(shipmentId))}>
             Label as bought ({type}, for label printers)
           </DropdownMenuItem>
           <DropdownMenuSeparator />
           <DropdownMenuLabel className="text-xs text-muted-foreground">On office paper, at 100%</DropdownMenuLabel>
-          <DropdownMenuItem onSelect={() => download.mutate("letter")}>Letter sheet (PDF)</DropdownMenuItem>
-          <DropdownMenuItem onSelect={() => download.mutate("a4")}>A4 sheet (PDF)</DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => download.mutate(labelUrl(shipmentId, "letter"))}>
+            Letter sheet (PDF)
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => download.mutate(labelUrl(shipmentId, "a4"))}>
+            A4 sheet (PDF)
+          </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
     </>
