@@ -94,4 +94,34 @@ test.describe("scan to print", () => {
     await page.goto("/scan");
     await expect(page.getByText(/Labels print on Letter paper/)).toBeVisible();
   });
+  test("a reference that several shipments share lists them, and one prints from the list with the keyboard", async ({
+    page,
+    api,
+  }) => {
+    const reference = `TWICE-${Date.now()}`;
+    const first = await shipment(api, reference, true, "PNG");
+    const second = await shipment(api, reference, true, "PNG");
+    await page.goto("/scan");
+    const box = page.getByLabel("Scan or type a code");
+    await expect(box).toBeFocused();
+    await page.keyboard.type(reference);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status")).toContainText("2 shipments have this reference: choose one.");
+    // Nothing was printed for an ambiguous code: no print frame, and the box is ready for the next scan.
+    await expect(page.locator('iframe[title="Label being printed"]')).toHaveCount(0);
+    await expect(box).toBeFocused();
+
+    const choices = page.getByRole("listitem").filter({ hasText: reference }).getByRole("listitem");
+    await expect(choices).toHaveCount(2);
+    const row = choices.filter({ hasText: second.tracking_number });
+    await expect(row.getByRole("link")).toHaveAttribute("href", `/shipments/${second.id}`);
+    await expect(choices.filter({ hasText: first.tracking_number })).toHaveCount(1);
+    const label = page.waitForResponse((r) => r.url().endsWith(`/v1/shipments/${second.id}/label`) && r.ok());
+    await row.getByRole("button", { name: "Print this one" }).focus();
+    await page.keyboard.press("Enter");
+    await label;
+    await expect(page.getByRole("status")).toContainText("Label sent to print");
+    await expect(page.locator('iframe[title="Label being printed"]')).toHaveCount(1);
+    await expect(box).toBeFocused();
+  });
 });
