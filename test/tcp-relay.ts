@@ -3,7 +3,10 @@ import net from "node:net";
 /**
  * A TCP relay in front of a database that a test switches: `up` (bytes pass both ways), `down` (every connection
  * cut and the port closed: what a stopped Postgres looks like), `silent` (every connection cut, new ones accepted
- * and never answered: a host that vanished from the network, where only the connect timeout ends an attempt).
+ * and never answered: a host that vanished from the network, where only the connect timeout ends an attempt),
+ * `freeze` (the host powered off mid-query: every connection stays open and no byte passes either way, no close, no
+ * reset; new ones are accepted and never answered). `up` after `freeze` cuts the frozen connections, as a host that
+ * comes back answers the ones it has forgotten with a reset.
  */
 export interface TcpRelay {
   /** DATABASE_URL with the relay's address in place of the database's. */
@@ -11,6 +14,7 @@ export interface TcpRelay {
   up(): Promise<void>;
   down(): Promise<void>;
   silent(): Promise<void>;
+  freeze(): Promise<void>;
   /**
    * The next connection let through is terminated once it is ready: the client's first message after the server's
    * first ReadyForQuery is answered as `pg_terminate_backend` answers (a FATAL 57P01 ErrorResponse, then the socket
@@ -55,7 +59,7 @@ export async function tcpRelay(databaseUrl: string): Promise<TcpRelay> {
   const upstream = new URL(databaseUrl);
   const port = await freePort();
   const sockets = new Set<net.Socket>();
-  let mode: "up" | "down" | "silent" = "down";
+  let mode: "up" | "down" | "silent" | "frozen" = "down";
   let cutAfterStartup = false;
   const track = (s: net.Socket) => {
     sockets.add(s);
@@ -64,7 +68,7 @@ export async function tcpRelay(databaseUrl: string): Promise<TcpRelay> {
   };
   const server = net.createServer((client) => {
     track(client);
-    if (mode !== "up") return; // silent: held open, never answered
+    if (mode !== "up") return; // silent, frozen: held open, never answered
     const db = net.connect(Number(upstream.port || 5432), upstream.hostname);
     track(db);
     if (!cutAfterStartup) {
@@ -98,6 +102,7 @@ export async function tcpRelay(databaseUrl: string): Promise<TcpRelay> {
   return {
     url: through.toString(),
     async up() {
+      if (mode === "frozen") cutAll();
       mode = "up";
       await listen();
     },
@@ -109,6 +114,16 @@ export async function tcpRelay(databaseUrl: string): Promise<TcpRelay> {
     async silent() {
       mode = "silent";
       cutAll();
+      await listen();
+    },
+    async freeze() {
+      mode = "frozen";
+      // Nothing read is passed on (paused, nothing piped), and nothing is read: the peer's bytes wait in the buffers.
+      for (const s of sockets) {
+        s.unpipe();
+        s.removeAllListeners("data");
+        s.pause();
+      }
       await listen();
     },
     cutNextAfterStartup() {
