@@ -9,6 +9,7 @@ import { lockDataDir } from "./data-dir-lock";
 import { noteOpenFailed, registerCircuit, unregisterCircuit } from "./down";
 import { guardedSql } from "./guarded-sql";
 import { runMigrations } from "./migrate";
+import { checkAlone, StallWatch } from "./stall-watch";
 import { isDatabaseUnreachable } from "./unavailable";
 import type { Db } from "./tx";
 
@@ -28,6 +29,12 @@ const BACKOFF_S = 0.05;
 // While the database is unreachable the circuit asks it again this often: requests succeed again within about
 // this long (plus one connection) of its return.
 const PROBE_EVERY_MS = 200;
+// Work in flight this long has the database checked on a connection of its own (stall-watch.ts), at most once a
+// second; the check gives up a little after the connect timeout. A peer gone silent mid-query is noticed within about
+// STALL_MS + the connect timeout.
+const STALL_MS = 500;
+const CHECK_EVERY_MS = 1_000;
+const CHECK_GRACE_MS = 250;
 
 const g = globalThis as unknown as { __shipwellDb?: Promise<Handle> };
 
@@ -43,7 +50,7 @@ async function open(): Promise<Handle> {
   if (DATABASE_URL) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const sql = postgres(DATABASE_URL, {
+    const options = {
       max: DATABASE_POOL_MAX,
       onnotice: () => {},
       // An outage is answered within a bounded time (docs/api.md, "When the database is down"): an attempt to
@@ -60,7 +67,8 @@ async function open(): Promise<Handle> {
       // expands a list into one parameter each and encodes array columns itself. It also saves a round trip.
       fetch_types: false,
       ...(logStatement ? { debug: (_connection: number, text: string) => logStatement(text) } : {}),
-    });
+    };
+    let sql = postgres(DATABASE_URL, options);
     const circuit = new DatabaseCircuit({
       probe: () => sql`select 1`,
       probeEveryMs: PROBE_EVERY_MS,
@@ -69,12 +77,41 @@ async function open(): Promise<Handle> {
           ? log().error({ msg: "database unreachable; answering 503 until a probe reaches it" })
           : log().info({ msg: "database reachable again" }),
     });
+    const watch = new StallWatch({
+      stallMs: STALL_MS,
+      checkEveryMs: CHECK_EVERY_MS,
+      check: () =>
+        checkAlone(
+          () =>
+            postgres(DATABASE_URL, {
+              max: 1,
+              connect_timeout: options.connect_timeout,
+              fetch_types: false,
+              onnotice: () => {},
+            }),
+          DATABASE_CONNECT_TIMEOUT_MS + CHECK_GRACE_MS,
+        ),
+      onUnreachable: (err) => {
+        circuit.observe(err);
+        // The pool's connections may be the stalled ones, and nothing would ever fail them: new work goes to a new
+        // pool, and ending the old one at once fails every query it holds (CONNECTION_DESTROYED, answered 503).
+        const stalled = sql;
+        sql = postgres(DATABASE_URL, options);
+        // drizzle set its parsers and serializers (dates as text) on the first pool's options when it was given it.
+        Object.assign(sql.options.parsers, stalled.options.parsers);
+        Object.assign(sql.options.serializers, stalled.options.serializers);
+        watch.forget();
+        void stalled.end({ timeout: 0 }).catch(() => {});
+        log().error({ msg: "database pool given up on: work in flight stalled and a check could not reach it" });
+      },
+    });
     registerCircuit(circuit);
     handle = {
-      db: drizzle(guardedSql(sql, circuit), { schema }) as unknown as Db,
+      db: drizzle(guardedSql({ pool: () => sql, circuit, watch }), { schema }) as unknown as Db,
       engine: "postgres",
       close: () => {
         circuit.stop();
+        watch.stop();
         unregisterCircuit(circuit);
         return sql.end({ timeout: 5 });
       },

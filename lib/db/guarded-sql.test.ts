@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { Sql } from "postgres";
 import { DatabaseCircuit, DatabaseDownError } from "./circuit";
 import { guardedSql } from "./guarded-sql";
+import { StallWatch } from "./stall-watch";
 
 const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
 
@@ -27,12 +28,15 @@ function fakeSql(outcome: () => Promise<unknown>) {
 }
 
 const circuit = () => new DatabaseCircuit({ probe: () => Promise.reject(refused), probeEveryMs: 60_000 });
+// Never checks within a test: what it sees in flight is asserted through its spy.
+const watch = () => new StallWatch({ stallMs: 60_000, checkEveryMs: 60_000, check: vi.fn(), onUnreachable: vi.fn() });
+const guarded = (sql: Sql, c: DatabaseCircuit, w = watch()) => guardedSql({ pool: () => sql, circuit: c, watch: w });
 
 describe("the pool drizzle is given", () => {
   it("runs a query once, with .values() applied before it runs, and answers its rows", async () => {
     const fake = fakeSql(async () => [["a"]]);
     const c = circuit();
-    const sql = guardedSql(fake.sql, c);
+    const sql = guarded(fake.sql, c);
     expect(await sql.unsafe("select 1", [], { prepare: true }).values()).toEqual([["a"]]);
     expect(await sql.unsafe("select 1")).toEqual([["a"]]);
     expect(fake.ran).toEqual([{ raw: true }, { raw: false }]);
@@ -41,14 +45,14 @@ describe("the pool drizzle is given", () => {
 
   it("passes everything else through", () => {
     const fake = fakeSql(async () => []);
-    expect(guardedSql(fake.sql, circuit()).options).toEqual({ max: 3 });
+    expect(guarded(fake.sql, circuit()).options).toEqual({ max: 3 });
   });
 
   it("a query or a transaction that cannot reach the database opens the circuit; then nothing reaches the pool", async () => {
     for (const call of [(sql: Sql) => sql.unsafe("select 1").values(), (sql: Sql) => sql.begin(async () => {})]) {
       const fake = fakeSql(() => Promise.reject(refused));
       const c = circuit();
-      const sql = guardedSql(fake.sql, c);
+      const sql = guarded(fake.sql, c);
       await expect(call(sql)).rejects.toBe(refused);
       expect(c.isOpen).toBe(true);
       await expect(sql.unsafe("select 1").values()).rejects.toBeInstanceOf(DatabaseDownError);
@@ -61,9 +65,28 @@ describe("the pool drizzle is given", () => {
   it("a query's own error does not open it", async () => {
     const fake = fakeSql(() => Promise.reject(Object.assign(new Error("duplicate key"), { code: "23505" })));
     const c = circuit();
-    const sql = guardedSql(fake.sql, c);
+    const sql = guarded(fake.sql, c);
     await expect(sql.unsafe("insert")).rejects.toMatchObject({ code: "23505" });
     await expect(sql.begin(async () => {})).rejects.toMatchObject({ code: "23505" });
     expect(c.isOpen).toBe(false);
+  });
+
+  it("sends each query and transaction to the pool current when it is made, and watches it while in flight", async () => {
+    const first = fakeSql(async () => [["first"]]);
+    const second = fakeSql(async () => [["second"]]);
+    let current = first.sql;
+    const w = watch();
+    const track = vi.spyOn(w, "track");
+    const sql = guardedSql({ pool: () => current, circuit: circuit(), watch: w });
+    const made = sql.unsafe("select 1");
+    expect(await sql.unsafe("select 1")).toEqual([["first"]]);
+    current = second.sql;
+    expect(await sql.unsafe("select 1").values()).toEqual([["second"]]);
+    await sql.begin(async () => {});
+    expect(await made).toEqual([["first"]]);
+    expect(second.begin).toHaveBeenCalledTimes(1);
+    expect(first.begin).not.toHaveBeenCalled();
+    expect(sql.options).toBe(second.sql.options);
+    expect(track).toHaveBeenCalledTimes(4);
   });
 });

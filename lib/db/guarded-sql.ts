@@ -1,15 +1,24 @@
 import type { Sql } from "postgres";
 import type { DatabaseCircuit } from "./circuit";
+import type { StallWatch } from "./stall-watch";
+
+export interface GuardedSqlOptions {
+  /** The pool new work goes to: client.ts replaces it when its connections are given up on (stall-watch.ts). */
+  pool: () => Sql;
+  circuit: DatabaseCircuit;
+  watch: StallWatch;
+}
 
 /**
  * The postgres.js client drizzle is given, behind the circuit: the two calls drizzle makes on the pool, `unsafe`
  * (every query outside a transaction: awaited, or `.values()` then awaited) and `begin` (a transaction; the queries
- * inside go to the transaction's own client), are refused at once while the circuit is open, and their failures
- * tell the circuit. Everything else passes through untouched.
+ * inside go to the transaction's own client), are refused at once while the circuit is open, their failures tell the
+ * circuit, and the watch sees them in flight. Each goes to the pool current when it is made; everything else passes
+ * through to the current pool untouched.
  */
-export function guardedSql(sql: Sql, circuit: DatabaseCircuit): Sql {
+export function guardedSql({ pool, circuit, watch }: GuardedSqlOptions): Sql {
   const observed = <T>(promise: PromiseLike<T>): Promise<T> =>
-    Promise.resolve(promise).catch((err: unknown) => {
+    watch.track(promise).catch((err: unknown) => {
       circuit.observe(err);
       throw err;
     });
@@ -26,9 +35,10 @@ export function guardedSql(sql: Sql, circuit: DatabaseCircuit): Sql {
 
   function unsafe(...args: Parameters<Sql["unsafe"]>) {
     const refused = refusal();
-    const query = refused ? null : sql.unsafe(...args);
+    const query = refused ? null : pool().unsafe(...args);
     // postgres.js runs a query when it is first awaited, so nothing is attached to it here: `.values()` must still
-    // reach it before it runs. The answer is a thenable over the same query.
+    // reach it before it runs. The answer is a thenable over the same query, watched from when it runs.
+    let running: Promise<unknown> | null = null;
     const answer = {
       values() {
         query?.values();
@@ -38,7 +48,8 @@ export function guardedSql(sql: Sql, circuit: DatabaseCircuit): Sql {
         onFulfilled?: (rows: unknown) => A | PromiseLike<A>,
         onRejected?: (err: unknown) => B | PromiseLike<B>,
       ) {
-        return (query ? observed(query) : Promise.reject(refused)).then(onFulfilled, onRejected);
+        running ??= query ? observed(query) : Promise.reject(refused);
+        return running.then(onFulfilled, onRejected);
       },
     };
     return answer;
@@ -47,14 +58,18 @@ export function guardedSql(sql: Sql, circuit: DatabaseCircuit): Sql {
   function begin(...args: unknown[]) {
     const refused = refusal();
     if (refused) return Promise.reject(refused);
-    return observed((sql.begin as (...a: unknown[]) => Promise<unknown>)(...args));
+    return observed((pool().begin as (...a: unknown[]) => Promise<unknown>)(...args));
   }
 
-  return new Proxy(sql, {
-    get(target, property, receiver) {
+  return new Proxy(pool(), {
+    get(_target, property) {
       if (property === "unsafe") return unsafe;
       if (property === "begin") return begin;
-      return Reflect.get(target, property, receiver) as unknown;
+      const current = pool();
+      return Reflect.get(current, property, current) as unknown;
+    },
+    apply(_target, thisArg, args) {
+      return Reflect.apply(pool(), thisArg, args) as unknown;
     },
   });
 }

@@ -1,5 +1,6 @@
-// Reaching the database failed: nothing answered, no route, no name, the attempt timed out, or Postgres refused new
-// connections while it starts up or shuts down. The circuit (circuit.ts) opens on these.
+// Reaching the database failed: nothing answered, no route, no name, the attempt timed out (or a check on a connection
+// of its own got no answer in time: stall-watch.ts), or Postgres refused new connections while it starts up or shuts
+// down. The circuit (circuit.ts) opens on these.
 const UNREACHABLE_CODES = new Set([
   "ECONNREFUSED",
   "ETIMEDOUT",
@@ -8,6 +9,7 @@ const UNREACHABLE_CODES = new Set([
   "ENOTFOUND",
   "EAI_AGAIN",
   "CONNECT_TIMEOUT",
+  "CHECK_TIMEOUT",
   "57P03",
   "08001",
   "08004",
