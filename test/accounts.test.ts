@@ -246,6 +246,28 @@ describe("accounts", () => {
     expect(last).toBe(429);
   });
 
+  it("takes a password only as JSON, which the per-account limit and the audit log read", async () => {
+    const account = newAccount();
+    await signUp(account, "10.6.0.1");
+    const post = (contentType: string, body: string) =>
+      authEndpoint(
+        new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: { "Content-Type": contentType, Origin: ORIGIN, "X-Forwarded-For": "10.6.0.2" },
+          body,
+        }),
+      );
+    // better-auth itself signs in from a form body too, out of sight of the limit per account and of the audit log.
+    const form = new URLSearchParams({ email: account.email, password: account.password }).toString();
+    for (const type of ["application/x-www-form-urlencoded", "text/plain", "application/vnd.x+json"]) {
+      const res = await post(type, type === "application/x-www-form-urlencoded" ? form : JSON.stringify(account));
+      expect(res.status, type).toBe(415);
+      expect(cookieFrom(res), type).toBe("");
+    }
+    const json = await post("Application/JSON; charset=utf-8", JSON.stringify(account));
+    expect(json.status).toBe(200);
+  });
+
   it("limits every endpoint that checks a password, however its path is written, before hashing", async () => {
     const account = newAccount();
     const cookie = await signUp(account, "10.4.0.1");

@@ -65,10 +65,26 @@ async function accountOf(req: Request, route: string): Promise<string | null> {
   return token ? `session:${createHash("sha256").update(token).digest("base64url")}` : null;
 }
 
+/**
+ * better-auth also takes sign-in and sign-up as an HTML form (`application/x-www-form-urlencoded`), which emailOf does
+ * not read: such a sign-in escaped the per-account limit and the audit log. Our pages send JSON only, so a password
+ * endpoint takes JSON only (as better-auth's router does for the others), and a cross-site form cannot post one either.
+ */
+const isJson = (req: Request) =>
+  (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
+
+function notJson(): Response {
+  return Response.json(
+    { code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json." },
+    { status: 415, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
 /** better-auth's endpoints under /api/auth (sign-up, sign-in, sign-out, sessions, password), behind our limits. */
 export async function authEndpoint(req: Request): Promise<Response> {
   const route = routeOf(new URL(req.url).pathname);
   if (req.method === "POST" && LIMITED.has(route)) {
+    if (!isJson(req)) return notJson();
     const perMinute = env().SIGN_IN_RATE_LIMIT_PER_MINUTE;
     const byAddr = await byAddress.admit(clientAddress(req), perMinute);
     if (!byAddr.allowed) return tooMany(byAddr.retryAfterSeconds);
