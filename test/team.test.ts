@@ -377,7 +377,18 @@ describe("team: invitations' edges", () => {
   it("takes only something that looks like one email address", async () => {
     const { orgId, owner } = await team();
     const ctx = await as(orgId, owner);
-    for (const bad of ["x", "x@y", "@y.z", "x@.z", "a b@c.d", "x@y.z w", `${"a".repeat(250)}@b.cd`])
+    for (const bad of [
+      "x",
+      "x@y",
+      "@y.z",
+      "x@.z",
+      "a b@c.d",
+      "x@y.z w",
+      `${"a".repeat(250)}@b.cd`,
+      "a\u0000@b.cd",
+      "a\u0007@b.cd",
+      "a\ud800@b.cd",
+    ])
       await expect(createInvitation({ ctx, email: bad, role: "member" }), bad).rejects.toMatchObject({
         code: "validation_error",
         problems: [{ message: "must be an email address", field: "email" }],

@@ -65,7 +65,12 @@ export async function createInvitation({
   const actorRole = await requireRole(ctx, "admin");
   if (role === "owner" && actorRole !== "owner") throw new ForbiddenError("Only an owner can invite an owner.");
   const address = normalEmail(email);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address) || address.length > 254)
+  // \s leaves control characters and lone surrogates in: a NUL the database refuses was a 500, not this 400.
+  if (
+    !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address) ||
+    address.length > 254 ||
+    /[\u0000-\u001f\u007f]|\p{Cs}/u.test(address)
+  )
     throw new ValidationError("must be an email address", "email");
   const [already] = await ctx.db
     .select({ id: users.id })
