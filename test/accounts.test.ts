@@ -268,6 +268,19 @@ describe("accounts", () => {
     expect(json.status).toBe(200);
   });
 
+  it("refuses an account body with a NUL, a lone surrogate or 33 levels of nesting as a 400, changing nothing", async () => {
+    const account = newAccount("Nora Null");
+    const cookie = await signUp(account, "10.6.1.1");
+    const deep = JSON.parse(`${"[".repeat(40)}${"]".repeat(40)}`) as unknown;
+    for (const name of ["a\u0000b", "a\ud800b", deep]) {
+      const res = await authPost("/update-user", { name }, { cookie, address: "10.6.1.2" });
+      expect(res.status).toBe(400);
+      expect((await res.json()).code).toBe("VALIDATION_ERROR");
+    }
+    const [row] = await (await getDb()).select({ name: users.name }).from(users).where(eq(users.email, account.email));
+    expect(row!.name).toBe("Nora Null");
+  });
+
   it("limits every endpoint that checks a password, however its path is written, before hashing", async () => {
     const account = newAccount();
     const cookie = await signUp(account, "10.4.0.1");

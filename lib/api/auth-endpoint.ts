@@ -10,6 +10,7 @@ import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { requestOrigin } from "@/lib/audit/request-origin";
+import { rawInputProblems } from "@/lib/validation";
 import { clientAddress } from "./client-address";
 import { RateLimiter } from "./rate-limit";
 import { postgresSettle } from "./rate-limit-store";
@@ -80,6 +81,22 @@ function notJson(): Response {
   );
 }
 
+/** The input rules every /v1 body keeps (docs/api.md, "Requests"), in better-auth's error shape; null when kept. */
+async function bodyProblem(req: Request): Promise<Response | null> {
+  let body: unknown;
+  try {
+    body = await req.clone().json();
+  } catch {
+    return null; // not JSON: better-auth answers that itself
+  }
+  const [first] = rawInputProblems(body);
+  if (!first) return null;
+  return Response.json(
+    { code: "VALIDATION_ERROR", message: first.field ? `${first.field} ${first.message}` : first.message },
+    { status: 400, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
 /** better-auth's endpoints under /api/auth (sign-up, sign-in, sign-out, sessions, password), behind our limits. */
 export async function authEndpoint(req: Request): Promise<Response> {
   const route = routeOf(new URL(req.url).pathname);
@@ -97,6 +114,9 @@ export async function authEndpoint(req: Request): Promise<Response> {
       }
     }
   }
+  // better-auth stores a name as sent: a NUL Postgres cannot hold, or a body nested deeper than its stack, was a 500.
+  const problem = req.method === "POST" && isJson(req) ? await bodyProblem(req) : null;
+  if (problem) return problem;
   // While the database is known to be away, better-auth is not asked: it would fail, and log the failed query with
   // its parameters (an email address).
   if (isDatabaseDown()) return databaseDown();
