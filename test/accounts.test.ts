@@ -281,6 +281,23 @@ describe("accounts", () => {
     expect(row!.name).toBe("Nora Null");
   });
 
+  it("keeps a name to 200 characters at sign-up and on update, and answers a taken email alike", async () => {
+    const account = newAccount("Lena Long");
+    const cookie = await signUp(account, "10.6.2.1");
+    const long = "n".repeat(201);
+    const update = await authPost("/update-user", { name: long }, { cookie, address: "10.6.2.2" });
+    expect(update.status).toBe(400);
+    const [row] = await (await getDb()).select({ name: users.name }).from(users).where(eq(users.email, account.email));
+    expect(row!.name).toBe("Lena Long");
+    for (const email of [account.email, newAccount().email]) {
+      const res = await authPost("/sign-up/email", { ...account, email, name: long }, { address: "10.6.2.3" });
+      expect(res.status, email).toBe(400);
+    }
+    expect((await authPost("/update-user", { name: "n".repeat(200) }, { cookie, address: "10.6.2.2" })).status).toBe(
+      200,
+    );
+  });
+
   it("limits every endpoint that checks a password, however its path is written, before hashing", async () => {
     const account = newAccount();
     const cookie = await signUp(account, "10.4.0.1");

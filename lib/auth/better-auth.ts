@@ -20,6 +20,8 @@ import { siteOrigins } from "./site-origin";
 /** docs/api.md, "Accounts and roles": how long a session lasts, and how often its expiry slides forward. */
 const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;
 const SESSION_REFRESH_SECONDS = 24 * 3600;
+/** The sign-up form's own limit (components/auth/auth-form.tsx). */
+const MAX_NAME_LENGTH = 200;
 const ID_KINDS: Record<string, IdKind> = {
   user: "user",
   session: "session",
@@ -115,6 +117,13 @@ function configure(db: Db) {
       // A password change signs out every other session (docs/api.md, "Sessions"), whatever the client asked: whoever
       // changes a password because it leaked must not have to remember to tick a box.
       before: createAuthMiddleware(async (ctx) => {
+        // A name is shown to teammates (Settings → Team, the audit log, once per row): one of 20 MB made those pages
+        // answer hundreds of MB. Checked here, before sign-up looks the email up, so it answers alike for any email.
+        if (ctx.path === "/sign-up/email" || ctx.path === "/update-user") {
+          const name = (ctx.body as { name?: unknown } | undefined)?.name;
+          if (typeof name === "string" && name.length > MAX_NAME_LENGTH)
+            throw new APIError("BAD_REQUEST", { message: `name must be at most ${MAX_NAME_LENGTH} characters` });
+        }
         if (ctx.path !== "/change-password") return;
         return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
       }),
