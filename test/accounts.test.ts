@@ -298,6 +298,28 @@ describe("accounts", () => {
     );
   });
 
+  it("refuses an account body over 64 KiB as a 413, declared or not, and still takes one without a body", async () => {
+    const cookie = await signUp(newAccount(), "10.6.3.1");
+    const big = JSON.stringify({ x: "a".repeat(64 * 1024) });
+    const post = (body: BodyInit | null, declared: boolean) => {
+      const headers = new Headers({ "Content-Type": "application/json", Origin: ORIGIN, Cookie: cookie });
+      if (declared && typeof body === "string") headers.set("Content-Length", String(body.length));
+      return authEndpoint(new Request(`${ORIGIN}/api/auth/sign-out`, { method: "POST", headers, body }));
+    };
+    expect((await post(big, true)).status).toBe(413);
+    const stream = new Blob([big]).stream();
+    const undeclared = await authEndpoint(
+      new Request(`${ORIGIN}/api/auth/sign-out`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: ORIGIN, Cookie: cookie },
+        body: stream,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(undeclared.status).toBe(413);
+    expect((await post(null, false)).status).toBe(200);
+  });
+
   it("limits every endpoint that checks a password, however its path is written, before hashing", async () => {
     const account = newAccount();
     const cookie = await signUp(account, "10.4.0.1");

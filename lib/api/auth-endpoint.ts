@@ -12,8 +12,10 @@ import { log } from "@/lib/log";
 import { requestOrigin } from "@/lib/audit/request-origin";
 import { rawInputProblems } from "@/lib/validation";
 import { clientAddress } from "./client-address";
+import { ApiError } from "./errors";
 import { RateLimiter } from "./rate-limit";
 import { postgresSettle } from "./rate-limit-store";
+import { readBytes } from "./with-api";
 
 // Every endpoint that checks a password (or, at sign-up, hashes one) costs a scrypt hash per call and lets a caller
 // guess: all are limited per client address (as the front door sees it, TRUST_PROXY-aware), and per account as well,
@@ -97,8 +99,35 @@ async function bodyProblem(req: Request): Promise<Response | null> {
   );
 }
 
+// An account call's body is a few fields; better-auth would read any size, before anyone is known.
+const MAX_AUTH_BODY_BYTES = 64 * 1024;
+
+/** The request with its body read, within MAX_AUTH_BODY_BYTES; null when it is larger. */
+async function bounded(req: Request): Promise<Request | null> {
+  if (req.method !== "POST") return req;
+  try {
+    const body = await readBytes(req, MAX_AUTH_BODY_BYTES);
+    // No body stays no body: better-auth reads an empty one as JSON that does not parse.
+    return new Request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: body.byteLength > 0 ? Buffer.from(body) : null,
+      signal: req.signal,
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "payload_too_large") return null;
+    throw err;
+  }
+}
+
 /** better-auth's endpoints under /api/auth (sign-up, sign-in, sign-out, sessions, password), behind our limits. */
-export async function authEndpoint(req: Request): Promise<Response> {
+export async function authEndpoint(incoming: Request): Promise<Response> {
+  const req = await bounded(incoming);
+  if (!req)
+    return Response.json(
+      { code: "PAYLOAD_TOO_LARGE", message: `The request body is larger than ${MAX_AUTH_BODY_BYTES / 1024} KiB.` },
+      { status: 413, headers: { "Cache-Control": "no-store" } },
+    );
   const route = routeOf(new URL(req.url).pathname);
   if (req.method === "POST" && LIMITED.has(route)) {
     if (!isJson(req)) return notJson();

@@ -92,7 +92,7 @@ function tooLarge(max: number): ApiError {
 }
 
 /** The body's bytes, refused past `max` as soon as it says or shows it is larger. */
-async function readBytes(req: Request, max: number): Promise<Uint8Array> {
+export async function readBytes(req: Request, max: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > max) throw tooLarge(max);
   if (!req.body) return new Uint8Array();
