@@ -6,6 +6,7 @@ import { ROLES, type Role } from "@/lib/auth/roles";
 import { changeMemberRole, removeMember } from "@/lib/auth/team";
 import { requireSession } from "@/lib/dashboard/session";
 import { DomainError, ValidationError } from "@/lib/errors";
+import { rawInputProblems } from "@/lib/validation";
 
 /**
  * Settings → Team's writes, as server actions rather than /v1 routes: members and invitations are people's business
@@ -30,6 +31,15 @@ async function run<T extends object>(fn: () => Promise<T>): Promise<ActionResult
   }
 }
 
+// A server action's arguments are whatever the client posted, whatever the types say: an object with no usable
+// toString was a 500, a NUL a database error. Text we can store, or the field's error.
+const asText = (value: unknown, field: string): string => {
+  if (typeof value !== "string") throw new ValidationError("must be text", field);
+  const [problem] = rawInputProblems(value);
+  if (problem) throw new ValidationError(problem.message, field);
+  return value;
+};
+
 const asRole = (value: unknown): Role => {
   if (typeof value === "string" && (ROLES as readonly string[]).includes(value)) return value as Role;
   throw new ValidationError("must be owner, admin or member", "role");
@@ -38,7 +48,7 @@ const asRole = (value: unknown): Role => {
 export async function inviteMember(email: string, role: string): Promise<ActionResult<{ token: string }>> {
   const { ctx } = await requireSession();
   return run(async () => {
-    const { token } = await createInvitation({ ctx, email: String(email), role: asRole(role) });
+    const { token } = await createInvitation({ ctx, email: asText(email, "email"), role: asRole(role) });
     return { token };
   });
 }
@@ -46,7 +56,7 @@ export async function inviteMember(email: string, role: string): Promise<ActionR
 export async function revokeInvite(id: string): Promise<ActionResult> {
   const { ctx } = await requireSession();
   return run(async () => {
-    await revokeInvitation({ ctx, id: String(id) });
+    await revokeInvitation({ ctx, id: asText(id, "id") });
     return {};
   });
 }
@@ -54,7 +64,7 @@ export async function revokeInvite(id: string): Promise<ActionResult> {
 export async function changeRole(userId: string, role: string): Promise<ActionResult> {
   const { ctx } = await requireSession();
   return run(async () => {
-    await changeMemberRole({ ctx, userId: String(userId), role: asRole(role) });
+    await changeMemberRole({ ctx, userId: asText(userId, "userId"), role: asRole(role) });
     return {};
   });
 }
@@ -62,7 +72,7 @@ export async function changeRole(userId: string, role: string): Promise<ActionRe
 export async function removeFromTeam(userId: string): Promise<ActionResult> {
   const { ctx } = await requireSession();
   return run(async () => {
-    await removeMember({ ctx, userId: String(userId) });
+    await removeMember({ ctx, userId: asText(userId, "userId") });
     return {};
   });
 }
