@@ -217,6 +217,9 @@ describe("audit rows for a person's own account", () => {
       ["user.sessions_revoked", "user", me.id, { sessions: "all" }],
     ]);
     for (const row of rows.slice(1)) expect(row.clientAddress).toBe(address);
+    // Every row names its request (the sign-up's too), the password change's the id its answer carried.
+    for (const row of rows) expect(row.requestId).toMatch(/^req_/);
+    expect(rows[2]!.requestId).toBe(changed.headers.get("x-request-id"));
     const text = JSON.stringify(rows);
     for (const secret of ["Ada Renamed", me.password, secondToken, me.email]) expect(text).not.toContain(secret);
   });

@@ -30,7 +30,7 @@ import { auditEvents, carrierConnections, users } from "@/lib/db/schema";
 import { AuditEventList } from "@/lib/schemas/audit-event";
 import { call, makeOrg, orgCtx, personCtx, systemCtx } from "./helpers";
 import { createShipmentFor, purchaseFor } from "./factories";
-import { ORIGIN, cookieFrom, newAccount, signIn, signUp } from "./session-helpers";
+import { ORIGIN, authPost, cookieFrom, newAccount, signIn, signUp } from "./session-helpers";
 
 /** The audit log (docs/api.md, "Audit log"): who did what, written with the change, read by owners and admins. */
 
@@ -347,10 +347,16 @@ describe("audit rows for the team and sign-ins", () => {
     const someone = await person("Signer", "10.31.1.1");
     const signedIn = await signIn(someone, "192.0.2.10");
     expect(signedIn.status).toBe(200);
-    expect((await signIn({ ...someone, password: "wrong password" }, "192.0.2.11")).status).toBe(401);
+    const wrong = await signIn({ ...someone, password: "wrong password" }, "192.0.2.11");
+    expect(wrong.status).toBe(401);
     // An address without an account belongs to no organization: nothing is written anywhere.
     const before = (await (await getDb()).select().from(auditEvents)).length;
     await signIn({ email: "nobody-here@example.test", password: "whatever it is" }, "192.0.2.12");
+    // Nor for a sign-in refused before any password was checked: another site's page, an email that is not one.
+    const elsewhere = { address: "192.0.2.13", origin: "http://evil.test" };
+    expect((await authPost("/sign-in/email", someone, elsewhere)).status).toBe(403);
+    const spaced = { ...someone, email: `${someone.email} ` };
+    expect((await authPost("/sign-in/email", spaced, { address: "192.0.2.14" })).status).toBe(400);
 
     const db = await getDb();
     expect((await db.select().from(auditEvents)).length).toBe(before);
@@ -367,6 +373,10 @@ describe("audit rows for the team and sign-ins", () => {
       ["user.signed_in", "user", someone.id, "192.0.2.10"],
       ["user.sign_in_failed", "anonymous", null, "192.0.2.11"],
     ]);
+    // Each row names its request, the id its answer carried.
+    expect(rows.every((r) => r.requestId?.startsWith("req_"))).toBe(true);
+    expect(rows[2]!.requestId).toBe(signedIn.headers.get("x-request-id"));
+    expect(rows[3]!.requestId).toBe(wrong.headers.get("x-request-id"));
     expect(cookieFrom(signedIn)).not.toBe("");
   });
 });

@@ -14,6 +14,7 @@ import { rawInputProblems } from "@/lib/validation";
 import { clientAddress } from "./client-address";
 import { ApiError } from "./errors";
 import { RateLimiter } from "./rate-limit";
+import { requestIdFrom } from "./request-id";
 import { postgresSettle } from "./rate-limit-store";
 import { readBytes } from "./with-api";
 
@@ -102,15 +103,20 @@ async function bodyProblem(req: Request): Promise<Response | null> {
 // An account call's body is a few fields; better-auth would read any size, before anyone is known.
 const MAX_AUTH_BODY_BYTES = 64 * 1024;
 
-/** The request with its body read, within MAX_AUTH_BODY_BYTES; null when it is larger. */
-async function bounded(req: Request): Promise<Request | null> {
+/**
+ * The request with its body read, within MAX_AUTH_BODY_BYTES, and its request id in `X-Request-ID` (where
+ * better-auth's hooks read it for the audit rows they write); null when the body is larger.
+ */
+async function bounded(req: Request, requestId: string): Promise<Request | null> {
   if (req.method !== "POST") return req;
   try {
     const body = await readBytes(req, MAX_AUTH_BODY_BYTES);
+    const headers = new Headers(req.headers);
+    headers.set("x-request-id", requestId);
     // No body stays no body: better-auth reads an empty one as JSON that does not parse.
     return new Request(req.url, {
       method: req.method,
-      headers: req.headers,
+      headers,
       body: body.byteLength > 0 ? Buffer.from(body) : null,
       signal: req.signal,
     });
@@ -120,9 +126,19 @@ async function bounded(req: Request): Promise<Request | null> {
   }
 }
 
-/** better-auth's endpoints under /api/auth (sign-up, sign-in, sign-out, sessions, password), behind our limits. */
+/**
+ * better-auth's endpoints under /api/auth (sign-up, sign-in, sign-out, sessions, password), behind our limits. Each
+ * answer carries its request's id, as /v1's do (docs/api.md, "Conventions"), the one its audit rows name.
+ */
 export async function authEndpoint(incoming: Request): Promise<Response> {
-  const req = await bounded(incoming);
+  const requestId = requestIdFrom(incoming);
+  const response = await answer(incoming, requestId);
+  response.headers.set("X-Request-ID", requestId);
+  return response;
+}
+
+async function answer(incoming: Request, requestId: string): Promise<Response> {
+  const req = await bounded(incoming, requestId);
   if (!req)
     return Response.json(
       { code: "PAYLOAD_TOO_LARGE", message: `The request body is larger than ${MAX_AUTH_BODY_BYTES / 1024} KiB.` },
@@ -166,7 +182,7 @@ export async function authEndpoint(incoming: Request): Promise<Response> {
   if (answered.status === 500 && isDatabaseDown()) return databaseDown();
   const response = await withoutTokens(answered);
   response.headers.set("Cache-Control", "no-store");
-  if (signingIn) await auditSignIn(db, signingIn, req, response);
+  if (signingIn) await auditSignIn(db, signingIn, req, response, requestId);
   return response;
 }
 
@@ -204,10 +220,15 @@ async function withoutTokens(response: Response): Promise<Response> {
   });
 }
 
-/** The attempt in the audit log; a failure to write it is logged and never changes the sign-in's answer. */
-async function auditSignIn(db: Db, email: string, req: Request, response: Response): Promise<void> {
-  if (response.status === 429) return;
-  await recordSignIn({ db, email, succeeded: response.ok, origin: requestOrigin(req.headers) }).catch((err: unknown) =>
+/**
+ * The attempt in the audit log, when a password was checked: a success, or better-auth's 401 for a wrong email or
+ * password. A sign-in refused before that (another site's Origin or callbackURL, an email that is not one) guessed
+ * nothing and is not a failed sign-in of anyone's. A failure to write the row is logged and never changes the answer.
+ */
+async function auditSignIn(db: Db, email: string, req: Request, response: Response, requestId: string) {
+  if (!response.ok && response.status !== 401) return;
+  const origin = requestOrigin(req.headers);
+  await recordSignIn({ db, email, succeeded: response.ok, origin, requestId }).catch((err: unknown) =>
     log().error({ msg: "could not record a sign-in in the audit log", err }),
   );
 }

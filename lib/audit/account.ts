@@ -5,6 +5,12 @@ import { memberships, users } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import { recordAudit, type AuditContext, type AuditEntry } from "./record";
 
+/** The request an account's row came from: its client, and its id (the `X-Request-ID` /api/auth answered with). */
+interface AccountRequest {
+  origin?: RequestOrigin;
+  requestId?: string;
+}
+
 /**
  * What happens to an account rather than to an organization's records (signing in, a password, sessions, a name) is
  * written to the audit log of every organization the account belongs to, with the person's `usr_` id as resource.
@@ -16,12 +22,13 @@ async function inEveryOrganization(
   orgIds: string[],
   actor: AuditContext["actor"],
   entry: AuditEntry,
-  origin: RequestOrigin | undefined,
+  request: AccountRequest,
   now: Date,
 ): Promise<void> {
   if (orgIds.length === 0) return;
+  const { origin, requestId } = request;
   await withTransaction({ db }, async ({ db: tx }) => {
-    for (const orgId of orgIds) await recordAudit({ db: tx, org: { id: orgId }, actor, origin }, entry, now);
+    for (const orgId of orgIds) await recordAudit({ db: tx, org: { id: orgId }, actor, origin, requestId }, entry, now);
   });
 }
 
@@ -35,12 +42,12 @@ export async function recordSignIn({
   email,
   succeeded,
   origin,
+  requestId,
   now = new Date(),
-}: {
+}: AccountRequest & {
   db: Db;
   email: string;
   succeeded: boolean;
-  origin: RequestOrigin;
   now?: Date;
 }): Promise<void> {
   const rows = await db
@@ -57,7 +64,7 @@ export async function recordSignIn({
     rows.map((r) => r.orgId),
     actor,
     { action, resourceId: userId },
-    origin,
+    { origin, requestId },
     now,
   );
 }
@@ -69,13 +76,14 @@ export async function recordAccountChange({
   action,
   summary,
   origin,
+  requestId,
   now = new Date(),
-}: Pick<AuditEntry, "action" | "summary"> & {
-  db: Db;
-  userId: string;
-  origin?: RequestOrigin;
-  now?: Date;
-}): Promise<void> {
+}: Pick<AuditEntry, "action" | "summary"> &
+  AccountRequest & {
+    db: Db;
+    userId: string;
+    now?: Date;
+  }): Promise<void> {
   const rows = await db.select({ orgId: memberships.orgId }).from(memberships).where(eq(memberships.userId, userId));
   const actor = { type: "user" as const, id: userId };
   await inEveryOrganization(
@@ -83,7 +91,7 @@ export async function recordAccountChange({
     rows.map((r) => r.orgId),
     actor,
     { action, resourceId: userId, summary },
-    origin,
+    { origin, requestId },
     now,
   );
 }

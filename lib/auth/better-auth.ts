@@ -137,7 +137,9 @@ function configure(db: Db) {
         if (!change || !userId || isAPIError(ctx.context.returned)) return;
         if (ctx.path === "/revoke-session" && (await revokedNothing(db, ctx.body))) return;
         const origin = ctx.headers ? requestOrigin(ctx.headers) : undefined;
-        await recordAccountChange({ db, userId, ...change, origin }).catch((err: unknown) =>
+        // lib/api/auth-endpoint.ts set the request's id on every POST it passes on.
+        const requestId = ctx.headers?.get("x-request-id") ?? undefined;
+        await recordAccountChange({ db, userId, ...change, origin, requestId }).catch((err: unknown) =>
           log().error({ msg: "could not record an account change in the audit log", err }),
         );
       }),
@@ -151,7 +153,13 @@ function configure(db: Db) {
               throw new APIError("FORBIDDEN", { message: "Sign-up is by invitation." });
           },
           // Its row in the audit log names the sign-up's client (better-auth passes the request's context).
-          after: async (user, ctx) => void (await placeNewUser(db, user, ctx?.headers && requestOrigin(ctx.headers))),
+          after: async (user, ctx) =>
+            void (await placeNewUser(
+              db,
+              user,
+              ctx?.headers && requestOrigin(ctx.headers),
+              ctx?.headers?.get("x-request-id") ?? undefined,
+            )),
         },
       },
     },

@@ -54,13 +54,14 @@ export async function placeNewUser(
   db: Db,
   user: { id: string; name: string; email: string },
   origin?: RequestOrigin,
+  requestId?: string,
 ): Promise<Membership> {
   const existing = await membershipOf(db, user.id);
   if (existing) return existing;
   const ctx = systemContext(db, "sign-up");
   const joined = (tx: SystemContext & { db: Tx }, orgId: string) =>
     recordAudit(
-      { ...tx, org: { id: orgId }, actor: { type: "user", id: user.id }, origin },
+      { ...tx, org: { id: orgId }, actor: { type: "user", id: user.id }, origin, requestId: requestId ?? tx.requestId },
       { action: "member.added", resourceId: user.id, summary: { role: "owner", because: "sign_up" } },
     );
   const claimed = await withTransaction(ctx, async (tx) => {
