@@ -44,6 +44,9 @@ describe("Canada Post event identifiers", () => {
     expect(normalizeEventIdentifier("000")).toBe("0");
     expect(canadapostStatus(" 174")).toBe(canadapostStatus("0174"));
     expect(canadapostStatus("00001496")).toBe("delivered");
+    // No identifier at all, or only spaces: nothing to read.
+    expect(canadapostStatus(null)).toBe("unknown");
+    expect(canadapostStatus("   ")).toBe("unknown");
   });
 
   it("maps every identifier karrio's table lists, to the status it lists it under (coverage)", () => {

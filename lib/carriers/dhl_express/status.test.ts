@@ -4,43 +4,52 @@ import { DHL_STATUS_BY_CODE, dhlStatus } from "@/lib/carriers/dhl_express/status
 import { DHL_STATUS_CODES } from "@/lib/carriers/dhl_express/status-codes";
 import type { TrackerStatus } from "@/lib/carriers/types";
 
-// DHL's express event codes (status-codes.ts), code by code where the status is not plain movement.
+// Every code of DHL Express's list (status-codes.ts, DHL's text beside each), in the list's order.
 const TABLE: [string, TrackerStatus][] = [
-  ["104", "pending"],
-  ["SA", "picked_up"],
-  ["PU", "picked_up"],
-  ["WC", "out_for_delivery"],
-  ["OK", "delivered"],
-  ["DD", "delivered"],
-  ["PD", "delivered"],
-  ["101", "delivered"],
-  ["NH", "delivery_failed"],
-  ["CA", "delivery_failed"],
-  ["BA", "delivery_failed"],
-  ["RD", "delivery_failed"],
-  ["MD", "delivery_failed"],
-  ["ND", "delivery_failed"],
-  ["CM", "delivery_failed"],
-  ["103", "delivery_failed"],
-  ["OH", "on_hold"],
-  ["HP", "on_hold"],
-  ["CD", "on_hold"],
-  ["UD", "on_hold"],
-  ["SS", "on_hold"],
-  ["CS", "on_hold"],
-  ["MS", "delivery_delayed"],
-  ["MC", "delivery_delayed"],
-  ["CC", "ready_for_pickup"],
-  ["RT", "return_to_sender"],
-  ["DS", "lost"],
-  // Everything else is movement through DHL's network and customs.
-  ["AF", "in_transit"],
-  ["PL", "in_transit"],
-  ["DF", "in_transit"],
-  ["AR", "in_transit"],
-  ["RR", "in_transit"],
-  ["CR", "in_transit"],
-  ["TP", "in_transit"],
+  ["101", "delivered"], // delivered (on shipment level)
+  ["102", "in_transit"], // transit (on shipment level)
+  ["103", "delivery_failed"], // failure (on shipment level)
+  ["104", "pending"], // pre-transit (on shipment level)
+  ["AD", "in_transit"], // Agreed delivery
+  ["AF", "in_transit"], // Arrived facility
+  ["AR", "in_transit"], // Arrival in delivery facility
+  ["BA", "delivery_failed"], // Bad address
+  ["BN", "in_transit"], // Customer broker notified
+  ["BR", "in_transit"], // Broker release (no EDD)
+  ["CA", "delivery_failed"], // Closed on arrival (no EDD)
+  ["CC", "ready_for_pickup"], // Awaiting cnee collection (no EDD)
+  ["CD", "on_hold"], // Controllable clearance delay
+  ["CM", "delivery_failed"], // Customer moved
+  ["CR", "in_transit"], // Clearance release
+  ["CS", "on_hold"], // Closed shipment (no EDD)
+  ["DD", "delivered"], // Delivered damaged (no EDD)
+  ["DF", "in_transit"], // Depart facility
+  ["DS", "lost"], // Destroyed / disposal (no EDD)
+  ["FD", "in_transit"], // Forward destination (DD's expected)
+  ["HP", "on_hold"], // Held for payment
+  ["IC", "in_transit"], // In clearance processing
+  ["MC", "delivery_delayed"], // Miscode
+  ["MD", "delivery_failed"], // Missed delivery cycle
+  ["MS", "delivery_delayed"], // Mis-sort
+  ["ND", "delivery_failed"], // Not delivered
+  ["NH", "delivery_failed"], // Not home (no EDD)
+  ["OH", "on_hold"], // On hold
+  ["OK", "delivered"], // Delivery (no EDD)
+  ["PD", "delivered"], // Partial delivery (no EDD)
+  ["PL", "in_transit"], // Processed at location
+  ["PU", "picked_up"], // Shipment pick up
+  ["RD", "delivery_failed"], // Refused delivery (no EDD)
+  ["RR", "in_transit"], // Response received
+  ["RT", "return_to_sender"], // Returned to consignor (no EDD)
+  ["SA", "picked_up"], // Shipment acceptance
+  ["SC", "in_transit"], // Service changed
+  ["SS", "on_hold"], // Shipment stopped (no EDD)
+  ["TP", "in_transit"], // Forwarded to 3rd party - no DD's (no EDD)
+  ["TR", "in_transit"], // Record of transfer
+  ["UD", "on_hold"], // Uncontrollable clearance delay
+  ["WC", "out_for_delivery"], // With delivering courier
+  ["PY", "in_transit"], // Payment (new since 4th June 2024)
+  ["SM", "in_transit"], // Scheduled for movement (new since 4th June 2024)
 ];
 
 describe("dhlStatus", () => {
@@ -76,6 +85,10 @@ const dhlList = Object.keys(DHL_STATUS_CODES);
 const ours = Object.keys(DHL_STATUS_BY_CODE);
 
 describe("the DHL status table against DHL's own list", () => {
+  it("the table above is every code of DHL's list, once", () => {
+    expect(TABLE.map(([code]) => code)).toEqual(Object.keys(DHL_STATUS_CODES));
+  });
+
   it("status-codes.ts is the vendored file's express rows, every one", () => {
     expect(dhlList).toEqual(vendoredExpressCodes());
     expect(dhlList).toHaveLength(44);

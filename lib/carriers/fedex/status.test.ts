@@ -3,54 +3,63 @@ import { FEDEX_BEYOND_LIST, FEDEX_NOT_STATUS, FEDEX_STATUS_BY_CODE, fedexStatus 
 import { FEDEX_STATUS_CODES } from "@/lib/carriers/fedex/status-codes";
 import type { TrackerStatus } from "@/lib/carriers/types";
 
-// FedEx's Tracking Status Codes (status-codes.ts), code by code where the status is not plain movement.
+// Every status code of FedEx's list (status-codes.ts: its Movement and Regulatory tables, FedEx's text beside each)
+// once, in the list's order, then the one code from elsewhere (FEDEX_BEYOND_LIST).
 const TABLE: [string, TrackerStatus][] = [
-  ["OC", "pending"],
-  ["IN", "pending"],
-  ["PU", "picked_up"],
-  ["PX", "picked_up"],
-  ["OD", "out_for_delivery"],
-  ["ED", "out_for_delivery"],
-  ["AD", "out_for_delivery"],
-  ["DL", "delivered"],
-  ["DE", "delivery_failed"],
-  ["SE", "on_hold"],
-  ["CD", "on_hold"],
-  ["DY", "delivery_delayed"],
-  ["DD", "delivery_delayed"],
-  ["PD", "delivery_delayed"],
-  ["HL", "ready_for_pickup"],
-  ["HP", "ready_for_pickup"],
-  ["RS", "return_to_sender"],
-  ["CA", "cancelled"],
-  ["AP", "pending"],
-  ["EP", "pending"],
-  ["DS", "pending"],
-  ["DR", "pending"],
-  ["RP", "pending"],
-  ["RG", "pending"],
-  ["LP", "cancelled"],
-  ["RD", "cancelled"],
-  // Everything else is movement through FedEx's network.
-  ["Ow", "in_transit"],
-  ["OX", "in_transit"],
-  ["EA", "in_transit"],
-  ["SP", "in_transit"],
-  ["RR", "in_transit"],
-  ["AR", "in_transit"],
-  ["AF", "in_transit"],
-  ["DP", "in_transit"],
-  ["IT", "in_transit"],
-  ["IX", "in_transit"],
-  ["AA", "in_transit"],
-  ["PL", "in_transit"],
-  ["PF", "in_transit"],
-  ["LO", "in_transit"],
-  ["SF", "in_transit"],
-  ["FD", "in_transit"],
-  ["TR", "in_transit"],
-  ["CC", "in_transit"],
-  ["CP", "in_transit"],
+  ["AA", "in_transit"], // Movement: At Airport
+  ["AC", "in_transit"], // Movement: At Canada Post facility
+  ["AD", "out_for_delivery"], // Movement: At Delivery
+  ["AF", "in_transit"], // Movement: At local FedEx Facility
+  ["AO", "in_transit"], // Movement: Shipment arriving On-time
+  ["AP", "pending"], // Movement: At Pickup
+  ["AR", "in_transit"], // Movement: Arrived at FedEx location
+  ["AX", "in_transit"], // Movement: At USPS facility
+  ["CA", "cancelled"], // Movement: Shipment Cancelled
+  ["CH", "in_transit"], // Movement: Location Changed
+  ["DD", "delivery_delayed"], // Movement: Delivery Delay
+  ["DE", "delivery_failed"], // Movement: Delivery Exception
+  ["DL", "delivered"], // Movement: Delivered
+  ["DP", "in_transit"], // Movement: Departed
+  ["DR", "pending"], // Movement: Vehicle furnished but not used
+  ["DS", "pending"], // Movement: Vehicle Dispatched
+  ["DY", "delivery_delayed"], // Movement: Delay
+  ["EA", "in_transit"], // Movement: Enroute to Airport; Regulatory: Export Approved
+  ["ED", "out_for_delivery"], // Movement: Enroute to Delivery
+  ["EO", "in_transit"], // Movement: Enroute to Origin Airport
+  ["EP", "pending"], // Movement: Enroute to Pickup
+  ["FD", "in_transit"], // Movement: At FedEx Destination
+  ["HL", "ready_for_pickup"], // Movement: Hold at Location
+  ["HP", "ready_for_pickup"], // Movement: Ready for Recipient Pickup
+  ["IT", "in_transit"], // Movement: In Transit
+  ["IX", "in_transit"], // Movement: In transit (see Details)
+  ["LO", "in_transit"], // Movement: Left Origin
+  ["OC", "pending"], // Movement: Order Created
+  ["OD", "out_for_delivery"], // Movement: Out for Delivery
+  ["OF", "in_transit"], // Movement: At FedEx origin facility
+  ["OW", "in_transit"], // Movement: On the way
+  ["OX", "in_transit"], // Movement: Shipment information sent to USPS
+  ["PD", "delivery_delayed"], // Movement: Pickup Delay
+  ["PF", "in_transit"], // Movement: Plane in Flight
+  ["PL", "in_transit"], // Movement: Plane Landed
+  ["PM", "in_transit"], // Movement: In Progress
+  ["PU", "picked_up"], // Movement: Picked Up
+  ["PX", "picked_up"], // Movement: Picked up (see Details)
+  ["RR", "in_transit"], // Movement: CDO requested
+  ["RM", "in_transit"], // Movement: CDO Modified
+  ["RC", "in_transit"], // Movement: CDO Cancelled
+  ["RS", "return_to_sender"], // Movement: Return to Shipper
+  ["RP", "pending"], // Movement: Return label link emailed to return sender
+  ["LP", "cancelled"], // Movement: Return label link cancelled by shipment originator
+  ["RG", "pending"], // Movement: Return label link expiring soon
+  ["RD", "cancelled"], // Movement: Return label link expired
+  ["SE", "on_hold"], // Movement: Shipment Exception
+  ["SF", "in_transit"], // Movement: At Sort Facility
+  ["SP", "in_transit"], // Movement: Split Status; Regulatory: Split Status
+  ["TR", "in_transit"], // Movement: Transfer
+  ["CC", "in_transit"], // Regulatory: Cleared Customs
+  ["CD", "on_hold"], // Regulatory: Clearance Delay
+  ["CP", "in_transit"], // Regulatory: Clearance in Progress
+  ["IN", "pending"], // derived code "Initiated": a label-only shipment
 ];
 
 describe("fedexStatus", () => {
@@ -60,6 +69,7 @@ describe("fedexStatus", () => {
 
   it("reads codes in any case and with spaces, and answers unknown without a code", () => {
     expect(fedexStatus(" dl ")).toBe("delivered");
+    expect(fedexStatus("Ow")).toBe("in_transit");
     expect(fedexStatus("")).toBe("unknown");
     expect(fedexStatus(null)).toBe("unknown");
     expect(fedexStatus(undefined)).toBe("unknown");
@@ -81,6 +91,12 @@ describe("the FedEx status table against FedEx's own list (status-codes.ts)", ()
   it("maps no code FedEx does not list, but for the ones said to come from elsewhere", () => {
     expect(ours.filter((c) => !fedexList.includes(c))).toEqual(Object.keys(FEDEX_BEYOND_LIST));
     expect(Object.keys(FEDEX_BEYOND_LIST).filter((c) => fedexList.includes(c))).toEqual([]);
+  });
+
+  it("the table above is every code of FedEx's list, once, and those from elsewhere", () => {
+    expect(TABLE.map(([code]) => code)).toEqual([...fedexList, ...Object.keys(FEDEX_BEYOND_LIST)]);
+    // Where a code from elsewhere comes from is written down, not just its name.
+    for (const source of Object.values(FEDEX_BEYOND_LIST)) expect(source.length).toBeGreaterThan(20);
   });
 
   it(`maps all ${fedexList.length} of FedEx's status codes by name (${statusSections.join(", ")})`, () => {

@@ -209,9 +209,9 @@ const PICKED_UP_SCANS = new Set(["OR", "PU"]);
 export function upsTrackerStatus(status: UpsStatus | null | undefined): TrackerStatus {
   const type = (status?.type ?? "").trim().toUpperCase();
   const scan = (status?.code ?? "").trim().toUpperCase();
-  const digits = (status?.statusCode ?? "").trim();
-  // UPS's list of these codes is unpadded ("6") while answers pad them ("006"): compare padded.
-  const code = /^\d{1,3}$/.test(digits) ? digits.padStart(3, "0") : digits;
+  // UPS's list of these codes is unpadded ("6") while answers pad them ("006"): compare padded. Padding cannot turn
+  // anything else into one of the table's three digits, so it needs no check that the code is digits.
+  const code = (status?.statusCode ?? "").trim().padStart(3, "0");
   const byCode = Object.hasOwn(UPS_STATUS_BY_CODE, code) ? UPS_STATUS_BY_CODE[code] : undefined;
 
   // A "delivery" to an Access Point or a post office is the parcel waiting there for the recipient.

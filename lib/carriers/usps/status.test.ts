@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TRACKER_STATUSES } from "@/lib/carriers/types";
-import { USPS_STATUS_BY_CATEGORY, USPS_STATUS_BY_CODE, uspsStatus } from "@/lib/carriers/usps/status";
+import {
+  PRE_SHIPMENT_CODES,
+  USPS_STATUS_BY_CATEGORY,
+  USPS_STATUS_BY_CODE,
+  uspsStatus,
+} from "@/lib/carriers/usps/status";
 import { USPS_EVENT_CODES, USPS_STATUS_CATEGORIES } from "@/lib/carriers/usps/status-codes";
 
 describe("uspsStatus", () => {
@@ -48,6 +53,12 @@ describe("the USPS status table against USPS's codes (status-codes.ts)", () => {
     expect([...USPS_STATUS_BY_CATEGORY.keys()].sort()).toEqual(
       USPS_STATUS_CATEGORIES.map((c) => c.toLowerCase()).sort(),
     );
+  });
+
+  it("counts as a label only made (a refund's used test) exactly the codes read as pending", () => {
+    const pending = [...USPS_STATUS_BY_CODE].filter(([, status]) => status === "pending").map(([code]) => code);
+    expect([...PRE_SHIPMENT_CODES].sort()).toEqual(pending.sort());
+    expect(pending.length).toBeGreaterThan(0);
   });
 
   it("answers only our statuses", () => {

@@ -69,11 +69,9 @@ export const USPS_STATUS_BY_CATEGORY: ReadonlyMap<string, TrackerStatus> = new M
 
 /** The status of an event code, else of a category; null when neither is known. */
 export function uspsStatus(code: unknown, category?: unknown): TrackerStatus | null {
-  const c = typeof code === "string" ? code.trim().toUpperCase() : "";
-  const byCode = c ? USPS_STATUS_BY_CODE.get(c) : undefined;
+  const byCode = typeof code === "string" ? USPS_STATUS_BY_CODE.get(code.trim().toUpperCase()) : undefined;
   if (byCode) return byCode;
-  const k = typeof category === "string" ? category.trim().toLowerCase() : "";
-  return (k && USPS_STATUS_BY_CATEGORY.get(k)) || null;
+  return (typeof category === "string" && USPS_STATUS_BY_CATEGORY.get(category.trim().toLowerCase())) || null;
 }
 
 /** Codes that say the label was only made: no scan of the parcel yet (a refund's used/unused test reads them). */
