@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as unknown, DELETE as unknownDelete } from "@/app/v1/[...path]/route";
+import { GET as unknownApi, POST as unknownApiPost } from "@/app/api/[...path]/route";
 import { PUT as putConnections } from "@/app/v1/connections/route";
 import { POST as postTracking } from "@/app/v1/proxy/tracking/[carrier_name]/[tracking_number]/route";
 import { ROUTE_METHODS } from "@/lib/api/operation";
@@ -17,6 +18,15 @@ describe("unknown endpoints and methods", () => {
         errors: [{ code: "not_found", message: expect.stringContaining("/v1/nothing/here"), field: null }],
       });
       expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    }
+  });
+
+  it("answers the same under /api, where Next.js would render its not-found page without the page policy", async () => {
+    for (const handler of [unknownApi, unknownApiPost]) {
+      const res = await call(handler, "GET", "/api/nope");
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(res.body.errors[0]).toMatchObject({ code: "not_found", message: expect.stringContaining("/api/nope") });
     }
   });
 
