@@ -153,7 +153,11 @@ test.describe("settings", () => {
       await expect(field(other, "Email")).toHaveValue(invitee.email);
       await field(other, "Name").fill(invitee.name);
       await field(other, "Password").fill(invitee.password);
+      const signUp = other.waitForRequest((r) => r.url().endsWith("/api/auth/sign-up/email"));
       await other.getByRole("button", { name: "Create account" }).click();
+      // The link's token goes with the sign-up: under SIGN_UP=invite_only it is what lets the invited address in.
+      const token = new URL(link).pathname.split("/").pop();
+      expect((await signUp).postDataJSON()).toMatchObject({ email: invitee.email, invitation: token });
       await other.getByRole("button", { name: "Join Sol team's organization" }).click();
       await expect(other).toHaveURL(/\/shipments$/);
       await other.goto("/settings/api-keys");

@@ -160,12 +160,21 @@ describe("accounts", () => {
     expect(await db.select().from(users).where(eq(users.email, stranger.email))).toEqual([]);
     expect((await signIn(stranger, "10.7.0.3")).status).toBe(401);
 
-    // Someone invited joins.
+    // Knowing an invited address is not enough: without the invitation's link nobody gets the account, so nobody
+    // can take it before the person invited.
     const invited = newAccount("Invited");
     const owner = { ...(await orgCtx(org.id)), actor: { type: "user" as const, id: await userIdOf(first.email) } };
-    await createInvitation({ ctx: owner, email: invited.email, role: "member" });
-    await signUp(invited, "10.7.0.4");
+    const { token } = await createInvitation({ ctx: owner, email: invited.email, role: "member" });
+    const squatter = { ...invited, password: "a squatter's password" };
+    expect((await authPost("/sign-up/email", squatter, { address: "10.7.0.5" })).status).toBe(200);
+    expect((await authPost("/sign-up/email", { ...squatter, invitation: "not-the-link" })).status).toBe(200);
+    expect(await db.select().from(users).where(eq(users.email, invited.email))).toEqual([]);
+
+    // The person invited, with the link (the sign-up page sends its token), joins.
+    const joined = await authPost("/sign-up/email", { ...invited, invitation: token }, { address: "10.7.0.4" });
+    expect(joined.status).toBe(200);
     expect(await userIdOf(invited.email)).toMatch(/^usr_/);
+    expect((await signIn(invited, "10.7.0.4")).status).toBe(200);
   });
 
   it("lets exactly one of three simultaneous first sign-ups in with SIGN_UP=invite_only", async () => {
@@ -207,12 +216,12 @@ describe("accounts", () => {
     await db.update(organizations).set({ isDefault: false }).where(eq(organizations.isDefault, true));
     await ensureDefaultOrganization({ ctx: await systemCtx() });
     const t0 = new Date("2026-11-27T10:00:00Z");
-    expect(await maySignUp(db, "First@Example.test", t0)).toBe(true);
-    expect(await maySignUp(db, "other@example.test", new Date(t0.getTime() + 9 * 60_000))).toBe(false);
-    expect(await maySignUp(db, "first@example.test", new Date(t0.getTime() + 9 * 60_000))).toBe(true);
+    expect(await maySignUp(db, "First@Example.test", null, t0)).toBe(true);
+    expect(await maySignUp(db, "other@example.test", null, new Date(t0.getTime() + 9 * 60_000))).toBe(false);
+    expect(await maySignUp(db, "first@example.test", null, new Date(t0.getTime() + 9 * 60_000))).toBe(true);
     // The retry renewed the claim: ten minutes count from it.
-    expect(await maySignUp(db, "other@example.test", new Date(t0.getTime() + 18 * 60_000))).toBe(false);
-    expect(await maySignUp(db, "other@example.test", new Date(t0.getTime() + 20 * 60_000))).toBe(true);
+    expect(await maySignUp(db, "other@example.test", null, new Date(t0.getTime() + 18 * 60_000))).toBe(false);
+    expect(await maySignUp(db, "other@example.test", null, new Date(t0.getTime() + 20 * 60_000))).toBe(true);
   });
 
   it("answers one generic error for a wrong password and for an unknown email", async () => {

@@ -18,9 +18,20 @@ const COPY: Record<Mode, { endpoint: string; submit: string; busy: string }> = {
 /**
  * Sign-in and sign-up, friendly to password managers (autocomplete names, one form, real labels). Sign-in answers one
  * message for any wrong email or password, and sign-up one answer for any address, so the form cannot be used to
- * learn who has an account. `email` is filled in when the page knows it (an invitation's sign-up).
+ * learn who has an account. `email` is filled in when the page knows it (an invitation's sign-up), and `invitation`
+ * (the link's token) goes with the sign-up then.
  */
-export function AuthForm({ mode, next, email }: { mode: Mode; next: string; email?: string }) {
+export function AuthForm({
+  mode,
+  next,
+  email,
+  invitation,
+}: {
+  mode: Mode;
+  next: string;
+  email?: string;
+  invitation?: string;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -35,6 +46,7 @@ export function AuthForm({ mode, next, email }: { mode: Mode; next: string; emai
     const body = Object.fromEntries(
       ["name", "email", "password"].flatMap((k) => (form.has(k) ? [[k, form.get(k)]] : [])),
     );
+    if (mode === "sign-up" && invitation) body.invitation = invitation;
     try {
       const answer = await authPost(copy.endpoint, body);
       if (!answer.ok) {

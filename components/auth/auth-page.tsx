@@ -7,14 +7,15 @@ import { env } from "@/lib/env";
 import { AuthForm } from "./auth-form";
 
 /**
- * The address an invitation was sent to, when the sign-up continues to that invitation's page (its link's holder
- * knows the address already): filled in, so the account is made with the address the invitation expects.
+ * The invitation a sign-up continues to, when its page is where it goes next (its link's holder knows the address
+ * already): the address is filled in, so the account is made with the one the invitation expects, and the link's
+ * token goes with the sign-up, which SIGN_UP=invite_only asks of an invited address (lib/auth/sign-up-policy.ts).
  */
-async function invitedEmail(next: string): Promise<string | undefined> {
+async function invitationOf(next: string): Promise<{ email: string; token: string } | undefined> {
   const token = /^\/invite\/([^/?#]+)$/.exec(next)?.[1];
   if (!token) return undefined;
   const invitation = await openInvitation(token);
-  return invitation?.state === "pending" ? invitation.email : undefined;
+  return invitation?.state === "pending" ? { email: invitation.email, token } : undefined;
 }
 
 /** The sign-in and sign-up pages: someone already signed in goes straight on to where they were going. */
@@ -28,7 +29,7 @@ export async function AuthPage({
   const asked = (await searchParams).next;
   const next = safeNext(typeof asked === "string" ? asked : null);
   if (await currentSession()) redirect(next);
-  const email = mode === "sign-up" ? await invitedEmail(next) : undefined;
+  const invitation = mode === "sign-up" ? await invitationOf(next) : undefined;
   return (
     <Card>
       <CardHeader>
@@ -44,7 +45,7 @@ export async function AuthPage({
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <AuthForm mode={mode} next={next} email={email} />
+        <AuthForm mode={mode} next={next} email={invitation?.email} invitation={invitation?.token} />
       </CardContent>
     </Card>
   );

@@ -148,8 +148,11 @@ function configure(db: Db) {
       user: {
         create: {
           // Refused as FORBIDDEN, which better-auth answers as it answers a taken address.
-          before: async (user) => {
-            if (!(await maySignUp(db, user.email)))
+          // The invitation's token comes in the sign-up's body (components/auth/auth-form.tsx), beside the fields
+          // better-auth reads; under SIGN_UP=invite_only it is what lets an invited address in.
+          before: async (user, ctx) => {
+            const invitation = (ctx?.body as { invitation?: unknown } | undefined)?.invitation;
+            if (!(await maySignUp(db, user.email, typeof invitation === "string" ? invitation : null)))
               throw new APIError("FORBIDDEN", { message: "Sign-up is by invitation." });
           },
           // Its row in the audit log names the sign-up's client (better-auth passes the request's context).

@@ -27,7 +27,8 @@ export interface Invitation {
 
 type Row = typeof invitations.$inferSelect;
 
-const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+/** An invitation's link token as it is stored: only its hash, so the table cannot be read for working links. */
+export const invitationTokenHash = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
 function stateOf(row: Row, now: Date): InvitationState {
   if (row.acceptedAt) return "accepted";
@@ -87,7 +88,7 @@ export async function createInvitation({
         orgId: ctx.org.id,
         email: address,
         role,
-        tokenHash: hashToken(token),
+        tokenHash: invitationTokenHash(token),
         invitedBy: ctx.actor.type === "user" ? ctx.actor.id : null,
         expiresAt: new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000),
         createdAt: now,
@@ -146,7 +147,7 @@ export async function invitationByToken(
     .select({ invitation: invitations, orgName: organizations.name })
     .from(invitations)
     .innerJoin(organizations, eq(organizations.id, invitations.orgId))
-    .where(eq(invitations.tokenHash, hashToken(token)));
+    .where(eq(invitations.tokenHash, invitationTokenHash(token)));
   if (!row) return null;
   return {
     orgName: row.orgName,
@@ -179,7 +180,7 @@ export async function acceptInvitation({
     const [row] = await tx.db
       .select()
       .from(invitations)
-      .where(eq(invitations.tokenHash, hashToken(token)))
+      .where(eq(invitations.tokenHash, invitationTokenHash(token)))
       .for("update");
     if (!row) throw new NotFoundError("This invitation link is not valid.");
     const state = stateOf(row, now);

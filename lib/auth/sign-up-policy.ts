@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { invitations, memberships, organizations } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { env } from "@/lib/env";
+import { invitationTokenHash } from "./invitations";
 
 // A first-account claim whose sign-up never finished (the account was not written) may be taken by another address
 // after this long; the same address may always take it again.
@@ -10,13 +11,20 @@ const CLAIM_STALE_MS = 10 * 60_000;
 
 /**
  * Whether an account may be made for `email` (SIGN_UP, docs/api.md "Accounts and roles"). `open`: always.
- * `invite_only`: for an address with an open invitation (pending, not expired) to any organization, and for the
- * first account, the one that will own the default organization (nobody belongs to it yet). Being the first account
+ * `invite_only`: for an address with an open invitation (pending, not expired) to any organization, by whoever holds
+ * that invitation's link (`invitation`, its token: the sign-up page sends it), and for the first account, the one that
+ * will own the default organization (nobody belongs to it yet). Knowing the invited address is not enough: whoever
+ * signed up with it first would keep the invitee out of the account the invitation was for. Being the first account
  * is a claim written on the default organization's row, one UPDATE: of two simultaneous first sign-ups the second
  * waits on the row lock, then finds the claim taken, so only one gets in (placeNewUser gives the default
  * organization to the claimant only).
  */
-export async function maySignUp(db: DbOrTx, email: string, now = new Date()): Promise<boolean> {
+export async function maySignUp(
+  db: DbOrTx,
+  email: string,
+  invitation: string | null = null,
+  now = new Date(),
+): Promise<boolean> {
   if (env().SIGN_UP === "open") return true;
   const address = email.trim().toLowerCase();
   const [invited] = await db
@@ -24,6 +32,7 @@ export async function maySignUp(db: DbOrTx, email: string, now = new Date()): Pr
     .from(invitations)
     .where(
       and(
+        eq(invitations.tokenHash, invitationTokenHash(invitation ?? "")),
         eq(invitations.email, address),
         isNull(invitations.acceptedAt),
         isNull(invitations.revokedAt),
