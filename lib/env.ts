@@ -20,6 +20,8 @@ const schema = z
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     // How long one attempt to connect to Postgres may take (docs/api.md, "When the database is down").
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(500),
+    // Work in flight this long has the database checked on a connection of its own (lib/db/stall-watch.ts); 0: never.
+    DATABASE_STALL_MS: z.coerce.number().int().min(0).max(60_000).default(500),
     // Benches only (bench/profile.ts): every statement's SQL text, never its parameters, appended to this file.
     DATABASE_STATEMENT_LOG: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default("./.data"),

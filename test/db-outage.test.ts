@@ -17,6 +17,8 @@ const WORKERS = 8;
 process.env.RATE_LIMIT_PER_MINUTE = "1000000";
 // The promise holds at the service's own connect timeout, not the longer one test/setup.ts gives other files.
 delete process.env.DATABASE_CONNECT_TIMEOUT_MS;
+// The watch over work in flight, at its default (test/setup.ts turns it off for every other file).
+delete process.env.DATABASE_STALL_MS;
 
 let relay: TcpRelay | null = null;
 if (process.env.DATABASE_URL) {

@@ -10,6 +10,10 @@ process.env.ENCRYPTION_KEY ??= "a".repeat(64);
 // that is up can take longer than that, and a test about something else would meet a 503. The files about outages
 // set the service's default back (test/db-outage.test.ts); child processes inherit this with the rest of the env.
 process.env.DATABASE_CONNECT_TIMEOUT_MS ??= "5000";
+// The watch over work in flight (lib/db/stall-watch.ts) runs on real time, and the files that fake setTimeout move
+// the driver's timers far ahead of it: a check's connection attempt then "times out" at once, and the pool is given
+// up on under a test about something else. It is off here; the file about outages turns it back on.
+process.env.DATABASE_STALL_MS ??= "0";
 
 // Each test file gets a database of its own, a copy of the one migrated database of the run (test/global-setup.ts),
 // so the file skips the migrations. A file that opens a fresh database instead (a folder on disk) deletes

@@ -29,10 +29,9 @@ const BACKOFF_S = 0.05;
 // While the database is unreachable the circuit asks it again this often: requests succeed again within about
 // this long (plus one connection) of its return.
 const PROBE_EVERY_MS = 200;
-// Work in flight this long has the database checked on a connection of its own (stall-watch.ts), at most once a
-// second; the check gives up a little after the connect timeout. A peer gone silent mid-query is noticed within about
-// STALL_MS + the connect timeout.
-const STALL_MS = 500;
+// Work in flight DATABASE_STALL_MS has the database checked on a connection of its own (stall-watch.ts), at most once
+// a second; the check gives up a little after the connect timeout. A peer gone silent mid-query is noticed within
+// about DATABASE_STALL_MS + the connect timeout.
 const CHECK_EVERY_MS = 1_000;
 const CHECK_GRACE_MS = 250;
 
@@ -41,6 +40,7 @@ const g = globalThis as unknown as { __shipwellDb?: Promise<Handle> };
 async function open(): Promise<Handle> {
   if (isBuildPhase()) throw new Error("The database is not opened during the build.");
   const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_LOG } = env();
+  const { DATABASE_STALL_MS } = env();
   // Benches only: one line per statement sent (its text, no parameters), written before the next one is built, so a
   // bench that sends one request at a time can count each request's statements.
   const logStatement = DATABASE_STATEMENT_LOG
@@ -78,7 +78,7 @@ async function open(): Promise<Handle> {
           : log().info({ msg: "database reachable again" }),
     });
     const watch = new StallWatch({
-      stallMs: STALL_MS,
+      stallMs: DATABASE_STALL_MS,
       checkEveryMs: CHECK_EVERY_MS,
       check: () =>
         checkAlone(
@@ -107,7 +107,9 @@ async function open(): Promise<Handle> {
     });
     registerCircuit(circuit);
     handle = {
-      db: drizzle(guardedSql({ pool: () => sql, circuit, watch }), { schema }) as unknown as Db,
+      db: drizzle(guardedSql({ pool: () => sql, circuit, watch: DATABASE_STALL_MS > 0 ? watch : null }), {
+        schema,
+      }) as unknown as Db,
       engine: "postgres",
       close: () => {
         circuit.stop();

@@ -89,4 +89,16 @@ describe("the pool drizzle is given", () => {
     expect(sql.options).toBe(second.sql.options);
     expect(track).toHaveBeenCalledTimes(4);
   });
+
+  it("without a watch (DATABASE_STALL_MS=0), still answers and tells the circuit", async () => {
+    const { sql: pool } = fakeSql(async () => [["plain"]]);
+    const c = circuit();
+    const sql = guardedSql({ pool: () => pool, circuit: c, watch: null });
+    expect(await sql.unsafe("select 1")).toEqual([["plain"]]);
+    const down = fakeSql(async () => {
+      throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    });
+    await expect(guardedSql({ pool: () => down.sql, circuit: c, watch: null }).unsafe("select 1")).rejects.toThrow();
+    expect(c.isOpen).toBe(true);
+  });
 });

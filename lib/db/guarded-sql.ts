@@ -6,7 +6,8 @@ export interface GuardedSqlOptions {
   /** The pool new work goes to: client.ts replaces it when its connections are given up on (stall-watch.ts). */
   pool: () => Sql;
   circuit: DatabaseCircuit;
-  watch: StallWatch;
+  /** Sees the work in flight; null when DATABASE_STALL_MS turns the watch off. */
+  watch: StallWatch | null;
 }
 
 /**
@@ -18,7 +19,7 @@ export interface GuardedSqlOptions {
  */
 export function guardedSql({ pool, circuit, watch }: GuardedSqlOptions): Sql {
   const observed = <T>(promise: PromiseLike<T>): Promise<T> =>
-    watch.track(promise).catch((err: unknown) => {
+    (watch ? watch.track(promise) : Promise.resolve(promise)).catch((err: unknown) => {
       circuit.observe(err);
       throw err;
     });
