@@ -42,12 +42,15 @@ const routeOf = (pathname: string) =>
     .replace(/\/{2,}/g, "/")
     .replace(/(.)\/+$/, "$1");
 
+/** A refusal of ours, in better-auth's error shape, which the dashboard's forms already read. */
+function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ code, message }, { status, headers: { ...headers, "Cache-Control": "no-store" } });
+}
+
 function tooMany(retryAfterSeconds: number): Response {
-  // better-auth's error shape, which the sign-in form already reads.
-  return Response.json(
-    { code: "RATE_LIMITED", message: `Too many attempts. Try again in ${retryAfterSeconds} s.` },
-    { status: 429, headers: { "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" } },
-  );
+  return refusal(429, "RATE_LIMITED", `Too many attempts. Try again in ${retryAfterSeconds} s.`, {
+    "Retry-After": String(retryAfterSeconds),
+  });
 }
 
 async function emailOf(req: Request): Promise<string | null> {
@@ -77,13 +80,6 @@ async function accountOf(req: Request, route: string): Promise<string | null> {
 const isJson = (req: Request) =>
   (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
 
-function notJson(): Response {
-  return Response.json(
-    { code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the body as application/json." },
-    { status: 415, headers: { "Cache-Control": "no-store" } },
-  );
-}
-
 /** The input rules every /v1 body keeps (docs/api.md, "Requests"), in better-auth's error shape; null when kept. */
 async function bodyProblem(req: Request): Promise<Response | null> {
   let body: unknown;
@@ -94,10 +90,7 @@ async function bodyProblem(req: Request): Promise<Response | null> {
   }
   const [first] = rawInputProblems(body);
   if (!first) return null;
-  return Response.json(
-    { code: "VALIDATION_ERROR", message: first.field ? `${first.field} ${first.message}` : first.message },
-    { status: 400, headers: { "Cache-Control": "no-store" } },
-  );
+  return refusal(400, "VALIDATION_ERROR", first.field ? `${first.field} ${first.message}` : first.message);
 }
 
 // An account call's body is a few fields; better-auth would read any size, before anyone is known.
@@ -140,13 +133,10 @@ export async function authEndpoint(incoming: Request): Promise<Response> {
 async function answer(incoming: Request, requestId: string): Promise<Response> {
   const req = await bounded(incoming, requestId);
   if (!req)
-    return Response.json(
-      { code: "PAYLOAD_TOO_LARGE", message: `The request body is larger than ${MAX_AUTH_BODY_BYTES / 1024} KiB.` },
-      { status: 413, headers: { "Cache-Control": "no-store" } },
-    );
+    return refusal(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_AUTH_BODY_BYTES / 1024} KiB.`);
   const route = routeOf(new URL(req.url).pathname);
   if (req.method === "POST" && LIMITED.has(route)) {
-    if (!isJson(req)) return notJson();
+    if (!isJson(req)) return refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json.");
     const perMinute = env().SIGN_IN_RATE_LIMIT_PER_MINUTE;
     const byAddr = await byAddress.admit(clientAddress(req), perMinute);
     if (!byAddr.allowed) return tooMany(byAddr.retryAfterSeconds);
@@ -234,10 +224,9 @@ async function auditSignIn(db: Db, email: string, req: Request, response: Respon
 }
 
 function databaseDown(): Response {
-  return Response.json(
-    { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Try again shortly." },
-    { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } },
-  );
+  return refusal(503, "UNAVAILABLE", "The service is temporarily unavailable. Try again shortly.", {
+    "Retry-After": "5",
+  });
 }
 
 /** Shares the sign-in buckets with the other instances (lib/start-server.ts, on Postgres). */
