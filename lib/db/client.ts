@@ -39,8 +39,8 @@ const g = globalThis as unknown as { __shipwellDb?: Promise<Handle> };
 
 async function open(): Promise<Handle> {
   if (isBuildPhase()) throw new Error("The database is not opened during the build.");
-  const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_LOG } = env();
-  const { DATABASE_STALL_MS } = env();
+  const { DATABASE_URL, DATA_DIR, DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STALL_MS } = env();
+  const { DATABASE_STATEMENT_LOG } = env();
   // Benches only: one line per statement sent (its text, no parameters), written before the next one is built, so a
   // bench that sends one request at a time can count each request's statements.
   const logStatement = DATABASE_STATEMENT_LOG
@@ -77,43 +77,47 @@ async function open(): Promise<Handle> {
           ? log().error({ msg: "database unreachable; answering 503 until a probe reaches it" })
           : log().info({ msg: "database reachable again" }),
     });
-    const watch = new StallWatch({
-      stallMs: DATABASE_STALL_MS,
-      checkEveryMs: CHECK_EVERY_MS,
-      check: () =>
-        checkAlone(
-          () =>
-            postgres(DATABASE_URL, {
-              max: 1,
-              connect_timeout: options.connect_timeout,
-              fetch_types: false,
-              onnotice: () => {},
-            }),
-          DATABASE_CONNECT_TIMEOUT_MS + CHECK_GRACE_MS,
-        ),
-      onUnreachable: (err) => {
-        circuit.observe(err);
-        // The pool's connections may be the stalled ones, and nothing would ever fail them: new work goes to a new
-        // pool, and ending the old one at once fails every query it holds (CONNECTION_DESTROYED, answered 503).
-        const stalled = sql;
-        sql = postgres(DATABASE_URL, options);
-        // drizzle set its parsers and serializers (dates as text) on the first pool's options when it was given it.
-        Object.assign(sql.options.parsers, stalled.options.parsers);
-        Object.assign(sql.options.serializers, stalled.options.serializers);
-        watch.forget();
-        void stalled.end({ timeout: 0 }).catch(() => {});
-        log().error({ msg: "database pool given up on: work in flight stalled and a check could not reach it" });
-      },
-    });
+    // DATABASE_STALL_MS=0: no watch, and work in flight is only the pool's business.
+    const watch: StallWatch | null =
+      DATABASE_STALL_MS === 0
+        ? null
+        : new StallWatch({
+            stallMs: DATABASE_STALL_MS,
+            checkEveryMs: CHECK_EVERY_MS,
+            check: () =>
+              checkAlone(
+                () =>
+                  postgres(DATABASE_URL, {
+                    max: 1,
+                    connect_timeout: options.connect_timeout,
+                    fetch_types: false,
+                    onnotice: () => {},
+                  }),
+                DATABASE_CONNECT_TIMEOUT_MS + CHECK_GRACE_MS,
+              ),
+            onUnreachable: (err) => {
+              circuit.observe(err);
+              // The pool's connections may be the stalled ones, and nothing would ever fail them: new work goes to a new
+              // pool, and ending the old one at once fails every query it holds (CONNECTION_DESTROYED, answered 503).
+              const stalled = sql;
+              sql = postgres(DATABASE_URL, options);
+              // drizzle set its parsers and serializers (dates as text) on the first pool's options when it was given it.
+              Object.assign(sql.options.parsers, stalled.options.parsers);
+              Object.assign(sql.options.serializers, stalled.options.serializers);
+              watch?.forget();
+              void stalled.end({ timeout: 0 }).catch(() => {});
+              log().error({ msg: "database pool given up on: work in flight stalled and a check could not reach it" });
+            },
+          });
     registerCircuit(circuit);
     handle = {
-      db: drizzle(guardedSql({ pool: () => sql, circuit, watch: DATABASE_STALL_MS > 0 ? watch : null }), {
+      db: drizzle(guardedSql({ pool: () => sql, circuit, watch }), {
         schema,
       }) as unknown as Db,
       engine: "postgres",
       close: () => {
         circuit.stop();
-        watch.stop();
+        watch?.stop();
         unregisterCircuit(circuit);
         return sql.end({ timeout: 5 });
       },
