@@ -100,29 +100,26 @@ describe("a connection's shared pace", () => {
     const { getDb } = await import("@/lib/db/client");
     const { paceShared } = await import("@/lib/connections/pace");
     const real = await getDb();
-    // Every statement 40 ms each way, as a managed database across a network: more than the tolerance in all.
+    // Every statement 100 ms each way, as a database across a long network path: each half more than the tolerance.
     const far = new Proxy(real, {
       get(target, prop, receiver) {
         if (prop !== "execute") return Reflect.get(target, prop, receiver);
         return async (query: unknown) => {
-          await new Promise((resolve) => setTimeout(resolve, 40));
+          await new Promise((resolve) => setTimeout(resolve, 100));
           const result = await target.execute(query as Parameters<typeof target.execute>[0]);
-          await new Promise((resolve) => setTimeout(resolve, 40));
+          await new Promise((resolve) => setTimeout(resolve, 100));
           return result;
         };
       },
     });
-    const key = `batch:far-${Date.now()}`;
-    const lasts: number[] = [];
-    const began = performance.now();
-    await Promise.all(
-      Array.from({ length: 6 }, () =>
-        paceShared(far, key, 20, { last: async () => void lasts.push(performance.now() - began) }),
-      ),
-    );
-    // One slot each (a retake would run `last` again), so six calls take about six spacings and a round trip.
-    expect(lasts).toHaveLength(6);
-    expect(performance.now() - began).toBeLessThan(2_000);
+    // Each call on a key of its own, idle, so its slot is the database's now (plus the answer's way back). Counting
+    // the way back as lateness, every call would retake its slot ten times and run `last` eleven times.
+    let lasts = 0;
+    for (let k = 0; k < 4; k++) {
+      await paceShared(far, `batch:far-${k}-${Date.now()}`, 20, { last: async () => void lasts++ });
+    }
+    // The first call may learn the way back by one retake; a slow machine may add one more.
+    expect(lasts).toBeLessThanOrEqual(6);
   });
 
   it("does not wait for a slot further off than withinMs, but spends it", async () => {

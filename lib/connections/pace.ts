@@ -39,8 +39,9 @@ export interface PaceSteps {
  * - One statement takes the next free slot (the later of the stored one and now, by the database's clock) and moves
  *   it on by one spacing; the caller waits until its slot. Several instances working one batch (docs/architecture.md,
  *   "Batches") together stay within the budget, where a pacer per process let each spend all of it.
- * - The slot is placed on this process's clock by the database's clock (dbClock below), so the statement's own round
- *   trip is not lateness; only the time a call starts after its slot is.
+ * - The slot is placed on this process's clock by the database's clock (dbClock below), and a slot on an idle key is
+ *   the database's now plus the answer's trip back to this process (as last measured), so neither half of the
+ *   statement's round trip is lateness; only the time a call starts after its slot is.
  * - A caller that would start more than PACE_TOLERANCE_MS after its slot (a busy process, a slow `last`) would start
  *   beside the calls of later slots; it undoes `last` and takes a new slot instead.
  * - A slot taken and then given up (a late caller, a cancelled batch) is spent, never lent back.
@@ -93,22 +94,34 @@ async function sleepUntil(at: number): Promise<void> {
   }
 }
 
-/** The next free slot, on this process's clock (now()). */
+/**
+ * The next free slot, on this process's clock (now()). No sooner than the database's now plus `answerMs`: a slot that
+ * is the database's now has passed by the time its answer arrives, and against a database farther away than the
+ * tolerance every call on an idle key would wake late, retake, and be late again.
+ */
 async function takeSlot(db: DbOrTx, key: string, spacingMs: number): Promise<number> {
   const sent = now();
   const [slot] = rowsOf<{ slot_ms: number; now_ms: number }>(
     await db.execute(sql`
       insert into ${carrierPacing} as p (key, next_at)
-      values (${key}, clock_timestamp() + ${spacingMs}::float8 * interval '1 millisecond')
+      values (${key}, clock_timestamp() + (${answerMs}::float8 + ${spacingMs}::float8) * interval '1 millisecond')
       on conflict (key) do update
-        set next_at = greatest(p.next_at, clock_timestamp()) + ${spacingMs}::float8 * interval '1 millisecond'
+        set next_at = greatest(p.next_at, clock_timestamp() + ${answerMs}::float8 * interval '1 millisecond')
+          + ${spacingMs}::float8 * interval '1 millisecond'
       returning (extract(epoch from p.next_at) * 1000 - ${spacingMs}::float8)::float8 as slot_ms,
         (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms
     `),
   );
   const received = now();
-  return Number(slot!.slot_ms) - dbClock.offset(Number(slot!.now_ms), sent, received);
+  const offset = dbClock.offset(Number(slot!.now_ms), sent, received);
+  // The answer's trip back: from the database reading its clock to this process having the answer. A queue for a
+  // connection comes before the reading, so it does not count; a process busy as the answer came does, once.
+  answerMs = Math.max(0, received - (Number(slot!.now_ms) - offset));
+  return Number(slot!.slot_ms) - offset;
 }
+
+/** The last statement's answer trip (takeSlot): how far ahead of the database's now a slot on an idle key is put. */
+let answerMs = 0;
 
 /**
  * The database's clock less this process's, as NTP reads it: the database read its clock between `sent` and
