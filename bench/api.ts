@@ -163,9 +163,10 @@ async function main() {
       rows.push(medianRow(trivial), medianRow(rates));
       const throughput = trivial.map((t, i) => rates[i]!.rps / t.rps);
       const p99 = trivial.map((t, i) => rates[i]!.p99 / Math.max(1, t.p99));
+      const byRound = throughput.map((r) => r.toFixed(2)).join(" ");
       ratios.push(
         `rates/trivial at concurrency ${c}: throughput ${median(throughput).toFixed(2)}, p99 ${median(p99).toFixed(2)}` +
-          ` (goal: ≥ 0.80, ≤ 1.50; median of ${ROUNDS} rounds, throughput by round ${throughput.map((r) => r.toFixed(2)).join(" ")})`,
+          ` (goal: ≥ 0.80, ≤ 1.50; median of ${ROUNDS} rounds, throughput by round ${byRound})`,
       );
     }
     const quoted: string[] = [];

@@ -24,7 +24,8 @@ interface Handle {
   close: () => Promise<void>;
 }
 
-// Postgres only (docs/api.md, "When the database is down"). A pooled connection that failed is tried again no sooner than this.
+// Postgres only (docs/api.md, "When the database is down"). A pooled connection that failed is tried again no sooner
+// than this.
 const BACKOFF_S = 0.05;
 // While the database is unreachable the circuit asks it again this often: requests succeed again within about
 // this long (plus one connection) of its return.
@@ -97,11 +98,13 @@ async function open(): Promise<Handle> {
               ),
             onUnreachable: (err) => {
               circuit.observe(err);
-              // The pool's connections may be the stalled ones, and nothing would ever fail them: new work goes to a new
-              // pool, and ending the old one at once fails every query it holds (CONNECTION_DESTROYED, answered 503).
+              // The pool's connections may be the stalled ones, and nothing would ever fail them: new work goes to a
+              // new pool, and ending the old one at once fails every query it holds (CONNECTION_DESTROYED, answered
+              // 503).
               const stalled = sql;
               sql = postgres(DATABASE_URL, options);
-              // drizzle set its parsers and serializers (dates as text) on the first pool's options when it was given it.
+              // drizzle set its parsers and serializers (dates as text) on the first pool's options when it was given
+              // it.
               Object.assign(sql.options.parsers, stalled.options.parsers);
               Object.assign(sql.options.serializers, stalled.options.serializers);
               watch?.forget();
@@ -111,9 +114,7 @@ async function open(): Promise<Handle> {
           });
     registerCircuit(circuit);
     handle = {
-      db: drizzle(guardedSql({ pool: () => sql, circuit, watch }), {
-        schema,
-      }) as unknown as Db,
+      db: drizzle(guardedSql({ pool: () => sql, circuit, watch }), { schema }) as unknown as Db,
       engine: "postgres",
       close: () => {
         circuit.stop();
