@@ -27,20 +27,22 @@ export async function maySignUp(
 ): Promise<boolean> {
   if (env().SIGN_UP === "open") return true;
   const address = email.trim().toLowerCase();
-  const [invited] = await db
-    .select({ one: sql`1` })
-    .from(invitations)
-    .where(
-      and(
-        eq(invitations.tokenHash, invitationTokenHash(invitation ?? "")),
-        eq(invitations.email, address),
-        isNull(invitations.acceptedAt),
-        isNull(invitations.revokedAt),
-        gt(invitations.expiresAt, now),
-      ),
-    )
-    .limit(1);
-  if (invited) return true;
+  if (invitation !== null) {
+    const [invited] = await db
+      .select({ one: sql`1` })
+      .from(invitations)
+      .where(
+        and(
+          eq(invitations.tokenHash, invitationTokenHash(invitation)),
+          eq(invitations.email, address),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+          gt(invitations.expiresAt, now),
+        ),
+      )
+      .limit(1);
+    if (invited) return true;
+  }
   const claimed = await db
     .update(organizations)
     .set({ firstOwnerEmail: address, firstOwnerClaimedAt: now })
