@@ -291,6 +291,30 @@ describe("accounts", () => {
     expect(row!.name).toBe("Nora Null");
   });
 
+  it("reads a body that starts with a byte-order mark as better-auth does: its NUL refused, its email counted", async () => {
+    const account = newAccount("Bo Mark");
+    const cookie = await signUp(account, "10.6.3.1");
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      authEndpoint(
+        new Request(`${ORIGIN}/api/auth${path}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: ORIGIN, "X-Forwarded-For": "10.6.3.2", ...headers },
+          body: "\ufeff" + JSON.stringify(body),
+        }),
+      );
+    const named = await post("/update-user", { name: "a\u0000b" }, { Cookie: cookie });
+    expect(named.status).toBe(400);
+    expect((await named.json()).code).toBe("VALIDATION_ERROR");
+    // The account's hourly budget (20) is spent by such attempts too, from many addresses, written in any case.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => void vi.useRealTimers());
+    const wrong = { email: ` ${account.email.toUpperCase()} `, password: "wrong password!" };
+    let last = 0;
+    for (let i = 0; i < 21; i++)
+      last = (await post("/sign-in/email", wrong, { "X-Forwarded-For": `10.6.4.${i}` })).status;
+    expect(last).toBe(429);
+  }, 30_000);
+
   it("keeps a name to 200 characters at sign-up and on update, and answers a taken email alike", async () => {
     const account = newAccount("Lena Long");
     const cookie = await signUp(account, "10.6.2.1");

@@ -53,19 +53,16 @@ function tooMany(retryAfterSeconds: number): Response {
   });
 }
 
-async function emailOf(req: Request): Promise<string | null> {
-  try {
-    const body = (await req.clone().json()) as { email?: unknown };
-    return typeof body.email === "string" ? body.email.trim().toLowerCase().slice(0, 254) : null;
-  } catch {
-    return null;
-  }
+/** The email a JSON body names, trimmed and lower-cased; null when it names none. */
+function emailOf(body: unknown): string | null {
+  const email = (body as { email?: unknown } | undefined)?.email;
+  return typeof email === "string" ? email.trim().toLowerCase().slice(0, 254) : null;
 }
 
 /** Whose password an attempt tries: the email a sign-in names, else the session it is made in (hashed: never kept). */
-async function accountOf(req: Request, route: string): Promise<string | null> {
+function accountOf(req: Request, body: unknown, route: string): string | null {
   if (route.endsWith("/sign-in/email")) {
-    const email = await emailOf(req);
+    const email = emailOf(body);
     return email ? `email:${email}` : null;
   }
   const token = sessionCookieValue(req.headers.get("cookie"));
@@ -81,16 +78,21 @@ const isJson = (req: Request) =>
   (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
 
 /** The input rules every /v1 body keeps (docs/api.md, "Requests"), in better-auth's error shape; null when kept. */
-async function bodyProblem(req: Request): Promise<Response | null> {
-  let body: unknown;
-  try {
-    body = await req.clone().json();
-  } catch {
-    return null; // not JSON: better-auth answers that itself
-  }
+function bodyProblem(body: unknown): Response | null {
   const [first] = rawInputProblems(body);
   if (!first) return null;
   return refusal(400, "VALIDATION_ERROR", first.field ? `${first.field} ${first.message}` : first.message);
+}
+
+/** A JSON body's value, parsed once for the limits, the input rules and the audit; undefined when it is not JSON. */
+function parsed(req: Request, bytes: Uint8Array): unknown {
+  if (!isJson(req) || bytes.byteLength === 0) return undefined;
+  try {
+    // TextDecoder drops a byte-order mark, as better-auth's own reading (Request.json) does.
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  } catch {
+    return undefined; // better-auth answers that itself
+  }
 }
 
 // An account call's body is a few fields; better-auth would read any size, before anyone is known.
@@ -98,21 +100,22 @@ const MAX_AUTH_BODY_BYTES = 64 * 1024;
 
 /**
  * The request with its body read, within MAX_AUTH_BODY_BYTES, and its request id in `X-Request-ID` (where
- * better-auth's hooks read it for the audit rows they write); null when the body is larger.
+ * better-auth's hooks read it for the audit rows they write), with the body's JSON value; null when the body is larger.
  */
-async function bounded(req: Request, requestId: string): Promise<Request | null> {
-  if (req.method !== "POST") return req;
+async function bounded(req: Request, requestId: string): Promise<{ req: Request; body: unknown } | null> {
+  if (req.method !== "POST") return { req, body: undefined };
   try {
-    const body = await readBytes(req, MAX_AUTH_BODY_BYTES);
+    const bytes = await readBytes(req, MAX_AUTH_BODY_BYTES);
     const headers = new Headers(req.headers);
     headers.set("x-request-id", requestId);
     // No body stays no body: better-auth reads an empty one as JSON that does not parse.
-    return new Request(req.url, {
+    const copy = new Request(req.url, {
       method: req.method,
       headers,
-      body: body.byteLength > 0 ? Buffer.from(body) : null,
+      body: bytes.byteLength > 0 ? Buffer.from(bytes) : null,
       signal: req.signal,
     });
+    return { req: copy, body: parsed(req, bytes) };
   } catch (err) {
     if (err instanceof ApiError && err.code === "payload_too_large") return null;
     throw err;
@@ -131,16 +134,17 @@ export async function authEndpoint(incoming: Request): Promise<Response> {
 }
 
 async function answer(incoming: Request, requestId: string): Promise<Response> {
-  const req = await bounded(incoming, requestId);
-  if (!req)
+  const read = await bounded(incoming, requestId);
+  if (!read)
     return refusal(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_AUTH_BODY_BYTES / 1024} KiB.`);
+  const { req, body } = read;
   const route = routeOf(new URL(req.url).pathname);
   if (req.method === "POST" && LIMITED.has(route)) {
     if (!isJson(req)) return refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json.");
     const perMinute = env().SIGN_IN_RATE_LIMIT_PER_MINUTE;
     const byAddr = await byAddress.admit(clientAddress(req), perMinute);
     if (!byAddr.allowed) return tooMany(byAddr.retryAfterSeconds);
-    const account = route.endsWith("/sign-up/email") ? null : await accountOf(req, route);
+    const account = route.endsWith("/sign-up/email") ? null : accountOf(req, body, route);
     if (account) {
       const decision = await byAccount.admit(account, env().SIGN_IN_RATE_LIMIT_PER_EMAIL_HOUR, 3_600_000);
       if (!decision.allowed) {
@@ -150,13 +154,12 @@ async function answer(incoming: Request, requestId: string): Promise<Response> {
     }
   }
   // better-auth stores a name as sent: a NUL Postgres cannot hold, or a body nested deeper than its stack, was a 500.
-  const problem = req.method === "POST" && isJson(req) ? await bodyProblem(req) : null;
+  const problem = body === undefined ? null : bodyProblem(body);
   if (problem) return problem;
   // While the database is known to be away, better-auth is not asked: it would fail, and log the failed query with
   // its parameters (an email address).
   if (isDatabaseDown()) return databaseDown();
-  // Read before better-auth consumes the body.
-  const signingIn = req.method === "POST" && route === SIGN_IN ? await emailOf(req) : null;
+  const signingIn = req.method === "POST" && route === SIGN_IN ? emailOf(body) : null;
   let db: Db;
   let answered: Response;
   try {
