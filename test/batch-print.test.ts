@@ -1,10 +1,11 @@
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as listBatches, POST as createBatch } from "@/app/v1/batches/route";
 import { GET as getBatch } from "@/app/v1/batches/[id]/route";
 import { POST as purchase } from "@/app/v1/batches/[id]/purchase/route";
 import { POST as retry } from "@/app/v1/batches/[id]/retry/route";
 import { POST as cancel } from "@/app/v1/batches/[id]/cancel/route";
+import { POST as cancelShipment } from "@/app/v1/shipments/[id]/cancel/route";
 import { GET as labelsPdf } from "@/app/v1/batches/[id]/labels.pdf/route";
 import { GET as labelsZpl } from "@/app/v1/batches/[id]/labels.zpl/route";
 import { runBatch } from "@/lib/batches/run-batch";
@@ -130,6 +131,63 @@ describe("a print run from selected shipments (issue 33)", () => {
         expect(res.status).toBe(404);
       }
       expect((await call(listBatches, "GET", "/v1/batches", { key: b.key })).body.count).toBe(0);
+    },
+  );
+
+  it(
+    "withholds a label voided after the run was made, as the shipment's own label is, and says so per line",
+    { timeout: 120_000 },
+    async () => {
+      const { key } = await makeOrg();
+      const voided = await bought(key, { label_type: "ZPL" });
+      const unsettled = await bought(key);
+      const kept = await bought(key);
+      const zplKept = await bought(key, { label_type: "ZPL" });
+      const created = await call(createBatch, "POST", "/v1/batches", {
+        key,
+        body: { kind: "print", shipment_ids: [voided, unsettled, kept, zplKept] },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.id as string;
+      // A clerk voids one label; the void of another lost the carrier's answer (docs/api.md, "When an answer is lost").
+      const cancelled = await call(cancelShipment, "POST", `/v1/shipments/${voided}/cancel`, {
+        key,
+        params: { id: voided },
+      });
+      expect(cancelled.body.status).toBe("cancelled");
+      const attempt = {
+        started_at: "2026-01-01 00:00:00.000000+00:00",
+        settled_by: "2026-01-01 00:05:00.000000+00:00",
+      };
+      await (
+        await getDb()
+      )
+        .update(shipments)
+        .set({ meta: sql`${shipments.meta} || ${JSON.stringify({ cancel_attempt: attempt })}::jsonb` })
+        .where(eq(shipments.id, unsettled));
+
+      const asKey = { key, params: { id } };
+      const pdf = await labelsPdf(
+        new Request(`http://localhost/v1/batches/${id}/labels.pdf`, { headers: { Authorization: `Token ${key}` } }),
+        { params: Promise.resolve({ id }) },
+      );
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers.get("shipwell-not-included")).toBe(
+        "1: the shipment is cancelled and its label voided; " +
+          "2: a cancellation's outcome is not recorded: the label may be voided; " +
+          "4: a ZPL label cannot be drawn in a PDF; download labels.zpl",
+      );
+      expect(await pdfPageLines(new Uint8Array(await pdf.arrayBuffer()))).toHaveLength(1);
+      const zpl = await call(labelsZpl, "GET", `/v1/batches/${id}/labels.zpl`, asKey);
+      expect(zpl.status).toBe(200);
+      // Only the ZPL label still on offer: one label, not the voided one's.
+      expect(String(zpl.body).match(/\^XA/g)).toHaveLength(1);
+      expect(zpl.headers.get("shipwell-not-included")).toMatch(
+        /^1: the shipment is cancelled and its label voided; 2: /,
+      );
+      // The rows keep their places: the run still has four bought rows in one part.
+      const got = await call(getBatch, "GET", `/v1/batches/${id}`, asKey);
+      expect(got.body.counts.purchased).toBe(4);
     },
   );
 });

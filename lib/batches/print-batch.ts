@@ -10,6 +10,7 @@ import { pdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 import { twoPerSheet } from "@/lib/labels/sheet";
 import type { BatchPrintQuery } from "@/lib/schemas/batch";
+import { labelOnOffer } from "@/lib/shipments/outcome-unknown";
 import { findBatch } from "./manage-batch";
 
 /** Labels per file: a part of a print run (docs/api.md, "Batches"). */
@@ -24,7 +25,11 @@ export interface PrintFile {
   parts: number;
 }
 
-/** The bought rows of a batch in CSV order, with their labels, for part `part` (100 labels each). */
+/**
+ * The bought rows of a batch in CSV order, with their labels, for part `part` (100 labels each). A row keeps its place
+ * in its part once its label is voided (the parts stay the same files), but the label is withheld, as
+ * GET /v1/shipments/{id}/label withholds it: a batch's file must not print a label that must not ship.
+ */
 async function partRows(ctx: DomainContext, batchId: string, part: number) {
   const bought = await ctx.db
     .select({ line: batchRows.line, shipmentId: batchRows.shipmentId })
@@ -36,19 +41,40 @@ async function partRows(ctx: DomainContext, batchId: string, part: number) {
   if (part > parts) throw new ValidationError(`must be 1 to ${parts}: the batch has ${bought.length} labels`, "part");
   const slice = bought.slice((part - 1) * LABELS_PER_PART, part * LABELS_PER_PART);
   const files = await ctx.db
-    .select({ shipmentId: labels.shipmentId, type: labels.type, content: labels.content })
-    .from(labels)
+    .select({
+      shipmentId: shipments.id,
+      status: shipments.status,
+      meta: shipments.meta,
+      type: labels.type,
+      content: labels.content,
+    })
+    .from(shipments)
+    .leftJoin(labels, and(eq(labels.orgId, ctx.org.id), eq(labels.shipmentId, shipments.id)))
     .where(
       and(
-        eq(labels.orgId, ctx.org.id),
+        eq(shipments.orgId, ctx.org.id),
         inArray(
-          labels.shipmentId,
+          shipments.id,
           slice.map((r) => r.shipmentId),
         ),
       ),
     );
   const byShipment = new Map(files.map((f) => [f.shipmentId, f]));
-  return { parts, rows: slice.map((r) => ({ ...r, label: byShipment.get(r.shipmentId) ?? null })) };
+  return {
+    parts,
+    rows: slice.map((r) => {
+      const file = byShipment.get(r.shipmentId);
+      const label = file?.type && file.content ? { type: file.type, content: file.content } : null;
+      return { ...r, label, withheld: file ? withheld(file) : null };
+    }),
+  };
+}
+
+/** Why a bought row's label is not handed out, or null when it is on offer (lib/shipments/get-label.ts). */
+function withheld(row: Parameters<typeof labelOnOffer>[0]): string | null {
+  if (row.status === "cancelled") return "the shipment is cancelled and its label voided";
+  if (!labelOnOffer(row)) return "a cancellation's outcome is not recorded: the label may be voided";
+  return null;
 }
 
 /**
@@ -75,7 +101,9 @@ export async function batchLabelsPdf({
   const notIncluded: PrintFile["notIncluded"] = [];
   for (const row of rows) {
     const label = row.label;
-    if (!label) {
+    if (row.withheld) {
+      notIncluded.push({ line: row.line, reason: row.withheld });
+    } else if (!label) {
       notIncluded.push({ line: row.line, reason: "the label file is missing" });
     } else if (label.type === "PDF" && isPdf(label.content)) {
       try {
@@ -128,7 +156,8 @@ export async function batchLabelsZpl({
   const chunks: Buffer[] = [];
   const notIncluded: PrintFile["notIncluded"] = [];
   for (const row of rows) {
-    if (row.label?.type === "ZPL") chunks.push(Buffer.from(row.label.content), Buffer.from("\n"));
+    if (row.withheld) notIncluded.push({ line: row.line, reason: row.withheld });
+    else if (row.label?.type === "ZPL") chunks.push(Buffer.from(row.label.content), Buffer.from("\n"));
     else
       notIncluded.push({
         line: row.line,
