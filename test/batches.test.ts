@@ -8,7 +8,7 @@ import { GET as labelsPdfRoute } from "@/app/v1/batches/[id]/labels.pdf/route";
 import { GET as packingListRoute } from "@/app/v1/batches/[id]/packing-list.pdf/route";
 import { runBatch } from "@/lib/batches/run-batch";
 import { getDb } from "@/lib/db/client";
-import { batchRows, carrierLedger, events, shipments } from "@/lib/db/schema";
+import { batchRows, batches, carrierLedger, events, shipments } from "@/lib/db/schema";
 import { pdfLib } from "@/lib/labels/pdf-lib";
 import { BROKEN_LINES, batchCsv } from "./batch-csv";
 import { addSandbox, usShipper } from "./factories";
@@ -18,13 +18,13 @@ import { call, makeOrg, systemCtx } from "./helpers";
 const shipper = usShipper;
 
 /** POST /v1/batches as a browser's form sends it: the file and the options beside it. */
-async function upload(key: string, bytes: Uint8Array, options: Record<string, unknown>) {
+async function upload(key: string, bytes: Uint8Array, options: Record<string, unknown>, idempotencyKey?: string) {
   const form = new FormData();
   form.set("file", new Blob([Buffer.from(bytes)], { type: "text/csv" }), "orders.csv");
   form.set("options", JSON.stringify(options));
   const req = new Request("http://localhost/v1/batches", {
     method: "POST",
-    headers: { Authorization: `Token ${key}` },
+    headers: { Authorization: `Token ${key}`, ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}) },
     body: form,
   });
   const res = await createBatchRoute(req, { params: Promise.resolve({}) });
@@ -153,4 +153,22 @@ describe("a 1 000-row CSV with 7 broken rows (issue 33)", () => {
       expect(packing.headers.get("content-type")).toBe("application/pdf");
     },
   );
+});
+
+describe("an upload sent again", () => {
+  it("with its Idempotency-Key is the first batch, not a second one of the same orders", async () => {
+    const { key, orgId } = await makeOrg();
+    const bytes = batchCsv(20);
+    const first = await upload(key, bytes, { shipper }, "upload-1");
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const again = await upload(key, bytes, { shipper }, "upload-1");
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    // The same key with another file is another request: refused, nothing stored.
+    const other = await upload(key, batchCsv(21), { shipper }, "upload-1");
+    expect(other.status).toBe(422);
+    const db = await getDb();
+    const stored = await db.select({ n: count() }).from(batches).where(eq(batches.orgId, orgId));
+    expect(stored[0]!.n).toBe(1);
+  });
 });

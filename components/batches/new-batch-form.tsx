@@ -12,15 +12,19 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch, untilAnswered } from "@/lib/client/api";
+import { newAttemptKey } from "@/lib/client/create-label/purchase-attempt";
 import {
+  batchOptions,
   batchUpload,
   blankRule,
   choiceOf,
   columnsOf,
   NewBatchForm,
   newBatchDefaults,
+  uploadAttempt,
   type NewBatchValues,
+  type UploadAttempt,
 } from "@/lib/client/batch-form";
 import { FIELD_GROUPS, mappingOf, prefillMapping, readHeaders } from "@/lib/client/batch-mapping";
 import type { CreateLabelValues } from "@/lib/client/create-label/form-schema";
@@ -58,6 +62,7 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
   const [headers, setHeaders] = useState<string[]>([]);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const upload = useRef<UploadAttempt | null>(null);
   const { form, onSubmit, formError, pending } = useApiForm({
     schema: NewBatchForm,
     defaultValues: newBatchDefaults(shipper),
@@ -70,7 +75,15 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
           body: { mapping: mappingOf(choiceOf(values.columns)) },
         });
       }
-      return apiFetch<Batch>("/v1/batches", { method: "POST", body: batchUpload(file, values) });
+      const options = batchOptions(file, values);
+      const attempt = (upload.current = uploadAttempt(upload.current, file, options, newAttemptKey));
+      return untilAnswered(() =>
+        apiFetch<Batch>("/v1/batches", {
+          method: "POST",
+          body: batchUpload(file, options),
+          idempotencyKey: attempt.key,
+        }),
+      );
     },
     onSuccess: (batch) => router.push(`/batches/${batch.id}`),
   });

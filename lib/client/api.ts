@@ -39,7 +39,7 @@ export interface ApiRequest {
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** JSON, or a FormData for an upload (`file` and the JSON `options`, as POST /v1/batches takes a CSV). */
   body?: unknown;
-  /** Sent as `Idempotency-Key`: one per attempt of a purchase, so a double click or a retry buys once. */
+  /** Sent as `Idempotency-Key`: one per attempt (a purchase, an upload), so a double click or a retry acts once. */
   idempotencyKey?: string;
   signal?: AbortSignal;
 }
@@ -98,4 +98,31 @@ export async function apiFile(
   const res = await send(path, request, "*/*");
   if (!res.ok) throw problemOf(res.status, parsed(await res.text()));
   return { blob: await res.blob(), contentDisposition: res.headers.get("Content-Disposition") };
+}
+
+/** How long a request with a key the server is still running is waited for (`Retry-After: 1`), in tries. */
+const IN_PROGRESS_TRIES = 30;
+
+const busy = (error: unknown) =>
+  error instanceof ApiProblem && error.status === 409 && error.errors[0]?.code === "idempotency_in_progress";
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A request sent again with an earlier one's `Idempotency-Key` while the server still works on that one (a double
+ * click, a resubmit after a lost answer) is answered 409 `idempotency_in_progress`: it waits for that answer, then
+ * gets it (docs/api.md, "Idempotency").
+ */
+export async function untilAnswered<T>(
+  call: () => Promise<T>,
+  sleep: (ms: number) => Promise<void> = wait,
+): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!busy(error) || tries >= IN_PROGRESS_TRIES) throw error;
+      await sleep(1000);
+    }
+  }
 }

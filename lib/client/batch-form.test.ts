@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { BatchCreate } from "@/lib/schemas/batch";
+import { ApiProblem, untilAnswered } from "./api";
 import {
+  batchOptions,
+  batchUpload,
   blankRule,
   NewBatchForm,
   newBatchDefaults,
@@ -11,6 +14,7 @@ import {
   type NewBatchOutput,
   type NewBatchValues,
   type RuleValues,
+  uploadAttempt,
 } from "./batch-form";
 
 const values = (v: Partial<NewBatchOutput>) =>
@@ -151,5 +155,60 @@ describe("the new-batch form's rules", () => {
       service: "FEDEX_GROUND",
     });
     for (const bad of ["", "fixed", "Cheapest", '["fx"]']) expect(pickOf(bad)).toBeNull();
+  });
+});
+
+describe("the new-batch upload's idempotency key", () => {
+  const file = { name: "orders.csv", size: 1234, lastModified: 1_700_000_000_000 };
+  let n = 0;
+  const newKey = () => `key-${++n}`;
+
+  it("stays while the file and the options are the same, so a resubmit replays the first batch", () => {
+    const first = uploadAttempt(null, file, "{}", newKey);
+    expect(uploadAttempt(first, { ...file }, "{}", newKey)).toBe(first);
+  });
+
+  it("changes with another file, a changed file or other options", () => {
+    const first = uploadAttempt(null, file, "{}", newKey);
+    const others = [
+      uploadAttempt(first, { ...file, name: "other.csv" }, "{}", newKey),
+      uploadAttempt(first, { ...file, size: 1235 }, "{}", newKey),
+      uploadAttempt(first, { ...file, lastModified: 1_700_000_000_001 }, "{}", newKey),
+      uploadAttempt(first, file, '{"label_type":"ZPL"}', newKey),
+    ];
+    expect(new Set([first.key, ...others.map((o) => o.key)]).size).toBe(5);
+  });
+
+  it("sends the options as built, with the file under its own name", async () => {
+    const chosen = new File(["a,b\n1,2\n"], "orders.csv", { type: "text/csv" });
+    const options = batchOptions(chosen, values({ label_type: "ZPL", columns: [], shipper: {} } as never));
+    expect(JSON.parse(options)).toMatchObject({ filename: "orders.csv", label_type: "ZPL" });
+    const form = batchUpload(chosen, options);
+    expect(form.get("options")).toBe(options);
+    expect((form.get("file") as File).name).toBe("orders.csv");
+  });
+
+  it("waits while the server still works on the key's first sending, then takes its answer", async () => {
+    const busy = new ApiProblem(409, [{ code: "idempotency_in_progress", message: "", field: null }], [], null);
+    const answers: unknown[] = [busy, busy, { id: "bat_1" }];
+    const slept: number[] = [];
+    const batch = await untilAnswered(
+      async () => {
+        const next = answers.shift();
+        if (next instanceof Error) throw next;
+        return next;
+      },
+      async (ms) => void slept.push(ms),
+    );
+    expect(batch).toEqual({ id: "bat_1" });
+    expect(slept).toEqual([1000, 1000]);
+    // Any other refusal is the answer at once.
+    const conflict = new ApiProblem(409, [{ code: "state_conflict", message: "", field: null }], [], null);
+    await expect(
+      untilAnswered(
+        () => Promise.reject(conflict),
+        async () => undefined,
+      ),
+    ).rejects.toBe(conflict);
   });
 });

@@ -238,19 +238,42 @@ export function columnsOf(choice: ColumnChoice): string[] {
   return BATCH_FIELDS.map((f) => choice[f]);
 }
 
+/** The upload's options (the form's `options` field): the file's name, the mapping, the ship-from, label and rates. */
+export function batchOptions(file: File, values: NewBatchOutput): string {
+  return JSON.stringify({
+    filename: file.name,
+    mapping: mappingOf(choiceOf(values.columns)),
+    shipper: values.shipper,
+    label_type: values.label_type,
+    rate_policy: ratePolicyOf(values),
+  });
+}
+
 /** POST /v1/batches as a form: the file as chosen (its bytes untouched, so the server can name a non-UTF-8 line) and the options. */
-export function batchUpload(file: File, values: NewBatchOutput): FormData {
+export function batchUpload(file: File, options: string): FormData {
   const form = new FormData();
   form.append("file", file, file.name);
-  form.append(
-    "options",
-    JSON.stringify({
-      filename: file.name,
-      mapping: mappingOf(choiceOf(values.columns)),
-      shipper: values.shipper,
-      label_type: values.label_type,
-      rate_policy: ratePolicyOf(values),
-    }),
-  );
+  form.append("options", options);
   return form;
+}
+
+/** One upload of a file with its options, and the `Idempotency-Key` every sending of it carries. */
+export interface UploadAttempt {
+  body: string;
+  key: string;
+}
+
+/**
+ * The upload's attempt: the previous one while the file and the options are the same, else a new key. A 10 000-row
+ * file can outlast a proxy's timeout; the clerk who sends it again gets the batch the first sending made (the server
+ * replays it), not a second batch of the same orders, which confirming both would buy twice.
+ */
+export function uploadAttempt(
+  previous: UploadAttempt | null,
+  file: Pick<File, "name" | "size" | "lastModified">,
+  options: string,
+  newKey: () => string,
+): UploadAttempt {
+  const body = JSON.stringify([file.name, file.size, file.lastModified, options]);
+  return previous?.body === body ? previous : { body, key: newKey() };
 }

@@ -1,4 +1,4 @@
-import { ApiProblem, type ApiRequest } from "@/lib/client/api";
+import { ApiProblem, untilAnswered, type ApiRequest } from "@/lib/client/api";
 import type { Message } from "@/lib/schemas/message";
 import type { Rate } from "@/lib/schemas/rate";
 import type { Shipment } from "@/lib/schemas/shipment";
@@ -27,24 +27,6 @@ export class BuyError extends Error {
   }
 }
 
-/** How long a request with a key the server is still running is waited for (`Retry-After: 1`), in tries. */
-const IN_PROGRESS_TRIES = 30;
-
-const busy = (error: unknown) =>
-  error instanceof ApiProblem && error.status === 409 && error.errors[0]?.code === "idempotency_in_progress";
-
-/** A request whose key the server is still working on (an earlier click's) waits for that answer, then gets it. */
-async function untilAnswered<T>(call: () => Promise<T>, sleep: (ms: number) => Promise<void>): Promise<T> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await call();
-    } catch (error) {
-      if (!busy(error) || tries >= IN_PROGRESS_TRIES) throw error;
-      await sleep(1000);
-    }
-  }
-}
-
 const samePrice = (a: Rate, b: Rate) => a.currency === b.currency && cents(a.total_charge) === cents(b.total_charge);
 
 export interface BuyInput {
@@ -66,7 +48,7 @@ export interface BuyInput {
  * the purchase stops and says so, because the clerk chose a price, not only a service.
  */
 export async function buyLabel(input: BuyInput): Promise<BuyResult> {
-  const { api, attempt, body, chosen, onCreated, onStage, sleep = wait } = input;
+  const { api, attempt, body, chosen, onCreated, onStage, sleep } = input;
   let shipment = attempt.shipment;
   if (!shipment) {
     onStage?.("create");
@@ -102,8 +84,6 @@ export async function buyLabel(input: BuyInput): Promise<BuyResult> {
     throw new BuyError("buy", error, created.id);
   }
 }
-
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The purchase's carrier messages that say its outcome is unknown (docs/api.md, "When an answer is lost"). */
 export function outcomeUnknown(error: unknown): boolean {
