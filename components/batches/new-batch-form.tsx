@@ -136,7 +136,7 @@ export function NewBatchFormView({ savedMapping, shipper, owner, services }: New
           <CardHeader>
             <CardTitle>1. CSV file</CardTitle>
             <CardDescription>
-              UTF-8, comma or semicolon, a header row; up to 10 000 rows. One row is one parcel.
+              UTF-8, comma or semicolon, a header row; up to 10 000 rows and 100 columns. One row is one parcel.
             </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-1.5">

@@ -74,16 +74,16 @@ export async function createBatch({
     }
     const read = (() => {
       try {
-        return readCsv(file ? file.bytes : input.csv!);
+        return readCsv(file ? file.bytes : input.csv!, { maxRecords: MAX_BATCH_ROWS });
       } catch (err) {
         if (err instanceof CsvFileError) throw new ValidationError(err.message, "file");
         throw err;
       }
     })();
     if (read.records.length === 0) throw new ValidationError("has no rows below its header", "file");
-    if (read.records.length > MAX_BATCH_ROWS) {
-      throw new ValidationError(`has ${read.records.length} rows; a batch takes up to ${MAX_BATCH_ROWS}`, "file");
-    }
+    // Reading stopped past the limit: how many more rows there are is not known.
+    if (read.more)
+      throw new ValidationError(`has more than ${MAX_BATCH_ROWS} rows; a batch takes up to ${MAX_BATCH_ROWS}`, "file");
     const resolved = resolveMapping(read.headers, input.mapping);
     if (resolved.problems.length > 0) {
       throw new ValidationError(resolved.problems.map((p) => ({ field: "mapping", message: p.message })));

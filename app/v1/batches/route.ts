@@ -36,7 +36,7 @@ export const POST = withApi(
       response: Batch,
       responses: {
         201: "The batch, validating; rows the file or the schema refused are failed already, with line, column and reason",
-        400: "validation_error: no rows, more than 10 000, no header, an unknown mapped column, no shipper",
+        400: "validation_error: no rows, more than 10 000 rows or 100 columns, no header, a broken quote, UTF-16, an unknown mapped column, no shipper",
         413: "payload_too_large: over 16 MiB",
       },
     },
