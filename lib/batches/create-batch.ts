@@ -155,35 +155,53 @@ export async function createBatch({
   });
 }
 
+/** About how many characters of JSON one statement of insertRows carries. */
+const INSERT_SLICE_CHARS = 4 * 1024 * 1024;
+
 /**
- * A batch's rows in one statement: one JSON parameter that jsonb_to_recordset reads. drizzle's insert built a
+ * A batch's rows in few statements: each one JSON parameter that jsonb_to_recordset reads. drizzle's insert built a
  * parameter per column per row (110 000 for 10 000 rows, in slices under Postgres's 65 535), about a second of a
- * 10 000-row upload's storing (bench:batches). JSON null is SQL NULL here.
+ * 10 000-row upload's storing (bench:batches). The JSON is cut in slices of about 4 MiB: a file's rows are stored
+ * by its header's names, and a wide file of 10 000 rows makes 100 MB of it, too much for one string and one
+ * parameter (a RangeError past 512 MB, the memory of each copy before that). JSON null is SQL NULL here.
  */
 async function insertRows(db: DbOrTx, rows: NewRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const records = rows.map((r) => ({
-    batch_id: r.batchId,
-    line: r.line,
-    org_id: r.orgId,
-    input: r.input,
-    request: r.request ?? null,
-    state: r.state,
-    error_code: r.errorCode ?? null,
-    error_column: r.errorColumn ?? null,
-    error_message: r.errorMessage ?? null,
-    shipment_id: r.shipmentId,
-    idempotency_key: r.idempotencyKey,
-  }));
-  await db.execute(sql`
-    insert into ${batchRows} (batch_id, line, org_id, input, request, state, error_code, error_column, error_message,
-      shipment_id, idempotency_key)
-    select batch_id, line, org_id, input, request, state, error_code, error_column, error_message, shipment_id,
-      idempotency_key
-    from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(batch_id text, line integer, org_id text,
-      input jsonb, request jsonb, state text, error_code text, error_column text, error_message text,
-      shipment_id text, idempotency_key text)
-  `);
+  let slice: string[] = [];
+  let chars = 0;
+  const flush = async () => {
+    if (slice.length === 0) return;
+    const json = `[${slice.join(",")}]`;
+    slice = [];
+    chars = 0;
+    await db.execute(sql`
+      insert into ${batchRows} (batch_id, line, org_id, input, request, state, error_code, error_column,
+        error_message, shipment_id, idempotency_key)
+      select batch_id, line, org_id, input, request, state, error_code, error_column, error_message, shipment_id,
+        idempotency_key
+      from jsonb_to_recordset(${json}::jsonb) as r(batch_id text, line integer, org_id text,
+        input jsonb, request jsonb, state text, error_code text, error_column text, error_message text,
+        shipment_id text, idempotency_key text)
+    `);
+  };
+  for (const r of rows) {
+    const record = JSON.stringify({
+      batch_id: r.batchId,
+      line: r.line,
+      org_id: r.orgId,
+      input: r.input,
+      request: r.request ?? null,
+      state: r.state,
+      error_code: r.errorCode ?? null,
+      error_column: r.errorColumn ?? null,
+      error_message: r.errorMessage ?? null,
+      shipment_id: r.shipmentId,
+      idempotency_key: r.idempotencyKey,
+    });
+    slice.push(record);
+    chars += record.length;
+    if (chars >= INSERT_SLICE_CHARS) await flush();
+  }
+  await flush();
 }
 
 /**
