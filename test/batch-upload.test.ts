@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { POST as createBatch } from "@/app/v1/batches/route";
 import { GET as getBatch } from "@/app/v1/batches/[id]/route";
 import { getDb } from "@/lib/db/client";
-import { batchRows } from "@/lib/db/schema";
+import { batchRows, batches } from "@/lib/db/schema";
 import { call, makeOrg } from "./helpers";
 
 const shipper = { address_line1: "1 Way", city: "Chicago", state_code: "IL", postal_code: "60607", country_code: "US" };
@@ -18,9 +18,9 @@ const postCsv = (key: string, csv: string) =>
   });
 
 /** POST /v1/batches as a browser's form sends it. */
-async function upload(key: string, bytes: Uint8Array) {
+async function upload(key: string, bytes: Uint8Array, name = "orders.csv") {
   const form = new FormData();
-  form.set("file", new Blob([Buffer.from(bytes)], { type: "text/csv" }), "orders.csv");
+  form.set("file", new Blob([Buffer.from(bytes)], { type: "text/csv" }), name);
   form.set("options", JSON.stringify({ shipper }));
   const req = new Request("http://localhost/v1/batches", {
     method: "POST",
@@ -67,6 +67,19 @@ describe("a CSV file's bytes Postgres cannot store", () => {
     const res = await upload(key, new Uint8Array(utf16));
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(fileProblem(res.body)).toMatch(/UTF-16.*"CSV UTF-8"/);
+  });
+
+  it("a file name with a NUL is a 400, and a long one is cut to 200 characters", async () => {
+    const { key, orgId } = await makeOrg();
+    const bytes = new Uint8Array(Buffer.from(`${header}\nAnn,1 Elm,Austin,TX,78701,US,1\n`));
+    // (A lone surrogate cannot come this way: the form's UTF-8 carries U+FFFD in its place.)
+    const res = await upload(key, bytes, "or\u0000ders.csv");
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(fileProblem(res.body)).toBe("name must not contain a NUL character (\\u0000)");
+    expect(await (await getDb()).select().from(batches).where(eq(batches.orgId, orgId))).toEqual([]);
+    const long = await upload(key, bytes, `${"é".repeat(300)}.csv`);
+    expect(long.status, JSON.stringify(long.body)).toBe(201);
+    expect(long.body.filename).toBe("é".repeat(200));
   });
 });
 

@@ -9,6 +9,7 @@ import { DomainError, ValidationError } from "@/lib/errors";
 import { shipFromBook } from "@/lib/addresses/ship-from";
 import { selectConnections } from "@/lib/connections/select-connections";
 import { MAX_BATCH_ROWS, type Batch, type BatchCreate } from "@/lib/schemas/batch";
+import { rawInputProblems } from "@/lib/validation";
 import { presentBatch, rowCounts } from "./present-batch";
 import { CsvFileError, readCsv } from "./read-csv";
 import { resolveMapping, rowToShipment } from "./row-input";
@@ -30,6 +31,7 @@ export async function createBatch({
   file: { bytes: Uint8Array; filename: string | null } | null;
 }): Promise<Batch> {
   if (input.kind === "print") return createPrintRun(ctx, input);
+  const filename = uploadedName(file?.filename) ?? input.filename;
   const id = newId("batch");
   const orgId = ctx.org.id;
   let rows: NewRow[];
@@ -137,7 +139,7 @@ export async function createBatch({
         orgId,
         state: "validating",
         source,
-        filename: file?.filename ?? input.filename,
+        filename,
         ratePolicy: input.rate_policy,
         defaults: { shipper, label_type: input.label_type, options: input.options },
         mapping,
@@ -153,6 +155,18 @@ export async function createBatch({
     });
     return presentBatch(row!, await rowCounts(tx.db, id));
   });
+}
+
+/**
+ * The name a multipart upload gave its file, kept as the options' `filename` is (trimmed, at most 200 characters; a
+ * longer one is cut, not refused: it only labels the batch). It is the client's text like any other: a NUL, which
+ * Postgres cannot store, or a lone surrogate is a 400.
+ */
+function uploadedName(name: string | null | undefined): string | null {
+  if (!name) return null;
+  const [problem] = rawInputProblems(name);
+  if (problem) throw new ValidationError(`name ${problem.message}`, "file");
+  return Array.from(name.trim()).slice(0, 200).join("") || null;
 }
 
 /** About how many characters of JSON one statement of insertRows carries. */
