@@ -6,7 +6,10 @@ import { POST as purchase } from "@/app/v1/batches/[id]/purchase/route";
 import { POST as cancel } from "@/app/v1/batches/[id]/cancel/route";
 import { GET as failedCsv } from "@/app/v1/batches/[id]/failed.csv/route";
 import { runBatch } from "@/lib/batches/run-batch";
-import { addSandbox, usShipper } from "./factories";
+import { getDb } from "@/lib/db/client";
+import { batchRows } from "@/lib/db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { addSandbox, createShipmentFor, purchaseFor, usShipper } from "./factories";
 import { call, makeOrg, systemCtx } from "./helpers";
 
 /** Works a batch's current phase to its end, as the background runner does. */
@@ -101,4 +104,79 @@ describe("a batch's guards (review of issue 33)", () => {
     const rows = Papa.parse<Record<string, string>>(String(res.body), { header: true, skipEmptyLines: true }).data;
     expect(rows.map((r) => r.name)).toEqual(formulas.map((f) => `'${f}`));
   });
+});
+
+/** A batch of stored shipments, its dry run done and its purchase confirmed, nothing bought yet. */
+async function confirmedBatch(key: string, count: number) {
+  const stored = [];
+  for (let i = 0; i < count; i++) stored.push(await createShipmentFor(key));
+  const created = await call(createBatch, "POST", "/v1/batches", {
+    key,
+    body: { shipment_ids: stored.map((s) => s.id) },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.id as string;
+  expect((await drain(id)).state).toBe("ready");
+  expect((await call(purchase, "POST", `/v1/batches/${id}/purchase`, { key, params: { id } })).status).toBe(200);
+  return id;
+}
+
+/** A worker's claim of a row (as claimRows makes it) whose lease has run out: its process died. */
+async function deadWorkerClaims(batchId: string, line: number) {
+  const db = await getDb();
+  const [row] = await db
+    .update(batchRows)
+    .set({ state: "purchasing", attempts: sql`${batchRows.attempts} + 1`, leaseUntil: new Date(Date.now() - 1000) })
+    .where(and(eq(batchRows.batchId, batchId), eq(batchRows.line, line)))
+    .returning();
+  return row!;
+}
+
+describe("a batch's shipment bought outside the batch", () => {
+  it(
+    "is failed as bought outside this batch, not reported as its purchase at the dry run's rate",
+    { timeout: 120_000 },
+    async () => {
+      const { key } = await makeOrg();
+      const s = await createShipmentFor(key);
+      expect(s.rates.length).toBeGreaterThan(1);
+      const created = await call(createBatch, "POST", "/v1/batches", {
+        key,
+        body: { shipment_ids: [s.id], rate_policy: { kind: "cheapest" } },
+      });
+      const id = created.body.id as string;
+      expect((await drain(id)).state).toBe("ready");
+      const picked = (await call(getBatch, "GET", `/v1/batches/${id}`, { key, params: { id } })).body.rows.results[0];
+      // The clerk buys it by hand meanwhile, at another rate, then confirms the batch.
+      const other = s.rates.find((r) => r.service !== picked.rate.service)!;
+      expect((await purchaseFor(key, { id: s.id, rates: [other] })).status).toBe(200);
+      expect((await call(purchase, "POST", `/v1/batches/${id}/purchase`, { key, params: { id } })).status).toBe(200);
+      expect((await drain(id)).state).toBe("completed_with_errors");
+      const got = await call(getBatch, "GET", `/v1/batches/${id}`, { key, params: { id } });
+      expect(got.body.counts.purchased ?? 0).toBe(0);
+      expect(got.body.rows.results[0]).toMatchObject({
+        state: "failed",
+        error: {
+          code: "state_conflict",
+          column: "shipment_id",
+          message: expect.stringContaining("bought outside this batch"),
+        },
+      });
+    },
+  );
+
+  it(
+    "bought by the batch's own earlier try, at the row's rate, is the batch's purchase",
+    { timeout: 120_000 },
+    async () => {
+      const { key } = await makeOrg();
+      const id = await confirmedBatch(key, 1);
+      // The try bought the label and lost the row's write; the next claim finds the shipment bought at the row's rate.
+      const row = await deadWorkerClaims(id, 1);
+      expect((await purchaseFor(key, { id: row.shipmentId, rates: [row.rate!] })).status).toBe(200);
+      expect((await drain(id)).state).toBe("completed");
+      const got = await call(getBatch, "GET", `/v1/batches/${id}`, { key, params: { id } });
+      expect(got.body.counts.purchased).toBe(1);
+    },
+  );
 });

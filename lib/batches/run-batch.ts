@@ -219,13 +219,51 @@ async function writeOutcomes(ctx: DomainContext, done: { row: BatchRowRow; outco
   }
 }
 
-/** The row's purchase is done: bought now, or found bought by an earlier try whose row write was lost. */
+/** The row's purchase is done: bought now, or found bought at the row's rate by an earlier try whose row write was lost. */
 async function markPurchased(ctx: DomainContext, row: BatchRowRow) {
   await finishRow(ctx, row, {
     state: "purchased",
     errorCode: null,
     errorColumn: null,
     errorMessage: null,
+    carrierText: null,
+  });
+}
+
+/** The shipment as a row's purchase reads it after the fact: bought, at which rate, and whether a claim is live. */
+type StoredPurchase = {
+  status: string;
+  selectedRateId: string | null;
+  pendingUntil: Date | null;
+  meta: Record<string, unknown>;
+};
+
+async function storedPurchase(ctx: DomainContext, row: BatchRowRow): Promise<StoredPurchase | undefined> {
+  const [stored] = await ctx.db
+    .select({
+      status: shipments.status,
+      selectedRateId: shipments.selectedRateId,
+      pendingUntil: shipments.pendingUntil,
+      meta: shipments.meta,
+    })
+    .from(shipments)
+    .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
+  return stored;
+}
+
+/**
+ * A row whose shipment is bought (neither created nor cancelled): the batch's purchase when it was bought at the row's
+ * rate (the purchase records the rate's id as `selected_rate_id`, a re-quoted price keeping it), else bought outside
+ * this batch (a clerk's own purchase, another batch's at another rate), which this batch neither counts nor prints.
+ */
+async function settleBought(ctx: DomainContext, row: BatchRowRow, stored: StoredPurchase): Promise<void> {
+  if (stored.selectedRateId !== null && stored.selectedRateId === row.rate?.id) return markPurchased(ctx, row);
+  await finishRow(ctx, row, {
+    state: "failed",
+    errorCode: "state_conflict",
+    // A stored shipment's row names it; a CSV row's shipment is the batch's own (its id allotted to the row).
+    errorColumn: row.request ? null : "shipment_id",
+    errorMessage: `the shipment was bought outside this batch (it is ${stored.status})`,
     carrierText: null,
   });
 }
@@ -396,13 +434,10 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
     }
     const poisoned = !(err instanceof DomainError) && row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err);
     if (err instanceof DomainError || poisoned) {
-      // Bought already (an earlier try whose row write was lost): the shipment says so.
-      const [stored] = await ctx.db
-        .select({ status: shipments.status, pendingUntil: shipments.pendingUntil })
-        .from(shipments)
-        .where(and(eq(shipments.orgId, ctx.org.id), eq(shipments.id, row.shipmentId)));
+      // Bought already (an earlier try whose row write was lost, or someone else): the shipment says so.
+      const stored = await storedPurchase(ctx, row);
       if (stored && stored.status !== "created" && stored.status !== "cancelled") {
-        await markPurchased(ctx, row);
+        await settleBought(ctx, row, stored);
         return true;
       }
       // Another worker's purchase of this shipment is in flight (this row's lease ran out under it): not a failure.
