@@ -5,9 +5,12 @@ import { GET as getBatch } from "@/app/v1/batches/[id]/route";
 import { POST as purchase } from "@/app/v1/batches/[id]/purchase/route";
 import { POST as cancel } from "@/app/v1/batches/[id]/cancel/route";
 import { GET as failedCsv } from "@/app/v1/batches/[id]/failed.csv/route";
+import { GET as labelsPdf } from "@/app/v1/batches/[id]/labels.pdf/route";
+import { PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
+import { activeBatches } from "@/lib/batches/manage-batch";
 import { runBatch } from "@/lib/batches/run-batch";
 import { getDb } from "@/lib/db/client";
-import { batchRows } from "@/lib/db/schema";
+import { batchRows, shipments } from "@/lib/db/schema";
 import { and, eq, sql } from "drizzle-orm";
 import { addSandbox, createShipmentFor, purchaseFor, usShipper } from "./factories";
 import { call, makeOrg, systemCtx } from "./helpers";
@@ -131,6 +134,130 @@ async function deadWorkerClaims(batchId: string, line: number) {
     .returning();
   return row!;
 }
+
+describe("a cancelled batch's rows left purchasing by a worker that is gone", () => {
+  it(
+    "a row bought by a worker that died is purchased, counted and printed, not purchasing forever",
+    { timeout: 120_000 },
+    async () => {
+      const { key } = await makeOrg();
+      const id = await confirmedBatch(key, 2);
+      // A worker claims line 1, buys its label at the row's rate, and its process dies before the row is written.
+      const row = await deadWorkerClaims(id, 1);
+      expect((await purchaseFor(key, { id: row.shipmentId, rates: [row.rate!] })).status).toBe(200);
+      // The clerk cancels the batch before line 2 is bought.
+      expect((await call(cancel, "POST", `/v1/batches/${id}/cancel`, { key, params: { id } })).body.state).toBe(
+        "cancelled",
+      );
+      // The runners still find the batch, for that row alone...
+      expect(await activeBatches(await getDb())).toContain(id);
+      const round = await runBatch({ ctx: await systemCtx(), batchId: id, maxDurationMs: 5_000 });
+      expect(round).toMatchObject({ worked: 1, state: "cancelled", more: false });
+      expect(await activeBatches(await getDb())).not.toContain(id);
+      const got = await call(getBatch, "GET", `/v1/batches/${id}`, { key, params: { id } });
+      expect(got.body.state).toBe("cancelled");
+      expect(got.body.counts.purchasing ?? 0).toBe(0);
+      expect(got.body.counts.purchased).toBe(1);
+      // ...and line 2 was not bought: a cancelled batch buys nothing.
+      expect(got.body.counts.rated).toBe(1);
+      expect((await call(labelsPdf, "GET", `/v1/batches/${id}/labels.pdf`, { key, params: { id } })).status).toBe(200);
+    },
+  );
+
+  it(
+    "settles the others from their shipments without buying: free ones rated, a lost answer failed",
+    { timeout: 120_000 },
+    async () => {
+      const { key } = await makeOrg();
+      const id = await confirmedBatch(key, 3);
+      const db = await getDb();
+      // Line 1: the worker died before its purchase claimed the shipment.
+      const free = await deadWorkerClaims(id, 1);
+      // Line 2: its purchase lost its answer (the attempt stays on the shipment, the claim has expired).
+      const lost = await deadWorkerClaims(id, 2);
+      const attempt = {
+        started_at: new Date(Date.now() - 600_000).toISOString(),
+        settled_by: new Date(Date.now() - 60_000).toISOString(),
+        selected_rate_id: lost.rate!.id,
+      };
+      await db
+        .update(shipments)
+        .set({ meta: sql`${shipments.meta} || ${JSON.stringify({ purchase_attempt: attempt })}::jsonb` })
+        .where(eq(shipments.id, lost.shipmentId));
+      // Line 3: a purchase of its shipment still holds its claim.
+      const busy = await deadWorkerClaims(id, 3);
+      await db
+        .update(shipments)
+        .set({ pendingOperation: "purchase", pendingUntil: new Date(Date.now() + 120_000) })
+        .where(eq(shipments.id, busy.shipmentId));
+      expect((await call(cancel, "POST", `/v1/batches/${id}/cancel`, { key, params: { id } })).status).toBe(200);
+      expect((await runBatch({ ctx: await systemCtx(), batchId: id, maxDurationMs: 5_000 })).state).toBe("cancelled");
+      const rows = await db.select().from(batchRows).where(eq(batchRows.batchId, id)).orderBy(batchRows.line);
+      expect(rows.map((r) => [r.state, r.errorCode])).toEqual([
+        ["rated", null],
+        ["failed", "purchase_outcome_unknown"],
+        // Left to its lease: settled once the purchase under way has ended.
+        ["purchasing", null],
+      ]);
+      const stored = await db
+        .select({ status: shipments.status })
+        .from(shipments)
+        .where(eq(shipments.id, free.shipmentId));
+      expect(stored[0]!.status).toBe("created");
+      const [lostNow] = await db.select().from(shipments).where(eq(shipments.id, lost.shipmentId));
+      expect(lostNow!.status).toBe("created");
+      expect(JSON.stringify(lostNow!.meta)).toContain("purchase_attempt");
+      expect(await activeBatches(db)).not.toContain(id);
+    },
+  );
+});
+
+describe("a row whose lease ran out while its purchase was under way", () => {
+  it(
+    "is purchased when that purchase ends, though another worker holds it and the batch was cancelled meanwhile",
+    { timeout: 120_000 },
+    async () => {
+      const { key } = await makeOrg();
+      const slow = await addSandbox(key, "slow-buyer");
+      const stored = await createShipmentFor(key, { carrier_ids: ["slow-buyer"] });
+      const created = await call(createBatch, "POST", "/v1/batches", { key, body: { shipment_ids: [stored.id] } });
+      const id = created.body.id as string;
+      expect((await drain(id)).state).toBe("ready");
+      expect((await call(purchase, "POST", `/v1/batches/${id}/purchase`, { key, params: { id } })).status).toBe(200);
+      // The carrier takes 1.5 s to sell: the purchase is under way, its claim on the shipment live.
+      const config = { latency_ms: 1_500 };
+      const patched = await call(patchConnection, "PATCH", `/v1/connections/${slow.id}`, {
+        key,
+        params: { id: slow.id },
+        body: { config },
+      });
+      expect(patched.status).toBe(200);
+      const round = runBatch({ ctx: await systemCtx(), batchId: id, maxDurationMs: 60_000, workers: 1 });
+      const db = await getDb();
+      for (let waited = 0; ; waited += 20) {
+        const [s] = await db
+          .select({ pending: shipments.pendingOperation })
+          .from(shipments)
+          .where(eq(shipments.id, stored.id));
+        if (s!.pending === "purchase") break;
+        if (waited > 20_000) throw new Error("the purchase never claimed its shipment");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Its lease ran out meanwhile and another worker took the row over (a claim: attempts + 1); that worker found the
+      // shipment's claim live and kept the row. Then the clerk cancels the batch.
+      await db
+        .update(batchRows)
+        .set({ attempts: sql`${batchRows.attempts} + 1`, leaseUntil: new Date(Date.now() + 300_000) })
+        .where(eq(batchRows.batchId, id));
+      expect((await call(cancel, "POST", `/v1/batches/${id}/cancel`, { key, params: { id } })).status).toBe(200);
+      await round;
+      const got = await call(getBatch, "GET", `/v1/batches/${id}`, { key, params: { id } });
+      expect(got.body.state).toBe("cancelled");
+      expect(got.body.counts.purchasing ?? 0).toBe(0);
+      expect(got.body.counts.purchased).toBe(1);
+    },
+  );
+});
 
 describe("a batch's shipment bought outside the batch", () => {
   it(

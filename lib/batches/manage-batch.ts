@@ -1,6 +1,6 @@
 import "server-only";
 import Papa from "papaparse";
-import { and, asc, count, desc, eq, inArray, isNotNull, not, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, not, or, sql } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { batchRows, batches } from "@/lib/db/schema";
@@ -256,10 +256,19 @@ export async function failedRowsCsv({ ctx, id }: { ctx: DomainContext; id: strin
 }
 
 /**
- * Batches with rows to work now: what the in-process loop starts a round for. A purchasing batch whose rows left
- * all wait for a decision is left out (a person's decision brings it back): it would be a round a second for nothing.
+ * Batches with rows to work now: what the in-process loop starts a round for, and the cron a run. A purchasing batch
+ * whose rows left all wait for a decision is left out (a person's decision brings it back): it would be a round a
+ * second for nothing. First come cancelled batches with rows left `purchasing` by a buyer that is gone: their rounds
+ * only settle those rows (run-batch.ts).
  */
-export async function activeBatches(db: DomainContext["db"]): Promise<string[]> {
+export async function activeBatches(db: DomainContext["db"], now = new Date()): Promise<string[]> {
+  const limit = 100;
+  const abandoned = await db
+    .selectDistinct({ id: batchRows.batchId })
+    .from(batchRows)
+    .innerJoin(batches, eq(batches.id, batchRows.batchId))
+    .where(and(eq(batchRows.state, "purchasing"), lt(batchRows.leaseUntil, now), eq(batches.state, "cancelled")))
+    .limit(limit);
   const waitingOnly = sql`(exists (select 1 from ${batchRows} w where w.batch_id = ${batches.id}
       and w.state = 'needs_decision') and not exists (select 1 from ${batchRows} o where o.batch_id = ${batches.id}
       and o.state in ('rated', 'purchasing')))`;
@@ -268,6 +277,6 @@ export async function activeBatches(db: DomainContext["db"]): Promise<string[]> 
     .from(batches)
     .where(or(eq(batches.state, "validating"), and(eq(batches.state, "purchasing"), not(waitingOnly))))
     .orderBy(asc(batches.createdAt))
-    .limit(100);
-  return rows.map((r) => r.id);
+    .limit(limit - abandoned.length);
+  return [...abandoned, ...rows].map((r) => r.id);
 }

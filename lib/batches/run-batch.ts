@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { forOrganization, withTransaction, type DomainContext, type SystemContext } from "@/lib/context";
 import { batchRows, batches, rates as ratesTable, shipments, type StoredRowRate } from "@/lib/db/schema";
@@ -69,6 +69,7 @@ export async function runBatch({
   workers?: number;
 }): Promise<BatchRound> {
   const [batch] = await ctx.db.select().from(batches).where(eq(batches.id, batchId));
+  if (batch?.state === "cancelled") return settleAbandoned(ctx, batch);
   if (!batch || (batch.state !== "validating" && batch.state !== "purchasing")) {
     return { batchId, worked: 0, state: batch?.state ?? null, more: false };
   }
@@ -99,7 +100,9 @@ export async function runBatch({
 
 /**
  * The next rows this phase has to do (at most `limit`; the purchase takes one), claimed with a lease; none when none
- * is left to claim. Each claim adds one to a row's `attempts`: the fencing token its outcome is written with.
+ * is left to claim. Each claim adds one to a row's `attempts`: the fencing token its outcome is written with. Of a
+ * cancelled batch, the rows left `purchasing` whose lease ran out (their buyer died, or its outcome was fenced off):
+ * claimed only to be settled from their shipment (settleAbandoned), never bought.
  */
 async function claimRows(ctx: SystemContext, batch: BatchRow, now: Date, limit: number): Promise<BatchRowRow[]> {
   // The first rows in CSV order of one state, locked. Each asks the (batch, state, line) index for one state only, so
@@ -128,7 +131,9 @@ async function claimRows(ctx: SystemContext, batch: BatchRow, now: Date, limit: 
   const lines =
     batch.state === "validating"
       ? sql`any(array(${first("queued", or(isNull(batchRows.leaseUntil), lt(batchRows.leaseUntil, now)), limit)}))`
-      : sql`coalesce((${first("purchasing", lt(batchRows.leaseUntil, now))}), (${first("rated")}))`;
+      : batch.state === "cancelled"
+        ? sql`any(array(${first("purchasing", lt(batchRows.leaseUntil, now), limit)}))`
+        : sql`coalesce((${first("purchasing", lt(batchRows.leaseUntil, now))}), (${first("rated")}))`;
   return ctx.db
     .update(batchRows)
     .set({
@@ -219,15 +224,32 @@ async function writeOutcomes(ctx: DomainContext, done: { row: BatchRowRow; outco
   }
 }
 
-/** The row's purchase is done: bought now, or found bought at the row's rate by an earlier try whose row write was lost. */
+/**
+ * The row's purchase is done: bought now, or found bought at the row's rate by an earlier try whose row write was lost.
+ * Written whether or not this worker still holds the row: the label is bought, whoever holds the row now, and a worker
+ * whose lease ran out under a purchase must not leave its row to a worker that only saw that purchase's claim (and
+ * wrote nothing), nor, once the batch is cancelled, to no one. Only a row still on its way to a purchase (rated, given
+ * back; purchasing) is written: a purchase has no other outcome to overwrite.
+ */
 async function markPurchased(ctx: DomainContext, row: BatchRowRow) {
-  await finishRow(ctx, row, {
-    state: "purchased",
-    errorCode: null,
-    errorColumn: null,
-    errorMessage: null,
-    carrierText: null,
-  });
+  await ctx.db
+    .update(batchRows)
+    .set({
+      state: "purchased",
+      errorCode: null,
+      errorColumn: null,
+      errorMessage: null,
+      carrierText: null,
+      leaseUntil: null,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(batchRows.batchId, row.batchId),
+        eq(batchRows.line, row.line),
+        inArray(batchRows.state, ["rated", "purchasing"]),
+      ),
+    );
 }
 
 /** The shipment as a row's purchase reads it after the fact: bought, at which rate, and whether a claim is live. */
@@ -470,6 +492,64 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
       err,
     });
     return !isDatabaseUnavailable(err);
+  }
+}
+
+/**
+ * A cancelled batch's rows left `purchasing` by a buyer that is gone (its process died after the carrier sold, or its
+ * lease ran out mid-purchase and its outcome was fenced off): each is settled from its shipment, never bought. Bought
+ * at the row's rate: purchased (its label stays in the batch's files); bought otherwise: failed, bought outside this
+ * batch; still free (no claim, no attempt): given back `rated`, as the rows a cancel stopped; a purchase whose answer
+ * was lost (its attempt unsettled): failed `purchase_outcome_unknown`, settled on the shipment ("When an answer is
+ * lost"), since a cancelled batch buys nothing, not even to settle it; a claim still live: left to its lease.
+ */
+async function settleAbandoned(ctx: SystemContext, batch: BatchRow): Promise<BatchRound> {
+  const orgCtx = forOrganization(ctx, batch.orgId);
+  let worked = 0;
+  for (;;) {
+    const now = new Date();
+    const rows = await claimRows(ctx, batch, now, CLAIM_ROWS);
+    for (const row of rows) {
+      try {
+        await settleAbandonedRow(orgCtx, row, now);
+        worked++;
+      } catch (err) {
+        // The row keeps its lease and is taken again when it runs out.
+        ctx.log.error({ msg: "cancelled batch row not settled", batch_id: batch.id, line: row.line, err });
+        return { batchId: batch.id, worked, state: batch.state, more: false };
+      }
+    }
+    if (rows.length < CLAIM_ROWS) return { batchId: batch.id, worked, state: batch.state, more: false };
+  }
+}
+
+async function settleAbandonedRow(ctx: DomainContext, row: BatchRowRow, now: Date): Promise<void> {
+  const stored = await storedPurchase(ctx, row);
+  if (!stored) {
+    // A CSV row whose shipment its buyer never stored: nothing was bought.
+    await releaseRow(ctx, row);
+  } else if (stored.pendingUntil && stored.pendingUntil > now) {
+    // A purchase (or a cancellation) of the shipment still under way: the row keeps its lease, and is settled once
+    // it runs out, from what that operation left.
+  } else if (stored.status === "cancelled") {
+    await finishRow(ctx, row, {
+      state: "failed",
+      errorCode: "state_conflict",
+      errorColumn: row.request ? null : "shipment_id",
+      errorMessage: "the shipment is cancelled",
+    });
+  } else if (stored.status !== "created") {
+    await settleBought(ctx, row, stored);
+  } else if (stored.meta.purchase_attempt) {
+    await finishRow(ctx, row, {
+      state: "failed",
+      errorCode: "purchase_outcome_unknown",
+      errorColumn: null,
+      errorMessage:
+        "the batch was cancelled while this row's purchase had lost its answer: settle it on the shipment (buy it with confirm_rebuy, or cancel it)",
+    });
+  } else {
+    await releaseRow(ctx, row);
   }
 }
 

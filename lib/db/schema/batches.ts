@@ -137,6 +137,11 @@ export const batchRows = pgTable(
     index("batch_rows_state_line").on(t.batchId, t.state, t.line),
     uniqueIndex("batch_rows_idempotency_key").on(t.idempotencyKey),
     index("batch_rows_shipment").on(t.shipmentId),
+    // Rows being bought, by when their lease runs out: the runners find a cancelled batch's rows whose buyer died
+    // (lib/batches/manage-batch.ts, activeBatches) without reading every row.
+    index("batch_rows_purchasing_lease")
+      .on(t.leaseUntil)
+      .where(sql`${t.state} = 'purchasing'`),
   ],
 );
 

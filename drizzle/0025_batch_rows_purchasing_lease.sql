@@ -1,0 +1,1 @@
+CREATE INDEX "batch_rows_purchasing_lease" ON "batch_rows" USING btree ("lease_until") WHERE "batch_rows"."state" = 'purchasing';
