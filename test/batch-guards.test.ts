@@ -10,7 +10,7 @@ import { PATCH as patchConnection } from "@/app/v1/connections/[id]/route";
 import { activeBatches } from "@/lib/batches/manage-batch";
 import { runBatch } from "@/lib/batches/run-batch";
 import { getDb } from "@/lib/db/client";
-import { batchRows, shipments } from "@/lib/db/schema";
+import { batchRows, batches, shipments } from "@/lib/db/schema";
 import { and, eq, sql } from "drizzle-orm";
 import { addSandbox, createShipmentFor, purchaseFor, usShipper } from "./factories";
 import { call, makeOrg, systemCtx } from "./helpers";
@@ -304,6 +304,29 @@ describe("a batch's shipment bought outside the batch", () => {
       expect((await drain(id)).state).toBe("completed");
       const got = await call(getBatch, "GET", `/v1/batches/${id}`, { key, params: { id } });
       expect(got.body.counts.purchased).toBe(1);
+    },
+  );
+});
+
+describe("the runners' turns", () => {
+  it(
+    "lists the active batch worked least recently first, one never worked before any",
+    { timeout: 120_000 },
+    async () => {
+      const { key } = await makeOrg();
+      const older = await confirmedBatch(key, 1);
+      const newer = await confirmedBatch(key, 1);
+      const db = await getDb();
+      // The older one has just had a round (it was worked last); the newer one never.
+      await db.update(batches).set({ lastWorkedAt: new Date() }).where(eq(batches.id, older));
+      await db.update(batches).set({ lastWorkedAt: null }).where(eq(batches.id, newer));
+      let listed = await activeBatches(db);
+      expect(listed.indexOf(newer)).toBeLessThan(listed.indexOf(older));
+      // A round of the newer one puts it behind the older one.
+      await runBatch({ ctx: await systemCtx(), batchId: newer, maxDurationMs: 1, maxRows: 0 });
+      listed = await activeBatches(db);
+      expect(listed.indexOf(older)).toBeGreaterThanOrEqual(0);
+      expect(listed.indexOf(older)).toBeLessThan(listed.indexOf(newer));
     },
   );
 });

@@ -258,8 +258,10 @@ export async function failedRowsCsv({ ctx, id }: { ctx: DomainContext; id: strin
 /**
  * Batches with rows to work now: what the in-process loop starts a round for, and the cron a run. A purchasing batch
  * whose rows left all wait for a decision is left out (a person's decision brings it back): it would be a round a
- * second for nothing. First come cancelled batches with rows left `purchasing` by a buyer that is gone: their rounds
- * only settle those rows (run-batch.ts).
+ * second for nothing. The one worked least recently comes first (never worked first, then the oldest), so rounds go
+ * round every active batch: oldest first let eight long batches hold every slot of the loop, and the 100 oldest every
+ * run of the cron, while newer batches (another organization's) waited for hours. First of all come cancelled batches
+ * with rows left `purchasing` by a buyer that is gone: their rounds only settle those rows (run-batch.ts).
  */
 export async function activeBatches(db: DomainContext["db"], now = new Date()): Promise<string[]> {
   const limit = 100;
@@ -276,7 +278,7 @@ export async function activeBatches(db: DomainContext["db"], now = new Date()): 
     .select({ id: batches.id })
     .from(batches)
     .where(or(eq(batches.state, "validating"), and(eq(batches.state, "purchasing"), not(waitingOnly))))
-    .orderBy(asc(batches.createdAt))
+    .orderBy(sql`${batches.lastWorkedAt} asc nulls first`, asc(batches.createdAt), asc(batches.id))
     .limit(limit - abandoned.length);
   return [...abandoned, ...rows].map((r) => r.id);
 }

@@ -73,6 +73,8 @@ export async function runBatch({
   if (!batch || (batch.state !== "validating" && batch.state !== "purchasing")) {
     return { batchId, worked: 0, state: batch?.state ?? null, more: false };
   }
+  // The runners take the batch worked least recently first (manage-batch.ts, activeBatches).
+  await ctx.db.update(batches).set({ lastWorkedAt: new Date() }).where(eq(batches.id, batchId));
   // Every carrier call a row makes waits for its connection's budget; see paced().
   const orgCtx = paced(forOrganization(ctx, batch.orgId), batch.state === "purchasing" ? batch.id : null);
   const deadline = Date.now() + maxDurationMs;

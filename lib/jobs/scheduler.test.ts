@@ -549,4 +549,23 @@ describe("the in-process batch runner", () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(runRound).toHaveBeenCalledTimes(8);
   });
+
+  it("gives a freed slot to a batch not worked yet, not to the long batch whose round just ended", async () => {
+    batches.mockResolvedValue(Array.from({ length: 9 }, (_, i) => `bat_${i + 1}`));
+    // Each round works for its 30 s (a paced 10 000-row batch has hours of them) and leaves more to do.
+    runRound.mockImplementation(
+      ({ batchId }) =>
+        new Promise((resolve) =>
+          setTimeout(() => resolve({ batchId, worked: 1, state: "purchasing", more: true }), 30_000),
+        ),
+    );
+    batchLoop(1_000);
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    const started = runRound.mock.calls.map(([a]) => a.batchId);
+    expect(new Set(started)).toContain("bat_9");
+    // Turn about: none of the nine has more than one round over another.
+    const per = new Map<string, number>();
+    for (const id of started) per.set(id, (per.get(id) ?? 0) + 1);
+    expect(Math.max(...per.values()) - Math.min(...per.values())).toBeLessThanOrEqual(1);
+  });
 });

@@ -265,19 +265,28 @@ function nudgeOnEvents(nudge: (() => void) | null) {
 /**
  * The batch runner without Inngest: every tick, a round for each active batch not already being worked here
  * (run-batch.ts: rows claimed with SKIP LOCKED and a lease, so other instances work the same batch beside it, and a
- * restart takes over rows whose lease ran out).
+ * restart takes over rows whose lease ran out). Eight rounds at once; a freed slot goes to the batch this process
+ * started least recently (never first, then in activeBatches' order, itself least recently worked first): a batch
+ * whose round just ended goes behind every other, so eight long batches cannot keep the rest waiting.
  */
 export function startBatchLoop({ intervalMs }: { intervalMs: number }): BackgroundLoop {
+  const startedAt = new Map<string, number>();
+  let starts = 0;
   return startLoop(BATCH_KEY, "batch runner", intervalMs, 8, async (ctx, start) => {
-    for (const batchId of await activeBatches(ctx.db)) {
-      start(batchId, () =>
-        runBatch({ ctx, batchId, maxDurationMs: 30_000 })
+    const ids = await activeBatches(ctx.db);
+    const listed = new Set(ids);
+    for (const id of startedAt.keys()) if (!listed.has(id)) startedAt.delete(id);
+    const turn = (id: string) => startedAt.get(id) ?? -1;
+    for (const batchId of [...ids].sort((a, b) => turn(a) - turn(b))) {
+      start(batchId, () => {
+        startedAt.set(batchId, starts++);
+        return runBatch({ ctx, batchId, maxDurationMs: 30_000 })
           .then((round) => {
             if (round.worked > 0)
               ctx.log.info({ msg: "batch_round", batch_id: batchId, worked: round.worked, state: round.state });
           })
-          .catch((err) => ctx.log.error({ msg: "batch round failed", batch_id: batchId, err })),
-      );
+          .catch((err) => ctx.log.error({ msg: "batch round failed", batch_id: batchId, err }));
+      });
     }
   });
 }

@@ -92,6 +92,9 @@ export const batches = pgTable(
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
     confirmedAt: timestamptz("confirmed_at"),
     finishedAt: timestamptz("finished_at"),
+    // When a round last started on the batch: the runners take the batch worked least recently first (never worked
+    // first), so a long batch cannot keep newer ones, another organization's, from their turn.
+    lastWorkedAt: timestamptz("last_worked_at"),
   },
   (t) => [
     index("batches_org_created").on(t.orgId, ...newestFirst(t)),

@@ -1,0 +1,1 @@
+ALTER TABLE "batches" ADD COLUMN "last_worked_at" timestamp (6) with time zone;
