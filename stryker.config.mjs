@@ -54,6 +54,8 @@ export const rooms = {
       "test/authenticate.test.ts",
       "test/auth.test.ts",
       "test/accounts.test.ts",
+      // The account endpoints' wrapper alone: its refusals, better-auth's answers, the outage, the shared limits.
+      "test/auth-endpoint.test.ts",
       "test/team.test.ts",
       // The audit rows written by the keys', team's and invitations' verbs, the list and the pruning (lib/audit).
       "test/audit-log.test.ts",
