@@ -138,6 +138,9 @@ describe("the account endpoints' own refusals", () => {
     expect(session.headers.get("cache-control")).toBe("no-store");
     const signOut = await post("/sign-out", null, { "Content-Type": "text/plain" });
     expect(signOut.status).not.toBe(415);
+    // A password endpoint's path asked with GET is better-auth's to answer (it has no such route), not a 415.
+    const get = await authEndpoint(new Request(`${ORIGIN}/api/auth/sign-in/email`, { headers: { Origin: ORIGIN } }));
+    expect(get.status).not.toBe(415);
   });
 });
 
