@@ -194,6 +194,19 @@ describe("better-auth's answers", () => {
     fake.down = true;
     await expectDown(await authEndpoint(new Request(`${ORIGIN}/api/auth/get-session`)));
     expect(asked).toBe(1);
+    // Found down while better-auth was asked: its 500 is the outage; any other answer stands as it is.
+    fake.handler = async () => {
+      fake.down = true;
+      return new Response(null, { status: 500 });
+    };
+    fake.down = false;
+    await expectDown(await authEndpoint(new Request(`${ORIGIN}/api/auth/get-session`)));
+    fake.handler = async () => {
+      fake.down = true;
+      return Response.json({ ok: true });
+    };
+    fake.down = false;
+    expect((await authEndpoint(new Request(`${ORIGIN}/api/auth/get-session`))).status).toBe(200);
     fake.down = false;
     // The database could not be opened: an outage; any other failure is not one.
     fake.openFails = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
