@@ -292,7 +292,7 @@ describe("label file refusals", () => {
       .where(where);
     expect(await answer()).toEqual(
       conflict(
-        "A cancellation of this shipment lost the carrier's answer, so its label may be voided; cancel again to settle it.",
+        "A cancellation's outcome is not recorded: the label may be voided; cancel the shipment again to settle it.",
       ),
     );
     await db.update(shipments).set({ meta: row!.meta }).where(where);

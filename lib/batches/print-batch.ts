@@ -10,7 +10,7 @@ import { pdfLib } from "@/lib/labels/pdf-lib";
 import { printAtActualSize } from "@/lib/labels/print-ready";
 import { twoPerSheet } from "@/lib/labels/sheet";
 import type { BatchPrintQuery } from "@/lib/schemas/batch";
-import { labelOnOffer } from "@/lib/shipments/outcome-unknown";
+import { labelWithheld } from "@/lib/shipments/outcome-unknown";
 import { findBatch } from "./manage-batch";
 
 /** Labels per file: a part of a print run (docs/api.md, "Batches"). */
@@ -65,16 +65,9 @@ async function partRows(ctx: DomainContext, batchId: string, part: number) {
     rows: slice.map((r) => {
       const file = byShipment.get(r.shipmentId);
       const label = file?.type && file.content ? { type: file.type, content: file.content } : null;
-      return { ...r, label, withheld: file ? withheld(file) : null };
+      return { ...r, label, withheld: file ? labelWithheld(file) : null };
     }),
   };
-}
-
-/** Why a bought row's label is not handed out, or null when it is on offer (lib/shipments/get-label.ts). */
-function withheld(row: Parameters<typeof labelOnOffer>[0]): string | null {
-  if (row.status === "cancelled") return "the shipment is cancelled and its label voided";
-  if (!labelOnOffer(row)) return "a cancellation's outcome is not recorded: the label may be voided";
-  return null;
 }
 
 /**

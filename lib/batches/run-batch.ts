@@ -13,6 +13,7 @@ import type { RateFields } from "@/lib/rates/present-rate";
 import { ShipmentPurchase, type ShipmentCreate } from "@/lib/schemas/shipment";
 import { storeShipment } from "@/lib/shipments/create-shipment";
 import { getShipment } from "@/lib/shipments/get-shipment";
+import { purchaseAttemptOf } from "@/lib/shipments/outcome-unknown";
 import { purchaseShipment } from "@/lib/shipments/purchase-shipment";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { presentBatch, rowCounts, type BatchRow, type BatchRowRow } from "./present-batch";
@@ -542,7 +543,7 @@ async function settleAbandonedRow(ctx: DomainContext, row: BatchRowRow, now: Dat
     });
   } else if (stored.status !== "created") {
     await settleBought(ctx, row, stored);
-  } else if (stored.meta.purchase_attempt) {
+  } else if (purchaseAttemptOf(stored.meta)) {
     await finishRow(ctx, row, {
       state: "failed",
       errorCode: "purchase_outcome_unknown",

@@ -10,7 +10,7 @@ import { printReady } from "@/lib/labels/print-ready";
 import { layOnSheet, SHEET_SIZES, SheetLayoutError } from "@/lib/labels/sheet";
 import type { LabelLayout } from "@/lib/schemas/shipment";
 import { findShipmentRow } from "./load-shipments";
-import { labelOnOffer } from "./outcome-unknown";
+import { labelWithheld } from "./outcome-unknown";
 
 export interface LabelFileOut {
   type: LabelType;
@@ -49,12 +49,10 @@ export async function getLabel({
     .from(labels)
     .where(and(eq(labels.orgId, ctx.org.id), eq(labels.shipmentId, id)));
   if (!label) throw new StateConflictError("The shipment has no label yet: purchase it first.");
-  if (row.status === "cancelled")
-    throw new StateConflictError("The shipment is cancelled and its label voided; it must not be used.");
-  if (!labelOnOffer(row)) {
-    throw new StateConflictError(
-      "A cancellation of this shipment lost the carrier's answer, so its label may be voided; cancel again to settle it.",
-    );
+  const withheld = labelWithheld(row);
+  if (withheld) {
+    const advice = row.status === "cancelled" ? "it must not be used" : "cancel the shipment again to settle it";
+    throw new StateConflictError(`${withheld.charAt(0).toUpperCase()}${withheld.slice(1)}; ${advice}.`);
   }
   const type = label.type as LabelType;
   if (format && format !== type) throw new ValidationError(`this shipment's label is ${type}`, "format");

@@ -8,6 +8,7 @@ import {
   carrierReference,
   instantOf,
   labelOnOffer,
+  labelWithheld,
   PURCHASE_ATTEMPT,
   purchaseAttemptOf,
   purchaseOutcomeText,
@@ -131,5 +132,15 @@ describe("what a shipment says while an attempt stays", () => {
     expect(labelOnOffer({ status: "purchased", meta: { purchase_attempt: attempt } })).toBe(true);
     expect(labelOnOffer({ status: "cancelled", meta: {} })).toBe(false);
     expect(labelOnOffer({ status: "purchased", meta: { cancel_attempt: cancel } })).toBe(false);
+  });
+
+  it("says why a label is withheld, the cancellation first", () => {
+    expect(labelWithheld({ status: "purchased", meta: { purchase_attempt: attempt } })).toBeNull();
+    expect(labelWithheld({ status: "cancelled", meta: { cancel_attempt: cancel } })).toBe(
+      "the shipment is cancelled and its label voided",
+    );
+    expect(labelWithheld({ status: "purchased", meta: { cancel_attempt: cancel } })).toBe(
+      "a cancellation's outcome is not recorded: the label may be voided",
+    );
   });
 });

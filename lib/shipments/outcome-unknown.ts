@@ -123,6 +123,14 @@ export function attemptMessages(row: {
   return messages;
 }
 
-/** Whether the shipment's label may be handed out: not once cancelled, nor while a void of it may have happened. */
-export const labelOnOffer = (row: { status: string; meta: Meta }) =>
-  row.status !== "cancelled" && cancelAttemptOf(row.meta) === null;
+/**
+ * Why the shipment's label must not be handed out, or null when it may be: not once cancelled, nor while a void of it
+ * may have happened. One rule for the shipment's label, the API's answers and a batch's print files.
+ */
+export function labelWithheld(row: { status: string; meta: Meta }): string | null {
+  if (row.status === "cancelled") return "the shipment is cancelled and its label voided";
+  if (cancelAttemptOf(row.meta) !== null) return "a cancellation's outcome is not recorded: the label may be voided";
+  return null;
+}
+
+export const labelOnOffer = (row: { status: string; meta: Meta }) => labelWithheld(row) === null;
