@@ -163,8 +163,18 @@ async function finishRow(ctx: DomainContext, row: BatchRowRow, set: Partial<Batc
 
 /** What a worker writes of a row it holds: its state and the fields that say why. */
 type RowOutcome = Partial<
-  Pick<BatchRowRow, "state" | "rate" | "held" | "errorCode" | "errorColumn" | "errorMessage" | "carrierText">
+  Pick<
+    BatchRowRow,
+    "state" | "rate" | "held" | "errorCode" | "errorColumn" | "errorMessage" | "carrierText" | "givenBack"
+  >
 >;
+
+/**
+ * The tries a row has had: its claims less those given back untried (a dry run's round out of time, a purchase whose
+ * batch was cancelled while it waited for its slot). A row given back ten times by a slow carrier's budget still gets
+ * its MAX_ATTEMPTS tries before an error nobody expected fails it. `attempts` itself only grows: it is the fence.
+ */
+const tries = (row: BatchRowRow) => row.attempts - row.givenBack;
 
 /**
  * The dry run of a chunk of claimed rows, in CSV order, and its outcomes written with one statement. The rows not
@@ -181,8 +191,8 @@ async function rateRows(ctx: DomainContext, batch: BatchRow, rows: BatchRowRow[]
     const outcome = await rateRow(ctx, batch, rows[i]!);
     if (outcome) done.push({ row: rows[i]!, outcome });
   }
-  // Given back as they are: an outcome that changes nothing but the lease.
-  for (const row of rows.slice(i)) done.push({ row, outcome: {} });
+  // Given back untried: an outcome that changes nothing but the lease and counts the give-back (see tries).
+  for (const row of rows.slice(i)) done.push({ row, outcome: { givenBack: row.givenBack + 1 } });
   try {
     await writeOutcomes(ctx, done);
   } catch (err) {
@@ -204,14 +214,16 @@ async function writeOutcomes(ctx: DomainContext, done: { row: BatchRowRow; outco
     // A field the outcome does not set keeps the row's value (the row is held, so no one else changed it).
     const v = { ...row, ...outcome };
     return sql`(${row.line}::int, ${row.attempts}::int, ${v.state}::text, ${v.rate === null ? null : JSON.stringify(v.rate)}::jsonb,
-      ${v.held}::text, ${v.errorCode}::text, ${v.errorColumn}::text, ${v.errorMessage}::text, ${v.carrierText}::text)`;
+      ${v.held}::text, ${v.errorCode}::text, ${v.errorColumn}::text, ${v.errorMessage}::text, ${v.carrierText}::text,
+      ${v.givenBack}::int)`;
   });
   try {
     await ctx.db.execute(sql`update ${batchRows} set state = v.state, rate = v.rate, held = v.held,
         error_code = v.error_code, error_column = v.error_column, error_message = v.error_message,
-        carrier_text = v.carrier_text, lease_until = null, updated_at = ${new Date().toISOString()}::timestamptz
+        carrier_text = v.carrier_text, given_back = v.given_back, lease_until = null,
+        updated_at = ${new Date().toISOString()}::timestamptz
       from (values ${sql.join(values, sql`, `)})
-        as v(line, attempts, state, rate, held, error_code, error_column, error_message, carrier_text)
+        as v(line, attempts, state, rate, held, error_code, error_column, error_message, carrier_text, given_back)
       where ${batchRows.batchId} = ${batchId} and ${batchRows.line} = v.line and ${batchRows.attempts} = v.attempts`);
   } catch (err) {
     if (isDatabaseUnavailable(err) || done.length === 1) throw err;
@@ -295,7 +307,7 @@ async function settleBought(ctx: DomainContext, row: BatchRowRow, stored: Stored
 
 /** A row this worker gives back untouched (its batch was cancelled before its purchase began). */
 async function releaseRow(ctx: DomainContext, row: BatchRowRow) {
-  await finishRow(ctx, row, { state: "rated" });
+  await finishRow(ctx, row, { state: "rated", givenBack: row.givenBack + 1 });
 }
 
 /** Thrown by a purchase's pace when its batch stopped being bought (cancelled) while the row waited for its slot. */
@@ -396,12 +408,12 @@ async function rateRow(ctx: DomainContext, batch: BatchRow, row: BatchRowRow): P
     }
     // The database away, a bug: the row keeps its lease and is taken over when it runs out, a few times.
     ctx.log.error({ msg: "batch row not rated", batch_id: row.batchId, line: row.line, err });
-    if (row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err)) {
+    if (tries(row) >= MAX_ATTEMPTS && !isDatabaseUnavailable(err)) {
       return {
         state: "failed",
         errorCode: "internal_error",
         errorColumn: null,
-        errorMessage: `this row could not be rated in ${row.attempts} attempts`,
+        errorMessage: `this row could not be rated in ${tries(row)} attempts`,
       };
     }
     return null;
@@ -457,7 +469,7 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
       await releaseRow(ctx, row);
       return false;
     }
-    const poisoned = !(err instanceof DomainError) && row.attempts >= MAX_ATTEMPTS && !isDatabaseUnavailable(err);
+    const poisoned = !(err instanceof DomainError) && tries(row) >= MAX_ATTEMPTS && !isDatabaseUnavailable(err);
     if (err instanceof DomainError || poisoned) {
       // Bought already (an earlier try whose row write was lost, or someone else): the shipment says so.
       const stored = await storedPurchase(ctx, row);
@@ -474,7 +486,7 @@ async function purchaseRow(ctx: DomainContext, row: BatchRowRow): Promise<boolea
           state: "failed",
           errorCode: "internal_error",
           errorColumn: null,
-          errorMessage: `this row could not be purchased in ${row.attempts} attempts`,
+          errorMessage: `this row could not be purchased in ${tries(row)} attempts`,
         });
         return true;
       }

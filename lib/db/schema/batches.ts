@@ -131,7 +131,10 @@ export const batchRows = pgTable(
     idempotencyKey: text("idempotency_key").notNull(),
     // A worker's claim on the row (SKIP LOCKED, like the tracker refresh): expired, another worker takes it over.
     leaseUntil: timestamptz("lease_until"),
+    // Claims made (each adds one: the fencing token its outcome is written with), and of them those given back
+    // untried; their difference is the tries that ran, which decide when a row that keeps failing fails for good.
     attempts: integer("attempts").notNull().default(0),
+    givenBack: integer("given_back").notNull().default(0),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },
   (t) => [

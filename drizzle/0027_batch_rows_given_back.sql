@@ -1,0 +1,1 @@
+ALTER TABLE "batch_rows" ADD COLUMN "given_back" integer DEFAULT 0 NOT NULL;
