@@ -316,4 +316,18 @@ describe("API keys through the API", () => {
     expect(res.body).toMatchObject({ id: spare.id, name: "spare", revoked_at: formatTimestamp(new Date(t0)) });
     expect((await auth(db, spare.key)).found).toBeNull();
   });
+
+  it("refuses a field that would restrict a new key, rather than make an unrestricted one in silence", async () => {
+    // docs/api.md, "API keys and organizations": the one body whose unknown fields are refused.
+    const { key, orgId } = await makeOrg();
+    for (const extra of [{ role: "member" }, { scopes: ["trackers:read"] }, { test_mode: true }]) {
+      const res = await call(createKeyRoute, "POST", "/v1/api_keys", { key, body: { name: "narrow", ...extra } });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        { code: "validation_error", message: "is not a known field", field: Object.keys(extra)[0] },
+      ]);
+    }
+    const ctx = await orgCtx(orgId);
+    expect((await pageOfApiKeys({ ctx, limit: 100, offset: 0 })).count).toBe(1);
+  });
 });

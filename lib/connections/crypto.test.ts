@@ -21,4 +21,15 @@ describe("credential encryption", () => {
     expect(() => decryptJson(env, "car_2")).toThrow();
     expect(() => decryptJson("garbage", "car_1")).toThrow(/envelope/);
   });
+
+  it("refuses an envelope whose GCM tag was cut short", () => {
+    // GCM authenticates a tag cut to 4 bytes: a 1 in 2^32 forgery per try, not 2^128. Only the full tag may pass.
+    const sealed = encryptJson({ api_key: "s3cr3t-value" }, "car_1");
+    const [version, iv, tag, body] = sealed.split(".");
+    const short = [version, iv, Buffer.from(tag!, "base64url").subarray(0, 4).toString("base64url"), body].join(".");
+    expect(() => decryptJson(short, "car_1")).toThrow(/envelope/);
+    const shortIv = [version, Buffer.from(iv!, "base64url").subarray(0, 8).toString("base64url"), tag, body].join(".");
+    expect(() => decryptJson(shortIv, "car_1")).toThrow(/envelope/);
+    expect(decryptJson(sealed, "car_1")).toEqual({ api_key: "s3cr3t-value" });
+  });
 });

@@ -44,8 +44,11 @@ function encryptionKey(): Buffer {
   return cachedKey;
 }
 
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
 export function encryptJson(value: unknown, aad: string): string {
-  const iv = randomBytes(12);
+  const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", encryptionKey(), iv);
   cipher.setAAD(Buffer.from(aad));
   const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
@@ -57,9 +60,14 @@ export function encryptJson(value: unknown, aad: string): string {
 export function decryptJson<T = unknown>(envelope: string, aad: string): T {
   const [version, iv, tag, body] = envelope.split(".");
   if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("Unrecognised credentials envelope.");
-  const decipher = createDecipheriv("aes-256-gcm", encryptionKey(), Buffer.from(iv, "base64url"));
+  const ivBytes = Buffer.from(iv, "base64url");
+  const tagBytes = Buffer.from(tag, "base64url");
+  // GCM would authenticate a tag cut down to 4 bytes (a 1 in 2^32 forgery): only the full tag we write is taken.
+  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES)
+    throw new Error("Unrecognised credentials envelope.");
+  const decipher = createDecipheriv("aes-256-gcm", encryptionKey(), ivBytes, { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(aad));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  decipher.setAuthTag(tagBytes);
   let text: string;
   try {
     text = Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
