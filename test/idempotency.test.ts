@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
+import { POST as createKey } from "@/app/v1/api_keys/route";
+import { POST as createHook } from "@/app/v1/webhooks/route";
 import { ApiError } from "@/lib/api/errors";
 import {
   beginIdempotent,
@@ -12,7 +14,7 @@ import {
 import { getDb } from "@/lib/db/client";
 import { idempotencyKeys } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
-import { makeOrg, writesWaiting } from "./helpers";
+import { call, makeOrg, writesWaiting } from "./helpers";
 
 // docs/api.md, "Idempotency": a key lives 24 h; a request still in progress after 5 minutes died with its process.
 const MINUTE = 60_000;
@@ -158,6 +160,37 @@ describe("beginIdempotent", () => {
       .set({ responseStatus: null })
       .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, "bare")));
     expect(await beginIdempotent(db, input("bare"))).toEqual({ kind: "replay", status: 200, body: null });
+  });
+
+  it("keeps the answer sealed to its organization and key; one recorded in the clear still replays", async () => {
+    const { db, orgId, input } = await setup();
+    const start = await beginIdempotent(db, input("sealed"));
+    if (start.kind !== "started") throw new Error("should have started");
+    await completeIdempotent(db, { orgId, key: "sealed", lock: start.lock }, 201, { key: "shw_the-only-copy" });
+    const [stored] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, "sealed")));
+    expect(JSON.stringify(stored)).not.toContain("the-only-copy");
+    expect(await beginIdempotent(db, input("sealed"))).toEqual({
+      kind: "replay",
+      status: 201,
+      body: { key: "shw_the-only-copy" },
+    });
+    // Copied onto another key's record, it does not open.
+    const other = await beginIdempotent(db, input("other"));
+    if (other.kind !== "started") throw new Error("should have started");
+    await db
+      .update(idempotencyKeys)
+      .set({ state: "completed", responseStatus: 201, responseSealed: stored!.responseSealed })
+      .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, "other")));
+    await expect(beginIdempotent(db, input("other"))).rejects.toThrow(/decrypt|auth/i);
+    // A record written before answers were sealed replays as it was stored.
+    await db
+      .update(idempotencyKeys)
+      .set({ responseSealed: null, responseBody: { from: "before" } })
+      .where(and(eq(idempotencyKeys.orgId, orgId), eq(idempotencyKeys.key, "other")));
+    expect(await beginIdempotent(db, input("other"))).toMatchObject({ kind: "replay", body: { from: "before" } });
   });
 
   it("refuses the same key with another request (422), in progress or completed", async () => {
@@ -310,5 +343,29 @@ describe("Idempotency-Key values", () => {
       requestFingerprint("POST", "/v1/a\n", "{}"),
     ])
       expect(other).not.toBe(base);
+  });
+});
+
+describe("an answer that holds a secret", () => {
+  it("is replayed whole, and kept in no record in the clear: a new API key, a webhook's signing secret", async () => {
+    // CONTRACT §2: a key is "stored only as a SHA-256 hash"; docs/api.md: a signing secret is "stored encrypted".
+    const { key, orgId } = await makeOrg();
+    const headers = { "Idempotency-Key": "make-ci-key" };
+    const made = await call(createKey, "POST", "/v1/api_keys", { key, body: { name: "ci" }, headers });
+    expect(made.status).toBe(201);
+    const hook = await call(createHook, "POST", "/v1/webhooks", {
+      key,
+      body: { url: "https://hooks.example.com/", enabled_events: "*" },
+      headers: { "Idempotency-Key": "make-hook" },
+    });
+    expect(hook.status).toBe(201);
+    const replay = await call(createKey, "POST", "/v1/api_keys", { key, body: { name: "ci" }, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.body.key).toBe(made.body.key);
+    const rows = await (await getDb()).select().from(idempotencyKeys).where(eq(idempotencyKeys.orgId, orgId));
+    expect(rows).toHaveLength(2);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(made.body.key.slice("shw_".length));
+    expect(stored).not.toContain(hook.body.secret.slice("whsec_".length));
   });
 });

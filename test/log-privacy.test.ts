@@ -92,7 +92,7 @@ describe("logs keep no personal data", () => {
   it("when an idempotent answer cannot be recorded (the stored body in the statement's parameters)", async () => {
     const { key } = await makeOrg();
     const res = await withFault(
-      castFault("log_privacy_idem", "idempotency_keys", "new.state = 'completed'", "new.response_body::text"),
+      castFault("log_privacy_idem", "idempotency_keys", "new.state = 'completed'", "new.response_sealed"),
       dropFault("log_privacy_idem", "idempotency_keys"),
       () =>
         call(createShipment, "POST", "/v1/shipments", { key, body, headers: { "Idempotency-Key": "log-privacy-1" } }),

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
+import { decryptJson, encryptJson } from "@/lib/connections/crypto";
 import { idempotencyKeys } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import { ApiError } from "./errors";
@@ -67,7 +68,10 @@ export async function beginIdempotent(
       "This Idempotency-Key was already used with a different request (method, path or body).",
     );
   }
-  if (row.state === "completed") return { kind: "replay", status: row.responseStatus ?? 200, body: row.responseBody };
+  if (row.state === "completed") {
+    const body = row.responseSealed === null ? row.responseBody : decryptJson(row.responseSealed, sealedFor(input));
+    return { kind: "replay", status: row.responseStatus ?? 200, body };
+  }
   if (row.lockedUntil > now) throw inProgress();
   const taken = await db
     .update(idempotencyKeys)
@@ -86,10 +90,17 @@ const ours = (slot: IdempotencySlot) =>
     eq(idempotencyKeys.lockedUntil, slot.lock),
   );
 
+/**
+ * What an answer is sealed to: its organization and key, so a sealed answer copied onto another record does not
+ * open. Sealed because a replayed answer may be the only copy of a secret the API stores as a hash (a new API key) or
+ * encrypted (a webhook's signing secret), or hold a label and addresses: kept 24 h, none of it in the clear.
+ */
+const sealedFor = (slot: Pick<IdempotencySlot, "orgId" | "key">) => `idempotency:${slot.orgId}:${slot.key}`;
+
 export async function completeIdempotent(db: Db, slot: IdempotencySlot, status: number, body: unknown) {
   await db
     .update(idempotencyKeys)
-    .set({ state: "completed", responseStatus: status, responseBody: body ?? null })
+    .set({ state: "completed", responseStatus: status, responseSealed: encryptJson(body ?? null, sealedFor(slot)) })
     .where(ours(slot));
 }
 

@@ -14,6 +14,10 @@ export const idempotencyKeys = pgTable(
     path: text("path").notNull(),
     state: text("state", { enum: ["in_progress", "completed"] }).notNull(),
     responseStatus: integer("response_status"),
+    // The answer to replay, sealed (AES-256-GCM, bound to the organization and key: lib/api/idempotency.ts): it
+    // may hold a new API key, a webhook secret, a label and addresses, none of which is kept in the clear.
+    responseSealed: text("response_sealed"),
+    // Answers recorded in the clear before they were sealed: read for the 24 h such a record lives, never written.
     responseBody: jsonb("response_body"),
     // A request that died mid-flight (process killed) stops blocking its key after this instant.
     lockedUntil: timestamp("locked_until", { withTimezone: true, precision: 6 }).notNull(),
