@@ -16,6 +16,7 @@ import {
   canadapostShipRequest,
   withCanadapostContext,
 } from "@/test/canadapost-context";
+import { canadapostEmulator } from "@/test/emulator/canadapost";
 
 /**
  * The Canada Post wire mappings against recorded payloads (fixtures/, each validated against Canada Post's XSDs in
@@ -90,6 +91,30 @@ describe("Canada Post requests", () => {
       }),
     ]);
     expectFixture("ship-request-noncontract.xml", built.body);
+  });
+
+  it("writes any HS code our API takes (6 to 10 digits) as shipment.xsd's hs-tariff-code pattern allows", async () => {
+    // shipment.xsd SkuType `hs-tariff-code`: \d{4}(\.\d{2}(\.\d{2}(\.\d{2})?)?)? — pairs of digits after the heading;
+    // lib/schemas/customs.ts takes 6 to 10 digits, so 7 and 9 digit codes reach the builder.
+    const contract = canadapostEmulator.contract!.load!();
+    const path = "/rs/2004381/2004381/shipment";
+    const op = contract.operation("POST", path)!;
+    for (const hs of ["610910", "6109100", "61091000", "610910001", "6109100012"]) {
+      const req = canadapostInternationalShipRequest();
+      req.customs = { ...req.customs!, commodities: req.customs!.commodities.map((c) => ({ ...c, hs_code: hs })) };
+      const { body } = buildShipRequest(req, { ...OPTS, transmit: false, labelSize: "4x6" });
+      const type = "application/vnd.cpc.shipment-v8+xml";
+      const problems = await contract.checkRequest(op, {
+        method: "POST",
+        path,
+        query: new URLSearchParams(),
+        headers: { accept: type, "content-type": type },
+        contentType: type,
+        body: undefined,
+        raw: body,
+      });
+      expect([hs, problems]).toEqual([hs, []]);
+    }
   });
 
   it("sends options as Canada Post's codes and says which it cannot honour", () => {

@@ -59,9 +59,13 @@ function addressDetails(
   };
 }
 
-/** An HS code as Canada Post writes it: `6109.10`, `6109.10.00`. */
+/**
+ * An HS code as Canada Post writes it: `6109.10`, `6109.10.00` (shipment.xsd: the heading, then pairs of digits). A
+ * code with an odd digit past the subheading (7 or 9 digits) keeps its whole pairs: the pattern has no place for it.
+ */
 function hsTariffCode(code: string | null): string | undefined {
-  const digits = (code ?? "").replace(/\D/g, "");
+  const all = (code ?? "").replace(/\D/g, "").slice(0, 10);
+  const digits = all.slice(0, all.length - (all.length % 2));
   if (digits.length < 6) return undefined;
   return [digits.slice(0, 4), digits.slice(4, 6), digits.slice(6, 8), digits.slice(8, 10)].filter(Boolean).join(".");
 }
