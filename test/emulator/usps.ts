@@ -308,8 +308,8 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
         mailClass: cls,
         rateOptions: [
           {
+            // No extra services are asked for abroad, so no totalPrice (shipping-options.yaml RateOptions).
             totalBasePrice: price,
-            totalPrice: price,
             rates: [
               {
                 description: cls.replace(/_/g, " "),
@@ -351,8 +351,10 @@ function rate(req: EmulatorRequest, state: CarrierState): EmulatorResponse {
             expectedDeliveryDate: addBusinessDays(date, commitmentDays),
             guaranteedDelivery: cls === "PRIORITY_MAIL_EXPRESS",
           },
-          totalBasePrice: price,
-          totalPrice: round2(price + surcharge + extrasTotal),
+          // shipping-options.yaml: totalBasePrice is "the price of the rate, fees, and pound postage"; totalPrice (it
+          // and the extra services) is "only returned when `extraServices` are passed in the request".
+          totalBasePrice: round2(price + surcharge),
+          ...(extras.length > 0 ? { totalPrice: round2(price + surcharge + extrasTotal) } : {}),
           rates: [
             {
               description: `${cls.replace(/_/g, " ")} ${category}`,

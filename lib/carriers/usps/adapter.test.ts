@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { load as loadYaml } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { fieldsOf } from "@/lib/client/schema-form";
@@ -9,11 +10,13 @@ import { buildLabelRequest, idempotencyKey, parseLabelResponse } from "@/lib/car
 import { checkRefund } from "@/lib/carriers/usps/cancel";
 import type { AdapterContext } from "@/lib/carriers/types";
 import { parseRateResponse, transitDays } from "@/lib/carriers/usps/rating";
+import { measures, processingCategory } from "@/lib/carriers/usps/wire";
 import { parseTrackResponse, plainText, trackingNumberOf } from "@/lib/carriers/usps/tracking";
 import { uspsConfigSchema, readUspsConfig } from "@/lib/carriers/usps/config";
 import { uspsCredentialsSchema } from "@/lib/carriers/usps/auth";
 import { uspsInternationalShipRequest, uspsShipRequest, USPS_CREDENTIALS } from "@/test/usps-context";
 import { upsCustoms } from "@/test/ups-context";
+import { testParcel } from "@/test/sandbox-context";
 
 /** The USPS adapter's parsers and builders against its recorded fixtures (lib/carriers/usps/fixtures). */
 
@@ -57,6 +60,71 @@ describe("rates", () => {
     expect(code).toBeDefined();
     expect(price(any, code!)).toBe(price(machinable, code!));
     expect(price(non, code!)).toBeGreaterThan(price(machinable, code!));
+  });
+
+  it("a nonstandard parcel is quoted USPS's NONSTANDARD price, the category shipping options answers since 2025", () => {
+    // shipping-options.yaml `processingCategory`: NON_MACHINABLE "will no longer be returned as of 01/19/2025" in
+    // favour of NONSTANDARD (the same PTR code 5); the labels file converts a NON_MACHINABLE label to NONSTANDARD.
+    const option = (category: string, price: number) => ({
+      totalBasePrice: price,
+      totalPrice: price,
+      rates: [{ price, processingCategory: category, rateIndicator: "SP", fees: [] }],
+      extraServices: [],
+    });
+    const answer = {
+      pricingOptions: [
+        {
+          shippingOptions: [
+            {
+              mailClass: "USPS_GROUND_ADVANTAGE",
+              rateOptions: [option("MACHINABLE", 9.5), option("NONSTANDARD", 13.7)],
+            },
+          ],
+        },
+      ],
+    };
+    const big = measures(testParcel({ weight: 30, weight_unit: "LB", length: 30, width: 20, height: 16 }));
+    const category = processingCategory(big);
+    const { quotes } = parseRateResponse(answer, [], category);
+    expect(quotes[0]!.total_charge).toBe(13.7);
+  });
+
+  it("quotes USPS's own example answer, which has no totalPrice (sent only when extra services were asked for)", () => {
+    // shipping-options.yaml RateOptions.totalPrice: "only returned when `extraServices` are passed in the request";
+    // totalBasePrice is "the price of the rate, fees, and pound postage" (its example: 6.17 + a 3.00 fee = 9.17).
+    const spec = loadYaml(readFileSync("test/emulator/specs/usps/shipping-options.yaml", "utf8")) as {
+      components: { examples: Record<string, { value: unknown }> };
+    };
+    const { quotes } = parseRateResponse(spec.components.examples.DomesticOutboundOptionsExample!.value, []);
+    expect(quotes).toHaveLength(1);
+    expect(quotes[0]).toMatchObject({
+      service: "PARCEL_SELECT",
+      base_charge: 6.17,
+      total_charge: 11.79,
+      extra_charges: [
+        { name: "Nonstandard Length > 22", amount: 3, currency: "USD" },
+        { name: "Return Receipt Electronic", amount: 2.62, currency: "USD" },
+      ],
+    });
+    // Without extra services: the total is the base price, its fees within it.
+    const bare = parseRateResponse(
+      {
+        pricingOptions: [
+          {
+            shippingOptions: [
+              {
+                mailClass: "PRIORITY_MAIL",
+                rateOptions: [{ totalBasePrice: 10.4, rates: [{ price: 10.4, fees: [] }], extraServices: [] }],
+              },
+            ],
+          },
+        ],
+      },
+      [],
+    ).quotes;
+    expect(bare).toEqual([
+      expect.objectContaining({ service: "PRIORITY_MAIL", base_charge: 10.4, total_charge: 10.4 }),
+    ]);
   });
 
   it("leaves out classes it does not sell, and refuses an answer without pricing options", () => {
@@ -143,6 +211,73 @@ describe("labels", () => {
     expect(built.messages.map((m) => m.details?.field)).toContain("customs.content_description");
   });
 
+  it("labels Priority Mail Express at its single-piece rate indicator PA, not SP", () => {
+    // domestic-labels.yaml `rateIndicator`: "PA - Priority Mail Express Single Piece" (its PME examples send PA);
+    // international-labels.yaml: "PA - Priority Mail Express International Single Piece". SP is other classes'.
+    const dom = buildLabelRequest(uspsShipRequest({ service: "PRIORITY_MAIL_EXPRESS" }), "2026-01-05");
+    expect((dom.body as { packageDescription: { rateIndicator: string } }).packageDescription.rateIndicator).toBe("PA");
+    const intl = buildLabelRequest(
+      uspsInternationalShipRequest({ service: "PRIORITY_MAIL_EXPRESS_INTERNATIONAL" }),
+      "2026-01-05",
+    );
+    expect((intl.body as { packageDescription: { rateIndicator: string } }).packageDescription.rateIndicator).toBe(
+      "PA",
+    );
+    const priority = buildLabelRequest(uspsShipRequest(), "2026-01-05");
+    expect((priority.body as { packageDescription: { rateIndicator: string } }).packageDescription.rateIndicator).toBe(
+      "SP",
+    );
+  });
+
+  it("writes the destination country's name in `country`, its ISO code in `countryISOAlpha2Code`", () => {
+    // international-labels.yaml InternationalAddress: `country` "is the country name used in an international
+    // address" (its examples: country Australia, countryISOAlpha2Code AU); the label prints it.
+    const built = buildLabelRequest(uspsInternationalShipRequest(), "2026-01-05");
+    const to = (built.body as { toAddress: { country: string; countryISOAlpha2Code: string } }).toAddress;
+    expect(to.countryISOAlpha2Code).toBe("GB");
+    expect(to.country).toBe("United Kingdom");
+  });
+
+  it("a label to a territory USPS serves as domestic mail names it as the state (DomesticAddress.state)", () => {
+    // domestic-labels.yaml State: the two-letter code, PR, GU, VI, AS, MP, FM, MH and PW among them; our addresses in
+    // Puerto Rico carry country_code PR and need no state_code (lib/schemas/address.ts requires one for US, CA, AU).
+    const req = uspsShipRequest();
+    const built = buildLabelRequest(
+      {
+        ...req,
+        recipient: { ...req.recipient, country_code: "PR", state_code: "", city: "San Juan", postal_code: "00901" },
+      },
+      "2026-01-05",
+    );
+    expect((built.body as { toAddress: { state: string; ZIPCode: string } }).toAddress).toMatchObject({
+      state: "PR",
+      ZIPCode: "00901",
+    });
+  });
+
+  it("names every party as USPS requires: first and last name, or a firm", () => {
+    // domestic-labels.yaml DomesticLabelToAddress / DomesticLabelAddress: "The First and Last Name or Firm are always
+    // required." A recipient known by one word ("Reception", "Cher") and no company still has to be one of the two.
+    const req = uspsShipRequest();
+    const built = buildLabelRequest(
+      { ...req, recipient: { ...req.recipient, person_name: "Reception", company_name: null } },
+      "2026-01-05",
+    );
+    const to = (built.body as { toAddress: Record<string, unknown> }).toAddress;
+    expect(to).toMatchObject({ firm: "Reception" });
+    expect(to).not.toHaveProperty("firstName");
+    expect(to).not.toHaveProperty("lastName");
+    // With a company beside it, the one word stays the person's and the company is the firm.
+    const withFirm = buildLabelRequest(
+      { ...req, recipient: { ...req.recipient, person_name: "Reception", company_name: "Acme" } },
+      "2026-01-05",
+    );
+    expect((withFirm.body as { toAddress: Record<string, unknown> }).toAddress).toMatchObject({
+      firstName: "Reception",
+      firm: "Acme",
+    });
+  });
+
   it("refuses a ZIP Code USPS cannot read", () => {
     const req = uspsShipRequest();
     expect(() =>
@@ -190,6 +325,15 @@ describe("tracking", () => {
       ["03", "2026-03-02T15:00:00.000Z", "2026-03-02", "09:00"],
     ]);
     expect(data.status).toBe("in_transit");
+  });
+
+  it("reads a GMTOffset written as USPS's file writes it (-7:00) when an event has no GMTTimestamp", () => {
+    // tracking.yaml TrackingEvent.GMTOffset: example "-7:00" (one hour digit).
+    const { data } = parseTrackResponse(
+      { trackingEvents: [{ eventCode: "03", eventTimestamp: "2026-03-02T09:00:00", GMTOffset: "-7:00" }] },
+      "9400109104250532908587",
+    );
+    expect(data.events.map((e) => [e.code, e.occurred_at])).toEqual([["03", "2026-03-02T16:00:00.000Z"]]);
   });
 
   it("takes IMpb and S10 numbers, and nothing else", () => {

@@ -193,7 +193,11 @@ describe("USPS against the emulator: labels", () => {
     expect(data.tracking_number).toMatch(/^CP\d{9}US$/);
     const body = JSON.parse(calls("ship")[0]!.body);
     expect(calls("ship")[0]!.path).toBe("/international-labels/v3/international-label");
-    expect(body.toAddress).toMatchObject({ country: "GB", countryISOAlpha2Code: "GB", postalCode: "SW1A 2AA" });
+    expect(body.toAddress).toMatchObject({
+      country: "United Kingdom",
+      countryISOAlpha2Code: "GB",
+      postalCode: "SW1A 2AA",
+    });
     expect(body.customsForm).toMatchObject({
       customsContentType: "MERCHANDISE",
       AESITN: "NO EEI 30.37(a)",

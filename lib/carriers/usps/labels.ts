@@ -13,7 +13,6 @@ import {
 import { detectLabelType } from "@/lib/labels/check";
 import { customsForm } from "@/lib/carriers/usps/customs";
 import { badResponse } from "@/lib/carriers/usps/errors";
-import { TERRITORIES } from "@/lib/carriers/usps/rating";
 import { uspsExtras } from "@/lib/carriers/usps/options";
 import { uspsService } from "@/lib/carriers/usps/services";
 import {
@@ -26,6 +25,7 @@ import {
   packagingWarnings,
   phone,
   processingCategory,
+  TERRITORIES,
 } from "@/lib/carriers/usps/wire";
 
 /**
@@ -111,7 +111,8 @@ export function buildLabelRequest(
     dimensionsUOM: "in" as const,
     processingCategory: processingCategory(m),
     destinationEntryFacilityType: "NONE" as const,
-    rateIndicator: "SP" as const,
+    // Single piece: Priority Mail Express (International) has its own indicator, PA (both label files).
+    rateIndicator: service.code.startsWith("PRIORITY_MAIL_EXPRESS") ? ("PA" as const) : ("SP" as const),
     mailingDate,
     customerReference: references(req),
   };
@@ -148,7 +149,8 @@ export function buildLabelRequest(
       city: r.city.trim().slice(0, 28),
       ...(province ? { province: province.slice(0, 40) } : {}),
       ...(postal ? { postalCode: postal.slice(0, 11) } : {}),
-      country: r.country_code.toUpperCase(),
+      // `country` is the country's name (international-labels.yaml: "the country name", e.g. Australia).
+      country: countryName(r.country_code.toUpperCase()),
       countryISOAlpha2Code: r.country_code.toUpperCase(),
       ...phone(r),
       ...email(r),
@@ -166,6 +168,15 @@ export function buildLabelRequest(
     international,
     messages: [...messages, ...form.messages],
   };
+}
+
+/** An ISO country code's English name ("GB" → "United Kingdom"); the code itself when the runtime has none. */
+function countryName(code: string): string {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "region", fallback: "code" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 function decode(base64: unknown): Uint8Array | null {

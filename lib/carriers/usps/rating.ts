@@ -10,7 +10,15 @@ import { badResponse } from "@/lib/carriers/usps/errors";
 import { uspsExtras } from "@/lib/carriers/usps/options";
 import { uspsService } from "@/lib/carriers/usps/services";
 import { cents } from "@/lib/carriers/currencies";
-import { measures, num, oneUspsParcel, originZip, packagingWarnings, zip5 } from "@/lib/carriers/usps/wire";
+import {
+  TERRITORIES,
+  measures,
+  num,
+  oneUspsParcel,
+  originZip,
+  packagingWarnings,
+  zip5,
+} from "@/lib/carriers/usps/wire";
 import type { UspsCredentials } from "@/lib/carriers/usps/auth";
 
 /**
@@ -93,9 +101,6 @@ export function buildRateRequest(
   };
 }
 
-/** Territories USPS serves as domestic mail, with US ZIP Codes (shipping-options prices them by ZIP Code). */
-export const TERRITORIES = new Set(["PR", "GU", "VI", "AS", "MP", "FM", "MH", "PW"]);
-
 /**
  * Transit days from the commitment's free text ("2 Days", "1-Day", "3-5 Days"; "NO STD" and other texts have
  * none): the last number before "day", so a range counts its longest; 0 when there is none.
@@ -131,27 +136,36 @@ interface RateOption {
   extraServices?: { name?: unknown; price?: unknown }[];
 }
 
-/** A rate option as a quote; null when it has no total. */
+/**
+ * A rate option as a quote; null when it has no price. `totalBasePrice` is "the price of the rate, fees, and pound
+ * postage"; `totalPrice` adds the extra services, and USPS sends it "only … when `extraServices` are passed in the
+ * request" (shipping-options.yaml `RateOptions`): without it, the total is the base price and the extra services'.
+ */
 function quoteOf(code: string, name: string, o: RateOption): RateQuote | null {
-  const total = num(o.totalPrice);
-  if (total === null) return null;
-  const extra: ExtraCharge[] = [];
+  const fees: ExtraCharge[] = [];
   for (const rate of Array.isArray(o.rates) ? o.rates : []) {
     for (const fee of Array.isArray(rate?.fees) ? rate.fees : []) {
       const price = num(fee?.price);
-      if (price) extra.push({ name: typeof fee.name === "string" ? fee.name : "Fee", amount: price, currency: "USD" });
+      if (price) fees.push({ name: typeof fee.name === "string" ? fee.name : "Fee", amount: price, currency: "USD" });
     }
   }
+  const services: ExtraCharge[] = [];
   for (const service of Array.isArray(o.extraServices) ? o.extraServices : []) {
     const price = num(service?.price);
     if (price)
-      extra.push({
+      services.push({
         name: typeof service.name === "string" ? service.name : "Extra service",
         amount: price,
         currency: "USD",
       });
   }
-  const base = num(o.totalBasePrice) ?? cents(total - extra.reduce((sum, e) => sum + e.amount, 0));
+  const sum = (list: ExtraCharge[]) => list.reduce((s, e) => s + e.amount, 0);
+  const basePrice = num(o.totalBasePrice);
+  const total = num(o.totalPrice) ?? (basePrice !== null ? cents(basePrice + sum(services)) : null);
+  if (total === null) return null;
+  const extra = [...fees, ...services];
+  // The package's fees are within the base price: the base charge is the postage without them.
+  const base = cents((basePrice ?? total - sum(services)) - sum(fees));
   const commitment = o.commitment as { name?: unknown } | undefined;
   return {
     service: code,
@@ -206,11 +220,21 @@ export function parseRateResponse(
   return { quotes, messages: [] };
 }
 
+/**
+ * A processing category by its PTR code: USPS's files deprecate NON_MACHINABLE and IRREGULAR for NONSTANDARD (PTR 5;
+ * shipping options "will no longer" answer them "as of 01/19/2025", labels convert them), so the three are one.
+ */
+function categoryKey(c: string): string {
+  const upper = c.trim().toUpperCase();
+  return upper === "NON_MACHINABLE" || upper === "IRREGULAR" ? "NONSTANDARD" : upper;
+}
+
 /** Whether a rate option prices the label's processing category (an option that names none fits any). */
 function fitsCategory(o: RateOption, category: string | null): boolean {
   if (category === null) return true;
   const named = (Array.isArray(o.rates) ? o.rates : [])
     .map((r) => r?.processingCategory)
-    .filter((c): c is string => typeof c === "string");
-  return named.length === 0 || named.includes(category);
+    .filter((c): c is string => typeof c === "string")
+    .map(categoryKey);
+  return named.length === 0 || named.includes(categoryKey(category));
 }

@@ -72,6 +72,12 @@ function localParts(stamp: string): { date: string; time: string | null } | null
 
 const ZONED = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
 
+/** `GMTOffset` as an ISO offset: tracking.yaml writes "-7:00" (one hour digit) as well as "-07:00"; null otherwise. */
+function gmtOffset(offset: string): string | null {
+  const m = /^([+-])(\d{1,2}):(\d{2})$/.exec(offset);
+  return m ? `${m[1]}${m[2]!.padStart(2, "0")}:${m[3]}` : null;
+}
+
 /**
  * The event's instant: `GMTTimestamp` (UTC by its name, with or without a `Z`), else the local `eventTimestamp` with
  * its own offset or `GMTOffset`; null when neither reads.
@@ -79,7 +85,7 @@ const ZONED = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
 function instant(gmt: string, local: string, offset: string): string | null {
   const candidates = [
     gmt && (ZONED.test(gmt) ? gmt : `${gmt}Z`),
-    local && (ZONED.test(local) ? local : /^[+-]\d{2}:\d{2}$/.test(offset) ? `${local}${offset}` : ""),
+    local && (ZONED.test(local) ? local : gmtOffset(offset) ? `${local}${gmtOffset(offset)}` : ""),
   ];
   for (const c of candidates) {
     const t = c ? Date.parse(c) : NaN;

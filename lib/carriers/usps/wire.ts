@@ -77,11 +77,16 @@ export function originZip(a: Address): string {
 const cut = (s: string, max: number) => s.trim().slice(0, max);
 const present = (s: string | null | undefined) => (s && s.trim() ? s.trim() : null);
 
-/** "Ada Lovelace" → first "Ada", last "Lovelace" (USPS's Addressee: 50 characters each). */
+/**
+ * "Ada Lovelace" → first "Ada", last "Lovelace" (USPS's Addressee: 50 characters each). The label files require "the
+ * First and Last Name or Firm": a one-word name ("Reception", "Cher") with no company is written as the firm, the one
+ * field it can fill alone, rather than a first name USPS refuses without a last.
+ */
 export function names(a: Address): { firstName?: string; lastName?: string; firm?: string } {
   const person = present(a.person_name);
   const firm = present(a.company_name);
   const out: { firstName?: string; lastName?: string; firm?: string } = {};
+  if (person && !firm && !/\s/.test(person)) return { firm: cut(person, 50) };
   if (person) {
     const parts = person.split(/\s+/);
     const last = parts.length > 1 ? parts.pop()! : null;
@@ -108,6 +113,9 @@ export function email(a: Address): { email?: string } {
     : {};
 }
 
+/** Territories USPS serves as domestic mail, with US ZIP Codes (shipping-options prices them by ZIP Code). */
+export const TERRITORIES: ReadonlySet<string> = new Set(["PR", "GU", "VI", "AS", "MP", "FM", "MH", "PW"]);
+
 /** A US address as the label files write it (DomesticAddress: city 28 characters, 5-digit ZIP Code and ZIP+4). */
 export function domesticAddress(a: Address, field: string) {
   const zip = zip5(a.postal_code);
@@ -122,7 +130,11 @@ export function domesticAddress(a: Address, field: string) {
     streetAddress: cut(a.address_line1, 50),
     ...(present(a.address_line2) ? { secondaryAddress: cut(a.address_line2!, 50) } : {}),
     city: cut(a.city, 28),
-    state: a.state_code.trim().toUpperCase(),
+    // A territory USPS serves as domestic mail is its own "state" (the State pattern lists PR, GU, VI, AS, MP, FM, MH
+    // and PW), whatever state_code the address carries.
+    state: TERRITORIES.has(a.country_code.toUpperCase())
+      ? a.country_code.toUpperCase()
+      : a.state_code.trim().toUpperCase(),
     ZIPCode: zip,
     ...(plus4 ? { ZIPPlus4: plus4 } : {}),
     ...phone(a),
