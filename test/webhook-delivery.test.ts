@@ -6,13 +6,16 @@ import { POST as refreshTracker } from "@/app/v1/trackers/[id]/refresh/route";
 import { getDb } from "@/lib/db/client";
 import { auditEvents, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import type { EventType } from "@/lib/schemas/event";
+import { WebhookUpdate } from "@/lib/schemas/webhook";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "@/lib/webhooks/backoff";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
 import { newSigningSecret } from "@/lib/webhooks/endpoint-rows";
 import { recordEvents } from "@/lib/webhooks/outbox";
 import { DELIVERY_TIMEOUT_MS } from "@/lib/webhooks/safe-fetch";
+import { deleteEndpoint } from "@/lib/webhooks/delete-endpoint";
 import { rotateSecret } from "@/lib/webhooks/rotate-secret";
-import { sendDueWebhooks, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
+import { updateEndpoint } from "@/lib/webhooks/update-endpoint";
+import { ENDPOINT_RECHECK_MS, sendDueWebhooks, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
 import { clockStill, fakeTimeouts } from "./clock";
 import { addSandbox, createShipmentFor, purchaseFor } from "./factories";
 import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
@@ -535,6 +538,95 @@ describe("batches", () => {
     ]);
     await send(id, () => new Date(t0.getTime() + 60_000));
     expect(r.received.map((g) => g.headers["webhook-id"])).toEqual(written);
+  });
+});
+
+describe("an endpoint changed while its batch is sent", () => {
+  // The sender's stopwatch is faked: an attempt takes no time on it unless the test moves it.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    return () => vi.useRealTimers();
+  });
+
+  /**
+   * A resolver that commits `change` during the first attempt's name lookup, then lets `after` ms pass on the sender's
+   * stopwatch, then answers 127.0.0.1.
+   */
+  function changingDuringFirstAttempt(change: () => Promise<unknown>, after = ENDPOINT_RECHECK_MS) {
+    let first = true;
+    return async () => {
+      if (first) {
+        first = false;
+        await change();
+        vi.advanceTimersByTime(after);
+      }
+      return [{ address: "127.0.0.1", family: 4 as const }];
+    };
+  }
+
+  const three = [
+    { type: "tracker.created" as const },
+    { type: "tracker.updated" as const },
+    { type: "tracker.delivered" as const },
+  ];
+
+  it("sends nothing more once disabled: the rest wait for it, due as they were", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver();
+    const { id } = await endpoint(orgId, `http://hooks.test:${r.port}/`);
+    await emit(orgId, three);
+    const resolve = changingDuringFirstAttempt(async () =>
+      updateEndpoint({ ctx: await orgCtx(orgId), id, input: WebhookUpdate.parse({ enabled: false }) }),
+    );
+    // The attempt under way as it was disabled finishes; no other starts.
+    expect(await send(id, undefined, { resolve })).toMatchObject({ sent: 1 });
+    expect(r.received).toHaveLength(1);
+    expect((await deliveriesOf(id)).map((d) => [d.status, d.leaseUntil])).toEqual([
+      ["succeeded", null],
+      ["pending", null],
+      ["pending", null],
+    ]);
+  });
+
+  it("sends the rest to the new address once re-pointed, in order", async () => {
+    const { orgId } = await makeOrg();
+    const old = await receiver();
+    const moved = await receiver();
+    const { id } = await endpoint(orgId, `http://hooks.test:${old.port}/`);
+    const written = await emit(orgId, three);
+    const resolve = changingDuringFirstAttempt(async () =>
+      updateEndpoint({
+        ctx: await orgCtx(orgId),
+        id,
+        input: WebhookUpdate.parse({ url: `http://moved.test:${moved.port}/` }),
+      }),
+    );
+    expect(await send(id, undefined, { resolve })).toMatchObject({ sent: 3, succeeded: 3 });
+    expect(old.received.map((g) => g.headers["webhook-id"])).toEqual(written.slice(0, 1));
+    expect(moved.received.map((g) => g.headers["webhook-id"])).toEqual(written.slice(1));
+  });
+
+  it("sends nothing more once deleted, and ends without an error", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver();
+    const { id } = await endpoint(orgId, `http://hooks.test:${r.port}/`);
+    await emit(orgId, three);
+    const resolve = changingDuringFirstAttempt(async () => deleteEndpoint({ ctx: await orgCtx(orgId), id }));
+    expect(await send(id, undefined, { resolve })).toMatchObject({ sent: 1 });
+    expect(r.received).toHaveLength(1);
+  });
+
+  it("is read again only once the last reading is ENDPOINT_RECHECK_MS old: a burst is not slowed by it", async () => {
+    const { orgId } = await makeOrg();
+    const r = await receiver();
+    const { id } = await endpoint(orgId, `http://hooks.test:${r.port}/`);
+    await emit(orgId, three);
+    // Disabled during the first attempt, with less than the interval passed: the batch goes out whole.
+    const resolve = changingDuringFirstAttempt(
+      async () => updateEndpoint({ ctx: await orgCtx(orgId), id, input: WebhookUpdate.parse({ enabled: false }) }),
+      ENDPOINT_RECHECK_MS - 1,
+    );
+    expect(await send(id, undefined, { resolve })).toMatchObject({ sent: 3 });
   });
 });
 

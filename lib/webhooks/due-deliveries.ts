@@ -161,3 +161,20 @@ export async function claimBatch(
     }),
   };
 }
+
+/**
+ * Whether the endpoint is still as its batch was claimed for: there, enabled, at the same address. Asked while a batch
+ * is sent (send-due.ts, ENDPOINT_RECHECK_MS), so an owner who disables, re-points or deletes an endpoint stops what
+ * the batch would still send there: up to a hundred deliveries, for up to the lease.
+ */
+export async function endpointAsClaimed(
+  ctx: SystemContext,
+  endpoint: Pick<ClaimedBatch["endpoint"], "id" | "url">,
+): Promise<"same" | "changed" | "gone"> {
+  const [now] = await ctx.db
+    .select({ enabled: webhookEndpoints.enabled, url: webhookEndpoints.url })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, endpoint.id));
+  if (!now) return "gone";
+  return now.enabled && now.url === endpoint.url ? "same" : "changed";
+}

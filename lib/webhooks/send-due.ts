@@ -1,7 +1,7 @@
 import "server-only";
 import type { SystemContext } from "@/lib/context";
 import { disableReason, sendDelivery, settleBatch, type SenderOptions, type SentAttempt } from "./deliver";
-import { LAST_START_BEFORE_LEASE_END_MS, claimBatch, planWebhookRound } from "./due-deliveries";
+import { LAST_START_BEFORE_LEASE_END_MS, claimBatch, endpointAsClaimed, planWebhookRound } from "./due-deliveries";
 import { signingSecretsOf } from "./endpoint-rows";
 
 /**
@@ -28,6 +28,10 @@ export interface EndpointRoundReport {
 const BATCH = 100;
 // Settle what was sent at least this often while a batch runs, so the log and the states stay current.
 const SETTLE_EVERY_MS = 1000;
+// Read the endpoint again before an attempt that starts this long after the last reading (the claim is one): an
+// endpoint disabled, re-pointed or deleted is sent nothing that starts later than this after the change commits.
+// Before every attempt, the reading cost 0.45 ms of CPU per delivery and more than half a burst's drain (issue 35).
+export const ENDPOINT_RECHECK_MS = 50;
 
 /**
  * One endpoint's worker: its due deliveries, oldest first, one at a time, in claimed batches, until none is due, an
@@ -63,10 +67,18 @@ export async function sendEndpointDeliveries({
     let sent: SentAttempt[] = [];
     let settledAt = performance.now();
     let next = 0;
+    let endpoint: Awaited<ReturnType<typeof endpointAsClaimed>> = "same";
+    let readAt = performance.now();
     for (; next < batch.deliveries.length && !stop; next++) {
       const now = clock();
       // Time left on the lease for a whole attempt; what is not sent goes back, due as it was.
       if (now.getTime() > batch.leaseUntil.getTime() - LAST_START_BEFORE_LEASE_END_MS || signal?.aborted) break;
+      // Disabled, re-pointed or deleted since it was read: nothing more goes to what the batch read.
+      if (performance.now() - readAt >= ENDPOINT_RECHECK_MS) {
+        readAt = performance.now();
+        endpoint = await endpointAsClaimed(ctx, batch.endpoint);
+        if (endpoint !== "same") break;
+      }
       const { delivery, event } = batch.deliveries[next]!;
       const attempt = await sendDelivery(batch.endpoint, delivery, event, now, options, secrets(now));
       sent.push(attempt);
@@ -88,9 +100,12 @@ export async function sendEndpointDeliveries({
         settledAt = performance.now();
       }
     }
+    // Deleted: its deliveries and their log went with it, so nothing is left to settle.
+    if (endpoint === "gone") break;
     const unsent = batch.deliveries.slice(next).map((d) => d.delivery);
     await settleBatch(ctx, batch, sent, unsent, { failingSince, disabled });
-    if (next < batch.deliveries.length) break;
+    // Re-pointed: the next claim reads the new address (disabled, it claims nothing).
+    if (next < batch.deliveries.length && endpoint === "same") break;
   }
   return report;
 }
