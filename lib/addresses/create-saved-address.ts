@@ -5,6 +5,7 @@ import { withTransaction, type DomainContext } from "@/lib/context";
 import { newId } from "@/lib/db/ids";
 import { savedAddresses } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
+import { queueOnOrganization } from "@/lib/orgs/queue-on-organization";
 import type { SavedAddress, SavedAddressCreate } from "@/lib/schemas/address-book";
 import { presentSavedAddress, savedAddressValues } from "./rows";
 
@@ -25,7 +26,11 @@ export async function createSavedAddress({
   input: SavedAddressCreate;
 }): Promise<SavedAddress> {
   return withTransaction(ctx, async (txCtx) => {
-    if (input.is_default_sender) await clearDefaultSender(txCtx.db, ctx.org.id);
+    if (input.is_default_sender) {
+      // Queued behind another change of the default ship-from, so this one takes it off the address that one set.
+      await queueOnOrganization(txCtx.db, ctx.org.id);
+      await clearDefaultSender(txCtx.db, ctx.org.id);
+    }
     const [row] = await txCtx.db
       .insert(savedAddresses)
       .values({

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { savedAddresses } from "@/lib/db/schema";
+import { queueOnOrganization } from "@/lib/orgs/queue-on-organization";
 import type { SavedAddress, SavedAddressUpdate } from "@/lib/schemas/address-book";
 import { clearDefaultSender } from "./create-saved-address";
 import { findSavedAddress } from "./get-saved-address";
@@ -19,6 +20,8 @@ export async function updateSavedAddress({
   input: SavedAddressUpdate;
 }): Promise<SavedAddress> {
   return withTransaction(ctx, async (txCtx) => {
+    // A new default ship-from queues behind another change of it (create-saved-address.ts takes the same lock).
+    if (input.is_default_sender === true) await queueOnOrganization(txCtx.db, ctx.org.id);
     const current = await findSavedAddress(txCtx.db, ctx.org.id, id, true);
     const { is_default_sender, ...given } = input;
     const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);

@@ -3,9 +3,10 @@ import { and, count, eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { newId } from "@/lib/db/ids";
-import { organizations, parcelPresets } from "@/lib/db/schema";
+import { parcelPresets } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { StateConflictError } from "@/lib/errors";
+import { queueOnOrganization } from "@/lib/orgs/queue-on-organization";
 import type { ParcelPreset, ParcelPresetCreate } from "@/lib/schemas/parcel-preset";
 import { parcelPresetValues, presentParcelPreset } from "./rows";
 
@@ -30,11 +31,7 @@ export async function createParcelPreset({
 }): Promise<ParcelPreset> {
   return withTransaction(ctx, async (txCtx) => {
     // The organization's row is the lock two creates queue on, so the count below cannot be passed by a race.
-    await txCtx.db
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.id, ctx.org.id))
-      .for("update");
+    await queueOnOrganization(txCtx.db, ctx.org.id);
     const [held] = await txCtx.db.select({ n: count() }).from(parcelPresets).where(eq(parcelPresets.orgId, ctx.org.id));
     if ((held?.n ?? 0) >= MAX_PARCEL_PRESETS) {
       throw new StateConflictError(`An organization keeps at most ${MAX_PARCEL_PRESETS} parcel presets.`);

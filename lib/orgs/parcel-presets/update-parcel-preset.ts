@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { parcelPresets } from "@/lib/db/schema";
+import { queueOnOrganization } from "@/lib/orgs/queue-on-organization";
 import type { ParcelPreset, ParcelPresetUpdate } from "@/lib/schemas/parcel-preset";
 import { clearDefaultPreset } from "./create-parcel-preset";
 import { findParcelPreset } from "./get-parcel-preset";
@@ -19,6 +20,8 @@ export async function updateParcelPreset({
   input: ParcelPresetUpdate;
 }): Promise<ParcelPreset> {
   return withTransaction(ctx, async (txCtx) => {
+    // A new default queues behind another change of the default (create-parcel-preset.ts takes the same lock).
+    if (input.is_default === true) await queueOnOrganization(txCtx.db, ctx.org.id);
     const current = presentParcelPreset(await findParcelPreset(txCtx.db, ctx.org.id, id, true));
     const { is_default, ...given } = input;
     const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
