@@ -77,16 +77,17 @@ test("presets and the rate rule from Settings fill the create-label form; the ru
   const shipment = await (await page.request.get(`/v1/shipments/${id}`)).json();
   expect(shipment.parcels[0]).toMatchObject({ length: 30, width: 22, height: 3, dimension_unit: "CM", weight: 2.5 });
 
-  // A fixed service this parcel cannot go with: the cheapest is chosen, and the form says why.
+  // A fixed service this parcel cannot go with (the sandbox's international one, for a US parcel): the cheapest is
+  // chosen, and the form says why.
   const put = await page.request.put("/v1/rate_rule", {
-    data: { kind: "fixed", carrier_id: "gone-carrier", service: "GONE_EXPRESS" },
+    data: { kind: "fixed", carrier_id: "sandbox", service: "SBX_INTL" },
     headers: { Origin: baseURL! },
   });
   expect(put.status()).toBe(200);
   await fillLabel(page, `FIXED-${Date.now()}`);
   await page.getByRole("button", { name: "Get rates" }).click();
   await expect(
-    page.locator("p:not([role=status])", { hasText: /GONE_EXPRESS \(gone-carrier\), which is not offered for this/ }),
+    page.locator("p:not([role=status])", { hasText: /SBX_INTL \(sandbox\), which is not offered for this/ }),
   ).toBeVisible();
   await expect(
     page.getByRole("radiogroup", { name: "Rates", exact: true }).getByRole("radio", { checked: true }),

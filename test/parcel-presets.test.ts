@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET as listAudit } from "@/app/v1/audit_events/route";
+import { GET as listConnections } from "@/app/v1/connections/route";
 import { DELETE as deletePreset, GET as getPreset, PATCH as updatePreset } from "@/app/v1/parcel_presets/[id]/route";
 import { GET as listPresets, POST as createPreset } from "@/app/v1/parcel_presets/route";
 import { GET as getRule, PUT as putRule } from "@/app/v1/rate_rule/route";
@@ -182,6 +183,31 @@ describe("the rate rule", () => {
 
     const other = await makeOrg();
     expect((await call(getRule, "GET", "/v1/rate_rule", { key: other.key })).body.kind).toBe("cheapest");
+  });
+});
+
+describe("the rate rule's fixed service", () => {
+  it("must be a service of one of the organization's connections; a car_ id is kept as the carrier_id rates carry", async () => {
+    const { key } = await makeOrg();
+    const fields = async (body: Record<string, unknown>) => {
+      const res = await call(putRule, "PUT", "/v1/rate_rule", { key, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      return res.body.errors.map((e: { field: string }) => e.field);
+    };
+    // A connection this organization does not have (a typo, another organization's), a service its carrier lacks.
+    expect(await fields({ kind: "fixed", carrier_id: "sandbx", service: "SBX_2DAY" })).toEqual(["carrier_id"]);
+    expect(await fields({ kind: "fixed", carrier_id: "sandbox", service: "FEDEX_GROUND" })).toEqual(["service"]);
+    expect((await call(getRule, "GET", "/v1/rate_rule", { key })).body).toMatchObject({ kind: "cheapest" });
+    expect(await auditOf(key, "rate_rule.updated")).toEqual([]);
+
+    // Rates name their connection by its carrier_id: a rule kept as a car_ id would never match one.
+    const [sandbox] = (await call(listConnections, "GET", "/v1/connections", { key })).body.results;
+    const byConnectionId = await call(putRule, "PUT", "/v1/rate_rule", {
+      key,
+      body: { kind: "fixed", carrier_id: sandbox.id, service: "sbx_2day" },
+    });
+    expect(byConnectionId.status).toBe(200);
+    expect(byConnectionId.body).toMatchObject({ kind: "fixed", carrier_id: "sandbox", service: "SBX_2DAY" });
   });
 });
 

@@ -27,7 +27,10 @@ export const PUT = withApi(
       id: "putRateRule",
       summary: "Replace the organization's rate rule",
       response: RateRule,
-      responses: { 200: "The rule as saved", 400: "validation_error: a fixed rule without its carrier_id or service" },
+      responses: {
+        200: "The rule as saved",
+        400: "validation_error: a fixed rule without its carrier_id or service, or naming no connection or service of it",
+      },
     },
   },
   async ({ ctx, body }) => ({ body: await saveRateRule(ctx, body) }),
