@@ -213,6 +213,32 @@ describe("POST /v1/addresses/validate with UPS", () => {
     expect(xavCalls()).toHaveLength(0);
   });
 
+  it("refuses carrier_ids that match no connection of the organization, asking no carrier", async () => {
+    const { key } = await upsOrg();
+    const other = await makeOrg();
+    const theirs = await addConnection(other.key, {
+      carrier_name: "ups",
+      carrier_id: "ups-theirs",
+      credentials: UPS_CREDENTIALS,
+    });
+    // A typo, and another organization's connection (by its car_ id): 400 on the entry, as every carrier_ids is.
+    for (const carrier_ids of [["ups-mian"], ["ups-main", theirs.id]]) {
+      const res = await call(validate, "POST", "/v1/addresses/validate", {
+        key,
+        body: { addresses: [congress], carrier_ids },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ code: "validation_error", field: `carrier_ids[${carrier_ids.length - 1}]` }),
+      ]);
+    }
+    expect(xavCalls()).toHaveLength(0);
+    // A connection of the organization that verifies nothing (the sandbox) leaves the address unverified.
+    const [r] = await check(key, [congress], { carrier_ids: ["sandbox"] });
+    expect(r!.status).toBe("unverified");
+    expect(xavCalls()).toHaveLength(0);
+  });
+
   it("checks the lines of the carrier named and refuses more than 100 addresses", async () => {
     const { key } = await upsOrg();
     const [box] = await check(key, [{ ...congress, address_line1: "PO Box 1234" }], { carrier_name: "ups" });
