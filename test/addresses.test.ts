@@ -127,6 +127,28 @@ describe("the address book", () => {
     expect(bad.body.errors[0].field).toBe("address_line1");
     expect((await call(getAddress, "GET", "/v1/addresses/nope", { key, ...byId("nope") })).status).toBe(400);
   });
+
+  it("holds a state code to 10 characters as stored, after upper-casing (ﬃ is FFI, ß is SS)", async () => {
+    const { key } = await makeOrg();
+    const long = "ﬃ".repeat(10);
+    const created = await call(createAddress, "POST", "/v1/addresses", { key, body: { ...austin, state_code: long } });
+    expect(created.status, JSON.stringify(created.body)).toBe(400);
+    expect(created.body.errors[0].field).toBe("state_code");
+    const a = await save(key, austin);
+    const changed = await call(updateAddress, "PATCH", `/v1/addresses/${a.id}`, {
+      key,
+      ...byId(a.id),
+      body: { state_code: "ß".repeat(6) },
+    });
+    expect(changed.status).toBe(400);
+    expect(
+      (await call(listAddresses, "GET", "/v1/addresses", { key })).body.results.map(
+        (r: { state_code: string }) => r.state_code,
+      ),
+    ).toEqual(["TX"]);
+    // What does fit is upper-cased as before.
+    expect((await save(key, { ...austin, state_code: "ßtx" })).state_code).toBe("SSTX");
+  });
 });
 
 describe("validate on POST /v1/shipments", () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ADDRESS_FIELDS, ADDRESS_MESSAGE_CODES } from "@/lib/addresses/types";
 import { CARRIER_NAMES } from "@/lib/carriers/names";
-import { blankIsNull, blankText, CarrierIds, optionalText, Timestamp } from "./common";
+import { blankIsNull, blankText, CarrierIds, optionalText, stateCode, Timestamp } from "./common";
 import { boolQuery } from "./params";
 import { PageQuery, pageOf } from "./pagination";
 
@@ -22,7 +22,7 @@ const lines = {
   address_line2: optionalText(200),
   city: blankText(100),
   postal_code: blankText(20),
-  state_code: blankText(10).transform((v) => v.toUpperCase()),
+  state_code: stateCode,
   country_code: countryCode,
   phone_number: optionalText(50),
 };
@@ -101,7 +101,7 @@ const savedFields = {
   address_line2: optionalText(200),
   city: blankText(100),
   postal_code: blankText(20),
-  state_code: blankText(10).transform((v) => v.toUpperCase()),
+  state_code: stateCode,
   country_code: countryCode,
   residential: z
     .boolean()

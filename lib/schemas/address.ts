@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { blankIsNull, blankText, boundedObject, optionalText, requiredText } from "./common";
+import { blankIsNull, blankText, boundedObject, optionalText, requiredText, stateCode } from "./common";
 
 const countryCode = z
   .string()
@@ -23,7 +23,7 @@ const requireState = [
 const addressFields = {
   postal_code: requiredText(20),
   country_code: countryCode,
-  state_code: blankText(10).transform((v) => v.toUpperCase()),
+  state_code: stateCode,
   address_line2: optionalText(200),
   person_name: optionalText(200),
   company_name: optionalText(200),

@@ -24,6 +24,14 @@ export const blankText = (max: number) =>
     .nullish()
     .transform((v) => v ?? "");
 
+/**
+ * A state or province code, upper-cased, `""` when not given. Its length is held after upper-casing too: some letters
+ * upper-case to several (ß to SS, ﬃ to FFI), and ten of them would be stored as thirty.
+ */
+export const stateCode = blankText(10)
+  .transform((v) => v.toUpperCase())
+  .pipe(z.string().max(10));
+
 /** A formatted optional value (an email, a currency) where `""` is not given, like `null`. */
 export const blankIsNull = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), schema.nullish());
