@@ -34,4 +34,24 @@ describe("the organization's rate rule on the create-label form", () => {
     const none = preselectRate([unknown], rule("fastest"));
     expect(none).toEqual({ rate: unknown, note: expect.stringMatching(/cheapest is chosen instead/) });
   });
+
+  it("chooses nothing across currencies, and says so rather than claiming the cheapest was chosen", () => {
+    const euro = rate({
+      service: "SBX_INTL",
+      currency: "EUR",
+      total_charge: 4,
+      transit_days: 0,
+      estimated_delivery: null,
+    });
+    const mixed = [ground, euro];
+    for (const r of [rule("cheapest"), rule("fixed", "sandbox", "SBX_FREIGHT")]) {
+      const { rate: chosen, note } = preselectRate(mixed, r);
+      expect(chosen).toBeNull();
+      expect(note).toMatch(/several currencies/);
+      expect(note).not.toMatch(/cheapest rate is chosen/);
+    }
+    const noSpeed = preselectRate([euro, { ...euro, id: "rat_other", currency: "USD" }], rule("fastest"));
+    expect(noSpeed.rate).toBeNull();
+    expect(noSpeed.note).toMatch(/several currencies/);
+  });
 });

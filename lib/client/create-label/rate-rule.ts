@@ -19,6 +19,15 @@ interface Preselection {
 
 const cheapest = (rates: readonly Rate[]) => rateViews(rates, "price").find((v) => v.cheapest)?.rate ?? null;
 
+/** Prices in several currencies cannot be compared (rates-view.ts): then nothing is chosen, and the note says so. */
+const UNCOMPARABLE = "Prices in several currencies cannot be compared: choose a rate.";
+
+/** The cheapest instead of what the rule asked for, saying why; or nothing, saying why, when none is the cheapest. */
+function cheapestInstead(rates: readonly Rate[], why: string, instead: string): Preselection {
+  const rate = cheapest(rates);
+  return { rate, note: rate ? `${why}: ${instead}` : `${why}. ${UNCOMPARABLE}` };
+}
+
 /**
  * The rate the form chooses when rates arrive, by the organization's rule: the cheapest (of one currency), the
  * fastest (of those that say how fast), or the fixed connection's service, else the cheapest, saying why.
@@ -32,7 +41,7 @@ export function preselectRate(rates: readonly Rate[], rule: RateRuleSetting): Pr
       rateFacts,
     );
     if (fastest) return { rate: fastest, note: null };
-    return { rate: cheapest(rates), note: "No carrier said how fast its rates are: the cheapest is chosen instead." };
+    return cheapestInstead(rates, "No carrier said how fast its rates are", "the cheapest is chosen instead.");
   }
   if (rule.kind === "fixed") {
     const fixed = bestRate(
@@ -43,12 +52,14 @@ export function preselectRate(rates: readonly Rate[], rule: RateRuleSetting): Pr
     if (fixed) return { rate: fixed, note: null };
     const named = rates.find((r) => r.service === rule.service);
     const service = named ? serviceName(named) : rule.service;
-    return {
-      rate: cheapest(rates),
-      note: `Your organization's rule picks ${service} (${rule.carrier_id}), which is not offered for this parcel: the cheapest rate is chosen instead.`,
-    };
+    return cheapestInstead(
+      rates,
+      `Your organization's rule picks ${service} (${rule.carrier_id}), which is not offered for this parcel`,
+      "the cheapest rate is chosen instead.",
+    );
   }
-  return { rate: cheapest(rates), note: null };
+  const rate = cheapest(rates);
+  return { rate, note: rate ? null : UNCOMPARABLE };
 }
 
 /** "the cheapest rate", "the fastest rate" or "Sandbox 2-Day (sandbox)", for the rates panel's line on the rule. */
