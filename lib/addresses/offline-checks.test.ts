@@ -29,6 +29,19 @@ describe("checkAddress", () => {
     expect(codes({ ...austin, postal_code: "73101" })).toEqual(["postal_code:postal_code_state_mismatch"]);
   });
 
+  it("knows the ZIPs USPS gives places outside their prefix's state: American Samoa's 96799, Alta WY's 83414", () => {
+    const pago = { ...austin, city: "Pago Pago", phone_number: null };
+    expect(codes({ ...pago, state_code: "AS", postal_code: "96799" })).toEqual([]);
+    expect(codes({ ...pago, state_code: "HI", postal_code: "96799" })).toEqual([
+      "postal_code:postal_code_state_mismatch",
+    ]);
+    expect(codes({ ...pago, state_code: "HI", postal_code: "96813" })).toEqual([]);
+    expect(codes({ ...pago, state_code: "AS", postal_code: "96813" })).toEqual([
+      "postal_code:postal_code_state_mismatch",
+    ]);
+    expect(codes({ ...austin, city: "Alta", state_code: "WY", postal_code: "83414", phone_number: null })).toEqual([]);
+  });
+
   it("checks the postal code's pattern and the state's code", () => {
     expect(codes({ ...austin, postal_code: "7870" })).toEqual(["postal_code:postal_code_invalid"]);
     expect(codes({ ...austin, state_code: "XX" })).toEqual(["state_code:state_invalid"]);
@@ -126,5 +139,7 @@ describe("checkAddress", () => {
     ]);
     expect(tokyo.company_name).toBe("ソニー株式会社");
     expect(checkAddress(tokyo, { carrier: "sandbox" })).toEqual({ messages: [], suggestions: [] });
+    // Without a carrier named, the label may be anyone's: most print Latin only (docs/api.md, "Offline checks").
+    expect(codes(tokyo)).toEqual(["company_name:characters_not_printable"]);
   });
 });

@@ -78,11 +78,18 @@ const RANGES: readonly [from: number, to: number, state: string][] = [
 // 969 serves Guam and the Pacific territories and freely associated states, which write their own codes.
 const PACIFIC = new Set(["GU", "AS", "MP", "FM", "MH", "PW"]);
 
+/**
+ * Whole ZIP codes of a place outside their prefix's state: American Samoa's one ZIP sits in Hawaii's 967, and Alta,
+ * Wyoming is served from Driggs, Idaho (834).
+ */
+const ZIPS: Readonly<Record<string, string>> = { "96799": "AS", "83414": "WY" };
+
 /** The state a US ZIP code belongs to; null for a prefix no state uses (or not five digits). */
 function stateOfZip(zip: string): string | null {
-  const m = /^(\d{3})\d{2}(?:-?\d{4})?$/.exec(zip.trim());
+  const m = /^((\d{3})\d{2})(?:-?\d{4})?$/.exec(zip.trim());
   if (!m) return null;
-  const prefix = Number(m[1]);
+  if (Object.hasOwn(ZIPS, m[1]!)) return ZIPS[m[1]!]!;
+  const prefix = Number(m[2]);
   return RANGES.find(([from, to]) => prefix >= from && prefix <= to)?.[2] ?? null;
 }
 
