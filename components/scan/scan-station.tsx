@@ -29,36 +29,45 @@ type Found = Pick<Shipment, "status" | "label_type" | "tracking_number" | "refer
 type Outcome =
   | { kind: "printed" | "downloaded"; code: string; shipment: Found }
   | { kind: "no_label"; code: string; shipment: Found }
-  | { kind: "several"; code: string; shipments: Found[] }
+  | { kind: "several"; code: string; shipments: Found[]; count: number }
   | { kind: "unknown"; code: string }
   | { kind: "failed"; code: string; message: string };
 
 const MAX_REFERENCE = 100;
 const HISTORY = 20;
 
-async function listed(query: string): Promise<Found[]> {
-  return (await apiFetch<{ results: Found[] }>(`/v1/shipments?${query}&limit=10`)).results;
+/** The newest shipments a filter finds (the list's first page), and how many it finds in all. */
+interface Listed {
+  shipments: Found[];
+  count: number;
+}
+
+const NONE: Listed = { shipments: [], count: 0 };
+
+async function listed(query: string): Promise<Listed> {
+  const page = await apiFetch<{ count: number; results: Found[] }>(`/v1/shipments?${query}&limit=10`);
+  return { shipments: page.results, count: page.count };
 }
 
 /** The shipments a code names: a shipment id, else an exact reference (an order number), else a tracking number. */
-async function findShipments(code: ScanCode): Promise<Found[]> {
+async function findShipments(code: ScanCode): Promise<Listed> {
   if (code.shipmentId) {
     try {
-      return [await apiFetch<Found>(`/v1/shipments/${code.shipmentId}`)];
+      return { shipments: [await apiFetch<Found>(`/v1/shipments/${code.shipmentId}`)], count: 1 };
     } catch (err) {
-      if (err instanceof ApiProblem && err.status === 404) return [];
+      if (err instanceof ApiProblem && err.status === 404) return NONE;
       throw err;
     }
   }
   if (code.text.length <= MAX_REFERENCE) {
     const byReference = await listed(`reference=${encodeURIComponent(code.text)}`);
-    if (byReference.length > 0) return byReference;
+    if (byReference.shipments.length > 0) return byReference;
   }
   for (const number of code.trackingNumbers) {
     const byNumber = await listed(`tracking_number=${encodeURIComponent(number)}`);
-    if (byNumber.length > 0) return byNumber;
+    if (byNumber.shipments.length > 0) return byNumber;
   }
-  return [];
+  return NONE;
 }
 
 const hasLabel = (s: Found) => s.status !== "created" && s.status !== "cancelled";
@@ -74,6 +83,8 @@ export function ScanStation({ paperKey }: { paperKey: string }) {
   const [paper] = usePrintPaper(paperKey);
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
+  // The state is read by the next render's handler; a scanner's next Enter may come before it.
+  const running = useRef(false);
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const record = (outcome: Outcome) => setOutcomes((list) => [outcome, ...list].slice(0, HISTORY));
 
@@ -100,6 +111,7 @@ export function ScanStation({ paperKey }: { paperKey: string }) {
 
   async function run(code: string, work: (target: PrintTarget) => Promise<Outcome>) {
     const target = choosePrintTarget();
+    running.current = true;
     setBusy(true);
     try {
       const outcome = await work(target);
@@ -109,6 +121,7 @@ export function ScanStation({ paperKey }: { paperKey: string }) {
       if (!target.frame) target.tab?.close();
       record({ kind: "failed", code, message: (err as Error).message });
     } finally {
+      running.current = false;
       setBusy(false);
       input.current?.focus();
       input.current?.select();
@@ -118,12 +131,18 @@ export function ScanStation({ paperKey }: { paperKey: string }) {
   function scan(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const code = readScanCode(input.current?.value ?? "");
-    if (!code.text || busy) return;
+    if (!code.text) return;
     if (input.current) input.current.value = "";
+    // One label at a time (a print replaces the print frame): a code scanned meanwhile is said to need a rescan,
+    // never dropped in silence or left in the box for the next scan to run into.
+    if (running.current) {
+      record({ kind: "failed", code: code.text, message: "the previous label was still printing; scan this again." });
+      return;
+    }
     void run(code.text, async (target) => {
-      const found = await findShipments(code);
+      const { shipments: found, count } = await findShipments(code);
       if (found.length === 0) return { kind: "unknown", code: code.text };
-      if (found.length > 1) return { kind: "several", code: code.text, shipments: found };
+      if (found.length > 1) return { kind: "several", code: code.text, shipments: found, count };
       const shipment = found[0]!;
       if (!hasLabel(shipment)) return { kind: "no_label", code: code.text, shipment };
       return { kind: await output(shipment, target), code: code.text, shipment };
@@ -244,7 +263,12 @@ function OutcomeText({ outcome }: { outcome: Outcome }) {
         </span>
       );
     case "several":
-      return <span>{outcome.shipments.length} shipments have this reference: choose one.</span>;
+      return (
+        <span>
+          {outcome.count} shipments have this reference: choose one
+          {outcome.count > outcome.shipments.length ? ` (the newest ${outcome.shipments.length} are listed)` : ""}.
+        </span>
+      );
     case "unknown":
       return <span className="text-destructive">No shipment has this code.</span>;
     case "failed":
