@@ -5,10 +5,13 @@ import { POST as proxyRates } from "@/app/v1/proxy/rates/route";
 import { POST as proxyShipping } from "@/app/v1/proxy/shipping/route";
 import { GET as proxyTracking } from "@/app/v1/proxy/tracking/[carrier_name]/[tracking_number]/route";
 import { GET as listShipments, POST as createShipment } from "@/app/v1/shipments/route";
+import { GET as listAudit } from "@/app/v1/audit_events/route";
+import { GET as listEvents } from "@/app/v1/events/route";
+import { GET as listTrackers } from "@/app/v1/trackers/route";
 import { GET as getShipment } from "@/app/v1/shipments/[id]/route";
 import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { call, makeOrg, type CallOptions } from "./helpers";
-import { rateRequest } from "./factories";
+import { createShipmentFor, rateRequest } from "./factories";
 
 /**
  * docs/api.md, "Requests": hostile input gets a 400 in the error envelope, naming the field, before any carrier is
@@ -417,6 +420,44 @@ describe("what the probe of the running server found", () => {
     const { key } = await makeOrg();
     const res = await call(createShipment, "POST", "/v1/shipments", { key, body: rateRequest({ parcels: [[]] }) });
     expect(onlyProblem(res)).toMatchObject({ field: "parcels[0]", message: "expected an object, received an array" });
+  });
+
+  it("reads a list given as a repeated parameter whole, and refuses any other parameter given twice", async () => {
+    const { key } = await makeOrg();
+    await createShipmentFor(key);
+    // The OpenAPI document's list parameters are arrays, which clients write repeated (`status=a&status=b`) unless
+    // told otherwise: listing by the last value alone would answer a list nobody asked for, without a word.
+    const lists = [
+      [listAudit, "/v1/audit_events?action=shipment.created&action=api_key.created", "action"],
+      [listEvents, "/v1/events?type=shipment.created&type=tracker.created", "type"],
+      [listTrackers, "/v1/trackers?status=delivered&status=pending", "status"],
+    ] as const;
+    for (const [handler, path] of lists) {
+      const repeated = await call(handler, "GET", path, { key });
+      const commas = await call(handler, "GET", path.replace(/&\w+=/, ","), { key });
+      expect(repeated.status, path).toBe(200);
+      expect(repeated.body.results, path).toEqual(commas.body.results);
+    }
+    const actions = (await call(listAudit, "GET", lists[0][1], { key })).body.results.map(
+      (e: { action: string }) => e.action,
+    );
+    expect(actions).toEqual(["shipment.created", "api_key.created"]);
+    // Each value is checked, the first as much as the last.
+    const unknown = await call(listAudit, "GET", "/v1/audit_events?action=shipment.eaten&action=api_key.created", {
+      key,
+    });
+    expect(onlyProblem(unknown).field).toBe("action");
+    const nul = await call(listShipments, "GET", "/v1/shipments?status=%00&status=created", { key });
+    expect(onlyProblem(nul).field).toBe("status");
+    // One value only: which of two was meant cannot be guessed.
+    for (const [handler, path, field] of [
+      [listAudit, "/v1/audit_events?actor_id=key_a&actor_id=key_b", "actor_id"],
+      [listAudit, "/v1/audit_events?limit=1&limit=100", "limit"],
+      [listShipments, "/v1/shipments?q=a&q=b", "q"],
+    ] as const) {
+      const res = await call(handler, "GET", path, { key });
+      expect(onlyProblem(res), path).toMatchObject({ field, message: expect.stringMatching(/more than once/) });
+    }
   });
 
   it("a __proto__ query parameter is a parameter like any other: unknown, and checked for NUL", async () => {

@@ -77,6 +77,21 @@ describe("the OpenAPI document covers the API exactly", () => {
   }
   const normalize = (route: string) => route.replace(/\{[^}]+\}|\[[^\]]+\]/g, "{}");
 
+  it("says list parameters are comma-separated (explode: false), as the API reads them", async () => {
+    const doc = await (await GET(new Request("http://localhost/v1/openapi.json"))).json();
+    const param = (path: string, name: string) =>
+      doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
+    for (const [path, name] of [
+      ["/v1/audit_events", "action"],
+      ["/v1/audit_events", "actor_type"],
+      ["/v1/trackers", "status"],
+      ["/v1/events", "type"],
+    ] as const) {
+      expect(param(path, name), `${path} ${name}`).toMatchObject({ style: "form", explode: false });
+    }
+    expect(param("/v1/audit_events", "actor_id")).not.toHaveProperty("explode");
+  });
+
   it("describes every operation a route file serves, at the path of its file, and nothing else", async () => {
     const res = await GET(new Request("http://localhost/v1/openapi.json"));
     const doc = await res.json();

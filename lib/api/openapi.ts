@@ -95,6 +95,19 @@ function parameterSchema(field: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
+/**
+ * The query parameters that take a list (`status=a,b`): comma-separated, as docs/api.md says, so the document says
+ * `explode: false` (OpenAPI's default for an array would have clients repeat the parameter instead). A list given
+ * repeated anyway is read as one (lib/api/with-api.ts).
+ */
+export function listQueryParameters(query: z.ZodType | undefined): Set<string> {
+  return new Set(
+    Object.entries(fieldsOf(query))
+      .filter(([, field]) => parameterSchema(field).type === "array")
+      .map(([name]) => name),
+  );
+}
+
 function parameters(method: Lowercase<RouteMethod>, operation: Operation): unknown[] {
   const path = Object.entries(fieldsOf(operation.params)).map(([name, field]) => ({
     name,
@@ -102,11 +115,13 @@ function parameters(method: Lowercase<RouteMethod>, operation: Operation): unkno
     required: true,
     schema: parameterSchema(field),
   }));
+  const lists = listQueryParameters(operation.query);
   const query = Object.entries(fieldsOf(operation.query)).map(([name, field]) => ({
     name,
     in: "query",
     required: !field.safeParse(undefined).success,
     ...(field.description ? { description: field.description } : {}),
+    ...(lists.has(name) ? { style: "form", explode: false } : {}),
     schema: parameterSchema(field),
   }));
   const idempotency =

@@ -8,11 +8,12 @@ import type { Db } from "@/lib/db/tx";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ValidationError, type FieldProblem } from "@/lib/errors";
-import { parseInput, rawInputProblems } from "@/lib/validation";
+import { excerpt, parseInput, rawInputProblems } from "@/lib/validation";
 import { roleAllows } from "@/lib/auth/roles";
 import { authenticate } from "./authenticate";
 import { requestOrigin } from "@/lib/audit/request-origin";
 import { ApiError, toErrorResponse } from "./errors";
+import { listQueryParameters } from "./openapi";
 import { describe, type DescribedHandler, type Operation } from "./operation";
 import { requestIdFrom } from "./request-id";
 import { rateLimiter } from "./rate-limit";
@@ -208,6 +209,28 @@ async function recordIdempotent(db: Db, slot: IdempotencySlot, result: ApiResult
   }
 }
 
+/**
+ * The query as one value per name. A list parameter given more than once (`status=a&status=b`, as clients write an
+ * array by default) is read as its values comma-separated; any other given more than once is a problem on it, never
+ * its last value alone with the others dropped unchecked.
+ */
+function queryOf(
+  params: URLSearchParams,
+  lists: ReadonlySet<string>,
+): { query: Record<string, string>; repeated: FieldProblem[] } {
+  const values = new Map<string, string[]>();
+  for (const [name, value] of params) values.set(name, [...(values.get(name) ?? []), value]);
+  const repeated: FieldProblem[] = [];
+  for (const [name, given] of values) {
+    if (given.length > 1 && !lists.has(name)) {
+      repeated.push({ field: excerpt(name), message: "is given more than once: send it once" });
+    }
+  }
+  // fromEntries, not assignment: a parameter named `__proto__` stays a parameter (and is refused as unknown).
+  const query = Object.fromEntries([...values].map(([name, given]) => [name, given.join(",")]));
+  return { query, repeated };
+}
+
 type RouteHandler = (req: Request, routeCtx?: RouteContext) => Promise<Response>;
 
 /**
@@ -225,6 +248,8 @@ export function withApi<
 ): DescribedHandler<RouteHandler> {
   const operation: Operation = options;
   const failureBody = options.carrierFailure ?? {};
+  // The query parameters that take a comma-separated list, worked out on the first request.
+  let lists: Set<string> | undefined;
   return describe(async (req: Request, routeCtx?: RouteContext): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdFrom(req);
@@ -280,11 +305,12 @@ export function withApi<
         }
       }
       const rawParams = routeCtx ? await routeCtx.params : {};
-      const rawQuery = Object.fromEntries(url.searchParams);
+      const { query: rawQuery, repeated } = queryOf(url.searchParams, (lists ??= listQueryParameters(options.query)));
       // Text that cannot be stored (NUL, lone surrogates) and absurd nesting are refused before any schema, verb or
       // carrier sees them (docs/api.md, "Requests"); every parameter counts, declared or not.
       const unsafe = [rawParams, rawQuery, json].flatMap((input) => rawInputProblems(input));
       if (unsafe.length > 0) throw new ValidationError(unsafe);
+      if (repeated.length > 0) throw new ValidationError(repeated);
       // Path, query and body problems come back together, so one answer lists everything to fix.
       const problems: FieldProblem[] = [];
       const check = <S extends z.ZodType>(schema: S | undefined, input: unknown): z.output<S> => {
