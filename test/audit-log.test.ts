@@ -235,6 +235,26 @@ describe("audit rows for API key changes", () => {
   });
 });
 
+describe("date filters", () => {
+  it("read a timestamp without an offset as UTC, as a date alone is, whatever the server's time zone", async () => {
+    const { key } = await makeOrg();
+    const shipment = await createShipmentFor(key);
+    const [row] = (await audit(key, { resource_id: shipment.id })).results;
+    // The row's own instant, written as a client would type it: no offset, as every timestamp here is UTC.
+    const written = new Date(row!.created_at.replace(" ", "T").replace(/\.\d+\+00:00$/, "Z"));
+    const plain = (ms: number) => new Date(written.getTime() + ms).toISOString().slice(0, 19);
+    const zone = process.env.TZ;
+    process.env.TZ = "Pacific/Kiritimati"; // UTC+14: a server set to its operator's zone
+    try {
+      const around = { resource_id: shipment.id, created_after: plain(-60_000), created_before: plain(60_000) };
+      expect((await audit(key, around)).results.map((e) => e.id)).toEqual([row!.id]);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+});
+
 describe("audit rows and transactions", () => {
   it("writes no row for a change that rolled back", async () => {
     const { orgId, key } = await makeOrg();
