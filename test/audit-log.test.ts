@@ -363,6 +363,18 @@ describe("audit rows for the team and sign-ins", () => {
     expect(JSON.stringify(list)).not.toMatch(/example\.test/);
   });
 
+  it("writes no role change when the role set is the one the member has", async () => {
+    const { orgId, key } = await makeOrg();
+    const owner = await person("Owner", "10.31.3.1");
+    const admin = await person("Admin", "10.31.3.2");
+    await addMember({ ctx: await systemCtx(), orgId, email: owner.email, role: "owner" });
+    await addMember({ ctx: await systemCtx(), orgId, email: admin.email, role: "admin" });
+    const ctx: DomainContext = { ...(await orgCtx(orgId)), actor: { type: "user", id: owner.id } };
+    // Setting the role a member already has changes nothing: the log records changes, not requests.
+    await changeMemberRole({ ctx, userId: admin.id, role: "admin" });
+    expect((await audit(key, { action: "member.role_changed" })).results).toEqual([]);
+  });
+
   it("records sign-ins that succeed and fail, in the account's organization", async () => {
     const someone = await person("Signer", "10.31.1.1");
     const signedIn = await signIn(someone, "192.0.2.10");

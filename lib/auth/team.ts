@@ -97,6 +97,8 @@ export async function changeMemberRole({
     const current = await targetOf(tx.db, ctx.org.id, userId, actorRole);
     if (current === "owner" && role !== "owner" && owners.length <= 1)
       throw new StateConflictError("The last owner cannot be demoted: make someone else an owner first.");
+    // The role they already have: nothing changes, and the audit log records changes.
+    if (current === role) return;
     await tx.db
       .update(memberships)
       .set({ role })
