@@ -30,4 +30,13 @@ describe("the audit page's URL", () => {
     expect(invalid).toBe(true);
     expect(query).toEqual({ limit: 50 });
   });
+
+  it("shows the whole log, saying so, when a filter holds a NUL, rather than send it to the database", () => {
+    // Postgres cannot compare text with a NUL in it: the query fails, and the page with it.
+    for (const name of ["actor_id", "resource_id"]) {
+      const { query, invalid } = auditQueryFrom({ [name]: "key_\u0000x" });
+      expect(invalid, name).toBe(true);
+      expect(query).toEqual({ limit: 50 });
+    }
+  });
 });

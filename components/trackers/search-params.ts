@@ -21,10 +21,9 @@ export type TrackerListParams = Awaited<ReturnType<typeof loadTrackerListParams>
 
 /** What narrows the list besides its tab: the same for the rows and the tab counts. */
 export function trackerListFilters(p: TrackerListParams) {
-  return {
-    q: p.q.trim().slice(0, 100) || undefined,
-    carrier_name: p.carrier.trim().slice(0, 50) || undefined,
-  } satisfies TrackerFilters;
+  // Without NULs: the URL is anyone's to write, and Postgres refuses to compare text holding one (no stored text does).
+  const text = (v: string, max: number) => v.replaceAll("\u0000", "").trim().slice(0, max) || undefined;
+  return { q: text(p.q, 100), carrier_name: text(p.carrier, 50) } satisfies TrackerFilters;
 }
 
 /** The page of the chosen tab, as listTrackers takes it. */

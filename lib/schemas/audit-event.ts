@@ -89,7 +89,14 @@ export const AuditEventList = z
   })
   .meta({ id: "AuditEventList" });
 
-const id = z.string().trim().min(1).max(64);
+// The dashboard's Audit log page reads its URL with this schema too, without the API's check for text that cannot be
+// stored: a NUL would reach Postgres, which refuses to compare it.
+const id = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine((v) => !v.includes("\u0000"), "must not contain a NUL character (\\u0000)");
 
 export const AuditEventListQuery = z
   .object({
