@@ -32,7 +32,7 @@ export interface PurchaseAttempt {
 }
 
 /** `meta.cancel_attempt`: a void sent to the carrier and not recorded. */
-export interface CancelAttempt {
+interface CancelAttempt {
   started_at: string;
   settled_by: string;
 }
