@@ -6,7 +6,8 @@ import { events, trackers, trackingEvents } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/tx";
 import * as merge from "@/lib/trackers/record-tracking";
 import type { TrackerRow } from "@/lib/trackers/present-tracker";
-import { RETIRE_AFTER_MS } from "@/lib/trackers/tracking-rules";
+import { loadStoredTracker } from "@/lib/trackers/load-trackers";
+import { RETIRE_AFTER_MS, eventFingerprint } from "@/lib/trackers/tracking-rules";
 import { makeOrg } from "./helpers";
 import { createShipmentFor, purchaseFor } from "./factories";
 
@@ -212,6 +213,25 @@ describe("the status when the carrier states none", () => {
     // Next time the carrier again says nothing overall and nothing new: still the newest event's.
     const again = await record(db, out.tracker, answer(tracker.trackingNumber, "unknown", []));
     expect(again.tracker.status).toBe("out_for_delivery");
+  });
+});
+
+describe("events of the same instant", () => {
+  it("keep the carrier's order, and the status is the first of them", async () => {
+    const { key } = await makeOrg();
+    const { db, tracker } = await boughtTracker(key);
+    // A carrier stamps two scans with one instant (UPS to the second, some to the minute) and lists the later one
+    // first; the adapters keep that order for equal instants (lib/carriers/ups/tracking.ts). Descriptions are picked
+    // so that the delivery's fingerprint sorts after the other's: an order by fingerprint puts it second.
+    let n = 0;
+    const pair = () => [scan("delivered", at(3), `Delivered ${n}`), scan("out_for_delivery", at(3), `Out ${n}`)];
+    while (eventFingerprint(pair()[0]!) < eventFingerprint(pair()[1]!)) n++;
+    const listed = [...pair(), scan("in_transit", at(1))];
+    const out = await record(db, tracker, answer(tracker.trackingNumber, "unknown", listed));
+    const shown = await loadStoredTracker(db, out.tracker);
+    expect(shown.events.map((e) => e.description)).toEqual(listed.map((e) => e.description));
+    expect(shown.status).toBe("delivered");
+    expect(shown.events[0]!.status).toBe(shown.status);
   });
 });
 

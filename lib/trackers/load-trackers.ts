@@ -1,10 +1,13 @@
 import "server-only";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { trackers, trackingEvents } from "@/lib/db/schema";
 import type { DbOrTx } from "@/lib/db/tx";
 import { NotFoundError } from "@/lib/errors";
 import type { StoredTracker, TrackerRef } from "@/lib/schemas/tracker";
 import { presentStoredTracker, type TrackerRow } from "./present-tracker";
+
+/** Of two events of one instant, the newer first: the one recorded later (the schema's `seq` says why). */
+export const NEWER_OF_AN_INSTANT = sql`${trackingEvents.seq} desc nulls last`;
 
 /**
  * Always scoped by organization: another organization's id is simply not found. A tracking number held by several
@@ -48,8 +51,8 @@ export async function loadStoredTrackers(db: DbOrTx, orgId: string, rows: Tracke
         ),
       ),
     )
-    // Newest first, and a fixed order for events of the same instant, so a tracker reads the same every time.
-    .orderBy(desc(trackingEvents.occurredAt), asc(trackingEvents.fingerprint));
+    // Newest first; of one instant, in the carrier's order (then a fixed one), so a tracker reads the same every time.
+    .orderBy(desc(trackingEvents.occurredAt), NEWER_OF_AN_INSTANT, asc(trackingEvents.fingerprint));
   return rows.map((row) =>
     presentStoredTracker(
       row,

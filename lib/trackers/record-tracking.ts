@@ -5,6 +5,7 @@ import { inOneTrip, type DbOrTx, type Tx } from "@/lib/db/tx";
 import type { CarrierMessage, TrackerStatus, TrackingResult } from "@/lib/carriers/types";
 import { NotFoundError } from "@/lib/errors";
 import { rowsOf } from "@/lib/db/rows";
+import { NEWER_OF_AN_INSTANT } from "./load-trackers";
 import type { TrackerRow } from "./present-tracker";
 import { moveShipmentsWithTracking } from "@/lib/shipments/status";
 import {
@@ -85,11 +86,11 @@ export async function recordTrackings(
     return tracker && tracker.orgId === a.tracker.orgId ? [{ tracker, result: a.result }] : [];
   });
   if (answers.length === 0) return [];
-  const events = new Map<string, Record<string, string | null>>();
+  const events = new Map<string, Record<string, string | number | null>>();
   for (const { tracker, result } of answers) {
     for (const { occurredAt, ...e } of result.events.map(eventFields)) {
       const row = { tracker_id: tracker.id, org_id: tracker.orgId, occurred_at: occurredAt.toISOString(), ...e };
-      events.set(`${tracker.id}:${e.fingerprint}`, row);
+      events.set(`${tracker.id}:${e.fingerprint}`, { ...row, ord: events.size });
     }
   }
   // Like the update below, the rows travel as one JSON document: building a multi-row VALUES list parameter by
@@ -103,7 +104,9 @@ export async function recordTrackings(
             select tracker_id, org_id, fingerprint, occurred_at, date, time, description, location, code, status
             from jsonb_to_recordset(${JSON.stringify([...events.values()])}::jsonb) as e(
               tracker_id text, org_id text, fingerprint text, occurred_at timestamptz, date text, time text,
-              description text, location text, code text, status text)
+              description text, location text, code text, status text, ord int)
+            -- Carriers list newest first: written last to first, the first listed of an instant gets the higher seq.
+            order by ord desc
             on conflict do nothing
             returning tracker_id, occurred_at`),
         ).map((r) => ({ trackerId: r.tracker_id, at: new Date(r.occurred_at) }));
@@ -204,7 +207,7 @@ async function newestEventStatuses(db: DbOrTx, of: TrackerRow[]): Promise<Map<st
     })
     .from(trackingEvents)
     .where(and(inArray(trackingEvents.orgId, orgIds), inArray(trackingEvents.trackerId, trackerIds)))
-    .orderBy(trackingEvents.trackerId, desc(trackingEvents.occurredAt));
+    .orderBy(trackingEvents.trackerId, desc(trackingEvents.occurredAt), NEWER_OF_AN_INSTANT);
   return new Map(rows.map((r) => [r.trackerId, r.status]));
 }
 

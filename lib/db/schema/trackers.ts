@@ -1,9 +1,11 @@
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -63,6 +65,8 @@ export const trackers = pgTable(
 );
 
 /** One row per distinct carrier event; the key makes a repeated scan a no-op instead of a duplicate. */
+export const trackingEventsSeq = pgSequence("tracking_events_seq");
+
 export const trackingEvents = pgTable(
   "tracking_events",
   {
@@ -78,6 +82,10 @@ export const trackingEvents = pgTable(
     location: text("location").notNull(),
     code: text("code").notNull(),
     status: text("status", { enum: TRACKER_STATUSES }).notNull(),
+    // The order events were recorded in, each answer's written oldest first: of two events of the same instant (a
+    // carrier stamping to the second or the minute) the one it listed first, or told later, is the newer. Null on
+    // events recorded before the column, which then sort after those of their instant that have it.
+    seq: bigint("seq", { mode: "number" }).default(sql`nextval('tracking_events_seq')`),
   },
   (t) => [
     primaryKey({ columns: [t.trackerId, t.fingerprint] }),
