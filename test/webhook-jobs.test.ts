@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
 import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { events, webhookAttempts, webhookDeliveries } from "@/lib/db/schema";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { inngest } from "@/lib/jobs/inngest";
 import { log } from "@/lib/log";
 import { currentWebhookLoop, startWebhookLoop } from "@/lib/jobs/scheduler";
@@ -78,6 +78,27 @@ describe("Inngest function send-webhooks", () => {
       .from(webhookDeliveries)
       .where(inArray(webhookDeliveries.endpointId, ids));
     expect(states.map((s) => s.status)).toEqual(Array(6).fill("succeeded"));
+  });
+
+  it("sends the other endpoints and purges when one endpoint fails, and logs that one", async () => {
+    const { receivers: rs, ids, written } = await endpointsWithEvents(2);
+    // A signing secret that no longer opens (ENCRYPTION_KEY changed, a row copied): that endpoint's worker throws.
+    const db = await getDb();
+    await db
+      .update(webhookEndpoints)
+      .set({ secretEncrypted: "v1.AAAA.AAAA.AAAA" })
+      .where(eq(webhookEndpoints.id, ids[0]!));
+    const errors = vi.spyOn(log(), "error");
+    const t = new InngestTestEngine({ function: sendWebhooksFunction });
+    const { result, ctx } = await t.execute();
+    const stepIds = (ctx.step.run as unknown as { mock: { calls: [string][] } }).mock.calls.map((c) => c[0]);
+    expect(stepIds).toEqual(expect.arrayContaining(["purge", "purge-audit"]));
+    expect(result).toMatchObject({ endpoints: 2 });
+    await vi.waitFor(() => expect(rs[1]!.received.map((g) => g.headers["webhook-id"])).toEqual(written));
+    expect(rs[0]!.received).toHaveLength(0);
+    expect(errors).toHaveBeenCalledWith(
+      expect.objectContaining({ msg: "webhook delivery failed", endpoint_id: ids[0] }),
+    );
   });
 
   it("runs every minute and when events were written, one run at a time", () => {

@@ -36,12 +36,22 @@ export const sendWebhooksFunction = inngest.createFunction(
         groups.map((endpointIds) =>
           step.run(`send-${endpointIds[0]}`, async () => {
             const ctx = await context();
+            // One endpoint's failure (its secret unreadable, a fault) is logged and stays its own, as in the
+            // in-process loop: it neither fails the step's other endpoints nor keeps the purges from running. Its
+            // deliveries keep their lease and are claimed again when it ends.
             return Promise.all(
-              endpointIds.map(async (endpointId) => {
-                const report = await sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 45_000 });
-                logEndpointRound(ctx, report);
-                return report;
-              }),
+              endpointIds.map((endpointId) =>
+                sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 45_000 }).then(
+                  (report) => {
+                    logEndpointRound(ctx, report);
+                    return report;
+                  },
+                  (err: unknown) => {
+                    ctx.log.error({ msg: "webhook delivery failed", endpoint_id: endpointId, err });
+                    return { endpoint_id: endpointId, sent: 0, succeeded: 0, failed: 0, disabled: false };
+                  },
+                ),
+              ),
             );
           }),
         ),
