@@ -6,6 +6,8 @@ import { resetSignInLimits } from "@/lib/api/auth-endpoint";
 import { authEndpoint } from "@/lib/api/auth-endpoint";
 import { createInvitation } from "@/lib/auth/invitations";
 import { maySignUp } from "@/lib/auth/sign-up-policy";
+import { createSavedAddress } from "@/lib/addresses/create-saved-address";
+import { startingShipFrom } from "@/lib/addresses/starting-ship-from";
 import { addMember, lastShipFrom, membershipOf, placeNewUser, rememberShipFrom } from "@/lib/auth/memberships";
 import { getDb } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
@@ -14,6 +16,7 @@ import { sessionsOf, signedInUser } from "@/lib/auth/sessions";
 import type { Db } from "@/lib/db/tx";
 import { ensureDefaultOrganization } from "@/lib/orgs/create-organization";
 import { RatingAddressInput } from "@/lib/schemas/address";
+import { SavedAddressCreate } from "@/lib/schemas/address-book";
 import { call, makeOrg, orgCtx, systemCtx } from "./helpers";
 import { rateRequest } from "./factories";
 import { ORIGIN, authPost, cookieFrom, newAccount, signIn, signUp } from "./session-helpers";
@@ -566,8 +569,19 @@ describe("the API with a session", () => {
     const shipper = RatingAddressInput.parse(rateRequest().shipper);
     await rememberShipFrom(viaKey, shipper); // an API key is nobody's ship-from
     expect(await lastShipFrom(person)).toBeNull();
+    // Before their first label, a new label starts from the organization's default ship-from, if it has one.
+    expect(await startingShipFrom(person)).toBeNull();
+    const warehouse = { ...shipper, company_name: "Acme Warehouse", postal_code: "78701", city: "Austin" };
+    await createSavedAddress({
+      ctx: base,
+      input: SavedAddressCreate.parse({ ...warehouse, label: "Warehouse", is_default_sender: true }),
+    });
+    expect(await startingShipFrom(person)).toMatchObject({ company_name: "Acme Warehouse", postal_code: "78701" });
+    expect(await startingShipFrom(person)).not.toHaveProperty("label");
     await rememberShipFrom(person, shipper);
     expect(await lastShipFrom(person)).toMatchObject({ postal_code: shipper.postal_code });
+    // Then from the one they used last.
+    expect(await startingShipFrom(person)).toMatchObject({ postal_code: shipper.postal_code });
     expect(await lastShipFrom(viaKey)).toBeNull();
     await db
       .update(memberships)

@@ -38,9 +38,9 @@ function addressValues(address: Partial<Address>): AddressValues {
 }
 
 /**
- * What the page prefills. `shipFrom` is the ship-from this person used last in the organization (lastShipFrom,
- * passed by the server; null before their first label); `signer` is who certifies a customs declaration, the
- * signed-in person's name. Later defaults (the organization's country, a default box) belong here too.
+ * What the page prefills. `shipFrom` is the ship-from this person used last in the organization, else the
+ * organization's default ship-from (startingShipFrom, passed by the server; null when there is neither); `signer` is
+ * who certifies a customs declaration, the signed-in person's name.
  */
 export interface CreateLabelDefaults {
   shipFrom: Partial<Address> | null;

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { NewBatchFormView } from "@/components/batches/new-batch-form";
-import { lastShipFrom } from "@/lib/auth/memberships";
+import { startingShipFrom } from "@/lib/addresses/starting-ship-from";
 import { getMappingTemplate } from "@/lib/batches/mapping-template";
 import { serviceChoice } from "@/lib/client/batch-form";
 import { listCarriers } from "@/lib/connections/list-carriers";
@@ -15,7 +15,7 @@ export default async function NewBatchPage() {
   const { ctx, org, user } = await requireSession();
   const [saved, shipFrom, connections] = await Promise.all([
     getMappingTemplate(ctx),
-    lastShipFrom(ctx),
+    startingShipFrom(ctx),
     listConnections({ ctx, filters: { active: true, limit: 100, offset: 0 } }),
   ]);
   const carriers = new Map(listCarriers().map((c) => [c.carrier_name, c]));

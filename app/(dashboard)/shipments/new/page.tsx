@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { CreateLabelForm } from "@/components/shipments/create/create-label-form";
 import type { CarrierSummary } from "@/components/shipments/create/rates-panel";
-import { lastShipFrom } from "@/lib/auth/memberships";
+import { startingShipFrom } from "@/lib/addresses/starting-ship-from";
 import { listConnections } from "@/lib/connections/list-connections";
 import { requireSession } from "@/lib/dashboard/session";
 import { MAX_PARCEL_PRESETS } from "@/lib/orgs/parcel-presets/create-parcel-preset";
@@ -15,7 +15,7 @@ export default async function CreateLabelPage() {
   const { ctx, user, org } = await requireSession();
   const [connections, shipFrom, presets, rateRule] = await Promise.all([
     listConnections({ ctx, filters: { active: true, limit: 100, offset: 0 } }),
-    lastShipFrom(ctx),
+    startingShipFrom(ctx),
     listParcelPresets({ ctx, query: { limit: MAX_PARCEL_PRESETS, offset: 0 } }),
     getRateRule(ctx),
   ]);
