@@ -316,6 +316,24 @@ describe("a failed refresh", () => {
       .where(and(eq(trackers.id, other.tracker.id), eq(trackers.orgId, other.tracker.orgId)));
     expect(kept[0]).toMatchObject({ status: "lost", retiredAt: null });
   });
+
+  it("does not retire a tracker that became final during the carrier call (its label voided meanwhile)", async () => {
+    const { key } = await makeOrg();
+    const { db, tracker } = await boughtTracker(key);
+    const late = new Date(tracker.createdAt.getTime() + RETIRE_AFTER_MS + HOUR);
+    // The refresh read the tracker in transit; while the carrier took its time, the label was voided.
+    await db
+      .update(trackers)
+      .set({ status: "cancelled", nextRefreshAt: null })
+      .where(and(eq(trackers.id, tracker.id), eq(trackers.orgId, tracker.orgId)));
+    await merge.recordTrackingFailure(db, tracker, failed, { now: late });
+    expect(await stored(db, tracker.id)).toMatchObject({
+      status: "cancelled",
+      retiredAt: null,
+      nextRefreshAt: null,
+      refreshFailures: 1,
+    });
+  });
 });
 
 describe("the batch's edges", () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { trackers, trackingEvents } from "@/lib/db/schema";
 import { inOneTrip, type DbOrTx, type Tx } from "@/lib/db/tx";
 import type { CarrierMessage, TrackerStatus, TrackingResult } from "@/lib/carriers/types";
@@ -237,7 +237,15 @@ export async function recordTrackingFailure(
   const failures = tracker.refreshFailures + 1;
   // Final statuses (cancelled among them) are never retired: their story is told.
   const retire = !FINAL_TRACKER_STATUSES.has(tracker.status) && isStale(tracker.lastEventAt, tracker.createdAt, now);
-  await db
+  const row = and(eq(trackers.orgId, tracker.orgId), eq(trackers.id, tracker.id));
+  // Decided from the tracker as read before the carrier call: written only if it is still so. Another write meanwhile
+  // (its label voided, a merge of a newer answer) made the decision stale: the failure is counted, the rest is theirs.
+  const asRead = and(
+    row,
+    eq(trackers.status, tracker.status),
+    tracker.lastEventAt === null ? isNull(trackers.lastEventAt) : eq(trackers.lastEventAt, tracker.lastEventAt),
+  );
+  const written = await db
     .update(trackers)
     .set({
       refreshFailures: failures,
@@ -248,5 +256,12 @@ export async function recordTrackingFailure(
           ? {}
           : { nextRefreshAt: failureRetryAt(failures, now, { timeScale }) }),
     })
-    .where(and(eq(trackers.orgId, tracker.orgId), eq(trackers.id, tracker.id)));
+    .where(asRead)
+    .returning({ id: trackers.id });
+  if (written.length === 0) {
+    await db
+      .update(trackers)
+      .set({ refreshFailures: sql`${trackers.refreshFailures} + 1`, lastError: messages })
+      .where(row);
+  }
 }
