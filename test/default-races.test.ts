@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { PATCH as updateAddress } from "@/app/v1/addresses/[id]/route";
 import { GET as listAddresses, POST as createAddress } from "@/app/v1/addresses/route";
 import { PATCH as updatePreset } from "@/app/v1/parcel_presets/[id]/route";
@@ -9,7 +9,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { parcelPresets } from "@/lib/db/schema";
 import { updateParcelPreset } from "@/lib/orgs/parcel-presets/update-parcel-preset";
-import { call, makeOrg, orgCtx } from "./helpers";
+import { call, makeOrg, orgCtx, untilWaitingOnLock } from "./helpers";
 
 /**
  * docs/api.md, "Parcel presets" and "Address book": at most one default preset and one default ship-from per
@@ -17,19 +17,6 @@ import { call, makeOrg, orgCtx } from "./helpers";
  * other, leaving one default; not a 500 from the unique index. Concurrent transactions need real Postgres (PGlite
  * runs one transaction at a time).
  */
-
-/** Until a statement of this database waits for a row lock (the second change). */
-async function untilWaitingOnLock() {
-  const db = await getDb();
-  for (let i = 0; i < 500; i++) {
-    const rows = (await db.execute(
-      sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    )) as unknown as unknown[];
-    if (rows.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error("the second change never waited for the first");
-}
 
 /** Runs `first` in a transaction held open (its locks kept) until `then` has started and waits on them. */
 async function heldWhile<T>(

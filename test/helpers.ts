@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import type { Db } from "@/lib/db/tx";
 import {
@@ -113,4 +114,20 @@ export async function call<T = Loose>(
     // not JSON (label files); keep the text
   }
   return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+/**
+ * Until a statement of this database waits for a row lock (the second of two changes a race test holds apart).
+ * Postgres only: PGlite runs one transaction at a time.
+ */
+export async function untilWaitingOnLock() {
+  const db = await getDb();
+  for (let i = 0; i < 500; i++) {
+    const rows = (await db.execute(
+      sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    )) as unknown as unknown[];
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("the second change never waited for the first");
 }

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
 import { withTransaction } from "@/lib/context";
-import { getDb } from "@/lib/db/client";
 import type { Db, Tx } from "@/lib/db/tx";
 import { changeShipmentStatus } from "@/lib/shipments/status";
 import { sendDueWebhooks } from "@/lib/webhooks/send-due";
 import { createShipmentFor } from "./factories";
-import { makeOrg, orgCtx, systemCtx, writesWaiting } from "./helpers";
+import { makeOrg, orgCtx, systemCtx, untilWaitingOnLock, writesWaiting } from "./helpers";
 import { createEndpoint, useWebhookReceivers } from "./webhook-helpers";
 
 /**
@@ -15,19 +13,6 @@ import { createEndpoint, useWebhookReceivers } from "./webhook-helpers";
  * Postgres (PGlite runs one transaction at a time, which orders everything trivially).
  */
 const startReceiver = useWebhookReceivers();
-
-/** Until a statement of this database waits for a row lock (the second change of the shipment). */
-async function untilWaitingOnLock() {
-  const db = await getDb();
-  for (let i = 0; i < 500; i++) {
-    const rows = (await db.execute(
-      sql`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    )) as unknown as unknown[];
-    if (rows.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error("the second change never waited for the first");
-}
 
 describe.skipIf(!process.env.DATABASE_URL)("webhook order (Postgres)", () => {
   it("one resource's events arrive in commit order, others' as they committed, whatever their write order", async () => {
