@@ -1,11 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as track } from "@/app/v1/proxy/tracking/[carrier_name]/[tracking_number]/route";
 import { POST as rates } from "@/app/v1/proxy/rates/route";
 import { POST as shipping } from "@/app/v1/proxy/shipping/route";
+import { POST as createTracker } from "@/app/v1/trackers/[id]/[tracking_number]/route";
+import { sandboxAdapter } from "@/lib/carriers/sandbox/adapter";
 import { makeTrackingNumber } from "@/lib/carriers/sandbox/tracking-number";
 import { TrackingResponse } from "@/lib/schemas/proxy";
 import { call, makeOrg } from "./helpers";
 import { addSandbox, rateRequest } from "./factories";
+
+afterEach(() => vi.restoreAllMocks());
 
 const days = (n: number) => new Date(Date.now() - n * 86_400_000);
 const trackingOf = (key: string, carrier_name: string, tracking_number: string, query?: Record<string, string>) =>
@@ -143,5 +147,27 @@ describe("GET /v1/proxy/tracking/{carrier_name}/{tracking_number}", () => {
       expect(res.status).toBe(404);
       expect(res.body.errors[0].code).toBe("carrier_not_found");
     }
+  });
+
+  it("answers the same status as a tracker created from the same carrier answer, also when the carrier says unknown", async () => {
+    const { key } = await makeOrg();
+    const number = makeTrackingNumber({ purchasedAt: days(3), scenario: 2 });
+    // A carrier whose overall status it cannot name (UPS's currentStatus of a type we do not map) beside events it can.
+    const original = sandboxAdapter.track.bind(sandboxAdapter);
+    vi.spyOn(sandboxAdapter, "track").mockImplementation(async (ctx, n) => {
+      const answer = await original(ctx, n);
+      return { ...answer, data: { ...answer.data, status: "unknown" } };
+    });
+    const proxy = await trackingOf(key, "sandbox", number);
+    expect(proxy.status).toBe(200);
+    const newest = proxy.body.tracking.events[0].status;
+    expect(newest).not.toBe("unknown");
+    const managed = await call(createTracker, "POST", `/v1/trackers/sandbox/${number}`, {
+      key,
+      params: { id: "sandbox", tracking_number: number },
+    });
+    expect(managed.status).toBe(201);
+    expect(managed.body.status).toBe(newest);
+    expect(proxy.body.tracking).toMatchObject({ status: managed.body.status, delivered: managed.body.delivered });
   });
 });

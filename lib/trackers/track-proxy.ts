@@ -7,7 +7,7 @@ import type { Message } from "@/lib/schemas/message";
 import type { Tracker } from "@/lib/schemas/tracker";
 import { presentTracker } from "./present-tracker";
 import { trackAtCarrier } from "./track-at-carrier";
-import { eventFields } from "./tracking-rules";
+import { eventFields, mergedStatus } from "./tracking-rules";
 import { excerpt } from "@/lib/validation";
 
 /** Proxy tracking: asked of the carrier every time, nothing stored. An unknown number is tracking_not_found. */
@@ -24,15 +24,23 @@ export async function trackProxy({
 }): Promise<{ messages: Message[]; tracking: Tracker }> {
   if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${excerpt(carrierName)}.`);
   const { connection, result, messages } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId });
+  const events = result.events.map(eventFields);
+  // The newest event (the first listed of an instant, as presentTracker orders them).
+  const newest = events.reduce<(typeof events)[number] | undefined>(
+    (a, e) => (!a || e.occurredAt.getTime() > a.occurredAt.getTime() ? e : a),
+    undefined,
+  );
   const tracker = {
     // Fresh, as the 2021.7 server minted one; nothing is stored, so the id cannot be retrieved (docs/api.md, "Proxy mode").
     id: newId("tracker"),
     carrierName: connection.carrierName,
     carrierId: connection.carrierId,
     trackingNumber: result.tracking_number,
-    status: result.status,
+    // As a tracker created from the same answer reads it: a carrier that cannot name the overall status (`unknown`)
+    // beside events it can is at its newest event's status (tracking-rules.ts, mergedStatus).
+    status: mergedStatus(result.status, newest?.status ?? null, null),
     testMode: connection.testMode,
     estimatedDelivery: result.estimated_delivery,
   };
-  return { messages, tracking: presentTracker(tracker, result.events.map(eventFields)) };
+  return { messages, tracking: presentTracker(tracker, events) };
 }
