@@ -337,3 +337,26 @@ describe("options a purplship 2021.7 integration sends", () => {
     ]);
   });
 });
+
+describe("fields a purplship 2021.7 client sends as null", () => {
+  it("reads a null residential or is_document as not given (false), as for every field with a default", async () => {
+    const { key } = await makeOrg();
+    const body = rateRequest({
+      shipper: { ...rateRequest().shipper, residential: null },
+      recipient: { ...rateRequest().recipient, residential: null },
+      parcels: [{ weight: 2.5, weight_unit: "KG", is_document: null }],
+    });
+    const rated = await call(proxyRates, "POST", "/v1/proxy/rates", { key, body });
+    expect(rated.status).toBe(200);
+    const offered = rated.body.rates;
+    const bought = await call(proxyShipping, "POST", "/v1/proxy/shipping", {
+      key,
+      body: { ...body, rates: offered, selected_rate_id: offered[0].id },
+    });
+    expect(bought.status).toBe(200);
+    expect(bought.body.recipient.residential).toBe(false);
+    expect(bought.body.parcels[0].is_document).toBe(false);
+    const stored = await createShipmentFor(key, body);
+    expect(stored.parcels).toMatchObject([{ is_document: false }]);
+  });
+});

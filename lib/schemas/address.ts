@@ -32,7 +32,11 @@ const addressFields = {
   federal_tax_id: optionalText(50),
   state_tax_id: optionalText(50),
   suburb: optionalText(100),
-  residential: z.boolean().default(false),
+  // docs/api.md, "Requests" (not given): null, as a 2021.7 client sends an unset field, is false like leaving it out.
+  residential: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? false),
   validate_location: z
     .boolean()
     .nullish()

@@ -26,7 +26,11 @@ export const ParcelInput = z
     package_preset: optionalText(50),
     description: optionalText(500),
     content: optionalText(500),
-    is_document: z.boolean().default(false),
+    // Null is not given, as for every field with a default (docs/api.md, "Requests").
+    is_document: z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? false),
   })
   // Runs even when other fields failed, so a client sees every problem in one answer; hence the defensive reads.
   .superRefine(
