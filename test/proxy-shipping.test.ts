@@ -219,4 +219,26 @@ describe("POST /v1/proxy/shipping", () => {
     expect(second.body.label).toBe(first.body.label);
     expect(ship).toHaveBeenCalledTimes(1);
   });
+
+  it("echoes a trimmed rate with every Rate meta key, estimated_delivery null rather than dropped", async () => {
+    const { key } = await makeOrg();
+    const offered = (await call(rates, "POST", "/v1/proxy/rates", { key, body: rateRequest() })).body.rates;
+    const [first, second] = offered;
+    const res = await call(shipping, "POST", "/v1/proxy/shipping", {
+      key,
+      body: {
+        ...rateRequest(),
+        rates: [{ id: first.id, service: first.service, carrier_ref: first.carrier_ref }, second],
+        selected_rate_id: second.id,
+      },
+    });
+    expect(res.status).toBe(200);
+    const echoed = Shipment.parse(res.body).rates[0]!;
+    expect(echoed.meta).toEqual({
+      service_name: first.service,
+      rate_provider: "",
+      carrier_connection_id: first.carrier_ref,
+      estimated_delivery: null,
+    });
+  });
 });

@@ -90,6 +90,8 @@ export function rateFromInput(r: RateInput, connection?: RateSource): RateFields
       service_name: text(meta.service_name) ?? service,
       rate_provider: text(meta.rate_provider) ?? carrierName,
       carrier_connection_id: carrierRef,
+      // Every rate's meta has it (docs/api.md, "Responses"): null when the client's copy left it out.
+      estimated_delivery: text(meta.estimated_delivery),
     },
     carrierRef,
     testMode: connection?.testMode ?? r.test_mode ?? false,
