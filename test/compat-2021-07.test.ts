@@ -338,7 +338,7 @@ describe("options a purplship 2021.7 integration sends", () => {
   });
 });
 
-describe("fields a purplship 2021.7 client sends as null", () => {
+describe("fields a purplship 2021.7 client sends as null or empty", () => {
   it("reads a null residential or is_document as not given (false), as for every field with a default", async () => {
     const { key } = await makeOrg();
     const body = rateRequest({
@@ -358,5 +358,25 @@ describe("fields a purplship 2021.7 client sends as null", () => {
     expect(bought.body.parcels[0].is_document).toBe(false);
     const stored = await createShipmentFor(key, body);
     expect(stored.parcels).toMatchObject([{ is_document: false }]);
+  });
+
+  it("reads an empty dimension_unit as not given, as any optional text", async () => {
+    const { key } = await makeOrg();
+    for (const dimension_unit of ["", " "]) {
+      const res = await call(proxyRates, "POST", "/v1/proxy/rates", {
+        key,
+        body: rateRequest({ parcels: [{ weight: 2.5, weight_unit: "KG", dimension_unit }] }),
+      });
+      expect(res.status, JSON.stringify(dimension_unit)).toBe(200);
+    }
+    // Still required, and checked, once dimensions are given.
+    const res = await call(proxyRates, "POST", "/v1/proxy/rates", {
+      key,
+      body: rateRequest({
+        parcels: [{ weight: 2.5, weight_unit: "KG", width: 1, height: 1, length: 1, dimension_unit: "" }],
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ field: "parcels[0].dimension_unit" });
   });
 });

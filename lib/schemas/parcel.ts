@@ -17,7 +17,11 @@ export const ParcelInput = z
     height: dimension,
     length: dimension,
     dimension_unit: z
-      .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(DIMENSION_UNITS).nullish())
+      // `""` (or only spaces) is not given, like null (docs/api.md, "Requests").
+      .preprocess(
+        (v) => (typeof v === "string" ? (v.trim() === "" ? null : v.toUpperCase()) : v),
+        z.enum(DIMENSION_UNITS).nullish(),
+      )
       .transform((v) => v ?? null),
     packaging_type: optionalText(50).describe(
       "The carrier's own packaging: your_packaging (default), envelope, pak, tube, small_box, medium_box, large_box, " +
