@@ -124,7 +124,11 @@ export function toPrintableAscii(text: string): string {
     .replace(/[^\u0020-\u007e]/g, "?");
 }
 
-/** Control characters (including CR/LF) → spaces, so one field stays on one line in every format. */
+/**
+ * Control characters (including CR/LF) → spaces, so one field stays on one line in every format; and NFC, so a
+ * letter typed as base + combining accent (macOS pastes "Zoë" so) is the one precomposed letter every format prints
+ * (a ZPL printer's font 0 has "ë" but no combining marks).
+ */
 export function singleLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+  return text.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
 }

@@ -112,10 +112,32 @@ function padSubsetGlyphs(font: Font): void {
  * advance per character (see `advance` below), so the glyphs are mapped the same way, one per character through the
  * font's cmap (variation selectors kept): what is drawn is what was measured, and the PDF's text still reads back
  * character for character. What this gives up is ligatures and mark positioning, which these fonts need for none of
- * the scripts they cover once the text is NFC (a label's lines are normalized before they are drawn).
+ * the scripts they cover once the text is NFC (a label's lines are normalized before they are drawn), Devanagari
+ * excepted: it prints unshaped, and the purchase warns (NEEDS_SHAPING above).
  */
 function mapWithoutShaping(font: Font): void {
   font.layout = ((text: string) => ({ glyphs: font.glyphsForString(text) })) as unknown as Font["layout"];
+}
+
+/**
+ * Devanagari: Noto Sans has its letters, but they are written with shaping the labels do not do (a vowel sign such as
+ * the i-matra drawn before its consonant, conjuncts): drawn one glyph per character, a Hindi name comes out garbled.
+ * (@pdf-lib/fontkit's own Indic shaper cannot run here: it needs a regenerator runtime the bundle lacks.)
+ */
+const NEEDS_SHAPING = /[\u0900-\u097f\ua8e0-\ua8ff]/u;
+
+/**
+ * Whether the PDF and PNG labels draw `text` other than as written: a character none of the fonts has (printed as "?")
+ * or one of a script they draw unshaped. The purchase warns about such a field (lib/carriers/sandbox/label.ts).
+ */
+export async function drawnOtherThanWritten(text: string): Promise<boolean> {
+  const nfc = text.normalize("NFC");
+  if (NEEDS_SHAPING.test(nfc)) return true;
+  const regular = await loadFont(FILES.regular);
+  const lacking = codePoints(nfc).filter((cp) => cp > 0x20 && !regular.chars.has(cp));
+  if (lacking.length === 0) return false;
+  const fallbacks = await Promise.all([loadFont(FILES.cjk), loadFont(FILES.hangul)]);
+  return lacking.some((cp) => !fallbacks.some((f) => f.chars.has(cp)));
 }
 
 /** What we print for a character none of the fonts has (an emoji, a rare script). */

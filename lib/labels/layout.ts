@@ -65,7 +65,17 @@ export type MeasureText = (text: string, size: number, bold: boolean) => number;
  * laid out with, and the one the warnings before buying use: a line of Latin letters that fits by it fits in every
  * format. Any other PNG measures with the Noto fonts it draws, where an ideograph is wider than this bound.
  */
-const estimateWidth: MeasureText = (text, size) => Array.from(text).length * size * MAX_ADVANCE_RATIO;
+const estimateWidth: MeasureText = (text, size) =>
+  Array.from(text).reduce((sum, ch) => sum + size * (WIDE.test(ch) ? WIDE_ADVANCE_RATIO : MAX_ADVANCE_RATIO), 0);
+
+/**
+ * Ideographs, kana, Hangul and fullwidth forms are a full em wide in the Noto fonts the PDF and PNG draw them with:
+ * the PDF's em is the cell's 1 / 1.15 (lib/labels/pdf.ts), well past MAX_ADVANCE_RATIO, so a line of them measured
+ * by the Latin bound would fit here and be cut on the label, without a warning.
+ */
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+const WIDE_ADVANCE_RATIO = 1 / 1.15;
 
 /** A line shrinks to fit, never below half its size: smaller, a 203 dpi printer's letters stop being legible. */
 const MIN_TEXT_SCALE = 0.5;
@@ -169,6 +179,21 @@ function barcodeModuleWidth(pattern: Code128Pattern): number {
   return 1;
 }
 
+/** Lines an address block holds at its full size and spacing. */
+const ADDRESS_LINES = 6;
+
+/**
+ * Spacing and letter size of an address block of `lines` lines: up to six at full size; more (name, company, two
+ * street lines, a locality, the town, a UK postcode on its own line and the country make eight) closer and smaller
+ * in the same height, so no line, least of all the postcode or the country, is left off.
+ */
+function addressPitch(lines: number, pitch: number, size: number): { pitch: number; size: number } {
+  if (lines <= ADDRESS_LINES) return { pitch, size };
+  const height = (ADDRESS_LINES - 1) * pitch + size;
+  const fitted = Math.floor(height / (lines - 1 + size / pitch));
+  return { pitch: fitted, size: Math.floor((fitted * size) / pitch) };
+}
+
 /** The label's elements, text fitted by `measure` (the renderer's font; the bound of every format by default). */
 export function layoutLabel(content: LabelContent, measure: MeasureText = estimateWidth): LabelElement[] {
   return fitLabel(content, measure).elements;
@@ -194,11 +219,11 @@ export function fitLabel(content: LabelContent, measure: MeasureText = estimateW
 
   // Sender (small) with weight and reference beside it.
   text({ field: null, x, y: 126, size: 22, width: 200, bold: true }, "FROM");
-  addressLineFields(content.shipper)
-    .slice(0, 6)
-    .forEach((line, i) =>
-      text({ field: `shipper.${line.field}`, x, y: 154 + i * 30, size: 24, width: 480 }, line.text),
-    );
+  const shipperLines = addressLineFields(content.shipper);
+  const from = addressPitch(shipperLines.length, 30, 24);
+  shipperLines.forEach((line, i) =>
+    text({ field: `shipper.${line.field}`, x, y: 154 + i * from.pitch, size: from.size, width: 480 }, line.text),
+  );
   text({ field: null, x: 520, y: 126, size: 22, width: 268, bold: true }, "WEIGHT");
   text({ field: null, x: 520, y: 152, size: 26, width: 268 }, content.weightText);
   if (content.reference) {
@@ -210,14 +235,14 @@ export function fitLabel(content: LabelContent, measure: MeasureText = estimateW
 
   // Recipient (large): the part a sorter reads first.
   text({ field: null, x, y: 356, size: 26, width: 300, bold: true }, "SHIP TO");
-  addressLineFields(content.recipient)
-    .slice(0, 6)
-    .forEach((line, i) =>
-      text(
-        { field: `recipient.${line.field}`, x, y: 392 + i * 44, size: 36, width: INNER_WIDTH, bold: true },
-        line.text,
-      ),
-    );
+  const recipientLines = addressLineFields(content.recipient);
+  const to = addressPitch(recipientLines.length, 44, 36);
+  recipientLines.forEach((line, i) =>
+    text(
+      { field: `recipient.${line.field}`, x, y: 392 + i * to.pitch, size: to.size, width: INNER_WIDTH, bold: true },
+      line.text,
+    ),
+  );
   els.push(rule(664));
 
   // Routing and tracking number.

@@ -127,6 +127,32 @@ describe("renderPdfLabel", () => {
     expect(fitLabel(content).cut).toEqual([]);
   });
 
+  it("prints every line of a full address: a UK recipient's postcode and country are never left off", async () => {
+    // Name, company, two street lines, a locality, the town, the postcode on its own line (GB) and the country: eight
+    // lines, and the postcode is the one a sorter reads.
+    const uk = sampleAddress({
+      person_name: "Jane Doe",
+      company_name: "Acme Ltd",
+      address_line1: "10 Downing Street",
+      address_line2: "Flat 2",
+      suburb: "Westminster",
+      city: "London",
+      postal_code: "SW1A 2AA",
+      state_code: "",
+      country_code: "GB",
+    });
+    const content = sampleLabelContent({ shipper: uk, recipient: uk });
+    const lines = await pdfLines(await renderPdfLabel(content));
+    expect(lines.filter((l) => l === "SW1A 2AA")).toHaveLength(2);
+    expect(lines.filter((l) => l === "GB")).toHaveLength(2);
+    expect(lines.filter((l) => l === "LONDON")).toHaveLength(2);
+    // Nothing is drawn below the rule that closes the block (at 664 dots, 664 * 72 / 203 pt from the top).
+    const layout = layoutLabel(content);
+    const recipientTexts = layout.filter((e) => e.kind === "text" && e.y >= 392 && e.y < 664);
+    for (const el of recipientTexts) if (el.kind === "text") expect(el.y + el.size).toBeLessThanOrEqual(664);
+    expect(fitLabel(content).cut).toEqual([]);
+  });
+
   it("without a reference prints no REF box at all", async () => {
     const lines = await pdfLines(await renderPdfLabel(sampleLabelContent({ reference: null })));
     expect(lines).not.toContain("REF");

@@ -55,6 +55,31 @@ describe("renderZplLabel", () => {
   });
 });
 
+describe("renderZplLabel text", () => {
+  it("prints a name typed with combining accents (NFD, as macOS pastes it) in the Latin-1 letters font 0 has", () => {
+    // "Zoë Åström" as e + U+0308, A + U+030A, o + U+0308: font 0 has ë, Å and ö, but no combining marks.
+    const decomposed = "Zoe\u0308 A\u030Astro\u0308m";
+    const zpl = renderZplLabel(sampleLabelContent({ recipient: sampleAddress({ person_name: decomposed }) }));
+    expect(zpl).toContain("^FDZo\u00EB \u00C5str\u00F6m^FS");
+    expect(zpl).not.toMatch(/[\u0300-\u036f]/);
+  });
+
+  it("prints every line of a full UK address: the postcode and the country are never left off", () => {
+    const uk = sampleAddress({
+      company_name: "Acme Ltd",
+      address_line2: "Flat 2",
+      suburb: "Westminster",
+      city: "London",
+      postal_code: "SW1A 2AA",
+      state_code: "",
+      country_code: "GB",
+    });
+    const zpl = renderZplLabel(sampleLabelContent({ shipper: uk, recipient: uk }));
+    expect(count(zpl, "^FDSW1A 2AA^FS")).toBe(2);
+    expect(count(zpl, "^FDGB^FS")).toBe(2);
+  });
+});
+
 describe("escapeZplField", () => {
   it("hex-escapes the command and hex-indicator characters and leaves the rest", () => {
     expect(escapeZplField("a^b~c_d é")).toBe("a_5Eb_7Ec_5Fd é");

@@ -653,4 +653,61 @@ describe("sandbox label text", () => {
     expect(pdf.messages).toEqual([]);
     expect(await pdfLines(pdf.data.label.bytes)).toContain("山田太郎");
   });
+
+  it("does not warn about a ZPL name typed with combining accents: font 0 prints it once composed", async () => {
+    // "Zoë" as e + U+0308 (NFD): the same Latin-1 letters as "Zoë", which the ZPL label prints without a warning.
+    const result = await sandboxAdapter.ship(
+      ctxAt(now),
+      testShipRequest({ recipient: testAddress({ person_name: "Zoe\u0308 Stro\u0308m" }), label_type: "ZPL" }),
+    );
+    expect(result.messages).toEqual([]);
+    expect(new TextDecoder().decode(result.data.label.bytes)).toContain("^FDZo\u00EB Str\u00F6m^FS");
+  });
+
+  it("warns, naming the field, when a PDF or PNG label prints a field's characters as ? (Arabic, Hebrew, Thai)", async () => {
+    // None of the embedded Noto fonts has Arabic, Hebrew or Thai: the label prints "???? ???" where the name was.
+    for (const label_type of ["PDF", "PNG"] as const) {
+      const result = await sandboxAdapter.ship(
+        ctxAt(now),
+        testShipRequest({
+          recipient: testAddress({ person_name: "محمد علي", company_name: "שלום בע״מ", address_line2: "ไทย" }),
+          label_type,
+        }),
+      );
+      expect(result.messages.map((m) => [m.code, m.details?.field])).toEqual([
+        ["SBX_TEXT_NOT_PRINTABLE", "recipient.person_name"],
+        ["SBX_TEXT_NOT_PRINTABLE", "recipient.company_name"],
+        ["SBX_TEXT_NOT_PRINTABLE", "recipient.address_line2"],
+      ]);
+    }
+  });
+
+  it("warns about a Devanagari name on a PDF label: drawn a glyph per character, it prints unshaped", async () => {
+    // Noto Sans has the Devanagari letters, but the label draws one glyph per character (fonts.ts), so the i-matra of
+    // "हिन्दी" stands after its consonant instead of before it and the virama of न्द shows: not the name as written.
+    const result = await sandboxAdapter.ship(
+      ctxAt(now),
+      testShipRequest({ recipient: testAddress({ person_name: "हिन्दी नाम" }) }),
+    );
+    expect(result.messages.map((m) => [m.code, m.details?.field])).toEqual([
+      ["SBX_TEXT_NOT_PRINTABLE", "recipient.person_name"],
+    ]);
+  });
+
+  it("warns SBX_TEXT_CUT whenever the PDF label cuts a line, a 60-character Chinese street included", async () => {
+    // Ideographs are a full em wide: wider than the bound the warnings measure with, so the PDF cuts this street
+    // while the warning's layout thinks it fits.
+    const street = "北京市朝阳区建国门外大街一号国贸大厦".repeat(4).slice(0, 60);
+    const result = await sandboxAdapter.ship(
+      ctxAt(now),
+      testShipRequest({ recipient: testAddress({ address_line1: street }) }),
+    );
+    const lines = await pdfLines(result.data.label.bytes);
+    const cut = lines.some((l) => l.endsWith("..."));
+    const warned = result.messages.some(
+      (m) => m.code === "SBX_TEXT_CUT" && m.details?.field === "recipient.address_line1",
+    );
+    expect(cut || lines.includes(street)).toBe(true);
+    expect(warned).toBe(cut);
+  });
 });

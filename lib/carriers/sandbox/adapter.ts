@@ -228,7 +228,7 @@ export function createSandboxAdapter(deps: SandboxDependencies = {}) {
         if (!(await ledger.recordSale(sale))) continue;
         await loseAnswer("ship", config, ctx.signal);
         const { reference: _reference, shipment_key: _key, sold_at: _soldAt, ...shipped } = sale;
-        return ok(shipped, sandboxLabelWarnings(content, req));
+        return ok(shipped, await sandboxLabelWarnings(content, req));
       }
       throw numbersExhausted();
     },

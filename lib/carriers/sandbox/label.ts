@@ -3,7 +3,8 @@ import { carrierCode } from "@/lib/carriers/types";
 import { carrierShipDate } from "@/lib/carriers/ship-date";
 import type { SandboxService } from "@/lib/carriers/sandbox/services";
 import { toKg } from "@/lib/carriers/sandbox/units";
-import { addressLineFields, type LabelContent } from "@/lib/labels/content";
+import { addressLineFields, singleLine, type LabelContent } from "@/lib/labels/content";
+import { drawnOtherThanWritten } from "@/lib/labels/fonts";
 import { fitLabel } from "@/lib/labels/layout";
 
 /** Characters of a reference the sandbox keeps and prints, as UPS, DHL Express and Canada Post do (docs/sandbox.md). */
@@ -36,17 +37,36 @@ export function clientReference(req: Pick<ShipRequest, "reference" | "shipment_k
   return req.reference && req.reference !== req.shipment_key ? req.reference : null;
 }
 
-// What a ZPL printer's resident font 0 (Latin-1) prints; PDF and PNG draw every script the Noto fonts have.
-const PRINTABLE: Partial<Record<LabelType, { test: RegExp; what: string }>> = {
-  ZPL: { test: /[^\u0000-\u00ff]/u, what: "a ZPL printer's built-in font prints Latin-1 only" },
+interface Printable {
+  /** Whether the label prints `text` (NFC) other than as written. */
+  fails: (text: string) => boolean | Promise<boolean>;
+  what: string;
+  instead: string;
+}
+
+// What a ZPL printer's resident font 0 (Latin-1) prints; PDF and PNG draw every script the Noto fonts have, save
+// Devanagari, which they would have to shape (lib/labels/fonts.ts), and a character none has is a "?".
+const NOTO: Printable = {
+  fails: drawnOtherThanWritten,
+  what: "the label's fonts lack them or cannot join them",
+  instead: "they print as ? or unjoined",
+};
+const PRINTABLE: Record<LabelType, Printable> = {
+  ZPL: {
+    fails: (text) => /[^\u0000-\u00ff]/u.test(text),
+    what: "a ZPL printer's built-in font prints Latin-1 only",
+    instead: "buy a PDF or PNG label to print them",
+  },
+  PDF: NOTO,
+  PNG: NOTO,
 };
 
 /**
  * What the label will not show as given, one warning per field: text cut even at the smallest size (the layout's bound
- * of every format), and characters a ZPL label cannot print (they come out blank; a PDF or PNG draws them with the
- * Noto fonts, lib/labels/fonts.ts).
+ * of every format), and characters the label cannot print as written (a ZPL label leaves what is not Latin-1 blank; a
+ * PDF or PNG prints a character none of the Noto fonts has as "?", lib/labels/fonts.ts).
  */
-export function sandboxLabelWarnings(content: LabelContent, req: ShipRequest): AdapterMessage[] {
+export async function sandboxLabelWarnings(content: LabelContent, req: ShipRequest): Promise<AdapterMessage[]> {
   const labelType = req.label_type;
   const reference = clientReference(req);
   const messages: AdapterMessage[] = [];
@@ -67,18 +87,18 @@ export function sandboxLabelWarnings(content: LabelContent, req: ShipRequest): A
     })),
   );
   const printable = PRINTABLE[labelType];
-  if (!printable) return messages;
   const fields = [
     ...addressLineFields(content.shipper).map((l) => ({ field: `shipper.${l.field}`, text: l.text })),
     ...addressLineFields(content.recipient).map((l) => ({ field: `recipient.${l.field}`, text: l.text })),
     ...(content.reference ? [{ field: "reference", text: content.reference }] : []),
   ];
   for (const { field, text } of fields) {
-    if (!printable.test.test(text)) continue;
+    // As the label prints it: a letter typed with a combining accent is the precomposed one (singleLine).
+    if (!(await printable.fails(singleLine(text)))) continue;
     messages.push({
       code: carrierCode("SBX_TEXT_NOT_PRINTABLE"),
       level: "warning",
-      message: `${field} has characters this label cannot print (${printable.what}); buy a PDF or PNG label to print them.`,
+      message: `${field} has characters this label cannot print (${printable.what}); ${printable.instead}.`,
       details: { field },
     });
   }
