@@ -94,4 +94,21 @@ describe("renderCommercialInvoice", () => {
     expect(pages.at(-1)).toContain("Item 60 東京 Łódź");
     expect(pages.join("")).toContain(`${(60 * 4 * 12.5).toFixed(2)} USD`);
   });
+
+  it("wraps a description without spaces (Chinese, a long part number) onto lines rather than cutting it", async () => {
+    // Customs read the description: a 200-character one is allowed, and Chinese puts no spaces between words.
+    const chinese = "儿童益智塑料拼插积木玩具套装共计一百二十片适用于三岁以上儿童使用不含电池";
+    const partNumber = "SKU-" + "0123456789ABCDEF".repeat(4);
+    const line = fedexCustoms().commodities[0]!;
+    const commodities = [
+      { ...line, description: chinese },
+      { ...line, description: partNumber },
+    ];
+    const [page] = await pagesText(await renderCommercialInvoice(invoice({ commodities })));
+    const lines = page!.split("\n");
+    expect(lines.some((l) => l.endsWith("..."))).toBe(false);
+    // Every character of both descriptions is on the page, in order, across the lines they wrap onto.
+    expect(lines.join("")).toContain(chinese);
+    expect(lines.join("")).toContain(partNumber);
+  });
 });

@@ -89,16 +89,29 @@ function fitted(fonts: PdfText, bold: boolean, text: string, size: number, width
   return `${value.join("")}...`;
 }
 
-/** Words broken into lines no wider than `width`. */
+/**
+ * Words broken into lines no wider than `width`; a word wider than a line alone (Chinese puts no spaces between
+ * words, a part number has none) is broken between its characters rather than cut.
+ */
 function wrapped(fonts: PdfText, text: string, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = "";
+  const fits = (s: string) => fonts.widthOf(s, size) <= width;
   for (const word of singleLine(text).split(/\s+/).filter(Boolean)) {
     const next = line ? `${line} ${word}` : word;
-    if (line && fonts.widthOf(next, size) > width) {
-      lines.push(line);
-      line = word;
-    } else line = next;
+    if (fits(next)) {
+      line = next;
+      continue;
+    }
+    if (line) lines.push(line);
+    line = "";
+    for (const ch of word) {
+      if (line && !fits(line + ch)) {
+        lines.push(line);
+        line = "";
+      }
+      line += ch;
+    }
   }
   if (line) lines.push(line);
   return lines;
