@@ -111,4 +111,14 @@ describe("renderCommercialInvoice", () => {
     expect(lines.join("")).toContain(chinese);
     expect(lines.join("")).toContain(partNumber);
   });
+
+  it("prints a long street and company of exporter and consignee whole, wrapped in their column", async () => {
+    const street = "1234 Exceptionally Long Boulevard Northwest, Building C Unit";
+    const company = "Internationale Handelsgesellschaft für Maschinenbau GmbH & Co. KG";
+    const party = sampleAddress({ address_line1: street, company_name: company });
+    const [page] = await pagesText(await renderCommercialInvoice(invoice({}, { shipper: party, recipient: party })));
+    const lines = page!.split("\n");
+    expect(lines.some((l) => l.endsWith("..."))).toBe(false);
+    for (const word of [...street.split(" "), ...company.split(" ")]) expect(page).toContain(word);
+  });
 });

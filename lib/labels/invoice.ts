@@ -191,9 +191,12 @@ export async function renderCommercialInvoice(content: InvoiceContent): Promise<
   ];
   const blocks = parties.map(([title, a, party]) => [
     title,
-    ...addressLines(a),
-    ...(a.phone_number ? [`Phone ${a.phone_number}`] : []),
-    ...taxRegistrations(content, party).map((r) => `${REGISTRATION_NAMES.get(r.type) ?? "Tax id"} ${r.number}`),
+    // Wrapped in the column rather than cut: customs read the whole address.
+    ...[
+      ...addressLines(a),
+      ...(a.phone_number ? [`Phone ${a.phone_number}`] : []),
+      ...taxRegistrations(content, party).map((r) => `${REGISTRATION_NAMES.get(r.type) ?? "Tax id"} ${r.number}`),
+    ].flatMap((line) => wrapped(fonts, line, SIZE, half - 8)),
   ]);
   const rows = Math.max(...blocks.map((b) => b.length));
   for (let i = 0; i < rows; i++) {
