@@ -30,8 +30,9 @@ const shipper = usShipper;
 describe("a batch's guards (review of issue 33)", () => {
   it("stops buying when cancelled during a round that read it as purchasing", { timeout: 120_000 }, async () => {
     const { key } = await makeOrg();
-    // One call a second: the round's workers wait on the pacer, and the cancel lands while they wait.
-    const sandbox = await addSandbox(key, "slow-sbx", { batch_calls_per_second: 1 });
+    // One call every four seconds: the round's workers wait on the pacer, and the cancel lands while they wait, with
+    // time to spare on a loaded machine (at one a second, a CI run beside other work let a second purchase through).
+    const sandbox = await addSandbox(key, "slow-sbx", { batch_calls_per_second: 0.25 });
     const csv = [
       "order_number,name,address_line1,city,state_code,postal_code,country_code,weight,service",
       ...[0, 1, 2, 3].map((i) => `SO-${i},Recipient ${i},${i + 1} Elm Street,Austin,TX,78701,US,2,`),
@@ -56,7 +57,7 @@ describe("a batch's guards (review of issue 33)", () => {
     const rowShipments = db.select({ id: batchRows.shipmentId }).from(batchRows).where(eq(batchRows.batchId, id));
     const round = runBatch({ ctx: await systemCtx(), batchId: id, maxDurationMs: 60_000, workers: 4 });
     // The cancel lands once the first row is bought and two more wait for their slots (the pacer lets the first
-    // through at once, the next a second later), their shipments stored and not claimed.
+    // through at once, the next four seconds later), their shipments stored and not claimed.
     for (let waited = 0; ; waited += 20) {
       const stored = await db
         .select({ status: shipments.status })
