@@ -140,6 +140,7 @@ describe("endpoint URLs and event types", () => {
     expect(await fieldOf(hook({ url: "https://user:pw@hooks.example.com/" }))).toEqual([
       "url: must not contain a user name or password",
     ]);
+    expect(await fieldOf(hook({ url: "https://hooks.example.com:0/" }))).toEqual(["url: must not use port 0"]);
     expect(await fieldOf(hook({ url: `https://hooks.example.com/${"a".repeat(2000)}` }))).toEqual([
       "url: must be at most 2000 characters",
     ]);

@@ -34,6 +34,11 @@ const EndpointUrl = z
       ctx.addIssue({ code: "custom", message: "must not contain a user name or password" });
       return z.NEVER;
     }
+    // Port 0 is no port a receiver can listen on: every delivery would fail, five days until the endpoint is disabled.
+    if (url.port === "0") {
+      ctx.addIssue({ code: "custom", message: "must not use port 0" });
+      return z.NEVER;
+    }
     if (url.href.length > MAX_URL_LENGTH) {
       ctx.addIssue({ code: "custom", message: `must be at most ${MAX_URL_LENGTH} characters` });
       return z.NEVER;
