@@ -75,6 +75,10 @@ describe("the address book", () => {
       person_name: "Grace Hopper",
     });
     expect(await search("boulder")).toEqual([d.id]);
+    // A PATCH that sets nothing changes nothing: the address as it is, and no audit row.
+    const nothing = await call(updateAddress, "PATCH", `/v1/addresses/${d.id}`, { key, ...byId(d.id), body: {} });
+    expect(nothing.status).toBe(200);
+    expect(nothing.body).toEqual(changed.body);
 
     expect((await call(getAddress, "GET", `/v1/addresses/${a.id}`, { key, ...byId(a.id) })).body).toEqual(a);
     expect((await call(deleteAddress, "DELETE", `/v1/addresses/${a.id}`, { key, ...byId(a.id) })).status).toBe(200);

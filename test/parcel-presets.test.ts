@@ -75,6 +75,10 @@ describe("parcel presets", () => {
       body: { weight: null, weight_unit: null },
     });
     expect(cleared.body).toMatchObject({ weight: null, weight_unit: null, length: 30 });
+    // A PATCH that sets nothing changes nothing: the preset as it is, and no audit row.
+    const nothing = await call(updatePreset, "PATCH", `/v1/parcel_presets/${m.id}`, { key, ...byId(m.id), body: {} });
+    expect(nothing.status).toBe(200);
+    expect(nothing.body).toEqual(cleared.body);
 
     const gone = await call(deletePreset, "DELETE", `/v1/parcel_presets/${a.id}`, { key, ...byId(a.id) });
     expect(gone.body).toMatchObject({ id: a.id, height: 5 });

@@ -25,6 +25,8 @@ export async function updateSavedAddress({
     const current = await findSavedAddress(txCtx.db, ctx.org.id, id, true);
     const { is_default_sender, ...given } = input;
     const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
+    // Nothing given, nothing changes: no write, no audit row (the audit log records changes).
+    if (changed.length === 0 && is_default_sender === undefined) return presentSavedAddress(current);
     const fields = {
       ...fieldsOf(current),
       ...Object.fromEntries(changed.map((k) => [k, given[k as keyof typeof given]])),

@@ -25,6 +25,8 @@ export async function updateParcelPreset({
     const current = presentParcelPreset(await findParcelPreset(txCtx.db, ctx.org.id, id, true));
     const { is_default, ...given } = input;
     const changed = Object.keys(given).filter((k) => given[k as keyof typeof given] !== undefined);
+    // Nothing given, nothing changes: no write, no audit row (the audit log records changes).
+    if (changed.length === 0 && is_default === undefined) return current;
     const fields = { ...current, ...Object.fromEntries(changed.map((k) => [k, given[k as keyof typeof given]])) };
     if (is_default === true && !current.is_default) await clearDefaultPreset(txCtx.db, ctx.org.id);
     const [row] = await txCtx.db
