@@ -317,6 +317,32 @@ describe("a failed refresh", () => {
     expect(kept[0]).toMatchObject({ status: "lost", retiredAt: null });
   });
 
+  it("retires a tracker whose last event is 90 days old, unless a newer answer was merged during the call", async () => {
+    const { key } = await makeOrg();
+    const { db, tracker } = await boughtTracker(key);
+    const seen = await record(db, tracker, answer(tracker.trackingNumber, "in_transit", [scan("in_transit", at(1))]), {
+      now: at(1),
+    });
+    const late = new Date(at(1).getTime() + RETIRE_AFTER_MS + HOUR);
+    await merge.recordTrackingFailure(db, seen.tracker, failed, { now: late });
+    expect(await stored(db, tracker.id)).toMatchObject({ status: "unknown", retiredAt: late });
+
+    const other = await boughtTracker(key);
+    const read = await record(
+      db,
+      other.tracker,
+      answer(other.tracker.trackingNumber, "in_transit", [scan("in_transit", at(1))]),
+      { now: at(1) },
+    );
+    // While the failing call was out, another refresh merged a newer scan: the parcel is not silent after all.
+    const recent = new Date(late.getTime() - HOUR);
+    await record(db, read.tracker, answer(other.tracker.trackingNumber, "in_transit", [scan("in_transit", recent)]), {
+      now: late,
+    });
+    await merge.recordTrackingFailure(db, read.tracker, failed, { now: late });
+    expect(await stored(db, other.tracker.id)).toMatchObject({ status: "in_transit", retiredAt: null });
+  });
+
   it("does not retire a tracker that became final during the carrier call (its label voided meanwhile)", async () => {
     const { key } = await makeOrg();
     const { db, tracker } = await boughtTracker(key);
