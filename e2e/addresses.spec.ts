@@ -358,4 +358,11 @@ test("the address book in Settings: searched, and an address deleted after a con
   await expect(page.getByText("No saved address matches")).toBeVisible();
   await field(page, "Search").fill("");
   await expect(page.getByRole("row")).toHaveCount(2);
+
+  // Before Bea has bought a label, a new one starts from the organization's default ship-from.
+  await page.goto("/shipments/new");
+  const from = block(page, "Ship from");
+  await expect(field(from, "Company")).toHaveValue("Bea Goods");
+  await expect(field(from, "Street address")).toHaveValue("1100 Congress Ave");
+  await expect(field(from, "ZIP code")).toHaveValue("78701");
 });
