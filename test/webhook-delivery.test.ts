@@ -542,9 +542,11 @@ describe("batches", () => {
 });
 
 describe("an endpoint changed while its batch is sent", () => {
-  // The sender's stopwatch is faked: an attempt takes no time on it unless the test moves it.
+  // The sender's stopwatch is faked: an attempt takes no time on it unless the test moves it. It starts a while after
+  // zero, as a real one does (performance.now() counts from the process's start).
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ["performance"] });
+    vi.advanceTimersByTime(60_000);
     return () => vi.useRealTimers();
   });
 
