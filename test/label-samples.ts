@@ -37,6 +37,24 @@ export function sampleNewYorkAddress(overrides: Partial<Address> = {}): Address 
   });
 }
 
+/**
+ * A UK address of eight lines: name, company, two street lines, a locality, the town, the postcode on its own line
+ * and the country; the postcode is the line a sorter reads.
+ */
+export function sampleFullUkAddress(): Address {
+  return sampleAddress({
+    person_name: "Jane Doe",
+    company_name: "Acme Ltd",
+    address_line1: "10 Downing Street",
+    address_line2: "Flat 2",
+    suburb: "Westminster",
+    city: "London",
+    postal_code: "SW1A 2AA",
+    state_code: "",
+    country_code: "GB",
+  });
+}
+
 export function sampleLabelContent(overrides: Partial<LabelContent> = {}): LabelContent {
   return {
     carrierName: "Sandbox",

@@ -5,7 +5,7 @@ import { isPdf } from "@/lib/labels/check";
 import { PDF_PAGE_HEIGHT, PDF_PAGE_WIDTH, renderPdfLabel } from "@/lib/labels/pdf";
 import { fitLabel, layoutLabel } from "@/lib/labels/layout";
 import { printsAtActualSize } from "@/lib/labels/print-ready";
-import { sampleAddress, sampleLabelContent } from "@/test/label-samples";
+import { sampleAddress, sampleFullUkAddress, sampleLabelContent } from "@/test/label-samples";
 import { pdfLines } from "@/test/pdf-text";
 
 /** The page's drawing operators as text (pdf-lib writes text as hex strings in Tj operators). */
@@ -128,19 +128,7 @@ describe("renderPdfLabel", () => {
   });
 
   it("prints every line of a full address: a UK recipient's postcode and country are never left off", async () => {
-    // Name, company, two street lines, a locality, the town, the postcode on its own line (GB) and the country: eight
-    // lines, and the postcode is the one a sorter reads.
-    const uk = sampleAddress({
-      person_name: "Jane Doe",
-      company_name: "Acme Ltd",
-      address_line1: "10 Downing Street",
-      address_line2: "Flat 2",
-      suburb: "Westminster",
-      city: "London",
-      postal_code: "SW1A 2AA",
-      state_code: "",
-      country_code: "GB",
-    });
+    const uk = sampleFullUkAddress();
     const content = sampleLabelContent({ shipper: uk, recipient: uk });
     const lines = await pdfLines(await renderPdfLabel(content));
     expect(lines.filter((l) => l === "SW1A 2AA")).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isZpl } from "@/lib/labels/check";
-import { sampleAddress, sampleLabelContent } from "@/test/label-samples";
+import { sampleAddress, sampleFullUkAddress, sampleLabelContent } from "@/test/label-samples";
 import { escapeZplField, renderZplLabel } from "@/lib/labels/zpl";
 
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
@@ -65,15 +65,7 @@ describe("renderZplLabel text", () => {
   });
 
   it("prints every line of a full UK address: the postcode and the country are never left off", () => {
-    const uk = sampleAddress({
-      company_name: "Acme Ltd",
-      address_line2: "Flat 2",
-      suburb: "Westminster",
-      city: "London",
-      postal_code: "SW1A 2AA",
-      state_code: "",
-      country_code: "GB",
-    });
+    const uk = sampleFullUkAddress();
     const zpl = renderZplLabel(sampleLabelContent({ shipper: uk, recipient: uk }));
     expect(count(zpl, "^FDSW1A 2AA^FS")).toBe(2);
     expect(count(zpl, "^FDGB^FS")).toBe(2);
