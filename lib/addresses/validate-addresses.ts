@@ -5,9 +5,8 @@ import type { Address, AddressVerification } from "@/lib/carriers/types";
 import { orgConnections } from "@/lib/connections/cache";
 import { invokeConnection } from "@/lib/connections/invoke-connection";
 import type { ConnectionRow } from "@/lib/connections/present";
-import { ValidationError } from "@/lib/errors";
+import { namedConnections } from "@/lib/connections/select-connections";
 import type { AddressToCheck, AddressValidationResult, AddressValidateRequest } from "@/lib/schemas/address-book";
-import { excerpt } from "@/lib/validation";
 import { checkAddress } from "./offline-checks";
 import type { AddressMessage, AddressSuggestion, CheckedAddress } from "./types";
 import { changedFields } from "./types";
@@ -69,18 +68,8 @@ export async function validateAddresses({
   const offline = addresses.map((a) =>
     checkAddress(a, { carrier: input.carrier_name ?? null, service: input.service ?? null }),
   );
-  const all = await orgConnections(ctx.db, ctx.org.id);
   // docs/api.md, "Errors": an entry that matches no connection of the caller is a 400 on it, as on every route.
-  const unknown = input.carrier_ids.flatMap((value, i) =>
-    all.some((r) => r.carrierId === value || r.id === value)
-      ? []
-      : [{ message: `matches no carrier connection (${excerpt(value)})`, field: `carrier_ids[${i}]` }],
-  );
-  if (unknown.length > 0) throw new ValidationError(unknown);
-  const rows = all.filter(
-    (r) =>
-      input.carrier_ids.length === 0 || input.carrier_ids.includes(r.carrierId) || input.carrier_ids.includes(r.id),
-  );
+  const rows = namedConnections(await orgConnections(ctx.db, ctx.org.id), input.carrier_ids);
   const providers = addresses.map((a, i) =>
     offline[i]!.messages.some((m) => m.level === "error")
       ? null

@@ -15,11 +15,27 @@ import type { ConnectionRow } from "./present";
 const usable = (row: ConnectionRow, capability: Capability) =>
   row.active && (getAdapter(row.carrierName)?.capabilities.includes(capability) ?? false);
 
+/** docs/api.md, "Carrier connections": a `carrier_ids` value names a connection by its carrier_id or its car_ id. */
+export const namesConnection = (row: ConnectionRow, value: string) => row.carrierId === value || row.id === value;
+
 /**
- * docs/api.md, "Carrier connections": `carrier_ids` entries match a connection's carrier_id or its car_ id; absent
- * or empty means every active connection of the organization that can do the operation. A value that matches nothing
- * is a validation error; named connections that are inactive or cannot do the operation leave nothing to call:
- * carrier_not_found.
+ * The connections `carrierIds` names, every one when it names none; a value that matches no connection is a 400 on
+ * its entry (`carrier_ids[i]`), whatever the route.
+ */
+export function namedConnections(rows: ConnectionRow[], carrierIds: readonly string[] | undefined): ConnectionRow[] {
+  if (!carrierIds || carrierIds.length === 0) return rows;
+  const problems = carrierIds.flatMap((value, i) =>
+    rows.some((r) => namesConnection(r, value))
+      ? []
+      : [{ message: `matches no carrier connection (${excerpt(value)})`, field: `carrier_ids[${i}]` }],
+  );
+  if (problems.length > 0) throw new ValidationError(problems);
+  return rows.filter((r) => carrierIds.some((value) => namesConnection(r, value)));
+}
+
+/**
+ * Absent or empty `carrier_ids` means every active connection of the organization that can do the operation; named
+ * connections that are inactive or cannot do the operation leave nothing to call: carrier_not_found.
  */
 export async function selectConnections({
   ctx,
@@ -30,19 +46,7 @@ export async function selectConnections({
   carrierIds: string[] | undefined;
   capability: Capability;
 }): Promise<ConnectionRow[]> {
-  const rows = await orgConnections(ctx.db, ctx.org.id);
-  let chosen: ConnectionRow[];
-  if (!carrierIds || carrierIds.length === 0) {
-    chosen = rows;
-  } else {
-    const problems = carrierIds.flatMap((value, i) =>
-      rows.some((r) => r.carrierId === value || r.id === value)
-        ? []
-        : [{ message: `matches no carrier connection (${excerpt(value)})`, field: `carrier_ids[${i}]` }],
-    );
-    if (problems.length > 0) throw new ValidationError(problems);
-    chosen = rows.filter((r) => carrierIds.includes(r.carrierId) || carrierIds.includes(r.id));
-  }
+  const chosen = namedConnections(await orgConnections(ctx.db, ctx.org.id), carrierIds);
   const result = chosen.filter((r) => usable(r, capability));
   if (result.length === 0) {
     throw new CarrierNotFoundError(
@@ -68,10 +72,7 @@ export async function connectionForCarrier({
 }): Promise<ConnectionRow> {
   const rows = await orgConnections(ctx.db, ctx.org.id);
   const match = rows.find(
-    (r) =>
-      r.carrierName === carrierName &&
-      usable(r, capability) &&
-      (!carrierId || r.carrierId === carrierId || r.id === carrierId),
+    (r) => r.carrierName === carrierName && usable(r, capability) && (!carrierId || namesConnection(r, carrierId)),
   );
   if (!match) {
     throw new CarrierNotFoundError(

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/record";
 import { getAdapter } from "@/lib/carriers/registry";
 import { orgConnections } from "@/lib/connections/cache";
+import { namesConnection } from "@/lib/connections/select-connections";
 import { withTransaction, type DomainContext } from "@/lib/context";
 import { organizationSettings } from "@/lib/db/schema";
 import { ValidationError } from "@/lib/errors";
@@ -26,7 +27,7 @@ export async function getRateRule(ctx: Pick<DomainContext, "db" | "org">): Promi
  * Anything else could never match a rate, and the form would fall back to the cheapest on every label.
  */
 async function fixedChoice(ctx: DomainContext, carrierId: string, service: string) {
-  const row = (await orgConnections(ctx.db, ctx.org.id)).find((r) => r.carrierId === carrierId || r.id === carrierId);
+  const row = (await orgConnections(ctx.db, ctx.org.id)).find((r) => namesConnection(r, carrierId));
   if (!row) throw new ValidationError(`matches no carrier connection (${excerpt(carrierId)})`, "carrier_id");
   const sold = getAdapter(row.carrierName)?.services.find((s) => s.code.toUpperCase() === service.toUpperCase());
   if (!sold) throw new ValidationError(`is not a service of ${row.carrierName} (${excerpt(service)})`, "service");

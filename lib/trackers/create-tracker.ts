@@ -8,6 +8,7 @@ import { isCarrierName } from "@/lib/carriers/names";
 import { carriersForNumber } from "@/lib/carriers/detect";
 import { getAdapter } from "@/lib/carriers/registry";
 import { orgConnections } from "@/lib/connections/cache";
+import { namesConnection } from "@/lib/connections/select-connections";
 import { CarrierFailureError, CarrierNotFoundError } from "@/lib/errors";
 import type { StoredTracker } from "@/lib/schemas/tracker";
 import { loadStoredTracker } from "./load-trackers";
@@ -108,7 +109,7 @@ async function createDetected({
   const shaped = carriersForNumber(trackingNumber);
   const connected = new Set(
     (await orgConnections(ctx.db, ctx.org.id))
-      .filter((r) => r.active && (!carrierId || r.carrierId === carrierId || r.id === carrierId))
+      .filter((r) => r.active && (!carrierId || namesConnection(r, carrierId)))
       .filter((r) => getAdapter(r.carrierName)?.capabilities.includes("track"))
       .map((r) => r.carrierName),
   );
