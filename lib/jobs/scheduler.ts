@@ -8,7 +8,7 @@ import { checkDueRefunds } from "@/lib/shipments/refunds";
 import { purgeAuditEvents } from "@/lib/audit/retention";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
-import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
+import { runEndpointWorker } from "./endpoint-worker";
 import { onEventsWritten } from "@/lib/webhooks/nudge";
 import { activeBatches } from "@/lib/batches/manage-batch";
 import { runBatch } from "@/lib/batches/run-batch";
@@ -233,11 +233,9 @@ export function startWebhookLoop({ intervalMs }: { intervalMs: number }): Backgr
         });
       }
       for (const endpointId of await planWebhookRound({ ctx, now })) {
-        start(endpointId, () =>
-          sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 30_000, signal: stopping })
-            .then((report) => logEndpointRound(ctx, report))
-            .catch((err) => ctx.log.error({ msg: "webhook delivery failed", endpoint_id: endpointId, err })),
-        );
+        start(endpointId, async () => {
+          await runEndpointWorker(ctx, { endpointId, maxDurationMs: 30_000, signal: stopping });
+        });
       }
     },
     nudgeOnEvents,

@@ -6,7 +6,7 @@ import { onEventsWritten } from "@/lib/webhooks/nudge";
 import { purgeAuditEvents } from "@/lib/audit/retention";
 import { purgeExpired } from "@/lib/webhooks/retention";
 import { planWebhookRound } from "@/lib/webhooks/due-deliveries";
-import { logEndpointRound, sendEndpointDeliveries } from "@/lib/webhooks/send-due";
+import { runEndpointWorker } from "./endpoint-worker";
 import { inngest } from "./inngest";
 
 // Endpoints per step: each step runs its endpoints' workers side by side, so a slow receiver delays only its own
@@ -36,22 +36,8 @@ export const sendWebhooksFunction = inngest.createFunction(
         groups.map((endpointIds) =>
           step.run(`send-${endpointIds[0]}`, async () => {
             const ctx = await context();
-            // One endpoint's failure (its secret unreadable, a fault) is logged and stays its own, as in the
-            // in-process loop: it neither fails the step's other endpoints nor keeps the purges from running. Its
-            // deliveries keep their lease and are claimed again when it ends.
             return Promise.all(
-              endpointIds.map((endpointId) =>
-                sendEndpointDeliveries({ ctx, endpointId, maxDurationMs: 45_000 }).then(
-                  (report) => {
-                    logEndpointRound(ctx, report);
-                    return report;
-                  },
-                  (err: unknown) => {
-                    ctx.log.error({ msg: "webhook delivery failed", endpoint_id: endpointId, err });
-                    return { endpoint_id: endpointId, sent: 0, succeeded: 0, failed: 0, disabled: false };
-                  },
-                ),
-              ),
+              endpointIds.map((endpointId) => runEndpointWorker(ctx, { endpointId, maxDurationMs: 45_000 })),
             );
           }),
         ),
