@@ -16,15 +16,22 @@ export type EventFields = Pick<
 >;
 
 /**
+ * A tracker's events as it shows them: newest first, each once. The first copy of a repeated event is kept, and the
+ * sort is stable: events of the same instant keep the order they came in (the carrier's, or the loader's for stored
+ * events).
+ */
+export function eventsNewestFirst<E extends Pick<EventFields, "fingerprint" | "occurredAt">>(events: E[]): E[] {
+  const first = new Map<string, E>();
+  for (const e of events) if (!first.has(e.fingerprint)) first.set(e.fingerprint, e);
+  return [...first.values()].sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime());
+}
+
+/**
  * The one place a Tracker's JSON is built (docs/api.md, "Resources"): events newest first, each event once (carriers
  * repeat scans across pages and calls), `delivered` exactly when the status is.
  */
 export function presentTracker(t: TrackerFields, events: EventFields[]): Tracker {
-  // The first copy of a repeated event is kept, and the sort is stable: events of the same instant keep the order
-  // they came in (the carrier's, or the loader's for stored events).
-  const first = new Map<string, EventFields>();
-  for (const e of events) if (!first.has(e.fingerprint)) first.set(e.fingerprint, e);
-  const ordered = [...first.values()].sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime());
+  const ordered = eventsNewestFirst(events);
   return {
     id: t.id,
     carrier_name: t.carrierName,

@@ -5,7 +5,7 @@ import { isCarrierName } from "@/lib/carriers/names";
 import { CarrierNotFoundError } from "@/lib/errors";
 import type { Message } from "@/lib/schemas/message";
 import type { Tracker } from "@/lib/schemas/tracker";
-import { presentTracker } from "./present-tracker";
+import { eventsNewestFirst, presentTracker } from "./present-tracker";
 import { trackAtCarrier } from "./track-at-carrier";
 import { eventFields, mergedStatus } from "./tracking-rules";
 import { excerpt } from "@/lib/validation";
@@ -25,11 +25,8 @@ export async function trackProxy({
   if (!isCarrierName(carrierName)) throw new CarrierNotFoundError(`Unknown carrier ${excerpt(carrierName)}.`);
   const { connection, result, messages } = await trackAtCarrier({ ctx, carrierName, trackingNumber, carrierId });
   const events = result.events.map(eventFields);
-  // The newest event (the first listed of an instant, as presentTracker orders them).
-  const newest = events.reduce<(typeof events)[number] | undefined>(
-    (a, e) => (!a || e.occurredAt.getTime() > a.occurredAt.getTime() ? e : a),
-    undefined,
-  );
+  // The newest event as the tracker will show it.
+  const newest = eventsNewestFirst(events)[0];
   const tracker = {
     // Fresh, as the 2021.7 server minted one; nothing is stored, so the id cannot be retrieved (docs/api.md, "Proxy mode").
     id: newId("tracker"),
