@@ -133,8 +133,7 @@ const NEEDS_SHAPING = /[\u0900-\u097f\ua8e0-\ua8ff]/u;
 export async function drawnOtherThanWritten(text: string): Promise<boolean> {
   const nfc = text.normalize("NFC");
   if (NEEDS_SHAPING.test(nfc)) return true;
-  const regular = await loadFont(FILES.regular);
-  const lacking = codePoints(nfc).filter((cp) => cp > 0x20 && !regular.chars.has(cp));
+  const lacking = lackedBy(await loadFont(FILES.regular), nfc);
   if (lacking.length === 0) return false;
   const fallbacks = await Promise.all([loadFont(FILES.cjk), loadFont(FILES.hangul)]);
   return lacking.some((cp) => !fallbacks.some((f) => f.chars.has(cp)));
@@ -165,13 +164,17 @@ export interface PdfText {
 
 const codePoints = (text: string): number[] => Array.from(text, (c) => c.codePointAt(0) ?? 0);
 
+/** The characters of `text` (NFC) past the space that `font` lacks: what a fallback font must draw, or "?". */
+const lackedBy = (font: LoadedFont, text: string): number[] =>
+  codePoints(text).filter((cp) => cp > 0x20 && !font.chars.has(cp));
+
 /**
  * The fonts for a document whose text is all in `sample` (any string holding it, e.g. the content as JSON): the Latin
  * regular and bold always, a fallback only when some character of the sample needs it.
  */
 export async function pdfText(doc: PDFDocument, sample: string): Promise<PdfText> {
   const [regular, bold] = await Promise.all([loadFont(FILES.regular), loadFont(FILES.bold)]);
-  const lacking = codePoints(sample.normalize("NFC")).filter((cp) => cp > 0x20 && !regular.chars.has(cp));
+  const lacking = lackedBy(regular, sample.normalize("NFC"));
   const fallbacks: LoadedFont[] = [];
   if (lacking.length > 0) {
     const cjk = await loadFont(FILES.cjk);
