@@ -18,6 +18,7 @@ import { uspsService } from "@/lib/carriers/usps/services";
 import {
   domesticAddress,
   email,
+  isInternational,
   measures,
   names,
   num,
@@ -25,7 +26,6 @@ import {
   packagingWarnings,
   phone,
   processingCategory,
-  TERRITORIES,
 } from "@/lib/carriers/usps/wire";
 
 /**
@@ -47,12 +47,6 @@ const IMAGE_TYPES = new Map<LabelType, "PDF" | "ZPL203DPI">([
   ["PDF", "PDF"],
   ["ZPL", "ZPL203DPI"],
 ]);
-
-/** Whether the parcel is international mail for USPS (anything outside the US and the territories it serves). */
-function isInternational(req: { recipient: { country_code: string } }): boolean {
-  const to = req.recipient.country_code.toUpperCase();
-  return to !== "US" && !TERRITORIES.has(to);
-}
 
 /**
  * The `X-Idempotency-Key` (a UUID): domestic-labels.yaml says USPS answers "the same idempotency key … resubmitted
@@ -93,7 +87,7 @@ export function buildLabelRequest(
   if (!imageType) {
     throw new CarrierError("not_supported", "USPS labels are PDF or ZPL.", { field: "label_type" });
   }
-  const international = isInternational(req);
+  const international = isInternational(req.recipient.country_code);
   if ((service.scope === "international") !== international) {
     throw new CarrierError(
       "not_supported",

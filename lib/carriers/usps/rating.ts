@@ -11,7 +11,7 @@ import { uspsExtras } from "@/lib/carriers/usps/options";
 import { uspsService } from "@/lib/carriers/usps/services";
 import { cents } from "@/lib/carriers/currencies";
 import {
-  TERRITORIES,
+  isInternational,
   measures,
   num,
   oneUspsParcel,
@@ -57,7 +57,7 @@ export function buildRateRequest(
   const m = measures(parcel);
   const destination = req.recipient.country_code.toUpperCase();
   // Puerto Rico, Guam and the other territories are USPS domestic mail: their ZIP Codes are US ones.
-  const international = destination !== "US" && !TERRITORIES.has(destination);
+  const international = isInternational(destination);
   const only = req.services.length === 1 ? req.services[0]!.trim().toUpperCase() : null;
   const extras = uspsExtras(req.options, only, international);
   const messages = [...extras.messages, ...packagingWarnings(parcel)];

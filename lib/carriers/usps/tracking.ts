@@ -83,9 +83,10 @@ function gmtOffset(offset: string): string | null {
  * its own offset or `GMTOffset`; null when neither reads.
  */
 function instant(gmt: string, local: string, offset: string): string | null {
+  const iso = gmtOffset(offset);
   const candidates = [
     gmt && (ZONED.test(gmt) ? gmt : `${gmt}Z`),
-    local && (ZONED.test(local) ? local : gmtOffset(offset) ? `${local}${gmtOffset(offset)}` : ""),
+    local && (ZONED.test(local) ? local : iso ? `${local}${iso}` : ""),
   ];
   for (const c of candidates) {
     const t = c ? Date.parse(c) : NaN;

@@ -114,7 +114,13 @@ export function email(a: Address): { email?: string } {
 }
 
 /** Territories USPS serves as domestic mail, with US ZIP Codes (shipping-options prices them by ZIP Code). */
-export const TERRITORIES: ReadonlySet<string> = new Set(["PR", "GU", "VI", "AS", "MP", "FM", "MH", "PW"]);
+const TERRITORIES: ReadonlySet<string> = new Set(["PR", "GU", "VI", "AS", "MP", "FM", "MH", "PW"]);
+
+/** Whether mail to `countryCode` is international for USPS: anywhere outside the US and the territories it serves. */
+export function isInternational(countryCode: string): boolean {
+  const to = countryCode.toUpperCase();
+  return to !== "US" && !TERRITORIES.has(to);
+}
 
 /** A US address as the label files write it (DomesticAddress: city 28 characters, 5-digit ZIP Code and ZIP+4). */
 export function domesticAddress(a: Address, field: string) {
