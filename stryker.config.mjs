@@ -139,7 +139,7 @@ export const rooms = {
       "lib/webhooks/{rotate-secret,endpoint-url}.ts",
       "lib/shipments/shipment-events.ts",
       "lib/trackers/tracker-events.ts",
-      "lib/jobs/send-webhooks.ts",
+      "lib/jobs/{send-webhooks,endpoint-worker}.ts",
     ],
     tests: [
       "test/webhook-*.test.ts",

@@ -93,7 +93,7 @@ describe("Inngest function send-webhooks", () => {
     const { result, ctx } = await t.execute();
     const stepIds = (ctx.step.run as unknown as { mock: { calls: [string][] } }).mock.calls.map((c) => c[0]);
     expect(stepIds).toEqual(expect.arrayContaining(["purge", "purge-audit"]));
-    expect(result).toMatchObject({ endpoints: 2 });
+    expect(result).toMatchObject({ endpoints: 2, sent: 3, succeeded: 3, failed: 0 });
     await vi.waitFor(() => expect(rs[1]!.received.map((g) => g.headers["webhook-id"])).toEqual(written));
     expect(rs[0]!.received).toHaveLength(0);
     expect(errors).toHaveBeenCalledWith(
